@@ -1,0 +1,75 @@
+// swift-tools-version:6.0
+// Vitrine: a touchscreen image-carousel kiosk for embedded Linux, drawing through KMS/DRM.
+//
+// Layout (see docs/architecture.md):
+//   C*            system-library targets, one per C library, found through pkg-config
+//   Vitrine<Lib>  the one Swift module that wraps each C library; no C type leaves it
+//   VitrineCore   the pure engine: carousel, scheduler, transitions, layout, indicator, compositor
+//   VitrineConfig the configuration model, its YAML/JSON reader and validation
+//   VitrineRuntime the kiosk: event loop, display backends, image pipeline
+//   vitrine       the command-line tool
+import PackageDescription
+
+let package = Package(
+    name: "Vitrine",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "vitrine", targets: ["vitrine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // MARK: C at the leaves
+        .systemLibrary(
+            name: "CLibDRM", path: "Sources/CLibDRM", pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CLibEvdev", path: "Sources/CLibEvdev", pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]),
+        // Header-only: epoll, timerfd, eventfd and signalfd, which Glibc's module omits.
+        .systemLibrary(name: "CLinuxEvents", path: "Sources/CLinuxEvents"),
+        .systemLibrary(
+            name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+
+        // MARK: One Swift wrapper per C library
+        .target(name: "VitrineJPEG", dependencies: ["CTurboJPEG", "VitrineCore"]),
+        .target(name: "VitrinePNG", dependencies: ["CLibPNG", "VitrineCore"]),
+
+        // MARK: Pure core and configuration
+        .target(name: "VitrineCore"),
+        .target(
+            name: "VitrineConfig",
+            dependencies: ["VitrineCore", .product(name: "Yams", package: "Yams")]),
+
+        // MARK: The kiosk
+        .target(
+            name: "VitrineRuntime",
+            dependencies: [
+                "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "CLinuxEvents",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "vitrine",
+            dependencies: [
+                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // MARK: Tests
+        .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore"]),
+        .testTarget(name: "VitrineConfigTests", dependencies: ["VitrineConfig", "VitrineCore"]),
+        .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"]),
+        .testTarget(
+            name: "VitrineRuntimeTests",
+            dependencies: ["VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,160 @@
+import Foundation
+import VitrineCore
+import Yams
+
+/// Turns configuration text (YAML, or JSON, which YAML reads too) into a
+/// validated `KioskConfiguration`, or a `ConfigError` listing every problem.
+public enum ConfigLoader {
+    /// Reads and validates the file at `path`; relative paths inside it resolve
+    /// against its directory.
+    public static func load(file path: String) throws(ConfigError) -> KioskConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError(source: path, issues: [ConfigIssue(path: "", message: "cannot read the file: \(readFailure(path))")])
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        return try parse(text, baseDirectory: directory.isEmpty ? "." : directory, source: path)
+    }
+
+    public static func parse(_ text: String, baseDirectory: String = ".", source: String? = nil) throws(ConfigError) -> KioskConfiguration {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: syntaxMessage(error))])
+        }
+        guard let root else {
+            throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: "the configuration is empty")])
+        }
+        let reader = ConfigNodeReader()
+        var configuration = KioskConfiguration()
+        configuration.baseDirectory = baseDirectory
+        if var top = reader.object(root, at: "") {
+            read(&top, into: &configuration)
+            top.finish()
+        }
+        guard reader.issues.isEmpty else { throw ConfigError(source: source, issues: reader.issues) }
+        return configuration
+    }
+
+    /// Problems with the files a valid configuration names: missing or unreadable
+    /// slide and placeholder files. `run` shows the placeholder for these;
+    /// `check-config` reports them.
+    public static func fileIssues(in configuration: KioskConfiguration) -> [ConfigIssue] {
+        var issues: [ConfigIssue] = []
+        func check(_ path: String, at keyPath: String) {
+            let resolved = configuration.resolve(path)
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) {
+                issues.append(ConfigIssue(path: keyPath, message: "file not found: \(resolved)"))
+            } else if isDirectory.boolValue {
+                issues.append(ConfigIssue(path: keyPath, message: "is a directory, not a picture: \(resolved)"))
+            } else if !FileManager.default.isReadableFile(atPath: resolved) {
+                issues.append(ConfigIssue(path: keyPath, message: "file is not readable: \(resolved)"))
+            }
+        }
+        for (index, slide) in configuration.slides.enumerated() { check(slide.path, at: "slides[\(index)].path") }
+        if let placeholder = configuration.placeholder { check(placeholder, at: "placeholder") }
+        return issues
+    }
+
+    // MARK: Sections
+
+    private static func read(_ top: inout ObjectReader, into c: inout KioskConfiguration) {
+        if let (node, path) = top.take("slides"), let items = top.reader.sequence(node, at: path) {
+            c.slides = items.enumerated().compactMap { index, item in
+                readSlide(item, at: "\(path)[\(index)]", reader: top.reader)
+            }
+        }
+        c.interval = top.read("interval") { $0.duration($1, at: $2) } ?? c.interval
+        c.autoplay = top.read("autoplay") { $0.bool($1, at: $2) } ?? c.autoplay
+        c.loop = top.read("loop") { $0.bool($1, at: $2) } ?? c.loop
+        c.fit = top.read("fit") { $0.choice($1, at: $2, as: FitMode.self) } ?? c.fit
+        c.background = top.read("background") { $0.color($1, at: $2) } ?? c.background
+        c.placeholder = top.read("placeholder") { $0.string($1, at: $2) } ?? c.placeholder
+        c.onImageError = top.read("onImageError") { $0.choice($1, at: $2, as: ImageErrorPolicy.self) } ?? c.onImageError
+        section(&top, "transition") { t in
+            c.transition.kind = t.read("type") { $0.choice($1, at: $2, as: TransitionKind.self) } ?? c.transition.kind
+            c.transition.duration = t.read("duration") { $0.duration($1, at: $2, maximum: .seconds(10)) } ?? c.transition.duration
+            c.transition.easing = t.read("easing") { $0.choice($1, at: $2, as: Easing.self) } ?? c.transition.easing
+        }
+        section(&top, "indicator") { i in
+            c.indicator.visible = i.read("visible") { $0.bool($1, at: $2) } ?? c.indicator.visible
+            c.indicator.diameter = i.read("diameter") { $0.integer($1, at: $2, in: 1...512) } ?? c.indicator.diameter
+            c.indicator.spacing = i.read("spacing") { $0.integer($1, at: $2, in: 0...1024) } ?? c.indicator.spacing
+            c.indicator.color = i.read("color") { $0.color($1, at: $2) } ?? c.indicator.color
+            c.indicator.currentColor = i.read("currentColor") { $0.color($1, at: $2) } ?? c.indicator.currentColor
+            c.indicator.position = i.read("position") { $0.choice($1, at: $2, as: IndicatorPosition.self) } ?? c.indicator.position
+            c.indicator.margin = i.read("margin") { $0.integer($1, at: $2, in: 0...4096) } ?? c.indicator.margin
+        }
+        section(&top, "touch") { t in
+            c.touch.resumeDelay = t.read("resumeDelay") { $0.duration($1, at: $2, allowZero: true, maximum: .seconds(3600)) } ?? c.touch.resumeDelay
+        }
+        section(&top, "output") { o in
+            c.output.display = o.read("display") { $0.choice($1, at: $2, as: DisplayMode.self) } ?? c.output.display
+            c.output.width = o.read("width") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.width
+            c.output.height = o.read("height") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.height
+            c.output.preview = o.read("preview") { $0.string($1, at: $2) } ?? c.output.preview
+        }
+        section(&top, "decode") { d in
+            c.decode.maxPixels = d.read("maxPixels") { $0.integer($1, at: $2, in: 1...1_000_000_000) } ?? c.decode.maxPixels
+            c.decode.cacheSlides = d.read("cacheSlides") { $0.integer($1, at: $2, in: 3...64) } ?? c.decode.cacheSlides
+        }
+    }
+
+    private static func section(_ top: inout ObjectReader, _ key: String, _ body: (inout ObjectReader) -> Void) {
+        guard let (node, path) = top.take(key), var object = top.reader.object(node, at: path) else { return }
+        body(&object)
+        object.finish()
+    }
+
+    private static func readSlide(_ node: Node, at path: String, reader: ConfigNodeReader) -> SlideConfiguration? {
+        // A bare string is shorthand for { path: ... }.
+        if case .scalar = node {
+            guard let file = reader.string(node, at: path) else { return nil }
+            return validPath(file, at: path, reader: reader).map { SlideConfiguration(path: $0) }
+        }
+        guard var object = reader.object(node, at: path) else { return nil }
+        defer { object.finish() }
+        guard let file = object.read("path", { $0.string($1, at: $2) }) else {
+            if object.take("path") == nil { reader.report(object.child("path"), "is required") }
+            return nil
+        }
+        let duration = object.read("duration") { $0.duration($1, at: $2) }
+        let fit = object.read("fit") { $0.choice($1, at: $2, as: FitMode.self) }
+        guard let file = validPath(file, at: object.child("path"), reader: reader) else { return nil }
+        return SlideConfiguration(path: file, duration: duration, fit: fit)
+    }
+
+    private static func validPath(_ path: String, at keyPath: String, reader: ConfigNodeReader) -> String? {
+        if path.isEmpty {
+            reader.report(keyPath, "must not be empty")
+            return nil
+        }
+        if path.contains("\0") {
+            reader.report(keyPath, "must not contain a NUL character")
+            return nil
+        }
+        return path
+    }
+
+    private static func syntaxMessage(_ error: Error) -> String {
+        if let yaml = error as? YamlError {
+            // Keep the first line: "3:7: error: scanner: …"; the snippet that follows
+            // is printed on its own lines, which a log line cannot carry.
+            let first = yaml.description.split(separator: "\n").first.map(String.init) ?? "\(yaml)"
+            return "syntax error at line:column \(first)"
+        }
+        return "syntax error: \(error)"
+    }
+
+    private static func readFailure(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
+        if isDirectory.boolValue { return "is a directory" }
+        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
+        return "not valid UTF-8 text"
+    }
+}

@@ -1,0 +1,183 @@
+import VitrineCore
+import Yams
+
+/// Reads typed values out of a YAML/JSON node tree, keeping the key path of
+/// each value so that every problem can be reported where it is, and carrying
+/// on after a problem so that one run reports them all.
+final class ConfigNodeReader {
+    private(set) var issues: [ConfigIssue] = []
+
+    func report(_ path: String, _ message: String) {
+        issues.append(ConfigIssue(path: path, message: message))
+    }
+
+    /// A mapping at `path`, or nil (reported) if the node is something else.
+    func object(_ node: Node, at path: String) -> ObjectReader? {
+        guard case .mapping(let mapping) = node else {
+            report(path, "must be a mapping of keys to values, found \(describe(node))")
+            return nil
+        }
+        var entries: [(key: String, value: Node)] = []
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else {
+                report(path, "keys must be plain strings, found \(describe(key))")
+                continue
+            }
+            entries.append((scalar.string, value))
+        }
+        return ObjectReader(reader: self, path: path, entries: entries)
+    }
+
+    func sequence(_ node: Node, at path: String) -> [Node]? {
+        guard case .sequence(let sequence) = node else {
+            report(path, "must be a list, found \(describe(node))")
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    func string(_ node: Node, at path: String) -> String? {
+        guard case .scalar(let scalar) = node, !isNull(scalar) else {
+            report(path, "must be a string, found \(describe(node))")
+            return nil
+        }
+        return scalar.string
+    }
+
+    func bool(_ node: Node, at path: String) -> Bool? {
+        if case .scalar(let scalar) = node, scalar.style == .plain {
+            switch scalar.string {
+            case "true", "True", "TRUE": return true
+            case "false", "False", "FALSE": return false
+            default: break
+            }
+        }
+        report(path, "must be true or false, found \(describe(node))")
+        return nil
+    }
+
+    func integer(_ node: Node, at path: String, in range: ClosedRange<Int>) -> Int? {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string.replacingUnderscores) else {
+            report(path, "must be a whole number, found \(describe(node))")
+            return nil
+        }
+        guard range.contains(value) else {
+            report(path, "must be between \(range.lowerBound) and \(range.upperBound), found \(value)")
+            return nil
+        }
+        return value
+    }
+
+    /// A duration: a number of seconds (`5`, `0.4`) or a string with a unit (`400ms`, `5s`, `2m`).
+    /// It must be greater than zero unless `allowZero`.
+    func duration(_ node: Node, at path: String, allowZero: Bool = false, maximum: Duration = .seconds(86_400)) -> Duration? {
+        guard case .scalar(let scalar) = node, !isNull(scalar), let value = DurationSyntax.parse(scalar.string) else {
+            report(path, "must be a duration: seconds as a number (5, 0.4) or with a unit (400ms, 5s, 2m), found \(describe(node))")
+            return nil
+        }
+        if value < .zero || (!allowZero && value == .zero) {
+            report(path, allowZero ? "must not be negative" : "must be greater than 0")
+            return nil
+        }
+        guard value <= maximum else {
+            report(path, "must be at most \(DurationSyntax.format(maximum))")
+            return nil
+        }
+        return value
+    }
+
+    func color(_ node: Node, at path: String) -> RGBAColor? {
+        if case .scalar(let scalar) = node, !isNull(scalar), let color = RGBAColor(hex: scalar.string) {
+            return color
+        }
+        var message = "must be a colour \"#RRGGBB\" or \"#RRGGBBAA\", found \(describe(node))"
+        if case .scalar(let scalar) = node, isNull(scalar) {
+            message += " (quote the colour: an unquoted # starts a YAML comment)"
+        }
+        report(path, message)
+        return nil
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ node: Node, at path: String, as type: T.Type) -> T? where T.RawValue == String {
+        if case .scalar(let scalar) = node, let value = T(rawValue: scalar.string) { return value }
+        let options = T.allCases.map(\.rawValue).joined(separator: ", ")
+        report(path, "must be one of \(options), found \(describe(node))")
+        return nil
+    }
+
+    func isNull(_ scalar: Node.Scalar) -> Bool {
+        scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    /// How a node reads in an error message: its value for scalars, its kind otherwise.
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar):
+            if isNull(scalar) { return "nothing (null)" }
+            return scalar.style == .plain ? "\(scalar.string)" : "\"\(scalar.string)\""
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+}
+
+/// The keys of one mapping: each read marks its key as known; `finish()` reports the rest.
+struct ObjectReader {
+    let reader: ConfigNodeReader
+    let path: String
+    let entries: [(key: String, value: Node)]
+    private var known: Set<String> = []
+
+    init(reader: ConfigNodeReader, path: String, entries: [(key: String, value: Node)]) {
+        self.reader = reader
+        self.path = path
+        self.entries = entries
+    }
+
+    func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The node for `key`, if present; `key` becomes a known key either way.
+    mutating func take(_ key: String) -> (node: Node, path: String)? {
+        known.insert(key)
+        return entries.first { $0.key == key }.map { ($0.value, child($0.key)) }
+    }
+
+    mutating func read<T>(_ key: String, _ parse: (ConfigNodeReader, Node, String) -> T?) -> T? {
+        guard let (node, path) = take(key) else { return nil }
+        return parse(reader, node, path)
+    }
+
+    /// Reports every key that was never asked for, with the closest known key as a hint.
+    func finish() {
+        for entry in entries where !known.contains(entry.key) {
+            var message = "unknown key"
+            if let suggestion = known.min(by: { editDistance($0, entry.key) < editDistance($1, entry.key) }),
+               editDistance(suggestion, entry.key) <= max(2, entry.key.count / 3) {
+                message += " (did you mean \"\(suggestion)\"?)"
+            } else {
+                message += " (known keys: \(known.sorted().joined(separator: ", ")))"
+            }
+            reader.report(child(entry.key), message)
+        }
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.lowercased()), b = Array(b.lowercased())
+    guard !a.isEmpty else { return b.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in stride(from: 1, through: b.count, by: 1) {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}
+
+extension String {
+    var replacingUnderscores: String { filter { $0 != "_" } }
+}

@@ -1,0 +1,102 @@
+import VitrineCore
+
+/// Everything a kiosk is told to do, as read from its YAML or JSON file.
+/// Every key, its default and its limits are listed in docs/configuration.md.
+public struct KioskConfiguration: Hashable, Sendable {
+    public var slides: [SlideConfiguration] = []
+    /// How long a slide stays when it does not set its own duration.
+    public var interval: Duration = .seconds(5)
+    public var autoplay = true
+    public var loop = true
+    /// The default fit for slides that do not set their own.
+    public var fit: FitMode = .contain
+    public var background: RGBAColor = .black
+    /// Shown when the playlist is empty and, by default, in place of a picture that fails.
+    public var placeholder: String?
+    public var onImageError: ImageErrorPolicy = .placeholder
+    public var transition = TransitionStyle()
+    public var indicator = IndicatorStyle()
+    public var touch = TouchConfiguration()
+    public var output = OutputConfiguration()
+    public var decode = DecodeConfiguration()
+    /// The directory relative slide and placeholder paths are resolved against:
+    /// the configuration file's own directory. Not a key of the file.
+    public var baseDirectory = "."
+
+    public init() {}
+
+    /// `path` made absolute against `baseDirectory`.
+    public func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (baseDirectory == "." ? path : baseDirectory + "/" + path)
+    }
+
+    /// The engine's view of this configuration.
+    public var carouselSettings: CarouselSettings {
+        CarouselSettings(
+            slideDwells: slides.map { $0.duration ?? interval },
+            loop: loop,
+            rotation: RotationPolicy(autoplay: autoplay, interval: interval, resumeDelayAfterTouch: touch.resumeDelay),
+            transition: transition)
+    }
+
+    public var outputSize: PixelSize { PixelSize(width: output.width, height: output.height) }
+}
+
+/// One entry of the playlist.
+public struct SlideConfiguration: Hashable, Sendable {
+    /// The JPEG file, absolute or relative to the configuration file.
+    public var path: String
+    /// Overrides `interval` for this slide.
+    public var duration: Duration?
+    /// Overrides the default `fit` for this slide.
+    public var fit: FitMode?
+
+    public init(path: String, duration: Duration? = nil, fit: FitMode? = nil) {
+        self.path = path
+        self.duration = duration
+        self.fit = fit
+    }
+}
+
+/// What a slide whose picture cannot be decoded shows.
+public enum ImageErrorPolicy: String, Hashable, Sendable, CaseIterable {
+    /// The placeholder takes the slide's place and its time.
+    case placeholder
+    /// The slide leaves the rotation until the configuration changes.
+    case skip
+}
+
+public struct TouchConfiguration: Hashable, Sendable {
+    /// After the last finger lifts, rotation waits this long plus a full dwell.
+    public var resumeDelay: Duration = .seconds(3)
+    public init() {}
+}
+
+/// Which display backend to use.
+public enum DisplayMode: String, Hashable, Sendable, CaseIterable {
+    /// KMS/DRM if a usable card is found, otherwise headless with a log line saying why.
+    case auto
+    /// KMS/DRM only: fail with a clear message if it cannot be used.
+    case drm
+    /// Render into memory and keep a preview PNG up to date.
+    case headless
+}
+
+public struct OutputConfiguration: Hashable, Sendable {
+    public var display: DisplayMode = .auto
+    /// The output size when headless (a DRM display uses its mode's size).
+    public var width = 1920
+    public var height = 1080
+    /// Where the headless backend keeps its live preview PNG.
+    public var preview = "/tmp/vitrine-preview.png"
+    public init() {}
+}
+
+public struct DecodeConfiguration: Hashable, Sendable {
+    /// Pictures with more pixels than this are refused before decoding (decompression bombs).
+    public var maxPixels = 100_000_000
+    /// How many decoded slides are kept in memory at most (the current slide, its
+    /// neighbours, and recently shown ones).
+    public var cacheSlides = 5
+    public init() {}
+}

@@ -1,0 +1,70 @@
+/// Draws a `Scene` into an output frame.
+///
+/// Every slide arrives as a frame of exactly the output's size (see
+/// `SlideFramer`), so a resting slide is one copy of a frame, and a sliding
+/// transition is two copies of row segments: the cost of a frame stays close
+/// to one `memcpy` of it. A crossfade reads two frames and writes one.
+public struct Compositor: Sendable {
+    public var background: RGBAColor
+    public var indicator: IndicatorStyle
+
+    public init(background: RGBAColor = .black, indicator: IndicatorStyle = IndicatorStyle()) {
+        self.background = background
+        self.indicator = indicator
+    }
+
+    /// Draws `scene` into `canvas`. `frame` gives the prepared output-sized frame
+    /// for a layer's content; nil (not decoded, or of another size) draws the
+    /// background in its place.
+    public func compose(_ scene: Scene, into canvas: PixelCanvas, frame: (SlideContent) -> PixelImage?) {
+        let width = canvas.size.width, height = canvas.size.height
+        let layers: [(frame: PixelImage?, dx: Int, alpha: UInt32)] = scene.layers.map { layer in
+            let image = frame(layer.content).flatMap { $0.size == canvas.size ? $0 : nil }
+            // floor(x + 0.5) rather than round-half-away: shifting both layers of a
+            // slide transition by the same amount keeps them exactly adjacent.
+            let dx = Int((layer.offset * Double(width) + 0.5).rounded(.down))
+            let alpha = UInt32((min(max(layer.opacity, 0), 1) * 256).rounded())
+            return (image, dx, alpha)
+        }
+        .filter { $0.alpha > 0 && $0.dx < width && $0.dx > -width }
+
+        if layers.count == 2, layers[0].dx == 0, layers[1].dx == 0, layers[0].alpha == 256,
+           let bottom = layers[0].frame, let top = layers[1].frame {
+            // Crossfade: one pass reading both frames.
+            for y in 0..<height {
+                PixelBlend.blendRow(
+                    top: top.pixels.baseAddress! + y * width, bottom: bottom.pixels.baseAddress! + y * width,
+                    output: canvas.row(y), count: width, alpha256: layers[1].alpha)
+            }
+        } else {
+            // Fill the background only if opaque, present layers leave columns uncovered.
+            var covered = 0
+            for layer in layers where layer.alpha == 256 && layer.frame != nil {
+                covered += min(width, layer.dx + width) - max(0, layer.dx)
+            }
+            if covered < width { canvas.fill(with: background) }
+            for layer in layers {
+                let first = max(0, layer.dx), last = min(width, layer.dx + width)
+                let count = last - first
+                guard count > 0 else { continue }
+                guard let image = layer.frame else {
+                    canvas.fill(PixelRect(x: first, y: 0, width: count, height: height), with: background)
+                    continue
+                }
+                let sourceX = first - layer.dx
+                for y in 0..<height {
+                    let source = image.pixels.baseAddress! + y * width + sourceX
+                    let target = canvas.row(y) + first
+                    if layer.alpha == 256 {
+                        target.update(from: source, count: count)
+                    } else {
+                        PixelBlend.blendRow(top: source, bottom: target, output: target, count: count, alpha256: layer.alpha)
+                    }
+                }
+            }
+        }
+        if let state = scene.indicator {
+            PageIndicator.draw(state, style: indicator, into: canvas)
+        }
+    }
+}

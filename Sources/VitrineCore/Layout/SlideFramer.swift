@@ -1,0 +1,59 @@
+/// Builds a slide's output-sized frame: the background colour, with the upright
+/// picture fitted on top.
+///
+/// Slides are held as whole output frames so that compositing a transition is
+/// little more than copying rows (see `Compositor`).
+public enum SlideFramer {
+    /// The size a decoder should at least produce, in the picture's stored
+    /// orientation, for a picture whose upright full size is `picture`: the
+    /// visible part of its placement, scaled back to the whole picture.
+    public static func decodeTarget(picture: PixelSize, orientation: ExifOrientation, output: PixelSize, fit: FitMode) -> PixelSize {
+        let placement = SlideLayout.placement(of: picture, in: output, fit: fit)
+        // Never ask for more than the placement itself: with `cover` on an extreme
+        // aspect ratio the placement can be far larger than the picture.
+        let upright = PixelSize(width: min(placement.width, max(picture.width, 1)),
+                                height: min(placement.height, max(picture.height, 1)))
+        return orientation.swapsAxes ? upright.transposed : upright
+    }
+
+    /// Draws `decoded` (the picture in stored orientation, at any decoded size)
+    /// upright and fitted into `canvas` over `background`.
+    ///
+    /// Orientation is applied first on the decoded picture (no larger than about
+    /// twice the output), then only the part of the placement that is on screen
+    /// is resampled, so `cover` on a panorama costs no more than on a photo.
+    public static func frame(
+        decoded: PixelImage, orientation: ExifOrientation, fit: FitMode, background: RGBAColor, into canvas: PixelCanvas
+    ) {
+        canvas.fill(with: background)
+        let upright = orientation == .up ? decoded : orientation.uprighted(decoded)
+        let bounds = PixelRect(x: 0, y: 0, width: canvas.size.width, height: canvas.size.height)
+        let placement = SlideLayout.placement(of: upright.size, in: canvas.size, fit: fit)
+        guard let visible = placement.intersection(bounds) else { return }
+        let scaleX = Double(upright.width) / Double(placement.width)
+        let scaleY = Double(upright.height) / Double(placement.height)
+        let region = AreaResampler.SourceRegion(
+            x: Double(visible.x - placement.x) * scaleX, y: Double(visible.y - placement.y) * scaleY,
+            width: Double(visible.width) * scaleX, height: Double(visible.height) * scaleY)
+        let fitted = AreaResampler.resample(upright, region: region, to: visible.size)
+        for y in 0..<visible.height {
+            (canvas.row(visible.y + y) + visible.x).update(from: fitted.pixels.baseAddress! + y * visible.width, count: visible.width)
+        }
+    }
+}
+
+extension ExifOrientation {
+    /// The picture turned upright: a new image of `displaySize(forStored:)`.
+    public func uprighted(_ stored: PixelImage) -> PixelImage {
+        let result = PixelImage(size: displaySize(forStored: stored.size))
+        let source = stored.pixels.baseAddress!, width = stored.width
+        for v in 0..<result.height {
+            let row = result.pixels.baseAddress! + v * result.width
+            for u in 0..<result.width {
+                let (x, y) = storedPixel(u: u, v: v, stored: stored.size)
+                row[u] = source[y * width + x]
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,69 @@
+/// An owned XRGB8888 image: one `UInt32` per pixel, `0xXXRRGGBB`, rows packed.
+///
+/// This is the in-memory form of every decoded slide and of the placeholder.
+/// An image is written by exactly one thread (the decoder that made it) and is
+/// treated as immutable once handed over; that is why the class may be
+/// `@unchecked Sendable`.
+public final class PixelImage: @unchecked Sendable {
+    public let size: PixelSize
+    public let pixels: UnsafeMutableBufferPointer<UInt32>
+
+    /// Allocates `size` pixels, filled with `color` when given (otherwise uninitialised
+    /// memory that the caller must overwrite completely).
+    public init(size: PixelSize, fill color: RGBAColor? = nil) {
+        precondition(size.width >= 0 && size.height >= 0, "negative image size \(size)")
+        self.size = size
+        self.pixels = .allocate(capacity: max(size.pixelCount, 1))
+        if let color { pixels.initialize(repeating: color.xrgb) }
+    }
+
+    deinit { pixels.deallocate() }
+
+    public var width: Int { size.width }
+    public var height: Int { size.height }
+    public var byteCount: Int { size.pixelCount * 4 }
+
+    /// The pixel at column `x`, row `y`.
+    public subscript(x: Int, y: Int) -> UInt32 {
+        get { pixels[y * size.width + x] }
+        set { pixels[y * size.width + x] = newValue }
+    }
+
+    /// A writable view of the whole image.
+    public var canvas: PixelCanvas {
+        PixelCanvas(base: pixels.baseAddress!, size: size, stride: size.width)
+    }
+}
+
+/// A non-owning, writable view of XRGB8888 pixels with a row stride: an owned
+/// `PixelImage`, or memory the kernel mapped for a DRM dumb buffer.
+public struct PixelCanvas {
+    public let base: UnsafeMutablePointer<UInt32>
+    public let size: PixelSize
+    /// Distance between rows, in pixels (not bytes).
+    public let stride: Int
+
+    public init(base: UnsafeMutablePointer<UInt32>, size: PixelSize, stride: Int) {
+        precondition(stride >= size.width, "stride \(stride) is narrower than width \(size.width)")
+        self.base = base
+        self.size = size
+        self.stride = stride
+    }
+
+    @inline(__always)
+    public func row(_ y: Int) -> UnsafeMutablePointer<UInt32> { base + y * stride }
+
+    /// Fills `rect` (clipped to the canvas) with `color`.
+    public func fill(_ rect: PixelRect, with color: RGBAColor) {
+        guard let clipped = rect.intersection(PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+        else { return }
+        let value = color.xrgb
+        for y in clipped.y..<clipped.maxY {
+            (row(y) + clipped.x).update(repeating: value, count: clipped.width)
+        }
+    }
+
+    public func fill(with color: RGBAColor) {
+        fill(PixelRect(x: 0, y: 0, width: size.width, height: size.height), with: color)
+    }
+}

@@ -1,0 +1,28 @@
+import VitrineCore
+
+/// Where frames go: KMS/DRM scanout, or memory (headless).
+///
+/// The display thread owns the backend. Drawing happens only into a canvas the
+/// backend hands out, and only until `present()`; a backend with scanout
+/// hands out a buffer that is not on screen and not waiting to be.
+public protocol DisplayBackend: AnyObject {
+    /// For logs and the status API: "headless", "drm /dev/dri/card0 HDMI-A-1 1920x1080@60".
+    var description: String { get }
+    var outputSize: PixelSize { get }
+    /// One refresh period: the pace of animation frames.
+    var refreshInterval: Duration { get }
+    /// A descriptor the event loop must watch for readability (DRM flip events), if any.
+    var eventDescriptor: Int32? { get }
+    /// Whether presentation is paced by the display's own events (a page flip
+    /// completing); if not, the loop paces animation frames with its timer.
+    var pacesItself: Bool { get }
+
+    /// The buffer to draw the next frame into, or nil while none is free (a flip is still pending).
+    func acquireCanvas() -> PixelCanvas?
+    /// Shows what was drawn into the last acquired canvas.
+    func present(at now: MonotonicInstant) throws
+    /// Handles readability of `eventDescriptor`.
+    func handleEvents() throws
+    /// Restores what was on the display before, and frees every buffer.
+    func close()
+}

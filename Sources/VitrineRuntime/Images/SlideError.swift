@@ -1,0 +1,25 @@
+import VitrineJPEG
+
+/// Why a slide's picture cannot be shown: its file, and the reason.
+public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Reason: Hashable, Sendable {
+        case file(SystemError)
+        case decode(JPEGError)
+    }
+
+    /// The file as the configuration names it.
+    public var file: String
+    public var reason: Reason
+
+    public init(file: String, reason: Reason) {
+        self.file = file
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .file(let error): return "\(file): cannot read: \(error.reason)"
+        case .decode(let error): return "\(file): \(error)"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Glibc
+
+/// File reading and crash-safe writing with plain POSIX calls, so every failure
+/// carries its errno.
+public enum FileIO {
+    /// Reads a whole file, refusing files larger than `limit` bytes.
+    public static func read(_ path: String, limit: Int = 256 << 20) throws(SystemError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open", subject: path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError("fstat", subject: path) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw SystemError("read", errno: EISDIR, subject: path) }
+        guard Int(info.st_size) <= limit else { throw SystemError("read", errno: EFBIG, subject: path) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", subject: path)
+            }
+            if count == 0 { break }  // the file shrank while we read it
+            filled += count
+        }
+        return filled == bytes.count ? bytes : Array(bytes.prefix(filled))
+    }
+
+    /// Replaces `path` with `bytes` so that a crash or power cut leaves either the
+    /// old file or the new one, never a torn one: write a temporary file in the
+    /// same directory, fsync it, rename it over the target, then fsync the
+    /// directory so the rename itself is durable. Skipping either fsync can leave
+    /// an empty file after power loss on ext4 and most flash filesystems.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, durable: Bool = true) throws(SystemError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SystemError("open", subject: temporary) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let error = SystemError("write", subject: temporary)
+                close(fd)
+                unlink(temporary)
+                throw error
+            }
+            written += count
+        }
+        if durable && fsync(fd) != 0 {
+            let error = SystemError("fsync", subject: temporary)
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = SystemError("rename", subject: path)
+            unlink(temporary)
+            throw error
+        }
+        if durable {
+            let directory = directoryName(of: path)
+            let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dfd >= 0 {
+                defer { close(dfd) }
+                guard fsync(dfd) == 0 else { throw SystemError("fsync", subject: directory) }
+            }
+        }
+    }
+
+    static func directoryName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

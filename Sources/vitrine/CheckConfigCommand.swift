@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import VitrineConfig
+
+struct CheckConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validate a configuration file and the pictures it names.",
+        discussion: """
+            Exit status: 0 when the file is valid and every picture it names exists; \
+            1 when there are problems, one per line on standard error as FILE: KEY.PATH: PROBLEM \
+            (or a JSON object on standard output with --json).
+            """)
+
+    @Argument(help: "The configuration file (YAML or JSON).")
+    var file: String
+
+    @Flag(help: "Print the result as one JSON object: {\"valid\": Bool, \"issues\": [{\"path\", \"message\"}]}.")
+    var json = false
+
+    func run() throws {
+        var issues: [ConfigIssue]
+        var summary = ""
+        do {
+            let configuration = try ConfigLoader.load(file: file)
+            issues = ConfigLoader.fileIssues(in: configuration)
+            summary = "\(configuration.slides.count) slides, interval \(DurationSyntax.format(configuration.interval))"
+        } catch {
+            issues = error.issues
+        }
+        if json {
+            let object: [String: Any] = [
+                "file": file, "valid": issues.isEmpty,
+                "issues": issues.map { ["path": $0.path, "message": $0.message] },
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else if issues.isEmpty {
+            print("\(file): OK (\(summary))")
+        } else {
+            for issue in issues { FileHandle.standardError.write(Data("\(file): \(issue)\n".utf8)) }
+        }
+        if !issues.isEmpty { throw ExitCode(1) }
+    }
+}

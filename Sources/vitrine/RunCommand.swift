@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Logging
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run the kiosk: show the playlist full screen until SIGTERM.")
+
+    @Option(name: .shortAndLong, help: "The configuration file (YAML or JSON).")
+    var config: String = "/etc/vitrine/vitrine.yaml"
+
+    @Option(help: "Override output.display: auto, drm or headless.")
+    var display: DisplayMode?
+
+    @Option(help: "Override output.preview: where the headless backend keeps its preview PNG.")
+    var preview: String?
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() throws {
+        // Before any thread starts: SIGTERM and SIGINT must reach only the display
+        // thread's signalfd, so that shutdown restores the display.
+        EventLoop.blockSignals()
+        let logger = logging.bootstrap()
+        var configuration: KioskConfiguration
+        do {
+            configuration = try ConfigLoader.load(file: config)
+        } catch {
+            for line in error.description.split(separator: "\n") { logger.critical("invalid configuration: \(line)") }
+            throw ExitCode(1)
+        }
+        if let display { configuration.output.display = display }
+        if let preview { configuration.output.preview = preview }
+        for issue in ConfigLoader.fileIssues(in: configuration) {
+            logger.warning("\(config): \(issue); that slide will show the placeholder")
+        }
+        let backend = try DisplaySelection.open(configuration, logger: logger)
+        let kiosk = try Kiosk(configuration: configuration, display: backend, logger: logger)
+        try kiosk.run()
+    }
+}
+
+extension DisplayMode: ExpressibleByArgument {}

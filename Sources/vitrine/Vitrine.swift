@@ -1,0 +1,26 @@
+import ArgumentParser
+import Logging
+import VitrineRuntime
+
+@main
+struct Vitrine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vitrine",
+        abstract: "A touchscreen image-carousel kiosk that drives the display through KMS/DRM.",
+        version: VitrineVersion.current,
+        subcommands: [RunCommand.self, RenderCommand.self, CheckConfigCommand.self, BenchCommand.self])
+}
+
+/// Options every command that logs shares.
+struct LoggingOptions: ParsableArguments {
+    @Option(name: .long, help: "Least severe level to log: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func bootstrap() -> Logger {
+        let level = logLevel
+        LoggingSystem.bootstrap { LineLogHandler(label: $0, level: level) }
+        return Logger(label: "vitrine")
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -25,13 +25,6 @@ public final class JPEGDecoder {
 
     deinit { tjDestroy(handle) }
 
-    /// Reads the markers and the frame header without decoding (`tjDecompressHeader3`).
-    public func inspect(_ bytes: UnsafeRawBufferPointer) throws(JPEGError) -> JPEGInfo {
-        let info = try JPEGMarkerScanner.scan(bytes)
-        _ = try header(bytes)
-        return info
-    }
-
     /// Decodes `bytes` at the smallest DCT scaling factor that still covers
     /// `target` (a size in the stored orientation; nil decodes at full size).
     ///
@@ -40,14 +33,17 @@ public final class JPEGDecoder {
     public func decode(_ bytes: UnsafeRawBufferPointer, covering target: PixelSize?, maxPixels: Int) throws(JPEGError) -> DecodedJPEG {
         let info = try JPEGMarkerScanner.scan(bytes)
         guard info.size.pixelCount <= maxPixels else { throw .tooManyPixels(size: info.size, limit: maxPixels) }
-        let colorspace = try header(bytes)
         let scale = target.map { JPEGScalingFactor.smallest(decoding: info.size, covering: $0) } ?? .one
         let size = scale.scaled(info.size)
         let image = PixelImage(size: size)
         // Stop libjpeg-turbo at 500 progressive scans: a crafted file can otherwise
         // make it spin for minutes on a tiny picture.
         let flags = TJFLAG_LIMITSCANS
-        if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
+        // The component count comes from the marker scan rather than
+        // tjDecompressHeader3, which in libjpeg-turbo 2.1 refuses valid files whose
+        // sampling factors match no TurboJPEG subsampling type (a CMYK file with a
+        // 2x2-sampled first component); tjDecompress2 itself decodes them.
+        if info.componentCount == 4 {
             // libjpeg-turbo has no CMYK-to-RGB conversion: decode to CMYK and convert here.
             var cmyk = [UInt8](repeating: 0, count: size.pixelCount * 4)
             try cmyk.withUnsafeMutableBufferPointer { (buffer) throws(JPEGError) in
@@ -61,16 +57,6 @@ public final class JPEGDecoder {
         return DecodedJPEG(image: image, info: info, scale: scale)
     }
 
-    /// `tjDecompressHeader3`: validates the headers TurboJPEG needs; returns its colourspace.
-    private func header(_ bytes: UnsafeRawBufferPointer) throws(JPEGError) -> Int32 {
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let status = tjDecompressHeader3(
-            handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
-            &width, &height, &subsampling, &colorspace)
-        if status != 0 { try check(status) }
-        return colorspace
-    }
-
     /// `tjDecompress2` into `buffer` at `size` in pixel format `format`.
     private func decompress(_ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutablePointer<UInt8>, size: PixelSize,
                             format: TJPF, flags: Int32) throws(JPEGError) {
@@ -82,14 +68,21 @@ public final class JPEGDecoder {
 
     /// Turns TurboJPEG's -1 plus `tjGetErrorCode`/`tjGetErrorStr2` into a `JPEGError`.
     ///
-    /// A warning still produces a whole picture, except when the data ran out:
-    /// libjpeg then pads the rest in grey and says "Premature end". That picture
-    /// is partial, and a kiosk must never show one, so it is an error too.
+    /// libjpeg reports damaged entropy data as a warning and carries on, padding
+    /// what it could not decode with grey; the picture is then partial, and a
+    /// kiosk must never show one. Those warnings become errors; the harmless
+    /// ones (stray bytes between segments, a malformed ICC or JFIF marker) do
+    /// not. TurboJPEG keeps the first warning's text only (libjpeg prints one).
     private func check(_ status: Int32) throws(JPEGError) {
         let message = String(cString: tjGetErrorStr2(handle))
         let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
-        if message.lowercased().contains("premature end") { throw .truncated(message) }
-        if isWarning { return }
+        if message.hasPrefix("Premature end of JPEG file") { throw .truncated(message) }
+        if isWarning {
+            let damage = ["premature end of data segment", "bad Huffman code", "bad arithmetic code", "instead of RST",
+                          "Inconsistent progression"]
+            if damage.contains(where: message.contains) { throw .corrupt(message) }
+            return
+        }
         if message.contains("Unsupported JPEG data precision") { throw .unsupported(message) }
         if message.contains("Scan number") { throw .corrupt(message + " (too many progressive scans)") }
         throw .corrupt(message)

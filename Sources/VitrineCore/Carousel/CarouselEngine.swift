@@ -83,7 +83,13 @@ public struct CarouselEngine: Sendable {
 
     /// The slide on screen, or the one a running animation is heading to; nil
     /// when the playlist is empty.
-    public var currentSlide: Int? { slide(atPage: anchor) }
+    public var currentSlide: Int? {
+        // A go-to across several pages heads to its substitute, not to the page's own slide.
+        if case .animating(let animation) = phase, let substitute = animation.substitute, substitute.page == anchor {
+            return substitute.slide
+        }
+        return slide(atPage: anchor)
+    }
 
     public var isPlaying: Bool { scheduler.isPlaying }
 
@@ -193,19 +199,22 @@ public struct CarouselEngine: Sendable {
     @discardableResult
     public mutating func perform(_ command: CarouselCommand, at now: MonotonicInstant) -> Bool {
         guard pages.count >= 2 else { return false }
-        let from = position(at: now)
         // A command during an animation continues from where the picture is now,
-        // towards a page counted from the animation's target.
+        // towards a page counted from the animation's target. An animation that is
+        // over is finished first, so that `from` is on the normalised axis.
         if case .animating(let animation) = phase, now >= animation.end { finish(animation) }
+        let from = position(at: now)
         let target: Int
         var substitute: (page: Int, slide: Int)?
         switch command {
         case .next:
             target = anchor + 1
-            if !settings.loop && wrappedPage(target) != target { return false }
+            // The ends are those of the playlist: `anchor` may be off the 0..<count
+            // range while an automatic change wraps from the last slide to the first.
+            if !settings.loop && wrappedPage(anchor) == pages.count - 1 { return false }
         case .previous:
             target = anchor - 1
-            if !settings.loop && target < 0 { return false }
+            if !settings.loop && wrappedPage(anchor) == 0 { return false }
         case .goTo(let slide):
             guard let page = pages.firstIndex(of: slide) else { return false }
             let currentPage = wrappedPage(anchor)
@@ -233,6 +242,7 @@ public struct CarouselEngine: Sendable {
     public mutating func markUnavailable(_ slide: Int, at now: MonotonicInstant) {
         guard let page = pages.firstIndex(of: slide) else { return }
         if case .animating(let animation) = phase { finish(animation) }
+        let previousPhase = phase
         let current = currentSlide
         pages.remove(at: page)
         if let current, current != slide, let kept = pages.firstIndex(of: current) {
@@ -241,7 +251,18 @@ public struct CarouselEngine: Sendable {
             anchor = pages.isEmpty ? 0 : min(page, pages.count - 1)
         }
         phase = .resting
-        if pages.count < 2 { scheduler.clearDeadline() }
+        if pages.count < 2 {
+            scheduler.clearDeadline()
+        } else if case .awaitingNext(let scheduledAt, let stalled) = previousPhase {
+            // The deadline was consumed by the change that waited for a picture; keep
+            // that change pending (now towards the following page), or, if the slide on
+            // screen went, give its replacement a full dwell, so rotation never stops.
+            if let current, current != slide {
+                phase = .awaitingNext(scheduledAt: scheduledAt, stalled: stalled)
+            } else if let replacement = currentSlide {
+                scheduler.slideBegan(at: now, dwell: dwell(ofSlide: replacement))
+            }
+        }
     }
 
     // MARK: Internals

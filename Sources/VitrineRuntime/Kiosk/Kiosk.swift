@@ -22,6 +22,7 @@ public final class Kiosk {
     private var lastDrawn: (scene: Scene, version: Int)?
     private var lastPresent: MonotonicInstant?
     private var running = true
+    private let stopRequest = StopRequest()
     /// Called on the display thread for every engine event (the API will stream these).
     public var onEvent: ((CarouselEvent) -> Void)?
 
@@ -48,7 +49,7 @@ public final class Kiosk {
             "display": "\(display.description)", "slides": "\(configuration.slides.count)",
             "interval": "\(DurationSyntax.format(configuration.interval))",
         ])
-        while running {
+        while running && !stopRequest.isSet {
             let now = MonotonicClock.now()
             turn(at: now)
             for source in try loop.wait() {
@@ -64,6 +65,9 @@ public final class Kiosk {
             }
         }
     }
+
+    /// A handle any thread may use to stop the loop, which then restores the display.
+    public var stopHandle: KioskStopHandle { KioskStopHandle(request: stopRequest, wakeup: loop.wakeup) }
 
     private func turn(at now: MonotonicInstant) {
         for (slide, error) in store.takeNewFailures() {
@@ -124,4 +128,24 @@ public final class Kiosk {
             loop.setTimer(nil)
         }
     }
+}
+
+/// Stops a running kiosk from any thread (tests, and later the API's shutdown).
+public struct KioskStopHandle: Sendable {
+    fileprivate let request: StopRequest
+    fileprivate let wakeup: WakeupSignal
+
+    public func stop() {
+        request.set()
+        wakeup.signal()
+    }
+}
+
+/// A flag set once from any thread.
+private final class StopRequest: Sendable {
+    private let mutex = Mutex()
+    nonisolated(unsafe) private var value = false
+
+    var isSet: Bool { mutex.withLock { value } }
+    func set() { mutex.withLock { value = true } }
 }

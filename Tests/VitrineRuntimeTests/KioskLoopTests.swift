@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import Testing
+import VitrineConfig
+import VitrineCore
+@testable import VitrineRuntime
+
+/// The real display loop (epoll, timerfd, eventfd, decode queue) on a headless
+/// display, on the real monotonic clock with short intervals.
+@Suite("Kiosk loop")
+struct KioskLoopTests {
+    @Test func rotatesPresentsAndStops() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        for (name, red) in [("a", 200), ("b", 100), ("c", 20)] {
+            try writeJPEG(directory + "/\(name).jpg", size: PixelSize(width: 320, height: 180), color: RGBAColor(red: UInt8(red), green: 40, blue: 40))
+        }
+        let yaml = """
+            slides: [a.jpg, b.jpg, c.jpg]
+            interval: 300ms
+            transition: { duration: 100ms }
+            output: { width: 160, height: 90 }
+            """
+        let configuration = try ConfigLoader.parse(yaml, baseDirectory: directory)
+        let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
+        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
+        let events = EventLog()
+        kiosk.onEvent = { events.append($0) }
+        let stop = kiosk.stopHandle
+        Thread.detachNewThread { Thread.sleep(forTimeInterval: 1.0); stop.stop() }
+        try kiosk.run()
+        // Deadlines at 0.3, 0.6 and 0.9 s, each change done 100 ms later: at least
+        // two changes finish within the second, in order.
+        let changes = events.all
+        #expect(changes.count >= 2)
+        #expect(Array(changes.prefix(2)) == [.pageChanged(from: 0, to: 1, cause: .automatic), .pageChanged(from: 1, to: 2, cause: .automatic)])
+        // Frames are drawn during transitions only: ~6 per 100 ms change at 60 Hz,
+        // plus the first frame and the one when pictures arrive, never 60 a second.
+        #expect(display.framesPresented >= 6)
+        #expect(display.framesPresented <= 40, "drew \(display.framesPresented) frames in 1 s")
+    }
+}
+
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [CarouselEvent] = []
+    func append(_ event: CarouselEvent) { lock.lock(); events.append(event); lock.unlock() }
+    var all: [CarouselEvent] { lock.lock(); defer { lock.unlock() }; return events }
+}

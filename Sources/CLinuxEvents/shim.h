@@ -5,3 +5,4 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <poll.h>
+#include <malloc.h>

@@ -118,13 +118,14 @@ public enum ConfigLoader {
         }
         guard var object = reader.object(node, at: path) else { return nil }
         defer { object.finish() }
-        guard let file = object.read("path", { $0.string($1, at: $2) }) else {
-            if object.take("path") == nil { reader.report(object.child("path"), "is required") }
-            return nil
-        }
+        // Every key is read before giving up on the slide, so that a missing or bad
+        // `path` neither hides problems in the others nor makes them "unknown".
+        let file = object.read("path") { $0.string($1, at: $2) }
+        if file == nil, object.take("path") == nil { reader.report(object.child("path"), "is required") }
         let duration = object.read("duration") { $0.duration($1, at: $2) }
         let fit = object.read("fit") { $0.choice($1, at: $2, as: FitMode.self) }
-        guard let file = validPath(file, at: object.child("path"), reader: reader) else { return nil }
+        let pathKey = object.child("path")
+        guard let file = file.flatMap({ validPath($0, at: pathKey, reader: reader) }) else { return nil }
         return SlideConfiguration(path: file, duration: duration, fit: fit)
     }
 
@@ -142,10 +143,21 @@ public enum ConfigLoader {
 
     private static func syntaxMessage(_ error: Error) -> String {
         if let yaml = error as? YamlError {
-            // Keep the first line: "3:7: error: scanner: …"; the snippet that follows
-            // is printed on its own lines, which a log line cannot carry.
-            let first = yaml.description.split(separator: "\n").first.map(String.init) ?? "\(yaml)"
-            return "syntax error at line:column \(first)"
+            // One line: the position and the problem, then the context it arose in. Yams'
+            // own description puts the problem on a second line, followed by a snippet,
+            // which a log line cannot carry.
+            switch yaml {
+            case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+                 let .composer(context, problem, mark, _):
+                let within = context.map { " (\($0.text) at line:column \($0.mark))" } ?? ""
+                return "syntax error at line:column \(mark): \(problem)\(within)"
+            case let .duplicatedKeysInMapping(duplicates, context):
+                let keys = duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                return "syntax error at line:column \(context.mark): duplicate key \(keys) in the same mapping"
+            default:
+                let first = yaml.description.split(separator: "\n").first.map(String.init) ?? "\(yaml)"
+                return "syntax error: \(first)"
+            }
         }
         return "syntax error: \(error)"
     }

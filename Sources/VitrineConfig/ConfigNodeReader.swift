@@ -148,11 +148,12 @@ struct ObjectReader {
         return parse(reader, node, path)
     }
 
-    /// Reports every key that was never asked for, with the closest known key as a hint.
+    /// Reports every key that was never asked for, with the closest known key as a hint
+    /// (the alphabetically first of equally close ones, so the message is always the same).
     func finish() {
         for entry in entries where !known.contains(entry.key) {
             var message = "unknown key"
-            if let suggestion = known.min(by: { editDistance($0, entry.key) < editDistance($1, entry.key) }),
+            if let suggestion = known.sorted().min(by: { editDistance($0, entry.key) < editDistance($1, entry.key) }),
                editDistance(suggestion, entry.key) <= max(2, entry.key.count / 3) {
                 message += " (did you mean \"\(suggestion)\"?)"
             } else {

@@ -12,16 +12,24 @@ public enum DurationSyntax {
 
     private static func number(_ text: String, scale: Double) -> Duration? {
         guard !text.isEmpty, text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }),
-              let value = Double(text), value.isFinite else { return nil }
-        return .nanoseconds(Int64((value * scale).rounded()))
+              let value = Double(text), value.isFinite,
+              // Int64(_:) traps beyond ±292 years of nanoseconds; such a value is malformed here.
+              let nanoseconds = Int64(exactly: (value * scale).rounded()) else { return nil }
+        return .nanoseconds(nanoseconds)
     }
 
-    /// `400ms`, `5s`, `1.5s`: the shortest exact form.
+    /// `400ms`, `5s`, `1.5s`: whole seconds, whole milliseconds under a second, or
+    /// else exact decimal seconds; always a form `parse` reads back.
     public static func format(_ duration: Duration) -> String {
         let nanoseconds = duration.nanoseconds
         if nanoseconds % 1_000_000_000 == 0 { return "\(nanoseconds / 1_000_000_000)s" }
-        if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
-        return "\(Double(nanoseconds) / 1e9)s"
+        if nanoseconds % 1_000_000 == 0, nanoseconds.magnitude < 1_000_000_000 { return "\(nanoseconds / 1_000_000)ms" }
+        // Digits rather than Double's description, which turns to exponents (1e-06) that `parse` refuses.
+        let magnitude = nanoseconds.magnitude
+        var fraction = String(magnitude % 1_000_000_000)
+        fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(nanoseconds < 0 ? "-" : "")\(magnitude / 1_000_000_000).\(fraction)s"
     }
 }
 

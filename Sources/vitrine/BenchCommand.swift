@@ -1,2 +1,130 @@
 import ArgumentParser
-struct BenchCommand: ParsableCommand { static let configuration = CommandConfiguration(commandName: "bench", abstract: "Benchmarks.") }
+import Foundation
+import VitrineConfig
+import VitrineCore
+import VitrineJPEG
+import VitrineRuntime
+
+/// Benchmarks measured side by side with the reference tools in the same run;
+/// the tables they print go into docs/benchmarks.md.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks against reference tools (see docs/benchmarks.md).",
+        subcommands: [DecodeBench.self, ComposeBench.self, MemoryBench.self, DecodeOnce.self, MemoryRun.self])
+}
+
+/// Median of measured durations, in milliseconds.
+func medianMilliseconds(_ samples: [Duration]) -> Double {
+    let sorted = samples.map { Double($0.nanoseconds) / 1e6 }.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+func format(_ value: Double, decimals: Int = 1) -> String {
+    String(format: "%.\(decimals)f", value)
+}
+
+func timeInProcess(_ body: () throws -> Void) rethrows -> Duration {
+    let start = MonotonicClock.now()
+    try body()
+    return MonotonicClock.now() - start
+}
+
+struct DecodeBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode a generated 12-megapixel JPEG to a 1920x1080 frame; compare djpeg -scale and vipsthumbnail.")
+
+    @Option(help: "Timed runs of each tool.") var runs = 15
+
+    func run() throws {
+        let directory = NSTemporaryDirectory() + "vitrine-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = PixelSize(width: 4000, height: 3000), display = PixelSize(width: 1920, height: 1080)
+        let photo = directory + "/photo-12mp.jpg"
+        let jpeg = try JPEGEncoder().encode(SyntheticPhoto.make(size: source), quality: 90)
+        FileManager.default.createFile(atPath: photo, contents: Data(jpeg))
+        let request = SlideRequest(file: "photo-12mp.jpg", resolvedPath: photo, fit: .contain, background: .black,
+                                   output: display, maxPixels: 100_000_000)
+        let target = SlideFramer.decodeTarget(picture: source, orientation: .up, output: display, fit: .contain)
+        let scale = JPEGScalingFactor.smallest(decoding: source, covering: target)
+        let fitted = SlideLayout.placement(of: source, in: display, fit: .contain).size
+        let decoder = try JPEGDecoder()
+        let executable = CommandLine.arguments[0].hasPrefix("/")
+            ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let tools: [(name: String, command: [String])] = [
+            ("vitrine (process)", [executable, "bench", "decode-once", photo]),
+            ("djpeg -scale \(scale)", ["djpeg", "-scale", "\(scale)", "-pnm", "-outfile", "/dev/null", photo]),
+            ("vipsthumbnail -s \(display)", ["vipsthumbnail", photo, "-s", "\(display.width)x\(display.height)", "-o", directory + "/thumb.v"]),
+        ]
+        var inProcess: [Duration] = []
+        var wall = Array(repeating: [Duration](), count: tools.count)
+        var peak = Array(repeating: 0, count: tools.count)
+        for round in 0..<(runs + 2) {
+            // Rounds interleave the tools so that machine noise hits them alike; two warm-up rounds.
+            let elapsed = try timeInProcess { _ = try SlideDecoding.frame(for: request, decoder: decoder) }
+            for (index, tool) in tools.enumerated() {
+                let measurement = try ChildProcess.measure(tool.command)
+                guard measurement.exitStatus == 0 else {
+                    throw ValidationError("\(tool.command.joined(separator: " ")) exited with \(measurement.exitStatus)")
+                }
+                if round >= 2 {
+                    wall[index].append(measurement.wall)
+                    peak[index] = max(peak[index], measurement.peakResidentKiB)
+                }
+            }
+            if round >= 2 { inProcess.append(elapsed) }
+        }
+        let djpeg = medianMilliseconds(wall[1])
+        print("Decode \(source) JPEG (\(jpeg.count / 1024) KiB, quality 90, 4:2:0) to a \(display) frame (fitted \(fitted), DCT scale \(scale)); median of \(runs) runs")
+        print("")
+        print("| tool | median wall ms | vs djpeg | peak RSS MiB |")
+        print("| --- | ---: | ---: | ---: |")
+        let ours = medianMilliseconds(inProcess)
+        print("| vitrine decode+resample+frame (in process) | \(format(ours)) | \(format(ours / djpeg, decimals: 2))x | – |")
+        for (index, tool) in tools.enumerated() {
+            let median = medianMilliseconds(wall[index])
+            print("| \(tool.name) | \(format(median)) | \(format(median / djpeg, decimals: 2))x | \(format(Double(peak[index]) / 1024)) |")
+        }
+    }
+}
+
+/// Hidden: one decode in a fresh process, so its peak RSS can be compared with the tools'.
+struct DecodeOnce: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "decode-once", shouldDisplay: false)
+    @Argument var file: String
+    @Option var size = "1920x1080"
+
+    func run() throws {
+        guard let output = PixelSize(parsing: size) else { throw ValidationError("bad --size") }
+        let request = SlideRequest(file: file, resolvedPath: file, fit: .contain, background: .black, output: output, maxPixels: 100_000_000)
+        _ = try SlideDecoding.frame(for: request, decoder: try JPEGDecoder())
+    }
+}
+
+/// A photograph-like test picture: smooth gradients, mid-frequency structure
+/// and sensor-like noise, so the JPEG has a photo's entropy rather than a flat
+/// colour's.
+enum SyntheticPhoto {
+    static func make(size: PixelSize) -> PixelImage {
+        let image = PixelImage(size: size)
+        var seed: UInt32 = 0x1234_5678
+        for y in 0..<size.height {
+            let fy = Double(y) / Double(size.height)
+            for x in 0..<size.width {
+                let fx = Double(x) / Double(size.width)
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                let noise = Double(seed >> 27) - 16
+                let wave = 40 * sin(fx * 37 + sin(fy * 11) * 3) * cos(fy * 23)
+                let r = 120 + 90 * fx + wave + noise
+                let g = 90 + 120 * fy - wave * 0.5 + noise
+                let b = 160 - 80 * fx * fy + wave * 0.7 + noise
+                image[x, y] = 0xFF00_0000 | UInt32(clamp(r)) << 16 | UInt32(clamp(g)) << 8 | UInt32(clamp(b))
+            }
+        }
+        return image
+    }
+
+    private static func clamp(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value))) }
+}

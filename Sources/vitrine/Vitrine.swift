@@ -4,6 +4,16 @@ import VitrineRuntime
 
 @main
 struct Vitrine: ParsableCommand {
+    static func main() {
+        MemoryPolicy.configure()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "vitrine",
         abstract: "A touchscreen image-carousel kiosk that drives the display through KMS/DRM.",

@@ -128,8 +128,16 @@ public struct CarouselEngine: Sendable {
         let position = position(at: now)
         let base = Int(position.rounded(.down))
         let fraction = position - Double(base)
+        var indicatorPosition = wrappedPosition(position)
+        if case .animating(let animation) = phase, let substitute = animation.substitute,
+           let targetPage = pages.firstIndex(of: substitute.slide) {
+            // A go-to across several pages: the dots in between never light up; the
+            // indicator moves from the old dot to the target's once it covers half the screen.
+            let nearest = Int(position.rounded())
+            indicatorPosition = Double(nearest == substitute.page ? targetPage : wrappedPage(nearest))
+        }
         let indicator = pages.count >= 2
-            ? IndicatorState(count: pages.count, position: wrappedPosition(position)) : nil
+            ? IndicatorState(count: pages.count, position: indicatorPosition) : nil
         let lower = slideOnScreen(atPage: base, now: now)
         guard fraction > 1e-9 else {
             return Scene(layers: [Scene.Layer(content: .slide(lower))], indicator: indicator)

@@ -48,7 +48,16 @@ public struct Compositor: Sendable {
                 let count = last - first
                 guard count > 0 else { continue }
                 guard let image = layer.frame else {
-                    canvas.fill(PixelRect(x: first, y: 0, width: count, height: height), with: background)
+                    if layer.alpha == 256 {
+                        canvas.fill(PixelRect(x: first, y: 0, width: count, height: height), with: background)
+                    } else {
+                        // A translucent layer with no frame shows the background at its opacity.
+                        let value = background.xrgb
+                        for y in 0..<height {
+                            let target = canvas.row(y) + first
+                            for x in 0..<count { target[x] = PixelBlend.blend(value, over: target[x], alpha256: layer.alpha) }
+                        }
+                    }
                     continue
                 }
                 let sourceX = first - layer.dx

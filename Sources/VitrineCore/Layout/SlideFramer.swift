@@ -25,20 +25,24 @@ public enum SlideFramer {
     public static func frame(
         decoded: PixelImage, orientation: ExifOrientation, fit: FitMode, background: RGBAColor, into canvas: PixelCanvas
     ) {
-        canvas.fill(with: background)
         let upright = orientation == .up ? decoded : orientation.uprighted(decoded)
         let bounds = PixelRect(x: 0, y: 0, width: canvas.size.width, height: canvas.size.height)
         let placement = SlideLayout.placement(of: upright.size, in: canvas.size, fit: fit)
-        guard let visible = placement.intersection(bounds) else { return }
+        guard let visible = placement.intersection(bounds) else {
+            canvas.fill(with: background)
+            return
+        }
+        // Only the bars around the picture get the background colour.
+        canvas.fill(PixelRect(x: 0, y: 0, width: bounds.width, height: visible.y), with: background)
+        canvas.fill(PixelRect(x: 0, y: visible.maxY, width: bounds.width, height: bounds.height - visible.maxY), with: background)
+        canvas.fill(PixelRect(x: 0, y: visible.y, width: visible.x, height: visible.height), with: background)
+        canvas.fill(PixelRect(x: visible.maxX, y: visible.y, width: bounds.width - visible.maxX, height: visible.height), with: background)
         let scaleX = Double(upright.width) / Double(placement.width)
         let scaleY = Double(upright.height) / Double(placement.height)
         let region = AreaResampler.SourceRegion(
             x: Double(visible.x - placement.x) * scaleX, y: Double(visible.y - placement.y) * scaleY,
             width: Double(visible.width) * scaleX, height: Double(visible.height) * scaleY)
-        let fitted = AreaResampler.resample(upright, region: region, to: visible.size)
-        for y in 0..<visible.height {
-            (canvas.row(visible.y + y) + visible.x).update(from: fitted.pixels.baseAddress! + y * visible.width, count: visible.width)
-        }
+        AreaResampler.resample(upright, region: region, into: canvas, at: visible)
     }
 }
 

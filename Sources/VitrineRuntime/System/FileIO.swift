@@ -12,15 +12,20 @@ public enum FileIO {
         guard fstat(fd, &info) == 0 else { throw SystemError("fstat", subject: path) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw SystemError("read", errno: EISDIR, subject: path) }
         guard Int(info.st_size) <= limit else { throw SystemError("read", errno: EFBIG, subject: path) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        // procfs and sysfs files report a size of 0: read those until end of file.
+        var bytes = [UInt8](repeating: 0, count: info.st_size > 0 ? Int(info.st_size) : 4096)
         var filled = 0
-        while filled < bytes.count {
+        while true {
+            if filled == bytes.count {
+                guard info.st_size == 0, bytes.count < limit else { break }
+                bytes.append(contentsOf: repeatElement(0, count: bytes.count))
+            }
             let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw SystemError("read", subject: path)
             }
-            if count == 0 { break }  // the file shrank while we read it
+            if count == 0 { break }  // end of file (or the file shrank while we read it)
             filled += count
         }
         return filled == bytes.count ? bytes : Array(bytes.prefix(filled))

@@ -1,0 +1,17 @@
+import CLinuxEvents
+import Glibc
+
+/// How the process asks glibc's allocator to treat picture-sized buffers.
+public enum MemoryPolicy {
+    /// Serves every allocation of 256 KiB or more with its own mmap, returned to
+    /// the kernel on free.
+    ///
+    /// Without this, glibc raises its mmap threshold after the first large free
+    /// (up to 32 MiB), after which 8 MiB frames come from the heap and, freed,
+    /// stay in the process: resident memory then depends on the order frames
+    /// happened to be freed, not on what is held. Setting the threshold turns
+    /// that dynamic adjustment off, so RSS follows the frames the cache keeps.
+    public static func configure() {
+        mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+
+struct MemoryBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memory",
+        abstract: "Steady-state memory of the slide pipeline for a 10-slide and a 1,000-slide playlist.")
+
+    @Option(help: "The configuration whose pictures are cycled through.") var config = "deploy/demo/vitrine.yaml"
+    @Option(help: "Page changes to run through.") var changes = 60
+
+    func run() throws {
+        let executable = CommandLine.arguments[0].hasPrefix("/")
+            ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        print("Pipeline at 1920x1080 through \(changes) page changes (demo pictures repeated to fill the playlist)")
+        print("")
+        print("| playlist length | peak RSS MiB | RSS after the run MiB |")
+        print("| ---: | ---: | ---: |")
+        for slides in [10, 1000] {
+            let output = NSTemporaryDirectory() + "vitrine-memory-\(getpid())-\(slides)"
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let measurement = try ChildProcess.measure([executable, "bench", "memory-run", "--config", config,
+                                                        "--slides", "\(slides)", "--changes", "\(changes)", "--report", output])
+            guard measurement.exitStatus == 0, let report = FileManager.default.contents(atPath: output) else {
+                throw ValidationError("memory-run for \(slides) slides exited with \(measurement.exitStatus)")
+            }
+            let final = Double(String(decoding: report, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            print("| \(slides) | \(format(Double(measurement.peakResidentKiB) / 1024)) | \(format(final / 1024)) |")
+        }
+    }
+}
+
+/// Hidden: runs the engine and the slide store through page changes on virtual
+/// time, waiting for each decode, composing every frame at the end of each change.
+struct MemoryRun: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "memory-run", shouldDisplay: false)
+    @Option var config: String
+    @Option var slides: Int
+    @Option var changes: Int
+    @Option var report: String
+
+    func run() throws {
+        var configuration = try ConfigLoader.load(file: config)
+        let pictures = configuration.slides
+        configuration.slides = (0..<slides).map { pictures[$0 % pictures.count] }
+        let output = PixelSize(width: 1920, height: 1080)
+        let store = SlideFrameStore(slides: configuration.slideRequests(output: output),
+                                    placeholder: configuration.placeholderRequest(output: output),
+                                    capacity: configuration.decode.cacheSlides, onChange: {})
+        var engine = CarouselEngine(settings: configuration.carouselSettings, start: .zero)
+        let frame = PixelImage(size: output)
+        var now = MonotonicInstant.zero
+        var changed = 0
+        while changed < changes {
+            store.request(engine.slidesToPrefetch())
+            store.waitUntilIdle()
+            guard case .at(let deadline) = engine.nextWakeup() else { break }
+            now = deadline + configuration.transition.duration
+            changed += engine.advance(to: now, isReady: { store.isSettled($0) }).count
+            configuration.compositor.compose(engine.scene(at: now), into: frame.canvas) { store.frame(for: $0) }
+        }
+        let resident = ChildProcess.ownMemory().resident
+        FileManager.default.createFile(atPath: report, contents: Data("\(resident)\n".utf8))
+    }
+}

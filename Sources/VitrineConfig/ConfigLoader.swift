@@ -25,6 +25,10 @@ public enum ConfigLoader {
         } catch {
             throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: syntaxMessage(error))])
         }
+        // An empty document, or one holding only `---` or `null`, has nothing to read.
+        if case .scalar(let scalar)? = root, scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+            throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: "the configuration is empty")])
+        }
         guard let root else {
             throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: "the configuration is empty")])
         }
@@ -73,7 +77,9 @@ public enum ConfigLoader {
         c.loop = top.read("loop") { $0.bool($1, at: $2) } ?? c.loop
         c.fit = top.read("fit") { $0.choice($1, at: $2, as: FitMode.self) } ?? c.fit
         c.background = top.read("background") { $0.color($1, at: $2) } ?? c.background
-        c.placeholder = top.read("placeholder") { $0.string($1, at: $2) } ?? c.placeholder
+        if let (node, path) = top.take("placeholder"), let file = top.reader.string(node, at: path) {
+            c.placeholder = validPath(file, at: path, reader: top.reader)
+        }
         c.onImageError = top.read("onImageError") { $0.choice($1, at: $2, as: ImageErrorPolicy.self) } ?? c.onImageError
         section(&top, "transition") { t in
             c.transition.kind = t.read("type") { $0.choice($1, at: $2, as: TransitionKind.self) } ?? c.transition.kind

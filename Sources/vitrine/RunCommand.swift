@@ -35,7 +35,8 @@ struct RunCommand: ParsableCommand {
         if let display { configuration.output.display = display }
         if let preview { configuration.output.preview = preview }
         for issue in ConfigLoader.fileIssues(in: configuration) {
-            logger.warning("\(config): \(issue); that slide will show the placeholder")
+            let outcome = configuration.onImageError == .skip ? "that slide will be skipped" : "that slide will show the placeholder"
+            logger.warning("\(config): \(issue); \(issue.path == "placeholder" ? "the background colour shows instead" : outcome)")
         }
         let backend = try DisplaySelection.open(configuration, logger: logger)
         let kiosk = try Kiosk(configuration: configuration, display: backend, logger: logger)

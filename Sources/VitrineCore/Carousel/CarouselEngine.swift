@@ -72,7 +72,7 @@ public struct CarouselEngine: Sendable {
         self.pages = Array(settings.slideDwells.indices)
         self.restingSince = start
         self.scheduler = RotationScheduler(
-            policy: settings.rotation, firstDwell: settings.slideDwells.first ?? settings.rotation.interval,
+            policy: settings.rotation, firstDwell: max(settings.slideDwells.first ?? settings.rotation.interval, .milliseconds(1)),
             start: start)
         if pages.count < 2 { scheduler.clearDeadline() }
     }
@@ -256,7 +256,9 @@ public struct CarouselEngine: Sendable {
         if let current, current != slide, let kept = pages.firstIndex(of: current) {
             anchor = kept
         } else {
-            anchor = pages.isEmpty ? 0 : min(page, pages.count - 1)
+            // The next page takes its place: past the end that is the first page when
+            // looping, and the new last page when not.
+            anchor = pages.isEmpty ? 0 : (settings.loop ? page % pages.count : min(page, pages.count - 1))
         }
         phase = .resting
         if pages.count < 2 {

@@ -19,7 +19,7 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
     public init?(hex: String) {
         var digits = Substring(hex)
         if digits.first == "#" { digits = digits.dropFirst() }
-        guard digits.allSatisfy(\.isHexDigit) else { return nil }
+        guard digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         let values = digits.compactMap { $0.hexDigitValue }.map(UInt8.init)
         switch values.count {
         case 3:

@@ -30,12 +30,16 @@ public final class JPEGDecoder {
     ///
     /// - Throws: `JPEGError.tooManyPixels` before allocating anything when the
     ///   stored size exceeds `maxPixels`; the other cases for bad data.
-    public func decode(_ bytes: UnsafeRawBufferPointer, covering target: PixelSize?, maxPixels: Int) throws(JPEGError) -> DecodedJPEG {
+    ///
+    /// With `storage`, the picture is decoded into that memory (grown if needed)
+    /// instead of a fresh allocation; see `PixelStorage`.
+    public func decode(_ bytes: UnsafeRawBufferPointer, covering target: PixelSize?, maxPixels: Int,
+                       into storage: PixelStorage? = nil) throws(JPEGError) -> DecodedJPEG {
         let info = try JPEGMarkerScanner.scan(bytes)
         guard info.size.pixelCount <= maxPixels else { throw .tooManyPixels(size: info.size, limit: maxPixels) }
         let scale = target.map { JPEGScalingFactor.smallest(decoding: info.size, covering: $0) } ?? .one
         let size = scale.scaled(info.size)
-        let image = PixelImage(size: size)
+        let image = storage.map { PixelImage(size: size, storage: $0) } ?? PixelImage(size: size)
         // Stop libjpeg-turbo at 500 progressive scans: a crafted file can otherwise
         // make it spin for minutes on a tiny picture.
         let flags = TJFLAG_LIMITSCANS

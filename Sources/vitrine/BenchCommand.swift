@@ -50,7 +50,9 @@ struct DecodeBench: ParsableCommand {
         let target = SlideFramer.decodeTarget(picture: source, orientation: .up, output: display, fit: .contain)
         let scale = JPEGScalingFactor.smallest(decoding: source, covering: target)
         let fitted = SlideLayout.placement(of: source, in: display, fit: .contain).size
-        let decoder = try JPEGDecoder()
+        let workspace = try SlideDecodingWorkspace()
+        // As in the kiosk, where frames evicted from the cache are recycled for the next decode.
+        let frameStorage = PixelStorage(capacity: display.pixelCount)
         let executable = CommandLine.arguments[0].hasPrefix("/")
             ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
         let tools: [(name: String, command: [String])] = [
@@ -63,7 +65,9 @@ struct DecodeBench: ParsableCommand {
         var peak = Array(repeating: 0, count: tools.count)
         for round in 0..<(runs + 2) {
             // Rounds interleave the tools so that machine noise hits them alike; two warm-up rounds.
-            let elapsed = try timeInProcess { _ = try SlideDecoding.frame(for: request, decoder: decoder) }
+            let elapsed = try timeInProcess {
+                _ = try SlideDecoding.frame(for: request, workspace: workspace, frameStorage: frameStorage)
+            }
             for (index, tool) in tools.enumerated() {
                 let measurement = try ChildProcess.measure(tool.command)
                 guard measurement.exitStatus == 0 else {
@@ -99,7 +103,7 @@ struct DecodeOnce: ParsableCommand {
     func run() throws {
         guard let output = PixelSize(parsing: size) else { throw ValidationError("bad --size") }
         let request = SlideRequest(file: file, resolvedPath: file, fit: .contain, background: .black, output: output, maxPixels: 100_000_000)
-        _ = try SlideDecoding.frame(for: request, decoder: try JPEGDecoder())
+        _ = try SlideDecoding.frame(for: request, workspace: try SlideDecodingWorkspace())
     }
 }
 

@@ -23,9 +23,10 @@ public enum SlideFramer {
     /// twice the output), then only the part of the placement that is on screen
     /// is resampled, so `cover` on a panorama costs no more than on a photo.
     public static func frame(
-        decoded: PixelImage, orientation: ExifOrientation, fit: FitMode, background: RGBAColor, into canvas: PixelCanvas
+        decoded: PixelImage, orientation: ExifOrientation, fit: FitMode, background: RGBAColor, into canvas: PixelCanvas,
+        scratch: FramingScratch? = nil
     ) {
-        let upright = orientation == .up ? decoded : orientation.uprighted(decoded)
+        let upright = orientation == .up ? decoded : orientation.uprighted(decoded, storage: scratch?.upright)
         let bounds = PixelRect(x: 0, y: 0, width: canvas.size.width, height: canvas.size.height)
         let placement = SlideLayout.placement(of: upright.size, in: canvas.size, fit: fit)
         guard let visible = placement.intersection(bounds) else {
@@ -42,14 +43,25 @@ public enum SlideFramer {
         let region = AreaResampler.SourceRegion(
             x: Double(visible.x - placement.x) * scaleX, y: Double(visible.y - placement.y) * scaleY,
             width: Double(visible.width) * scaleX, height: Double(visible.height) * scaleY)
-        AreaResampler.resample(upright, region: region, into: canvas, at: visible)
+        AreaResampler.resample(upright, region: region, into: canvas, at: visible, scratch: scratch?.intermediate)
     }
 }
 
+/// Memory a decode worker keeps between pictures for the intermediate images
+/// of framing: the upright copy of a rotated picture, and the resampler's
+/// horizontal pass.
+public final class FramingScratch: @unchecked Sendable {
+    let upright = PixelStorage()
+    let intermediate = PixelStorage()
+    public init() {}
+}
+
 extension ExifOrientation {
-    /// The picture turned upright: a new image of `displaySize(forStored:)`.
-    public func uprighted(_ stored: PixelImage) -> PixelImage {
-        let result = PixelImage(size: displaySize(forStored: stored.size))
+    /// The picture turned upright: an image of `displaySize(forStored:)`, in
+    /// `storage` when given.
+    public func uprighted(_ stored: PixelImage, storage: PixelStorage? = nil) -> PixelImage {
+        let size = displaySize(forStored: stored.size)
+        let result = storage.map { PixelImage(size: size, storage: $0) } ?? PixelImage(size: size)
         let source = stored.pixels.baseAddress!, width = stored.width
         for v in 0..<result.height {
             let row = result.pixels.baseAddress! + v * result.width

@@ -37,8 +37,10 @@ public enum AreaResampler {
     }
 
     /// Resamples the `region` of `source` straight into `rect` of `canvas`
-    /// (which must lie inside it), sparing a copy of the result.
-    public static func resample(_ source: PixelImage, region: SourceRegion, into canvas: PixelCanvas, at rect: PixelRect) {
+    /// (which must lie inside it), sparing a copy of the result. `scratch` holds
+    /// the intermediate of the horizontal pass when given.
+    public static func resample(_ source: PixelImage, region: SourceRegion, into canvas: PixelCanvas, at rect: PixelRect,
+                                scratch: PixelStorage? = nil) {
         let target = rect.size
         precondition(!target.isEmpty, "resample target \(target) is empty")
         precondition(rect.x >= 0 && rect.y >= 0 && rect.maxX <= canvas.size.width && rect.maxY <= canvas.size.height)
@@ -54,7 +56,8 @@ public enum AreaResampler {
         if source.width == target.width && region.x == 0 && region.width == Double(source.width) {
             horizontal = source
         } else {
-            horizontal = PixelImage(size: PixelSize(width: target.width, height: source.height))
+            let size = PixelSize(width: target.width, height: source.height)
+            horizontal = scratch.map { PixelImage(size: size, storage: $0) } ?? PixelImage(size: size)
             let taps = FilterTaps(start: region.x, length: region.width, limit: source.width, targetLength: target.width)
             for y in 0..<source.height {
                 filterRow(

@@ -1,4 +1,4 @@
-/// An owned XRGB8888 image: one `UInt32` per pixel, `0xXXRRGGBB`, rows packed.
+/// An XRGB8888 image: one `UInt32` per pixel, `0xXXRRGGBB`, rows packed.
 ///
 /// This is the in-memory form of every decoded slide and of the placeholder.
 /// An image is written by exactly one thread (the decoder that made it) and is
@@ -7,17 +7,28 @@
 public final class PixelImage: @unchecked Sendable {
     public let size: PixelSize
     public let pixels: UnsafeMutableBufferPointer<UInt32>
+    /// The memory under the pixels; reusable for another image once this one is gone.
+    public let storage: PixelStorage
 
     /// Allocates `size` pixels, filled with `color` when given (otherwise uninitialised
     /// memory that the caller must overwrite completely).
-    public init(size: PixelSize, fill color: RGBAColor? = nil) {
-        precondition(size.width >= 0 && size.height >= 0, "negative image size \(size)")
-        self.size = size
-        self.pixels = .allocate(capacity: max(size.pixelCount, 1))
+    public convenience init(size: PixelSize, fill color: RGBAColor? = nil) {
+        self.init(size: size, storage: PixelStorage(capacity: size.pixelCount))
         if let color { pixels.initialize(repeating: color.xrgb) }
     }
 
-    deinit { pixels.deallocate() }
+    /// An image over `storage`, grown if needed. Scratch images of a decode
+    /// worker reuse one storage from picture to picture, so that their memory is
+    /// faulted in once rather than for every picture.
+    public init(size: PixelSize, storage: PixelStorage) {
+        precondition(size.width >= 0 && size.height >= 0, "negative image size \(size)")
+        storage.acquire(pixelCount: max(size.pixelCount, 1))
+        self.size = size
+        self.storage = storage
+        self.pixels = UnsafeMutableBufferPointer(start: storage.base, count: max(size.pixelCount, 1))
+    }
+
+    deinit { storage.release() }
 
     public var width: Int { size.width }
     public var height: Int { size.height }
@@ -33,6 +44,33 @@ public final class PixelImage: @unchecked Sendable {
     public var canvas: PixelCanvas {
         PixelCanvas(base: pixels.baseAddress!, size: size, stride: size.width)
     }
+}
+
+/// Memory for pixels, which one image at a time may use.
+public final class PixelStorage: @unchecked Sendable {
+    public private(set) var capacity: Int
+    fileprivate private(set) var base: UnsafeMutablePointer<UInt32>
+    private var inUse = false
+
+    public init(capacity: Int = 0) {
+        self.capacity = max(capacity, 1)
+        self.base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    fileprivate func acquire(pixelCount: Int) {
+        // Two live images over one storage would silently overwrite each other.
+        precondition(!inUse, "PixelStorage is already used by a live PixelImage")
+        inUse = true
+        if pixelCount > capacity {
+            base.deallocate()
+            base = .allocate(capacity: pixelCount)
+            capacity = pixelCount
+        }
+    }
+
+    fileprivate func release() { inUse = false }
 }
 
 /// A non-owning, writable view of XRGB8888 pixels with a row stride: an owned

@@ -21,35 +21,52 @@ public struct SlideRequest: Hashable, Sendable {
     }
 }
 
+/// What one decode worker keeps from picture to picture: a TurboJPEG handle and
+/// scratch memory, so that after the first picture only the output frame is
+/// new memory. Use from one thread at a time.
+public final class SlideDecodingWorkspace {
+    public let decoder: JPEGDecoder
+    let decoded = PixelStorage()
+    let framing = FramingScratch()
+
+    public init() throws(JPEGError) {
+        decoder = try JPEGDecoder()
+    }
+}
+
 public enum SlideDecoding {
     /// Reads, decodes and frames a picture: DCT-scaled decode to the smallest
     /// size covering the visible area, then orientation, crop and area resample
     /// into an output-sized frame (`SlideFramer`).
-    public static func frame(for request: SlideRequest, decoder: JPEGDecoder) throws(SlideError) -> PixelImage {
+    /// `frameStorage`, when given, is memory for the output frame (a recycled
+    /// frame's); otherwise the frame is newly allocated.
+    public static func frame(for request: SlideRequest, workspace: SlideDecodingWorkspace,
+                             frameStorage: PixelStorage? = nil) throws(SlideError) -> PixelImage {
         let bytes: [UInt8]
         do {
             bytes = try FileIO.read(request.resolvedPath)
         } catch {
             throw SlideError(file: request.file, reason: .file(error))
         }
-        return try frame(from: bytes, request: request, decoder: decoder)
+        return try frame(from: bytes, request: request, workspace: workspace, frameStorage: frameStorage)
     }
 
-    public static func frame(from bytes: [UInt8], request: SlideRequest, decoder: JPEGDecoder) throws(SlideError) -> PixelImage {
+    public static func frame(from bytes: [UInt8], request: SlideRequest, workspace: SlideDecodingWorkspace,
+                             frameStorage: PixelStorage? = nil) throws(SlideError) -> PixelImage {
         // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(JPEGError) -> DecodedJPEG in
                 let info = try JPEGMarkerScanner.scan(raw)
                 let target = SlideFramer.decodeTarget(
                     picture: info.uprightSize, orientation: info.orientation, output: request.output, fit: request.fit)
-                return try decoder.decode(raw, covering: target, maxPixels: request.maxPixels)
+                return try workspace.decoder.decode(raw, covering: target, maxPixels: request.maxPixels, into: workspace.decoded)
             }
         }
         do throws(JPEGError) {
             let decoded = try result.get()
-            let frame = PixelImage(size: request.output)
+            let frame = frameStorage.map { PixelImage(size: request.output, storage: $0) } ?? PixelImage(size: request.output)
             SlideFramer.frame(decoded: decoded.image, orientation: decoded.info.orientation, fit: request.fit,
-                              background: request.background, into: frame.canvas)
+                              background: request.background, into: frame.canvas, scratch: workspace.framing)
             return frame
         } catch {
             throw SlideError(file: request.file, reason: .decode(error))

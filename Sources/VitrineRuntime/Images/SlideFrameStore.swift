@@ -25,7 +25,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     private let queue = DispatchQueue(label: "vitrine.decode", qos: .userInitiated)
     private let onChange: @Sendable () -> Void
     /// Used only on `queue`, which is serial: TurboJPEG handles are single-threaded.
-    nonisolated(unsafe) private var decoder: JPEGDecoder?
+    nonisolated(unsafe) private var workspace: SlideDecodingWorkspace?
 
     // Guarded by `lock`.
     private var frames: [Int: PixelImage] = [:]
@@ -36,6 +36,9 @@ public final class SlideFrameStore: @unchecked Sendable {
     private var unreported: [(slide: Int?, error: SlideError)] = []
     private var placeholderState: State = .absent
     private var changeCount = 0
+    /// Memory of evicted frames, reused for the next decode so that a page
+    /// change does not fault in a fresh frame's worth of pages. At most one is kept.
+    private var recycled: PixelStorage?
 
     /// - Parameters:
     ///   - slides: one request per playlist slide.
@@ -116,11 +119,11 @@ public final class SlideFrameStore: @unchecked Sendable {
 
     // MARK: Decode queue
 
-    private func decoderOnQueue() throws(SlideError) -> JPEGDecoder {
-        if let decoder { return decoder }
+    private func workspaceOnQueue() throws(SlideError) -> SlideDecodingWorkspace {
+        if let workspace { return workspace }
         do {
-            let made = try JPEGDecoder()
-            decoder = made
+            let made = try SlideDecodingWorkspace()
+            workspace = made
             return made
         } catch {
             throw SlideError(file: "(decoder)", reason: .decode(error))
@@ -135,8 +138,12 @@ public final class SlideFrameStore: @unchecked Sendable {
             return false
         }
         guard stillWanted else { return }
+        let storage = lock.withLock { () -> PixelStorage? in
+            defer { recycled = nil }
+            return recycled
+        }
         let result = Result { () throws(SlideError) -> PixelImage in
-            try SlideDecoding.frame(for: requests[slide], decoder: try decoderOnQueue())
+            try SlideDecoding.frame(for: requests[slide], workspace: try workspaceOnQueue(), frameStorage: storage)
         }
         lock.withLock {
             inFlight.remove(slide)
@@ -157,7 +164,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     private func decodePlaceholder() {
         guard let request = placeholderRequest else { return }
         let result = Result { () throws(SlideError) -> PixelImage in
-            try SlideDecoding.frame(for: request, decoder: try decoderOnQueue())
+            try SlideDecoding.frame(for: request, workspace: try workspaceOnQueue())
         }
         lock.withLock {
             switch result {
@@ -185,8 +192,15 @@ public final class SlideFrameStore: @unchecked Sendable {
             if wanted.contains(candidate) {
                 index += 1
             } else {
-                frames[candidate] = nil
+                var evicted = frames.removeValue(forKey: candidate)
                 recency.remove(at: index)
+                // Only memory nobody else holds can be reused: the display thread may
+                // still be compositing from a frame it fetched before the eviction.
+                if isKnownUniquelyReferenced(&evicted) {
+                    let storage = evicted?.storage
+                    evicted = nil
+                    recycled = storage
+                }
             }
         }
     }

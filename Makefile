@@ -8,7 +8,7 @@ TEST_PACKAGES := libjpeg-turbo-progs
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test bench clean
+.PHONY: deps build release run test unit-test vm-test bench clean
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -24,10 +24,17 @@ release: deps
 run: release
 	.build/release/vitrine run --config $(DEMO_CONFIG)
 
-test: deps
+# The whole suite: unit and integration tests, then the VM tests on a real kernel.
+test: unit-test vm-test
+
+unit-test: deps
 	@deploy/dev/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# KMS/DRM end to end: Debian's kernel in QEMU (TCG) with bochs-drm and virtio-gpu.
+vm-test: deps
+	Tests/VM/run-vm-tests.sh
 
 bench: release
 	@deploy/dev/ensure-packages.sh $(BENCH_PACKAGES)

@@ -41,6 +41,7 @@ let package = Package(
         // MARK: One Swift wrapper per C library
         .target(name: "VitrineJPEG", dependencies: ["CTurboJPEG", "VitrineCore"]),
         .target(name: "VitrinePNG", dependencies: ["CLibPNG", "VitrineCore"]),
+        .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore"]),
 
         // MARK: Pure core and configuration
         .target(name: "VitrineCore"),
@@ -52,13 +53,13 @@ let package = Package(
         .target(
             name: "VitrineRuntime",
             dependencies: [
-                "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "CLinuxEvents",
+                "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG",
+                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -67,9 +68,11 @@ let package = Package(
         .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore"]),
         .testTarget(name: "VitrineConfigTests", dependencies: ["VitrineConfig", "VitrineCore"]),
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"]),
+        .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(
             name: "VitrineRuntimeTests",
-            dependencies: ["VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG"]),
+            dependencies: ["VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG"],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,3 +6,5 @@
 #include <sys/mman.h>
 #include <poll.h>
 #include <malloc.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>

@@ -100,6 +100,17 @@ public enum ConfigLoader {
         }
         section(&top, "output") { o in
             c.output.display = o.read("display") { $0.choice($1, at: $2, as: DisplayMode.self) } ?? c.output.display
+            c.output.card = o.read("card") { $0.string($1, at: $2) } ?? c.output.card
+            c.output.connector = o.read("connector") { $0.string($1, at: $2) } ?? c.output.connector
+            c.output.mode = o.read("mode") { reader, node, path in
+                guard let text = reader.string(node, at: path) else { return nil }
+                guard let mode = DisplayModeSpec(parsing: text) else {
+                    reader.report(path, "must be WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, for example 1920x1080@60, found \(text)")
+                    return nil
+                }
+                return mode
+            } ?? c.output.mode
+            c.output.modesetting = o.read("modesetting") { $0.choice($1, at: $2, as: ModesettingInterface.self) } ?? c.output.modesetting
             c.output.width = o.read("width") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.width
             c.output.height = o.read("height") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.height
             c.output.preview = o.read("preview") { $0.string($1, at: $2) } ?? c.output.preview

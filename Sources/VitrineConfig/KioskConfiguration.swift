@@ -82,8 +82,43 @@ public enum DisplayMode: String, Hashable, Sendable, CaseIterable {
     case headless
 }
 
+/// Which KMS interface programs the display.
+public enum ModesettingInterface: String, Hashable, Sendable, CaseIterable {
+    /// Atomic commits where the driver supports them, the legacy ioctls otherwise.
+    case auto, atomic, legacy
+}
+
+/// A display mode as configured: `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ`.
+public struct DisplayModeSpec: Hashable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public var refreshHertz: Double?
+
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let size = PixelSize(parsing: String(parts[0])) else { return nil }
+        width = size.width
+        height = size.height
+        if parts.count == 2 {
+            guard let hertz = Double(parts[1]), hertz > 0, hertz < 1000 else { return nil }
+            refreshHertz = hertz
+        }
+    }
+
+    public var description: String {
+        "\(width)x\(height)" + (refreshHertz.map { $0.rounded() == $0 ? "@\(Int($0))" : "@\($0)" } ?? "")
+    }
+}
+
 public struct OutputConfiguration: Hashable, Sendable {
     public var display: DisplayMode = .auto
+    /// The DRM card; nil picks the first card with a connected display.
+    public var card: String?
+    /// The connector by its kernel name (`HDMI-A-1`); nil picks the first connected one.
+    public var connector: String?
+    /// The mode; nil uses the display's preferred mode.
+    public var mode: DisplayModeSpec?
+    public var modesetting: ModesettingInterface = .auto
     /// The output size when headless (a DRM display uses its mode's size).
     public var width = 1920
     public var height = 1080

@@ -1,34 +1,59 @@
 import ArgumentParser
-import Foundation
 import Logging
 import VitrineConfig
 import VitrineCore
+import VitrineDRM
 import VitrineRuntime
 
-/// Picks the display backend for `output.display`.
+/// Picks the display backend for `output.display`: KMS/DRM, or headless.
+/// With `auto`, any reason DRM cannot be used is logged in one line and the
+/// kiosk runs headless; with `drm`, the same reason ends the process.
 enum DisplaySelection {
     static func open(_ configuration: KioskConfiguration, logger: Logger) throws -> DisplayBackend {
-        switch configuration.output.display {
+        let output = configuration.output
+        switch output.display {
         case .headless:
             return headless(configuration, logger: logger, reason: nil)
         case .auto, .drm:
-            let cards = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri"))?
-                .filter { $0.hasPrefix("card") }.sorted() ?? []
-            if cards.isEmpty {
-                let reason = "no DRM device: /dev/dri has no card*"
-                if configuration.output.display == .drm {
-                    logger.critical("\(reason); output.display is drm, so there is nothing to show on")
+            do {
+                let scanout = try openScanout(output)
+                let display = DRMDisplay(scanout: scanout, modeRequest: output.mode.map(\.request), logger: logger)
+                logger.notice("displaying on \(display.description)")
+                return display
+            } catch {
+                if output.display == .drm {
+                    logger.critical("cannot use the display: \(error)")
                     throw ExitCode(1)
                 }
-                return headless(configuration, logger: logger, reason: reason)
+                return headless(configuration, logger: logger, reason: "\(error)")
             }
-            let reason = "found /dev/dri/\(cards[0]), but this build has no DRM backend yet"
-            if configuration.output.display == .drm {
-                logger.critical("\(reason)")
-                throw ExitCode(1)
-            }
-            return headless(configuration, logger: logger, reason: reason)
         }
+    }
+
+    /// The configured card, or else the first card with a connected display.
+    static func openScanout(_ output: OutputConfiguration) throws(DRMError) -> DRMScanout {
+        let interface = DRMInterfacePreference(rawValue: output.modesetting.rawValue) ?? .auto
+        let request = output.mode.map(\.request)
+        if let path = output.card {
+            return try DRMScanout(card: try DRMCard(path: path), connectorName: output.connector, mode: request, interface: interface)
+        }
+        let cards = DRMCard.cardPaths()
+        guard !cards.isEmpty else { throw .noCard(directory: "/dev/dri") }
+        var errors: [DRMError] = []
+        for path in cards {
+            do {
+                return try DRMScanout(card: try DRMCard(path: path), connectorName: output.connector, mode: request, interface: interface)
+            } catch {
+                errors.append(error)
+            }
+        }
+        // A card with no display attached is the least telling reason: report a
+        // real problem (permission, DRM master, mode) if any card had one.
+        let isNoDisplay = { (error: DRMError) -> Bool in
+            if case .noConnectedConnector = error { return true }
+            return false
+        }
+        throw errors.first { !isNoDisplay($0) } ?? errors[0]
     }
 
     private static func headless(_ configuration: KioskConfiguration, logger: Logger, reason: String?) -> DisplayBackend {
@@ -37,4 +62,8 @@ enum DisplaySelection {
         logger.notice("\(because)running headless at \(configuration.outputSize), live preview PNG at \(configuration.output.preview)")
         return display
     }
+}
+
+extension DisplayModeSpec {
+    var request: DRMModeRequest { DRMModeRequest(width: width, height: height, refreshHertz: refreshHertz) }
 }

@@ -15,7 +15,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Seconds after start, for example 12.5.")
     var at: Double
 
-    @Option(name: .shortAndLong, help: "The PNG file to write.")
+    @Option(name: .shortAndLong, help: "The file to write: PNG, or binary PPM when it ends in .ppm (for tools that compare raw pixels).")
     var out: String
 
     @Option(help: "Output size WIDTHxHEIGHT; defaults to output.width x output.height.")
@@ -41,10 +41,26 @@ struct RenderCommand: ParsableCommand {
         let (frame, failures) = renderer.render(at: at)
         for failure in failures { logger.error("\(failure)") }
         do {
-            try FileIO.writeAtomically(try PNGCodec.encode(frame), to: out, durable: false)
+            let bytes = out.hasSuffix(".ppm") ? PPM.encode(frame) : try PNGCodec.encode(frame)
+            try FileIO.writeAtomically(bytes, to: out, durable: false)
         } catch {
             logger.critical("cannot write \(out): \(error)")
             throw ExitCode(1)
         }
+    }
+}
+
+/// Binary PPM (P6): a header and raw RGB bytes; what QEMU's screendump writes,
+/// so the VM tests compare like with like.
+enum PPM {
+    static func encode(_ image: PixelImage) -> [UInt8] {
+        var bytes = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
+        bytes.reserveCapacity(bytes.count + image.size.pixelCount * 3)
+        for pixel in image.pixels.prefix(image.size.pixelCount) {
+            bytes.append(UInt8(truncatingIfNeeded: pixel >> 16))
+            bytes.append(UInt8(truncatingIfNeeded: pixel >> 8))
+            bytes.append(UInt8(truncatingIfNeeded: pixel))
+        }
+        return bytes
     }
 }

@@ -11,18 +11,25 @@ public protocol DisplayBackend: AnyObject {
     var outputSize: PixelSize { get }
     /// One refresh period: the pace of animation frames.
     var refreshInterval: Duration { get }
-    /// A descriptor the event loop must watch for readability (DRM flip events), if any.
-    var eventDescriptor: Int32? { get }
+    /// Descriptors the event loop must watch for readability (DRM flip events, hotplug).
+    var eventDescriptors: [Int32] { get }
+    /// Changes whenever the output was set up anew (a hotplug, a new mode): the
+    /// kiosk then redraws, and re-decodes if the size changed.
+    var generation: Int { get }
     /// Whether presentation is paced by the display's own events (a page flip
     /// completing); if not, the loop paces animation frames with its timer.
     var pacesItself: Bool { get }
+
+    /// Whether a frame can be drawn now: false while a flip is pending (its
+    /// completion event will wake the loop) or while the display is unplugged.
+    var isReadyForFrame: Bool { get }
 
     /// The buffer to draw the next frame into, or nil while none is free (a flip is still pending).
     func acquireCanvas() -> PixelCanvas?
     /// Shows what was drawn into the last acquired canvas.
     func present(at now: MonotonicInstant) throws
-    /// Handles readability of `eventDescriptor`.
-    func handleEvents() throws
+    /// Handles readability of one of `eventDescriptors`.
+    func handleEvents(on descriptor: Int32) throws
     /// Restores what was on the display before, and frees every buffer.
     func close()
 }

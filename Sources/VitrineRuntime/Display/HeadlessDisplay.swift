@@ -8,8 +8,10 @@ import VitrinePNG
 public final class HeadlessDisplay: DisplayBackend {
     public let outputSize: PixelSize
     public let refreshInterval: Duration
-    public var eventDescriptor: Int32? { nil }
+    public var eventDescriptors: [Int32] { [] }
+    public var generation: Int { 0 }
     public var pacesItself: Bool { false }
+    public var isReadyForFrame: Bool { true }
     public var description: String { "headless \(outputSize)" }
 
     private let frame: PixelImage
@@ -34,7 +36,7 @@ public final class HeadlessDisplay: DisplayBackend {
         preview?.offer(frame, at: now)
     }
 
-    public func handleEvents() throws {}
+    public func handleEvents(on descriptor: Int32) throws {}
 
     public func close() { preview?.flush() }
 }

@@ -20,6 +20,8 @@ public final class SlideFrameStore: @unchecked Sendable {
 
     private let lock = Mutex()
     private let requests: [SlideRequest]
+    /// The size every frame is decoded for.
+    public let outputSize: PixelSize
     private let placeholderRequest: SlideRequest?
     private let capacity: Int
     private let queue = DispatchQueue(label: "vitrine.decode", qos: .userInitiated)
@@ -47,6 +49,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     ///   - onChange: called on the decode queue whenever a frame is ready or failed.
     public init(slides: [SlideRequest], placeholder: SlideRequest?, capacity: Int, onChange: @escaping @Sendable () -> Void) {
         self.requests = slides
+        self.outputSize = slides.first?.output ?? placeholder?.output ?? PixelSize(width: 0, height: 0)
         self.placeholderRequest = placeholder
         self.capacity = max(capacity, 1)
         self.onChange = onChange

@@ -16,12 +16,17 @@ public final class Kiosk {
     public let display: DisplayBackend
     private let logger: Logger
     private let loop: EventLoop
-    private let store: SlideFrameStore
+    private var store: SlideFrameStore
+    private var displayGeneration: Int
     private var engine: CarouselEngine
     private let compositor: Compositor
     private var lastDrawn: (scene: Scene, version: Int)?
     private var lastPresent: MonotonicInstant?
+    /// The picture changed but could not be drawn yet (pacing, or a pending flip).
+    private var needsRedraw = false
     private var running = true
+    private let startedAt = MonotonicClock.now()
+    private var firstFrameReported = false
     private let stopRequest = StopRequest()
     /// Called on the display thread for every engine event (the API will stream these).
     public var onEvent: ((CarouselEvent) -> Void)?
@@ -31,15 +36,11 @@ public final class Kiosk {
         self.display = display
         self.logger = logger
         self.loop = try EventLoop()
-        let wakeup = loop.wakeup
-        self.store = SlideFrameStore(
-            slides: configuration.slideRequests(output: display.outputSize),
-            placeholder: configuration.placeholderRequest(output: display.outputSize),
-            capacity: configuration.decode.cacheSlides,
-            onChange: { wakeup.signal() })
+        self.store = Self.makeStore(configuration, output: display.outputSize, wakeup: loop.wakeup)
+        self.displayGeneration = display.generation
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: MonotonicClock.now())
         self.compositor = configuration.compositor
-        if let descriptor = display.eventDescriptor { try loop.watch(descriptor) }
+        for descriptor in display.eventDescriptors { try loop.watch(descriptor) }
     }
 
     /// Runs until SIGTERM or SIGINT, then restores the display.
@@ -57,8 +58,8 @@ public final class Kiosk {
                 case .signal(let signal) where signal == SIGTERM || signal == SIGINT:
                     logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
                     running = false
-                case .descriptor(let descriptor) where descriptor == display.eventDescriptor:
-                    try display.handleEvents()
+                case .descriptor(let descriptor) where display.eventDescriptors.contains(descriptor):
+                    try display.handleEvents(on: descriptor)
                 case .signal, .descriptor, .timer, .wakeup:
                     break
                 }
@@ -69,7 +70,24 @@ public final class Kiosk {
     /// A handle any thread may use to stop the loop, which then restores the display.
     public var stopHandle: KioskStopHandle { KioskStopHandle(request: stopRequest, wakeup: loop.wakeup) }
 
+    private static func makeStore(_ configuration: KioskConfiguration, output: PixelSize, wakeup: WakeupSignal) -> SlideFrameStore {
+        SlideFrameStore(
+            slides: configuration.slideRequests(output: output),
+            placeholder: configuration.placeholderRequest(output: output),
+            capacity: configuration.decode.cacheSlides,
+            onChange: { wakeup.signal() })
+    }
+
     private func turn(at now: MonotonicInstant) {
+        if display.generation != displayGeneration {
+            // The output was set up anew: redraw, and decode again for a new size.
+            displayGeneration = display.generation
+            lastDrawn = nil
+            if display.outputSize != store.outputSize {
+                logger.notice("output size is now \(display.outputSize): decoding the slides again")
+                store = Self.makeStore(configuration, output: display.outputSize, wakeup: loop.wakeup)
+            }
+        }
         for (slide, error) in store.takeNewFailures() {
             // Logged once per picture: the store reports each failure a single time.
             if let slide {
@@ -98,35 +116,82 @@ public final class Kiosk {
         onEvent?(event)
     }
 
+    /// Frames are at least this far apart: a little under one refresh period, so
+    /// that on hardware the next frame is always ready for the next vblank, while
+    /// drivers that complete flips at once (bochs, virtio-gpu have no real
+    /// vblank) cannot make the loop draw hundreds of frames a second, or draw
+    /// into a buffer the emulator may still be reading.
+    private var minimumFrameGap: Duration {
+        max(display.refreshInterval - .milliseconds(2), .milliseconds(1))
+    }
+
     private func draw(at now: MonotonicInstant) {
         let scene = engine.scene(at: now)
         let version = store.version
-        if let lastDrawn, lastDrawn.scene == scene, lastDrawn.version == version { return }
-        // No free buffer means a flip is pending; its completion wakes the loop.
-        guard let canvas = display.acquireCanvas() else { return }
+        if let lastDrawn, lastDrawn.scene == scene, lastDrawn.version == version {
+            needsRedraw = false
+            return
+        }
+        needsRedraw = true
+        if let lastPresent, now < lastPresent + minimumFrameGap { return }
+        // Not ready means a flip is pending; its completion wakes the loop.
+        guard display.isReadyForFrame, let canvas = display.acquireCanvas() else { return }
         compositor.compose(scene, into: canvas) { store.frame(for: $0) }
         do {
             try display.present(at: now)
             lastDrawn = (scene, version)
             lastPresent = now
+            needsRedraw = false
+            reportFirstFrame(scene, at: now)
         } catch {
             logger.error("cannot present a frame: \(error)")
         }
     }
 
-    private func schedule() {
-        switch engine.nextWakeup() {
-        case .everyFrame:
-            if display.pacesItself {
-                loop.setTimer(nil)
-            } else {
-                loop.setTimer((lastPresent ?? MonotonicClock.now()) + display.refreshInterval)
+    /// Logs, once, when the first frame with every visible picture decoded is
+    /// presented: what boot-to-first-frame measurements and the VM tests wait for.
+    private func reportFirstFrame(_ scene: Scene, at now: MonotonicInstant) {
+        guard !firstFrameReported else { return }
+        let complete = scene.layers.allSatisfy { layer in
+            switch layer.content {
+            case .placeholder: return configuration.placeholder == nil || store.placeholderFrame != nil
+            case .slide(let index): return store.isSettled(index)
             }
-        case .at(let deadline):
-            loop.setTimer(deadline)
-        case .idle:
-            loop.setTimer(nil)
         }
+        guard complete else { return }
+        firstFrameReported = true
+        let elapsed = Double((now - startedAt).nanoseconds) / 1e6
+        logger.notice("first frame on screen", metadata: [
+            "ms_since_start": "\(Int(elapsed))", "process_uptime_ms": "\(Self.processUptimeMilliseconds())",
+        ])
+    }
+
+    /// Milliseconds since the process started (from /proc/self/stat), so that
+    /// the first-frame line also counts runtime start-up.
+    static func processUptimeMilliseconds() -> Int {
+        guard let stat = try? FileIO.read("/proc/self/stat"), let uptime = try? FileIO.read("/proc/uptime") else { return -1 }
+        // Field 22 (starttime, in clock ticks since boot) follows the ")" of the command name.
+        let text = String(decoding: stat, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return -1 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let start = Double(fields[19]),
+              let boot = Double(String(decoding: uptime, as: UTF8.self).split(separator: " ").first ?? "") else { return -1 }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return Int((boot - start / ticks) * 1000)
+    }
+
+    private func schedule() {
+        var wake: MonotonicInstant?
+        let wakeup = engine.nextWakeup()
+        if case .at(let deadline) = wakeup { wake = deadline }
+        var wantsFrame = needsRedraw
+        if case .everyFrame = wakeup { wantsFrame = true }
+        // While a flip is pending, its completion event wakes the loop instead.
+        if wantsFrame, display.isReadyForFrame {
+            let next = (lastPresent ?? MonotonicClock.now()) + minimumFrameGap
+            wake = min(wake ?? next, next)
+        }
+        loop.setTimer(wake)
     }
 }
 

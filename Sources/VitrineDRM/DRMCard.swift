@@ -1,0 +1,92 @@
+import CLibDRM
+import Glibc
+
+/// One open DRM card (`/dev/dri/cardN`): the file descriptor, closed when the
+/// card goes away, and the queries that need no modeset.
+public final class DRMCard {
+    public let path: String
+    public let descriptor: Int32
+    /// The kernel driver: `bochs-drm`, `virtio_gpu`, `vc4`.
+    public let driver: String
+
+    /// The card devices in `directory`, in number order.
+    public static func cardPaths(in directory: String = "/dev/dri") -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("card"), Int(name.dropFirst(4)) != nil { names.append(name) }
+        }
+        return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { directory + "/" + $0 }
+    }
+
+    /// Opens the card read-write (`open`, then `drmGetVersion` for the driver name).
+    public init(path: String) throws(DRMError) {
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let error = errno
+            if error == EACCES || error == EPERM { throw .permissionDenied(path: path, group: Self.groupName(of: path)) }
+            throw .call("open", errno: error, subject: path)
+        }
+        self.path = path
+        self.descriptor = descriptor
+        if let version = drmGetVersion(descriptor) {
+            driver = version.pointee.name.map { String(cString: $0) } ?? "unknown"
+            drmFreeVersion(version)
+        } else {
+            driver = "unknown"
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Whether the driver can allocate CPU-mapped scanout buffers (`DRM_CAP_DUMB_BUFFER`).
+    public var supportsDumbBuffers: Bool { capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0 }
+
+    /// Whether flip events carry CLOCK_MONOTONIC timestamps (`DRM_CAP_TIMESTAMP_MONOTONIC`).
+    public var hasMonotonicTimestamps: Bool { capability(UInt64(DRM_CAP_TIMESTAMP_MONOTONIC)) != 0 }
+
+    private func capability(_ capability: UInt64) -> UInt64 {
+        var value: UInt64 = 0
+        return drmGetCap(descriptor, capability, &value) == 0 ? value : 0
+    }
+
+    /// Asks for universal planes and atomic modesetting (`drmSetClientCap`);
+    /// false when the driver has no atomic support.
+    public func enableAtomic() -> Bool {
+        drmSetClientCap(descriptor, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0
+            && drmSetClientCap(descriptor, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+    }
+
+    /// Becomes DRM master if nobody else is (`drmIsMaster`, `drmSetMaster`).
+    public func acquireMaster() throws(DRMError) {
+        if drmIsMaster(descriptor) != 0 { return }
+        guard drmSetMaster(descriptor) == 0 else { throw .masterHeld(path: path) }
+    }
+
+    /// Every connector, probed (`drmModeGetResources`, `drmModeGetConnector`).
+    public func connectors() throws(DRMError) -> [DRMConnector] {
+        try withResources { resources in
+            (0..<Int(resources.count_connectors)).compactMap { index in
+                guard let connector = drmModeGetConnector(descriptor, resources.connectors[index]) else { return nil }
+                defer { drmModeFreeConnector(connector) }
+                return DRMConnector(connector.pointee)
+            }
+        }
+    }
+
+    func withResources<T>(_ body: (drmModeRes) throws(DRMError) -> T) throws(DRMError) -> T {
+        guard let resources = drmModeGetResources(descriptor) else {
+            throw .unsupported(card: path, reason: "not a KMS device (drmModeGetResources: \(String(cString: strerror(errno))))")
+        }
+        defer { drmModeFreeResources(resources) }
+        return try body(resources.pointee)
+    }
+
+    static func groupName(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, let group = getgrgid(info.st_gid) else { return nil }
+        return String(cString: group.pointee.gr_name)
+    }
+}

@@ -1,0 +1,189 @@
+import CLibDRM
+import Glibc
+
+/// The two ways to program a CRTC, behind one interface, as wlroots' DRM
+/// backend keeps them: atomic commits where the driver supports them, the
+/// legacy SetCrtc/PageFlip ioctls where it does not.
+protocol ModesetInterface: AnyObject {
+    var name: String { get }
+    /// Lights the connector up with `mode`, scanning out `framebuffer`; blocks until done.
+    func modeset(framebuffer: UInt32, mode: DRMMode) throws(DRMError)
+    /// Queues `framebuffer` for the next vertical blank; a flip-complete event follows.
+    func flip(framebuffer: UInt32) throws(DRMError)
+}
+
+/// The CRTC, connector and primary plane one output uses.
+struct OutputRouting {
+    var connectorID: UInt32
+    var crtcID: UInt32
+    /// The CRTC's index in the resources, for the planes' `possible_crtcs` masks.
+    var crtcIndex: Int
+}
+
+/// Maps errno from a modeset or flip: EACCES/EPERM mean somebody else is master.
+func modesetError(_ call: String, card: DRMCard) -> DRMError {
+    let error = errno
+    if error == EACCES || error == EPERM { return .masterHeld(path: card.path) }
+    return .call(call, errno: error, subject: card.path)
+}
+
+/// `drmModeSetCrtc` and `drmModePageFlip`.
+final class LegacyModeset: ModesetInterface {
+    let name = "legacy"
+    private let card: DRMCard
+    private let routing: OutputRouting
+
+    init(card: DRMCard, routing: OutputRouting) {
+        self.card = card
+        self.routing = routing
+    }
+
+    func modeset(framebuffer: UInt32, mode: DRMMode) throws(DRMError) {
+        var connector = routing.connectorID
+        var info = mode.info
+        guard drmModeSetCrtc(card.descriptor, routing.crtcID, framebuffer, 0, 0, &connector, 1, &info) == 0 else {
+            throw modesetError("drmModeSetCrtc \(mode)", card: card)
+        }
+    }
+
+    func flip(framebuffer: UInt32) throws(DRMError) {
+        guard drmModePageFlip(card.descriptor, routing.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), nil) == 0 else {
+            throw modesetError("drmModePageFlip", card: card)
+        }
+    }
+}
+
+/// The property IDs an atomic commit needs, looked up by name once
+/// (`drmModeObjectGetProperties`, `drmModeGetProperty`) rather than per frame.
+struct AtomicProperties {
+    struct Connector { var crtcID: UInt32 }
+    struct CRTC { var modeID: UInt32; var active: UInt32 }
+    struct Plane {
+        var fbID: UInt32, crtcID: UInt32
+        var srcX: UInt32, srcY: UInt32, srcW: UInt32, srcH: UInt32
+        var crtcX: UInt32, crtcY: UInt32, crtcW: UInt32, crtcH: UInt32
+    }
+
+    var connector: Connector
+    var crtc: CRTC
+    var plane: Plane
+    var planeID: UInt32
+
+    /// Nil when the driver lacks a property or a primary plane for the CRTC:
+    /// the caller then uses the legacy interface.
+    init?(card: DRMCard, routing: OutputRouting) {
+        let fd = card.descriptor
+        func properties(of object: UInt32, type: UInt32) -> [String: (id: UInt32, value: UInt64)] {
+            guard let list = drmModeObjectGetProperties(fd, object, type) else { return [:] }
+            defer { drmModeFreeObjectProperties(list) }
+            var result: [String: (id: UInt32, value: UInt64)] = [:]
+            for index in 0..<Int(list.pointee.count_props) {
+                guard let property = drmModeGetProperty(fd, list.pointee.props[index]) else { continue }
+                let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                result[name] = (property.pointee.prop_id, list.pointee.prop_values[index])
+                drmModeFreeProperty(property)
+            }
+            return result
+        }
+        // The primary plane that can feed this CRTC.
+        guard let planes = drmModeGetPlaneResources(fd) else { return nil }
+        defer { drmModeFreePlaneResources(planes) }
+        var primary: (id: UInt32, properties: [String: (id: UInt32, value: UInt64)])?
+        for index in 0..<Int(planes.pointee.count_planes) where primary == nil {
+            let planeID = planes.pointee.planes[index]
+            guard let plane = drmModeGetPlane(fd, planeID) else { continue }
+            let feedsCRTC = plane.pointee.possible_crtcs & (1 << UInt32(routing.crtcIndex)) != 0
+            drmModeFreePlane(plane)
+            let planeProperties = properties(of: planeID, type: UInt32(DRM_MODE_OBJECT_PLANE))
+            if feedsCRTC, planeProperties["type"]?.value == UInt64(DRM_PLANE_TYPE_PRIMARY) {
+                primary = (planeID, planeProperties)
+            }
+        }
+        let connector = properties(of: routing.connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
+        let crtc = properties(of: routing.crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC))
+        guard let primary, let connectorCRTC = connector["CRTC_ID"]?.id,
+              let modeID = crtc["MODE_ID"]?.id, let active = crtc["ACTIVE"]?.id else { return nil }
+        let p = primary.properties
+        guard let fbID = p["FB_ID"]?.id, let crtcID = p["CRTC_ID"]?.id,
+              let srcX = p["SRC_X"]?.id, let srcY = p["SRC_Y"]?.id, let srcW = p["SRC_W"]?.id, let srcH = p["SRC_H"]?.id,
+              let crtcX = p["CRTC_X"]?.id, let crtcY = p["CRTC_Y"]?.id, let crtcW = p["CRTC_W"]?.id, let crtcH = p["CRTC_H"]?.id
+        else { return nil }
+        self.connector = Connector(crtcID: connectorCRTC)
+        self.crtc = CRTC(modeID: modeID, active: active)
+        self.plane = Plane(fbID: fbID, crtcID: crtcID, srcX: srcX, srcY: srcY, srcW: srcW, srcH: srcH,
+                           crtcX: crtcX, crtcY: crtcY, crtcW: crtcW, crtcH: crtcH)
+        self.planeID = primary.id
+    }
+}
+
+/// `drmModeAtomicCommit` with properties resolved once.
+final class AtomicModeset: ModesetInterface {
+    let name = "atomic"
+    private let card: DRMCard
+    private let routing: OutputRouting
+    private let properties: AtomicProperties
+    private var modeBlob: UInt32 = 0
+    private var size = (width: 0, height: 0)
+
+    init(card: DRMCard, routing: OutputRouting, properties: AtomicProperties) {
+        self.card = card
+        self.routing = routing
+        self.properties = properties
+    }
+
+    deinit {
+        if modeBlob != 0 { drmModeDestroyPropertyBlob(card.descriptor, modeBlob) }
+    }
+
+    func modeset(framebuffer: UInt32, mode: DRMMode) throws(DRMError) {
+        var info = mode.info
+        var blob: UInt32 = 0
+        guard drmModeCreatePropertyBlob(card.descriptor, &info, MemoryLayout<drmModeModeInfo>.size, &blob) == 0 else {
+            throw .call("drmModeCreatePropertyBlob", errno: errno, subject: card.path)
+        }
+        size = (mode.width, mode.height)
+        let p = properties
+        let request: [(UInt32, UInt32, UInt64)] = [
+            (routing.connectorID, p.connector.crtcID, UInt64(routing.crtcID)),
+            (routing.crtcID, p.crtc.modeID, UInt64(blob)),
+            (routing.crtcID, p.crtc.active, 1),
+        ] + planeSettings(framebuffer: framebuffer)
+        do {
+            try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "atomic modeset \(mode)")
+        } catch {
+            drmModeDestroyPropertyBlob(card.descriptor, blob)
+            throw error
+        }
+        if modeBlob != 0 { drmModeDestroyPropertyBlob(card.descriptor, modeBlob) }
+        modeBlob = blob
+    }
+
+    func flip(framebuffer: UInt32) throws(DRMError) {
+        try commit([(properties.planeID, properties.plane.fbID, UInt64(framebuffer))],
+                   flags: UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK), what: "atomic page flip")
+    }
+
+    private func planeSettings(framebuffer: UInt32) -> [(UInt32, UInt32, UInt64)] {
+        let plane = properties.planeID, p = properties.plane
+        let width = UInt64(size.width), height = UInt64(size.height)
+        return [
+            (plane, p.fbID, UInt64(framebuffer)), (plane, p.crtcID, UInt64(routing.crtcID)),
+            // Source coordinates are 16.16 fixed point; destination ones whole pixels.
+            (plane, p.srcX, 0), (plane, p.srcY, 0), (plane, p.srcW, width << 16), (plane, p.srcH, height << 16),
+            (plane, p.crtcX, 0), (plane, p.crtcY, 0), (plane, p.crtcW, width), (plane, p.crtcH, height),
+        ]
+    }
+
+    private func commit(_ settings: [(UInt32, UInt32, UInt64)], flags: UInt32, what: String) throws(DRMError) {
+        guard let request = drmModeAtomicAlloc() else { throw .call("drmModeAtomicAlloc", errno: ENOMEM, subject: card.path) }
+        defer { drmModeAtomicFree(request) }
+        for (object, property, value) in settings {
+            guard drmModeAtomicAddProperty(request, object, property, value) >= 0 else {
+                throw .call("drmModeAtomicAddProperty", errno: errno, subject: card.path)
+            }
+        }
+        guard drmModeAtomicCommit(card.descriptor, request, flags, nil) == 0 else {
+            throw modesetError(what, card: card)
+        }
+    }
+}

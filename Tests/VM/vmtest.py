@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""End-to-end tests of Vitrine's KMS/DRM output on a real Linux kernel.
+
+Boots Debian's stock kernel under qemu-system-x86_64 (TCG) with one display
+device, drives the guest through its serial console (a busybox shell), and
+looks at the display through QMP `screendump`. Standard library only.
+
+    vmtest.py --gpu bochs|virtio --kernel VMLINUZ --initrd INITRD --vitrine HOST_BINARY --work DIR
+
+Prints one line per check and closes with "N passed, M failed".
+"""
+import argparse
+import json
+import os
+import re
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+
+# Screendump against `vitrine render` of the same frame: both come from the
+# same code and libjpeg-turbo, so they should agree exactly; the tolerance
+# only absorbs a different libjpeg-turbo build on the host.
+MAX_CHANNEL_DIFFERENCE = 8
+MAX_MEAN_DIFFERENCE = 0.5
+
+
+class Image:
+    def __init__(self, width, height, rgb):
+        self.width, self.height, self.rgb = width, height, rgb
+
+    @staticmethod
+    def load_ppm(path):
+        with open(path, "rb") as f:
+            data = f.read()
+        fields, index = [], 0
+        while len(fields) < 4:
+            while data[index:index + 1].isspace():
+                index += 1
+            start = index
+            while not data[index:index + 1].isspace():
+                index += 1
+            fields.append(data[start:index])
+        if fields[0] != b"P6" or fields[3] != b"255":
+            raise ValueError(f"{path}: not an 8-bit P6 PPM")
+        width, height = int(fields[1]), int(fields[2])
+        return Image(width, height, data[index + 1:index + 1 + width * height * 3])
+
+    def pixel(self, x, y):
+        i = (y * self.width + x) * 3
+        return tuple(self.rgb[i:i + 3])
+
+    def difference(self, other):
+        """(largest channel difference, mean absolute channel difference)"""
+        if (self.width, self.height) != (other.width, other.height):
+            return (255, 255.0)
+        worst, total = 0, 0
+        a, b = self.rgb, other.rgb
+        # Compare in blocks: equal blocks (the common case) cost one comparison.
+        step = 3 * 1024
+        for start in range(0, len(a), step):
+            x, y = a[start:start + step], b[start:start + step]
+            if x == y:
+                continue
+            for p, q in zip(x, y):
+                d = p - q if p > q else q - p
+                total += d
+                if d > worst:
+                    worst = d
+        return worst, total / len(a)
+
+    def distinct_colours(self, limit=3):
+        seen = set()
+        for i in range(0, len(self.rgb), 3 * 97):
+            seen.add(self.rgb[i:i + 3])
+            if len(seen) >= limit:
+                break
+        return len(seen)
+
+
+class QMP:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        for _ in range(200):
+            try:
+                self.sock.connect(path)
+                break
+            except OSError:
+                time.sleep(0.05)
+        self.buffer = b""
+        self._read()  # greeting
+        self.execute("qmp_capabilities")
+
+    def _read(self):
+        while b"\n" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise RuntimeError("QMP connection closed")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def execute(self, command, **arguments):
+        self.sock.sendall(json.dumps({"execute": command, "arguments": arguments}).encode() + b"\n")
+        while True:
+            reply = self._read()
+            if "return" in reply:
+                return reply["return"]
+            if "error" in reply:
+                raise RuntimeError(f"QMP {command}: {reply['error']}")
+            # An asynchronous event: skip.
+
+
+class Guest:
+    def __init__(self, gpu, kernel, initrd, work):
+        self.work = work
+        self.qmp_path = os.path.join(work, f"qmp-{gpu}.sock")
+        device = {"bochs": "bochs-display", "virtio": "virtio-gpu-pci"}[gpu]
+        command = [
+            "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg", "-m", "1024", "-smp", "2",
+            "-kernel", kernel, "-initrd", initrd,
+            "-append", f"console=ttyS0 quiet loglevel=3 vt.global_cursor_default=0 vitrine.gpu={gpu}",
+            "-vga", "none", "-device", device, "-device", "virtio-tablet-pci",
+            "-display", "none", "-monitor", "none", "-serial", "stdio",
+            "-qmp", f"unix:{self.qmp_path},server=on,wait=off", "-no-reboot",
+        ]
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.output = b""
+        self.transcript = open(os.path.join(work, f"serial-{gpu}.log"), "wb")
+        self.wait_for(rb"VITRINE-GUEST-READY[^\n]*\n", 120)
+        self.boot_seconds = time.monotonic() - self.started
+        self.qmp = QMP(self.qmp_path)
+        # No echo and no prompt, so that only command output comes back.
+        self.run("stty -echo; PS1=''")
+
+    def _pump(self, timeout):
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        if ready:
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                raise RuntimeError("QEMU exited")
+            self.transcript.write(chunk)
+            self.transcript.flush()
+            self.output += chunk
+
+    def wait_for(self, pattern, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            match = re.search(pattern, self.output)
+            if match:
+                self.output = self.output[match.end():]
+                return match
+            self._pump(0.2)
+        raise TimeoutError(f"guest did not print {pattern!r} within {timeout} s")
+
+    def run(self, command, timeout=120):
+        """Runs a shell command in the guest; returns (exit status, output)."""
+        marker = f"__VITRINE_DONE_{time.monotonic_ns()}__"
+        self.output = b""
+        self.process.stdin.write(f"{command}; echo {marker}$?\n".encode())
+        self.process.stdin.flush()
+        match = self.wait_for(re.escape(marker).encode() + rb"(\d+)", timeout)
+        text = self.output_before(match)
+        return int(match.group(1)), text
+
+    def output_before(self, match):
+        # wait_for trimmed the buffer; the command's output is what preceded the marker.
+        return match.string[:match.start()].decode(errors="replace")
+
+    def screendump(self, name):
+        path = os.path.join(self.work, name + ".ppm")
+        self.qmp.execute("screendump", filename=path)
+        return Image.load_ppm(path)
+
+    def wait_for_log(self, path, text, timeout=90):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            _, output = self.run(f"grep -c '{text}' {path} 2>/dev/null || true")
+            digits = re.findall(r"\d+", output)
+            if digits and int(digits[-1]) > 0:
+                return
+            time.sleep(0.3)
+        _, log = self.run(f"cat {path}")
+        raise TimeoutError(f"{path} has no '{text}' after {timeout} s:\n{log}")
+
+    def stop_kiosk(self, pid_file):
+        """SIGTERM to the kiosk started in the background, and wait for it to exit."""
+        _, output = self.run(f"cat {pid_file}")
+        pid = re.findall(r"\d+", output)[-1]
+        self.run(f"kill -TERM {pid}; while kill -0 {pid} 2>/dev/null; do sleep 0.1; done")
+
+    def count_in_log(self, path, text):
+        _, output = self.run(f"grep -c '{text}' {path} 2>/dev/null || true")
+        digits = re.findall(r"\d+", output)
+        return int(digits[-1]) if digits else 0
+
+    def stop(self):
+        try:
+            self.process.stdin.write(b"poweroff -f\n")
+            self.process.stdin.flush()
+            self.process.wait(timeout=15)
+        except Exception:
+            self.process.kill()
+            self.process.wait()
+        self.transcript.close()
+
+
+class Results:
+    def __init__(self, label):
+        self.label, self.passed, self.failed = label, 0, 0
+
+    def check(self, name, condition, detail=""):
+        status = "PASS" if condition else "FAIL"
+        print(f"{status} [{self.label}] {name}" + (f": {detail}" if detail else ""), flush=True)
+        if condition:
+            self.passed += 1
+        else:
+            self.failed += 1
+        return condition
+
+
+def host_render(vitrine, config, seconds, size, work, name):
+    """`vitrine render` on the host of the same configuration and instant, as PPM."""
+    out = os.path.join(work, name + ".ppm")
+    subprocess.run([vitrine, "render", "--config", config, "--at", str(seconds), "--size", size, "--out", out], check=True)
+    return Image.load_ppm(out)
+
+
+def slide_boundary(image, first, second):
+    """For each sampled row, the first column closer to `second` than to `first`
+    (the width when none is); a whole frame of a slide transition has one
+    boundary on every row."""
+    def closer_to_second(p):
+        d1 = sum(abs(a - b) for a, b in zip(p, first))
+        d2 = sum(abs(a - b) for a, b in zip(p, second))
+        return d2 < d1
+    boundaries = set()
+    for y in range(0, image.height, max(1, image.height // 48)):
+        boundary = image.width
+        for x in range(image.width):
+            if closer_to_second(image.pixel(x, y)):
+                boundary = x
+                break
+        boundaries.add(boundary)
+    return boundaries
+
+
+RED, BLUE = (220, 30, 30), (30, 60, 220)
+
+
+def tear_check(guest, results, config, name, dumps=40):
+    """Screendumps while red and blue slide past each other: every one must be
+    a single frame, one straight boundary from top to bottom."""
+    log = f"/tmp/{name}.log"
+    _, _ = guest.run(f"vitrine run --config /vm/{config} > {log} 2>&1 & echo $! > /tmp/{name}.pid")
+    guest.wait_for_log(log, "first frame on screen")
+    torn, transitional, whole = [], 0, 0
+    for index in range(dumps):
+        image = guest.screendump(f"{name}-{index:02d}")
+        if image.distinct_colours(4) > 3:
+            torn.append(f"dump {index}: unexpected colours")
+            continue
+        # Red on the left moving out (red→blue) or blue on the left (blue→red).
+        left = image.pixel(0, image.height // 2)
+        first, second = (RED, BLUE) if sum(abs(a - b) for a, b in zip(left, RED)) < 60 else (BLUE, RED)
+        boundaries = slide_boundary(image, first, second)
+        if len(boundaries) != 1:
+            torn.append(f"dump {index}: boundaries {sorted(boundaries)}")
+        elif 0 < next(iter(boundaries)) < image.width:
+            transitional += 1
+        else:
+            whole += 1
+        time.sleep(0.05)
+    guest.stop_kiosk(f"/tmp/{name}.pid")
+    changes = guest.count_in_log(log, "page changed")
+    results.check(f"{config}: no torn frame in {dumps} screendumps", not torn, "; ".join(torn[:3]))
+    results.check(f"{config}: screendumps caught transitions mid-way", transitional >= 3,
+                  f"{transitional} mid-transition, {whole} resting, {changes} page changes")
+
+
+def run_suite(args):
+    work = os.path.abspath(args.work)
+    os.makedirs(work, exist_ok=True)
+    # The host mirror of the guest's /vm, so that `vitrine render` resolves the same paths.
+    mirror = os.path.join(work, "vm")
+    shutil.rmtree(mirror, ignore_errors=True)
+    shutil.copytree(os.path.join(HERE, "configs"), mirror)
+    shutil.copytree(os.path.join(REPO, "deploy", "demo"), os.path.join(mirror, "demo"))
+    shutil.copytree(os.path.join(HERE, "content"), os.path.join(mirror, "content"))
+
+    results = Results(args.gpu)
+    guest = Guest(args.gpu, args.kernel, args.initrd, work)
+    try:
+        results.check("boots with a DRM card", True, f"{guest.boot_seconds:.1f} s to the shell")
+        status, listing = guest.run("vitrine displays")
+        results.check("vitrine displays lists a connected connector and its modes",
+                      status == 0 and " connected" in listing and "modes:" in listing, listing.strip().replace("\n", " | ")[:200])
+
+        # Something recognisable on the console, to prove it comes back after SIGTERM.
+        guest.run("printf '\\033[2J\\033[HVITRINE CONSOLE MARKER\\n\\n' > /dev/tty1")
+        time.sleep(1.0)
+        console = guest.screendump("console-before")
+        results.check("the console shows text before the kiosk starts", console.distinct_colours() >= 2)
+
+        status, output = guest.run("vitrine run --config /vm/badmode.yaml 2>&1")
+        results.check("an unavailable mode is refused and the available ones listed",
+                      status == 1 and "mode 1234x567 is not available; available modes:" in output, output.strip()[-200:])
+
+        # The first slide, still, at a requested mode.
+        guest.run("vitrine run --config /vm/static.yaml > /tmp/static.log 2>&1 & echo $! > /tmp/static.pid")
+        guest.wait_for_log("/tmp/static.log", "first frame on screen")
+        time.sleep(0.5)
+        shown = guest.screendump("static")
+        results.check("the requested mode 800x600 is the mode on screen", (shown.width, shown.height) == (800, 600),
+                      f"screendump is {shown.width}x{shown.height}")
+        expected = host_render(args.vitrine, os.path.join(mirror, "static.yaml"), 1.0, "800x600", work, "static-render")
+        worst, mean = shown.difference(expected)
+        results.check("the screen matches `vitrine render` of the same frame",
+                      worst <= MAX_CHANNEL_DIFFERENCE and mean <= MAX_MEAN_DIFFERENCE,
+                      f"max channel difference {worst}, mean {mean:.3f}")
+
+        status, output = guest.run("vitrine run --config /vm/static.yaml 2>&1")
+        results.check("a second kiosk is refused while the first is DRM master",
+                      status == 1 and "another process is DRM master" in output, output.strip()[-160:])
+
+        guest.stop_kiosk("/tmp/static.pid")
+        _, log = guest.run("cat /tmp/static.log")
+        time.sleep(1.0)
+        after = guest.screendump("console-after")
+        worst, mean = after.difference(console)
+        results.check("after SIGTERM the console is back as it was", worst == 0 or mean < 0.01,
+                      f"max channel difference {worst}, mean {mean:.4f}")
+        results.check("SIGTERM is logged and the kiosk stops cleanly", "stopping signal=SIGTERM" in log, log.strip()[-160:])
+
+        status, output = guest.run(
+            "chgrp video /dev/dri/card0 && chmod 660 /dev/dri/card0 && "
+            "su -s /bin/sh nobody -c 'vitrine run --config /vm/static.yaml' 2>&1")
+        results.check("permission denied names the device and the group to join",
+                      status == 1 and "/dev/dri/card0: permission denied; add the kiosk's user to the 'video' group" in output,
+                      output.strip()[-200:])
+
+        # The demo playlist rotating at the preferred mode: each slide, once it
+        # rests, matches the render of that slide resting.
+        guest.run("vitrine run --config /vm/rotate.yaml > /tmp/rotate.log 2>&1 & echo $! > /tmp/rotate.pid")
+        guest.wait_for_log("/tmp/rotate.log", "first frame on screen")
+        matches = []
+        for slide in (0, 1, 2):
+            if slide > 0:
+                deadline = time.monotonic() + 60
+                while guest.count_in_log("/tmp/rotate.log", f"to={slide}") == 0 and time.monotonic() < deadline:
+                    time.sleep(0.3)
+            time.sleep(1.0)
+            image = guest.screendump(f"rotate-{slide}")
+            # Slide k rests from 3k + 0.4 s to 3k + 3 s in the render's timeline.
+            expected = host_render(args.vitrine, os.path.join(mirror, "rotate.yaml"), 3 * slide + 1.5,
+                                   f"{image.width}x{image.height}", work, f"rotate-render-{slide}")
+            matches.append((slide,) + image.difference(expected))
+        guest.stop_kiosk("/tmp/rotate.pid")
+        results.check("the rotating demo playlist matches the renders slide by slide (preferred mode)",
+                      all(w <= MAX_CHANNEL_DIFFERENCE and m <= MAX_MEAN_DIFFERENCE for _, w, m in matches),
+                      ", ".join(f"slide {s}: max {w} mean {m:.3f}" for s, w, m in matches))
+
+        tear_check(guest, results, "tear.yaml", "tear")
+        tear_check(guest, results, "legacy.yaml", "legacy", dumps=20)
+        _, log = guest.run("cat /tmp/legacy.log")
+        results.check("the legacy interface was used where asked for", " legacy" in log, log.strip()[:200])
+    finally:
+        guest.stop()
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--gpu", choices=["bochs", "virtio"], required=True)
+    parser.add_argument("--kernel", required=True)
+    parser.add_argument("--initrd", required=True)
+    parser.add_argument("--vitrine", required=True, help="the host's vitrine binary, for the reference renders")
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    results = run_suite(args)
+    print(f"vm-{args.gpu}: {results.passed} passed, {results.failed} failed", flush=True)
+    sys.exit(1 if results.failed else 0)
+
+
+if __name__ == "__main__":
+    main()

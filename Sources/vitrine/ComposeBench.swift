@@ -28,16 +28,6 @@ struct ComposeBench: ParsableCommand {
             if case .slide(let index) = content { return slides[index] }
             return nil
         }
-        // Each case runs as its own block of frames in a steady state, and every
-        // frame alternates which slide is first, so all cases read the same memory.
-        func timeFrames(_ body: (Int) throws -> Void) rethrows -> [Duration] {
-            var samples: [Duration] = []
-            for iteration in 0..<(frames + 20) {
-                let elapsed = try timeInProcess { try body(iteration) }
-                if iteration >= 20 { samples.append(elapsed) }
-            }
-            return samples
-        }
         func swapped(_ scene: Scene, _ iteration: Int) -> Scene {
             guard iteration % 2 == 1 else { return scene }
             var copy = scene
@@ -46,30 +36,52 @@ struct ComposeBench: ParsableCommand {
             }
             return copy
         }
-        let copyTimes = timeFrames { iteration in
-            target.pixels.baseAddress!.update(from: slides[iteration % 2].pixels.baseAddress!, count: size.pixelCount)
-        }
-        let caseTimes = cases.map { entry in
-            timeFrames { iteration in compositor.compose(swapped(entry.scene, iteration), into: target.canvas, frame: frame) }
-        }
         let display = HeadlessDisplay(size: size, previewPath: nil, logger: Logger(label: "bench"))
-        // Compose into the display's own buffer and present it, as the kiosk loop does.
-        let presentTimes = try timeFrames { iteration in
+        // Every round times each operation once, in an order that rotates from
+        // round to round, and every round alternates which slide comes first: all
+        // operations see the same memory and the same machine noise. Ratios are
+        // taken within a round, against that round's plain copy.
+        var operations: [(Int) throws -> Void] = [{ iteration in
+            target.pixels.baseAddress!.update(from: slides[iteration % 2].pixels.baseAddress!, count: size.pixelCount)
+        }]
+        for entry in cases {
+            operations.append { iteration in compositor.compose(swapped(entry.scene, iteration), into: target.canvas, frame: frame) }
+        }
+        operations.append { iteration in
+            // Compose into the display's own buffer and present it, as the kiosk loop does.
             compositor.compose(swapped(cases[1].scene, iteration), into: display.acquireCanvas()!, frame: frame)
             try display.present(at: MonotonicClock.now())
         }
+        var samples = Array(repeating: [Duration](), count: operations.count)
+        var ratios = Array(repeating: [Double](), count: operations.count)
+        for round in 0..<(frames + 20) {
+            var times = Array(repeating: Duration.zero, count: operations.count)
+            for step in operations.indices {
+                let index = (step + round) % operations.count
+                times[index] = try timeInProcess { try operations[index](round) }
+            }
+            guard round >= 20 else { continue }
+            for index in operations.indices {
+                samples[index].append(times[index])
+                ratios[index].append(Double(times[index].nanoseconds) / Double(max(times[0].nanoseconds, 1)))
+            }
+        }
+        func medianRatio(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let copyTimes = samples[0]
+        let caseTimes = Array(samples[1...cases.count])
+        let presentTimes = samples[cases.count + 1]
         let copy = medianMilliseconds(copyTimes)
         print("Composing one \(size) XRGB8888 frame; median of \(frames) frames")
         print("")
-        print("| operation | median ms | vs one frame copy |")
+        print("| operation | median ms | median ratio to the same round's copy |")
         print("| --- | ---: | ---: |")
         print("| memcpy of one frame (\(size.pixelCount * 4 / 1024 / 1024) MiB) | \(format(copy, decimals: 2)) | 1.00x |")
         for (index, entry) in cases.enumerated() {
             let median = medianMilliseconds(caseTimes[index])
-            print("| \(entry.name) | \(format(median, decimals: 2)) | \(format(median / copy, decimals: 2))x |")
+            print("| \(entry.name) | \(format(median, decimals: 2)) | \(format(medianRatio(ratios[index + 1]), decimals: 2))x |")
         }
         let present = medianMilliseconds(presentTimes)
-        print("| compose slide transition + present (headless) | \(format(present, decimals: 2)) | \(format(present / copy, decimals: 2))x |")
+        print("| compose slide transition + present (headless) | \(format(present, decimals: 2)) | \(format(medianRatio(ratios[cases.count + 1]), decimals: 2))x |")
         print("")
         print("Sustained transition frame rate on the headless backend (compose + present, no vsync): \(format(1000 / present, decimals: 0)) frames/s")
     }

@@ -43,6 +43,26 @@ public struct Compositor: Sendable {
                 covered += min(width, layer.dx + width) - max(0, layer.dx)
             }
             if covered < width { canvas.fill(with: background) }
+            let opaqueCopies = layers.allSatisfy { $0.alpha == 256 && $0.frame != nil }
+            if opaqueCopies {
+                // A slide transition: row by row, each row's segments in turn, so the
+                // output is written strictly in order (the fast way into the
+                // write-combined memory of a scanout buffer) and each source row is
+                // read while the previous one's lines are still being fetched.
+                let segments = layers.compactMap { layer -> (source: UnsafeMutablePointer<UInt32>, first: Int, count: Int)? in
+                    let first = max(0, layer.dx), count = min(width, layer.dx + width) - first
+                    guard count > 0, let image = layer.frame else { return nil }
+                    return (image.pixels.baseAddress! + (first - layer.dx), first, count)
+                }
+                for y in 0..<height {
+                    let row = canvas.row(y)
+                    for segment in segments {
+                        (row + segment.first).update(from: segment.source + y * width, count: segment.count)
+                    }
+                }
+                drawIndicator(scene, into: canvas)
+                return
+            }
             for layer in layers {
                 let first = max(0, layer.dx), last = min(width, layer.dx + width)
                 let count = last - first
@@ -72,6 +92,10 @@ public struct Compositor: Sendable {
                 }
             }
         }
+        drawIndicator(scene, into: canvas)
+    }
+
+    private func drawIndicator(_ scene: Scene, into canvas: PixelCanvas) {
         if let state = scene.indicator {
             PageIndicator.draw(state, style: indicator, into: canvas)
         }

@@ -42,6 +42,7 @@ let package = Package(
         .target(name: "VitrineJPEG", dependencies: ["CTurboJPEG", "VitrineCore"]),
         .target(name: "VitrinePNG", dependencies: ["CLibPNG", "VitrineCore"]),
         .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore"]),
+        .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore"]),
 
         // MARK: Pure core and configuration
         .target(name: "VitrineCore"),
@@ -53,13 +54,13 @@ let package = Package(
         .target(
             name: "VitrineRuntime",
             dependencies: [
-                "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "CLinuxEvents",
+                "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM",
+                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -69,6 +70,9 @@ let package = Package(
         .testTarget(name: "VitrineConfigTests", dependencies: ["VitrineConfig", "VitrineCore"]),
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
+        .testTarget(
+            name: "VitrineEvdevTests", dependencies: ["VitrineEvdev", "VitrineCore", "VitrineRuntime"],
+            exclude: ["Recordings"]),
         .testTarget(
             name: "VitrineRuntimeTests",
             dependencies: ["VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG"],

@@ -72,6 +72,11 @@ public enum ConfigLoader {
                 readSlide(item, at: "\(path)[\(index)]", reader: top.reader)
             }
         }
+        for (index, slide) in c.slides.enumerated() {
+            if case .goTo(let target)? = slide.action, target >= c.slides.count {
+                top.reader.report("slides[\(index)].action.goto", "there is no slide \(target): the playlist has \(c.slides.count) slides (counting from 0)")
+            }
+        }
         c.interval = top.read("interval") { $0.duration($1, at: $2) } ?? c.interval
         c.autoplay = top.read("autoplay") { $0.bool($1, at: $2) } ?? c.autoplay
         c.loop = top.read("loop") { $0.bool($1, at: $2) } ?? c.loop
@@ -97,6 +102,22 @@ public enum ConfigLoader {
         }
         section(&top, "touch") { t in
             c.touch.resumeDelay = t.read("resumeDelay") { $0.duration($1, at: $2, allowZero: true, maximum: .seconds(3600)) } ?? c.touch.resumeDelay
+            c.touch.include = t.read("include") { $0.stringList($1, at: $2) } ?? c.touch.include
+            c.touch.exclude = t.read("exclude") { $0.stringList($1, at: $2) } ?? c.touch.exclude
+            c.touch.calibration = t.read("calibration") { reader, node, path in
+                guard let items = reader.sequence(node, at: path) else { return nil }
+                guard items.count == 6 else {
+                    reader.report(path, "must be six numbers [a, b, c, d, e, f] (libinput's calibration matrix), found \(items.count)")
+                    return nil
+                }
+                let values = items.enumerated().compactMap { reader.number($1, at: "\(path)[\($0)]", in: -100...100) }
+                return values.count == 6 ? values : nil
+            } ?? c.touch.calibration
+            c.touch.tapMaxDuration = t.read("tapMaxDuration") { $0.duration($1, at: $2, maximum: .seconds(5)) } ?? c.touch.tapMaxDuration
+            c.touch.tapSlopMillimetres = t.read("tapSlop") { $0.number($1, at: $2, in: 0.1...100) } ?? c.touch.tapSlopMillimetres
+            c.touch.swipeFraction = t.read("swipeFraction") { $0.number($1, at: $2, in: 0.01...1) } ?? c.touch.swipeFraction
+            c.touch.flickVelocityMillimetresPerSecond = t.read("flickVelocity") { $0.number($1, at: $2, in: 1...100_000) }
+                ?? c.touch.flickVelocityMillimetresPerSecond
         }
         section(&top, "output") { o in
             c.output.display = o.read("display") { $0.choice($1, at: $2, as: DisplayMode.self) } ?? c.output.display
@@ -111,6 +132,14 @@ public enum ConfigLoader {
                 return mode
             } ?? c.output.mode
             c.output.modesetting = o.read("modesetting") { $0.choice($1, at: $2, as: ModesettingInterface.self) } ?? c.output.modesetting
+            c.output.rotation = o.read("rotation") { reader, node, path in
+                guard let degrees = reader.integer(node, at: path, in: 0...270) else { return nil }
+                guard degrees % 90 == 0 else {
+                    reader.report(path, "must be 0, 90, 180 or 270, found \(degrees)")
+                    return nil
+                }
+                return degrees
+            } ?? c.output.rotation
             c.output.width = o.read("width") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.width
             c.output.height = o.read("height") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.height
             c.output.preview = o.read("preview") { $0.string($1, at: $2) } ?? c.output.preview
@@ -141,9 +170,37 @@ public enum ConfigLoader {
         if file == nil, object.take("path") == nil { reader.report(object.child("path"), "is required") }
         let duration = object.read("duration") { $0.duration($1, at: $2) }
         let fit = object.read("fit") { $0.choice($1, at: $2, as: FitMode.self) }
+        let action = object.read("action") { reader, node, path in readAction(node, at: path, reader: reader) }
         let pathKey = object.child("path")
         guard let file = file.flatMap({ validPath($0, at: pathKey, reader: reader) }) else { return nil }
-        return SlideConfiguration(path: file, duration: duration, fit: fit)
+        return SlideConfiguration(path: file, duration: duration, fit: fit, action: action)
+    }
+
+    /// `{goto: N}` or `{post: http://…, timeout: 2s}`.
+    private static func readAction(_ node: Node, at path: String, reader: ConfigNodeReader) -> TapAction? {
+        guard var object = reader.object(node, at: path) else { return nil }
+        defer { object.finish() }
+        let goTo = object.read("goto") { $0.integer($1, at: $2, in: 0...1_000_000) }
+        let url = object.read("post") { $0.string($1, at: $2) }
+        let timeout = object.read("timeout") { $0.duration($1, at: $2, maximum: .seconds(60)) }
+        switch (goTo, url) {
+        case (let index?, nil):
+            return .goTo(index)
+        case (nil, let url?):
+            guard url.hasPrefix("http://"), url.count > 7 else {
+                reader.report(object.child("post"), "must be an http:// URL, found \(url)")
+                return nil
+            }
+            return .post(url: url, timeout: timeout ?? .seconds(2))
+        case (.some, .some):
+            reader.report(path, "must have either goto or post, not both")
+            return nil
+        case (nil, nil):
+            if object.take("goto") == nil && object.take("post") == nil {
+                reader.report(path, "must have goto (a slide index) or post (an http:// URL)")
+            }
+            return nil
+        }
     }
 
     private static func validPath(_ path: String, at keyPath: String, reader: ConfigNodeReader) -> String? {

@@ -86,6 +86,26 @@ final class ConfigNodeReader {
         return value
     }
 
+    /// A number (whole or not) within `range`.
+    func number(_ node: Node, at path: String, in range: ClosedRange<Double>) -> Double? {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string.replacingUnderscores),
+              value.isFinite else {
+            report(path, "must be a number, found \(describe(node))")
+            return nil
+        }
+        guard range.contains(value) else {
+            report(path, "must be between \(range.lowerBound) and \(range.upperBound), found \(scalar.string)")
+            return nil
+        }
+        return value
+    }
+
+    func stringList(_ node: Node, at path: String) -> [String]? {
+        guard let items = sequence(node, at: path) else { return nil }
+        let strings = items.enumerated().compactMap { string($1, at: "\(path)[\($0)]") }
+        return strings.count == items.count ? strings : nil
+    }
+
     func color(_ node: Node, at path: String) -> RGBAColor? {
         if case .scalar(let scalar) = node, !isNull(scalar), let color = RGBAColor(hex: scalar.string) {
             return color

@@ -50,11 +50,14 @@ public struct SlideConfiguration: Hashable, Sendable {
     public var duration: Duration?
     /// Overrides the default `fit` for this slide.
     public var fit: FitMode?
+    /// What a tap on this slide does.
+    public var action: TapAction?
 
-    public init(path: String, duration: Duration? = nil, fit: FitMode? = nil) {
+    public init(path: String, duration: Duration? = nil, fit: FitMode? = nil, action: TapAction? = nil) {
         self.path = path
         self.duration = duration
         self.fit = fit
+        self.action = action
     }
 }
 
@@ -69,7 +72,31 @@ public enum ImageErrorPolicy: String, Hashable, Sendable, CaseIterable {
 public struct TouchConfiguration: Hashable, Sendable {
     /// After the last finger lifts, rotation waits this long plus a full dwell.
     public var resumeDelay: Duration = .seconds(3)
+    /// Use only input devices whose name contains one of these; empty: every touch device.
+    public var include: [String] = []
+    /// Never use input devices whose name contains one of these.
+    public var exclude: [String] = []
+    /// libinput's 3x2 calibration matrix on normalised coordinates.
+    public var calibration: [Double] = [1, 0, 0, 0, 1, 0]
+    /// A touch at most this long that barely moves is a tap.
+    public var tapMaxDuration: Duration = .milliseconds(250)
+    /// How far a tap may move, in millimetres.
+    public var tapSlopMillimetres: Double = 5
+    /// A release pages when the finger travelled this fraction of the width.
+    public var swipeFraction: Double = 0.25
+    /// A release pages when the finger moved at least this fast, in mm/s.
+    public var flickVelocityMillimetresPerSecond: Double = 150
+    /// Millimetres to pixels when a device does not report its resolution: 96 dpi.
+    public static let assumedPixelsPerMillimetre = 96 / 25.4
     public init() {}
+}
+
+/// What tapping a slide does besides reporting the tap.
+public enum TapAction: Hashable, Sendable {
+    /// Go to the slide with this index.
+    case goTo(Int)
+    /// POST `{slide, x, y, time}` as JSON to this http URL, giving up after `timeout`.
+    case post(url: String, timeout: Duration)
 }
 
 /// Which display backend to use.
@@ -119,6 +146,8 @@ public struct OutputConfiguration: Hashable, Sendable {
     /// The mode; nil uses the display's preferred mode.
     public var mode: DisplayModeSpec?
     public var modesetting: ModesettingInterface = .auto
+    /// How far the panel is turned: the picture (and touch) turn clockwise by this many degrees.
+    public var rotation = 0
     /// The output size when headless (a DRM display uses its mode's size).
     public var width = 1920
     public var height = 1080

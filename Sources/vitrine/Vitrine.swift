@@ -18,7 +18,7 @@ struct Vitrine: ParsableCommand {
         commandName: "vitrine",
         abstract: "A touchscreen image-carousel kiosk that drives the display through KMS/DRM.",
         version: VitrineVersion.current,
-        subcommands: [RunCommand.self, RenderCommand.self, CheckConfigCommand.self, DisplaysCommand.self, BenchCommand.self])
+        subcommands: [RunCommand.self, RenderCommand.self, CheckConfigCommand.self, DisplaysCommand.self, TouchCommand.self, BenchCommand.self])
 }
 
 /// Options every command that logs shares.

@@ -61,9 +61,19 @@ ldd "$binary" | grep -oE '/[^ ]+' | while read -r library; do
     cp -L "$library" "$root$library"
 done
 
+# evemu, to create a uinput touchscreen in the guest and play recorded events into it.
+for tool in evemu-device evemu-play; do
+    cp "$(command -v $tool)" "$root/usr/bin/"
+    ldd "$(command -v $tool)" | grep -oE '/[^ ]+' | while read -r library; do
+        mkdir -p "$root$(dirname "$library")"
+        cp -L "$library" "$root$library"
+    done
+done
+
 # Test content: the demo playlist and the VM configurations.
 cp -r "$repo/deploy/demo" "$root/vm/demo"
 cp -r "$here/content" "$root/vm/content"
+cp -r "$here/touch" "$root/vm/touch"
 cp "$here"/configs/*.yaml "$root/vm/"
 
 install -m 0755 "$here/init" "$root/init"

@@ -284,6 +284,112 @@ def tear_check(guest, results, config, name, dumps=40):
                   f"{transitional} mid-transition, {whole} resting, {changes} page changes")
 
 
+TABLET_MAX = 0x7FFF  # QMP's absolute axis range
+
+
+def tablet(guest, x, y, button=None):
+    """Moves QEMU's virtio tablet to (x, y), fractions of the screen; presses or releases the left button."""
+    events = [{"type": "abs", "data": {"axis": "x", "value": int(x * TABLET_MAX)}},
+              {"type": "abs", "data": {"axis": "y", "value": int(y * TABLET_MAX)}}]
+    if button is not None:
+        events.append({"type": "btn", "data": {"down": button, "button": "left"}})
+    guest.qmp.execute("input-send-event", events=events)
+
+
+def log_seconds(line):
+    """The wall-clock seconds of a log line's ISO timestamp (within one day)."""
+    match = re.match(r"\d{4}-\d\d-\d\dT(\d\d):(\d\d):(\d\d\.\d+)Z", line.strip())
+    return int(match.group(1)) * 3600 + int(match.group(2)) * 60 + float(match.group(3)) if match else None
+
+
+def touch_checks(guest, results, args, mirror, work):
+    log = "/tmp/touch.log"
+    guest.run(f"vitrine run --config /vm/touch.yaml --log-level debug > {log} 2>&1 & echo $! > /tmp/touch.pid")
+    guest.wait_for_log(log, "first frame on screen")
+    # A swipe to the left on the virtio tablet: press at 75%, move to 25% over ~300 ms, release.
+    tablet(guest, 0.75, 0.5, button=True)
+    for step in range(1, 16):
+        tablet(guest, 0.75 - step * 0.5 / 15, 0.5)
+        time.sleep(0.02)
+    tablet(guest, 0.25, 0.5, button=False)
+    swiped = True
+    try:
+        guest.wait_for_log(log, "cause=swipe from=0 to=1", timeout=30)
+    except TimeoutError:
+        swiped = False
+    time.sleep(1.0)
+    shown = guest.screendump("touch-after-swipe")
+    expected = host_render(args.vitrine, os.path.join(mirror, "touch.yaml"), 61, "800x600", work, "touch-slide-1")
+    worst, mean = shown.difference(expected)
+    results.check("a tablet swipe (QMP input-send-event) pages to the next slide", swiped and worst <= MAX_CHANNEL_DIFFERENCE,
+                  f"page change logged: {swiped}; screen vs slide 1: max {worst}, mean {mean:.3f}")
+    # A tap at the centre.
+    tablet(guest, 0.5, 0.5, button=True)
+    time.sleep(0.05)
+    tablet(guest, 0.5, 0.5, button=False)
+    tapped = True
+    try:
+        guest.wait_for_log(log, "tap slide=1 x=400 y=300", timeout=20)
+    except TimeoutError:
+        tapped = False
+    results.check("a tablet tap is reported with its slide and position", tapped)
+
+    # A uinput protocol-B touchscreen, created while the kiosk runs: picked up by hotplug.
+    status, output = guest.run("evemu-device /vm/touch/touchscreen.desc > /tmp/evemu.txt 2>&1 & sleep 1; cat /tmp/evemu.txt")
+    node = re.findall(r"/dev/input/event\d+", output)
+    picked_up = False
+    if node:
+        try:
+            guest.wait_for_log(log, f"touch input: {node[-1]}", timeout=20)
+            picked_up = True
+        except TimeoutError:
+            pass
+    results.check("a touchscreen plugged in while running is picked up", picked_up, output.strip()[-120:])
+    if node:
+        guest.run(f"evemu-play {node[-1]} < /vm/touch/swipe-left.events")
+        swiped = True
+        try:
+            guest.wait_for_log(log, "cause=swipe from=1 to=2", timeout=30)
+        except TimeoutError:
+            swiped = False
+        results.check("a uinput protocol-B touchscreen swipe pages", swiped)
+        guest.run(f"evemu-play {node[-1]} < /vm/touch/tap.events")
+        tapped = True
+        try:
+            guest.wait_for_log(log, "tap slide=2 x=400 y=300", timeout=20)
+        except TimeoutError:
+            tapped = False
+        results.check("a uinput protocol-B touchscreen tap is reported", tapped)
+    guest.run("killall evemu-device 2>/dev/null")
+    guest.stop_kiosk("/tmp/touch.pid")
+
+    # A touch held longer than the interval keeps rotation paused; release resumes it after 1 s + 2 s.
+    log = "/tmp/hold.log"
+    guest.run(f"vitrine run --config /vm/hold.yaml --log-level debug > {log} 2>&1 & echo $! > /tmp/hold.pid")
+    guest.wait_for_log(log, "first frame on screen")
+    guest.wait_for_log(log, "cause=automatic", timeout=30)
+    tablet(guest, 0.5, 0.5, button=True)
+    time.sleep(5.0)
+    tablet(guest, 0.5, 0.5, button=False)
+    time.sleep(4.5)
+    guest.stop_kiosk("/tmp/hold.pid")
+    _, text = guest.run(f"cat {log}")
+    lines = text.splitlines()
+    pressed = [log_seconds(l) for l in lines if "touch down" in l]
+    released = [log_seconds(l) for l in lines if "touch released" in l]
+    automatic = [log_seconds(l) for l in lines if "cause=automatic" in l]
+    ok = bool(pressed and released)
+    detail = "no press/release logged"
+    if ok:
+        during = [t for t in automatic if pressed[0] < t < released[0]]
+        after = [t for t in automatic if t > released[0]]
+        # The change after release starts at release + 1 s + 2 s; it is logged when its cut completes.
+        delay = after[0] - released[0] if after else None
+        ok = not during and delay is not None and 2.5 <= delay <= 4.0
+        detail = f"page changes while held: {len(during)}; first change {delay if delay is None else round(delay, 2)} s after release (expected 3 s)"
+    results.check("rotation stays paused while a touch is held, and resumes after release + delay + interval", ok, detail)
+
+
 def run_suite(args):
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
@@ -366,6 +472,8 @@ def run_suite(args):
                       all(w <= MAX_CHANNEL_DIFFERENCE and m <= MAX_MEAN_DIFFERENCE for _, w, m in matches),
                       ", ".join(f"slide {s}: max {w} mean {m:.3f}" for s, w, m in matches))
 
+        if args.gpu == "bochs":
+            touch_checks(guest, results, args, mirror, work)
         tear_check(guest, results, "tear.yaml", "tear")
         tear_check(guest, results, "legacy.yaml", "legacy", dumps=20)
         _, log = guest.run("cat /tmp/legacy.log")

@@ -176,11 +176,11 @@ struct UnknownKeyTests {
         #expect(issues("indicator:\n  colour: \"#FFF\"\n") == [#"indicator.colour: unknown key (did you mean "color"?)"#])
         #expect(issues("touch:\n  resume_delay: 2s\n") == [#"touch.resume_delay: unknown key (did you mean "resumeDelay"?)"#])
         #expect(issues("decode:\n  cache: 5\n") == ["decode.cache: unknown key (known keys: cacheSlides, maxPixels)"])
-        #expect(issues("output:\n  size: 800x600\n") == ["output.size: unknown key (known keys: card, connector, display, height, mode, modesetting, preview, width)"])
+        #expect(issues("output:\n  size: 800x600\n") == ["output.size: unknown key (known keys: card, connector, display, height, mode, modesetting, preview, rotation, width)"])
         #expect(issues("slides:\n  - path: a.jpg\n  - path: b.jpg\n    duraton: 3s\n")
             == [#"slides[1].duraton: unknown key (did you mean "duration"?)"#])
         #expect(issues("slides:\n  - path: a.jpg\n    image: b.jpg\n")
-            == ["slides[0].image: unknown key (known keys: duration, fit, path)"])
+            == ["slides[0].image: unknown key (known keys: action, duration, fit, path)"])
     }
 
     @Test func theHintIsTheSameEveryTime() {
@@ -282,7 +282,7 @@ struct SlideErrorTests {
             "slides[0].path: is required",
             "slides[0].duration: must be greater than 0",
             "slides[0].fit: must be one of contain, cover, stretch, found fill",
-            "slides[0].image: unknown key (known keys: duration, fit, path)",
+            "slides[0].image: unknown key (known keys: action, duration, fit, path)",
         ])
         #expect(issues("slides:\n  - path: \"\"\n    duration: -1\n") == [
             "slides[0].duration: must be greater than 0",

@@ -32,6 +32,10 @@ final class EngineHarness {
     func scene(at now: MonotonicInstant) -> Scene { engine.scene(at: now) }
     func nextWakeup() -> CarouselWakeup { engine.nextWakeup() }
     func slidesToPrefetch(radius: Int = 1) -> [Int] { engine.slidesToPrefetch(radius: radius) }
+    /// Applies `gesture` at its own time.
+    func handle(_ gesture: GestureEvent, settings: GestureSettings = GestureSettings(outputWidth: 1000)) {
+        engine.handle(gesture, at: gesture.time, settings: settings)
+    }
 }
 
 /// An engine with `count` slides of `dwell` each, a 400 ms transition of `kind`,

@@ -5,7 +5,7 @@
 /// integer. The picture at position `p` is the page `floor(p)` with its right
 /// neighbour coming in by the fraction `p - floor(p)`; page `q` shows slide
 /// `pages[q mod count]`. Wrap-around is therefore free in both directions, and a
-/// later gesture can move the position with a finger and let it go anywhere.
+/// finger can move the position anywhere and let it go (see `handle(_:at:settings:)`).
 ///
 /// Nothing here reads a clock or does I/O: every call takes `now`.
 public struct CarouselEngine: Sendable {
@@ -17,6 +17,58 @@ public struct CarouselEngine: Sendable {
         case awaitingNext(scheduledAt: MonotonicInstant, stalled: Bool)
         /// A page change is animating.
         case animating(PageAnimation)
+        /// A finger holds the picture: it drags the slides, or it caught an
+        /// animation and holds it still. Input drives the frames.
+        case dragging(DragState)
+    }
+
+    /// Past the end of a non-looping playlist, the picture moves this fraction of
+    /// the finger's movement (the rubber band).
+    public static let rubberBand = 0.3
+
+    /// A finger holding the picture.
+    public struct DragState: Hashable, Sendable {
+        /// Where the picture was when the finger took hold of it (or when the drag
+        /// began): a drag moves the position from here by offset / width.
+        public var startPosition: Double
+        /// The page nearest `startPosition`: a swipe pages to its neighbour, a snap back returns to it.
+        public var startPage: Int
+        /// The position now.
+        public var position: Double
+        /// Whether a horizontal drag has begun; false while the finger only holds a
+        /// caught animation still.
+        public var hasMoved: Bool
+        /// How the picture is drawn: as the caught animation was while the finger
+        /// holds it still (a crossfade stays a crossfade), `.slide` once it drags.
+        public var kind: TransitionKind
+        /// The slide last settled on, which a page change is reported from.
+        public var fromSlide: Int
+        /// The cause of the animation the finger caught, if any: a settle that is
+        /// not a swipe keeps it.
+        public var caughtCause: PageChangeCause?
+        /// With loop off, the positions the finger moves without resistance: the
+        /// first to the last page, widened to hold the start. Nil when looping.
+        public var limits: ClosedRange<Double>?
+        /// With loop off, the pages that exist (the others draw as background): the
+        /// playlist's, and any other the picture showed when the finger took hold.
+        /// Nil when looping.
+        public var visiblePages: ClosedRange<Int>?
+        /// A page that shows another slide than its own, kept from a caught go-to.
+        public var substitute: (page: Int, slide: Int)?
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.startPosition == rhs.startPosition && lhs.startPage == rhs.startPage && lhs.position == rhs.position
+                && lhs.hasMoved == rhs.hasMoved && lhs.kind == rhs.kind && lhs.fromSlide == rhs.fromSlide
+                && lhs.caughtCause == rhs.caughtCause
+                && lhs.limits == rhs.limits && lhs.visiblePages == rhs.visiblePages
+                && lhs.substitute?.page == rhs.substitute?.page && lhs.substitute?.slide == rhs.substitute?.slide
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(startPosition)
+            hasher.combine(startPage)
+            hasher.combine(position)
+        }
     }
 
     /// One animated page change.
@@ -29,8 +81,14 @@ public struct CarouselEngine: Sendable {
         /// The slide that was current before the change, for the page-changed event.
         public var fromSlide: Int
         /// A go-to across several pages animates as if the target were adjacent:
-        /// this page shows that slide for the duration of the animation.
+        /// this page shows that slide for the duration of the animation. It is the
+        /// target page, except after a drag that caught a go-to (then it may be the
+        /// page beside the target, showing the slide the go-to came from).
         public var substitute: (page: Int, slide: Int)?
+        /// The pages that exist; the others draw as background. Set after a drag
+        /// on a non-looping playlist, whose rubber band may have pulled the picture
+        /// past the end; nil when every page exists.
+        public var visiblePages: ClosedRange<Int>? = nil
 
         public var end: MonotonicInstant { start + style.effectiveDuration }
 
@@ -45,6 +103,7 @@ public struct CarouselEngine: Sendable {
             lhs.fromPosition == rhs.fromPosition && lhs.toPage == rhs.toPage && lhs.start == rhs.start
                 && lhs.style == rhs.style && lhs.cause == rhs.cause && lhs.fromSlide == rhs.fromSlide
                 && lhs.substitute?.page == rhs.substitute?.page && lhs.substitute?.slide == rhs.substitute?.slide
+                && lhs.visiblePages == rhs.visiblePages
         }
 
         public func hash(into hasher: inout Hasher) {
@@ -81,13 +140,12 @@ public struct CarouselEngine: Sendable {
 
     public var pageCount: Int { pages.count }
 
-    /// The slide on screen, or the one a running animation is heading to; nil
+    /// The slide on screen, or the one a running animation is heading to, or,
+    /// while a finger holds the picture, the one nearest where it took hold; nil
     /// when the playlist is empty.
     public var currentSlide: Int? {
         // A go-to across several pages heads to its substitute, not to the page's own slide.
-        if case .animating(let animation) = phase, let substitute = animation.substitute, substitute.page == anchor {
-            return substitute.slide
-        }
+        if let substitute = activeSubstitute, substitute.page == anchor { return substitute.slide }
         return slide(atPage: anchor)
     }
 
@@ -95,21 +153,31 @@ public struct CarouselEngine: Sendable {
 
     /// The continuous page position at `now`.
     public func position(at now: MonotonicInstant) -> Double {
-        if case .animating(let animation) = phase { return animation.position(at: now) }
-        return Double(anchor)
+        switch phase {
+        case .animating(let animation): return animation.position(at: now)
+        case .dragging(let drag): return drag.position
+        case .resting, .awaitingNext: return Double(anchor)
+        }
     }
 
     /// The slides the screen may need next: the current one and its neighbours
     /// `radius` pages either way, nearest first. The image pipeline keeps these decoded.
+    /// While a finger drags, both neighbours are among them (whichever way it goes),
+    /// and so are the pages under it.
     public func slidesToPrefetch(radius: Int = 1) -> [Int] {
         guard !pages.isEmpty else { return [] }
         var result: [Int] = []
         func add(_ slide: Int?) { if let slide, !result.contains(slide) { result.append(slide) } }
-        if case .animating(let animation) = phase, let substitute = animation.substitute { add(substitute.slide) }
+        if let substitute = activeSubstitute { add(substitute.slide) }
         add(slide(atPage: anchor))
         for distance in 1...max(radius, 1) {
             add(slide(atPage: anchor + distance))
             add(slide(atPage: anchor - distance))
+        }
+        if case .dragging(let drag) = phase {
+            let base = Int(drag.position.rounded(.down))
+            add(slideOnScreen(atPage: base))
+            add(slideOnScreen(atPage: base + 1))
         }
         return result
     }
@@ -118,39 +186,55 @@ public struct CarouselEngine: Sendable {
         switch phase {
         case .animating: return .everyFrame
         case .awaitingNext: return .idle
+        // The finger drives the frames: the runtime draws on every move.
+        case .dragging: return .idle
         case .resting: return scheduler.deadline.map { .at($0) } ?? .idle
         }
     }
 
     /// The picture at `now`: which slides, where, how opaque, and the indicator.
+    ///
+    /// While a finger drags, and while the picture settles after a drag, the
+    /// slides are drawn side by side whatever the configured transition: the
+    /// picture must follow the finger, and a crossfade or a cut cannot. (A
+    /// crossfade caught and held still stays a crossfade until the finger moves.)
     public func scene(at now: MonotonicInstant) -> Scene {
         guard !pages.isEmpty else { return Scene(layers: [Scene.Layer(content: .placeholder)], indicator: nil) }
         let position = position(at: now)
         let base = Int(position.rounded(.down))
         let fraction = position - Double(base)
-        var indicatorPosition = wrappedPosition(position)
-        if case .animating(let animation) = phase, let substitute = animation.substitute,
-           let targetPage = pages.firstIndex(of: substitute.slide) {
+        let visible = visiblePages
+        // Pulled past the end of a non-looping playlist, the indicator stays on the end's dot.
+        let indicated = visible.map { min(max(position, Double($0.lowerBound)), Double($0.upperBound)) } ?? position
+        var indicatorPosition = wrappedPosition(indicated)
+        if let substitute = activeSubstitute, let targetPage = pages.firstIndex(of: substitute.slide) {
             // A go-to across several pages: the dots in between never light up; the
             // indicator moves from the old dot to the target's once it covers half the screen.
-            let nearest = Int(position.rounded())
+            let nearest = Int(indicated.rounded())
             indicatorPosition = Double(nearest == substitute.page ? targetPage : wrappedPage(nearest))
         }
         let indicator = pages.count >= 2
             ? IndicatorState(count: pages.count, position: indicatorPosition) : nil
-        let lower = slideOnScreen(atPage: base, now: now)
+        let lower = slideOnScreen(atPage: base)
         guard fraction > 1e-9 else {
             return Scene(layers: [Scene.Layer(content: .slide(lower))], indicator: indicator)
         }
-        let upper = slideOnScreen(atPage: base + 1, now: now)
+        let upper = slideOnScreen(atPage: base + 1)
         let kind: TransitionKind
-        if case .animating(let animation) = phase { kind = animation.style.kind } else { kind = settings.transition.kind }
+        switch phase {
+        case .animating(let animation): kind = animation.style.kind
+        case .dragging(let drag): kind = drag.kind
+        case .resting, .awaitingNext: kind = settings.transition.kind
+        }
         switch kind {
         case .slide, .cut:
-            return Scene(layers: [
-                Scene.Layer(content: .slide(lower), offset: -fraction),
-                Scene.Layer(content: .slide(upper), offset: 1 - fraction),
-            ], indicator: indicator)
+            // Each layer is offset by its page's distance from the position: dragged
+            // from page 0, the slide under the finger moves by exactly offset / width.
+            // A page that does not exist (past the end, without loop) shows the background.
+            let layers = [base, base + 1]
+                .filter { visible?.contains($0) ?? true }
+                .map { Scene.Layer(content: .slide(slideOnScreen(atPage: $0)), offset: Double($0) - position) }
+            return Scene(layers: layers.isEmpty ? [Scene.Layer(content: .slide(lower))] : layers, indicator: indicator)
         case .crossfade:
             return Scene(layers: [
                 Scene.Layer(content: .slide(lower)),
@@ -186,6 +270,8 @@ public struct CarouselEngine: Sendable {
                 // A change that had to wait for its picture starts when the picture is
                 // there; one that did not starts exactly at its deadline.
                 begin(toPage: anchor + 1, at: stalled ? now : scheduledAt, cause: .automatic)
+            case .dragging:
+                return takeEvents()
             case .resting:
                 guard pages.count >= 2, let deadline = scheduler.deadline, deadline <= now else { return takeEvents() }
                 scheduler.clearDeadline()
@@ -212,6 +298,13 @@ public struct CarouselEngine: Sendable {
         // over is finished first, so that `from` is on the normalised axis.
         if case .animating(let animation) = phase, now >= animation.end { finish(animation) }
         let from = position(at: now)
+        // A command takes the picture from a finger holding it; the finger's later moves do nothing.
+        var heldSubstitute: (page: Int, slide: Int)?
+        var takesADrag = false
+        if case .dragging(let drag) = phase {
+            heldSubstitute = drag.substitute
+            takesADrag = drag.hasMoved
+        }
         let target: Int
         var substitute: (page: Int, slide: Int)?
         switch command {
@@ -231,8 +324,82 @@ public struct CarouselEngine: Sendable {
             target = anchor + (forward ? 1 : -1)
             if wrappedPage(target) != page { substitute = (target, slide) }
         }
-        startAnimation(from: from, toPage: target, at: now, cause: .command, substitute: substitute)
+        startAnimation(from: from, toPage: target, at: now, cause: .command, substitute: substitute ?? heldSubstitute)
+        if takesADrag { outbox.append(.dragEnded(slide: currentSlide ?? 0, paged: false)) }
         return true
+    }
+
+    // MARK: Gestures
+
+    /// Applies a gesture from `GestureRecognizer` at `now` (normally the gesture's own time).
+    ///
+    /// - `pressed` pauses rotation (`PauseReason.touch`) and, if an animation is
+    ///   running, the finger catches it: the picture stops where it is.
+    /// - `dragBegan` and `dragMoved` move the picture with the finger: the position
+    ///   is where it was when the drag began minus offset / width, so a finger moving
+    ///   left brings the next slide in from the right. Without loop the picture
+    ///   moves only `rubberBand` of the finger's movement past the first or last page.
+    /// - `dragEnded` pages to the neighbour of the page the finger took hold of (one
+    ///   page at most, never past the ends without loop) when the drag went further
+    ///   than `pageFraction` of the width or was a flick (see
+    ///   `GestureSettings.swipeDirection`), and otherwise snaps back; either way the
+    ///   picture animates from where the finger left it over the configured
+    ///   duration and easing, sliding whatever the transition kind. A page change is
+    ///   reported as `pageChanged` with cause `.swipe` when the animation completes.
+    /// - `dragCancelled` snaps back; nothing is decided from a cancelled touch.
+    /// - `tap` reports `tapped`; the engine does not navigate on a tap.
+    /// - `released` settles a caught animation on the nearest page and resumes
+    ///   rotation per the scheduler's touch policy: the resume delay plus a full
+    ///   dwell from now.
+    ///
+    /// With fewer than two pages, drags do nothing; taps are still reported (not
+    /// with an empty playlist, which has no slide to name).
+    public mutating func handle(_ gesture: GestureEvent, at now: MonotonicInstant, settings gestures: GestureSettings) {
+        switch gesture {
+        case .pressed:
+            pause(.touch, at: now)
+            if case .animating(let animation) = phase {
+                if now >= animation.end { finish(animation) } else { takeHold(at: now) }
+            }
+        case .dragBegan:
+            guard takeHold(at: now), case .dragging(var drag) = phase, !drag.hasMoved else { return }
+            drag.hasMoved = true
+            if drag.kind != .slide {
+                // A caught crossfade cannot follow a finger: it completes to the nearest slide.
+                drag.position = Double(drag.startPage)
+                drag.kind = .slide
+            }
+            drag.startPosition = drag.position
+            phase = .dragging(drag)
+            outbox.append(.dragBegan(slide: currentSlide ?? 0))
+        case .dragMoved(let offset, _):
+            guard case .dragging(var drag) = phase, drag.hasMoved else { return }
+            drag.position = position(of: drag, offset: offset, width: gestures.outputWidth)
+            phase = .dragging(drag)
+        case .dragEnded(let offset, let velocity, _):
+            guard case .dragging(var drag) = phase, drag.hasMoved else { return }
+            drag.position = position(of: drag, offset: offset, width: gestures.outputWidth)
+            phase = .dragging(drag)
+            guard let direction = gestures.swipeDirection(offset: offset, velocity: velocity) else {
+                settle(drag, toPage: drag.startPage, at: now, swipe: nil)
+                return
+            }
+            let blocked = !settings.loop
+                && wrappedPage(drag.startPage) == (direction == .next ? pages.count - 1 : 0)
+            if blocked {
+                settle(drag, toPage: drag.startPage, at: now, swipe: nil)
+            } else {
+                settle(drag, toPage: drag.startPage + (direction == .next ? 1 : -1), at: now, swipe: direction)
+            }
+        case .dragCancelled:
+            guard case .dragging(let drag) = phase else { return }
+            settle(drag, toPage: drag.startPage, at: now, swipe: nil)
+        case .tap(let point, _):
+            if let slide = currentSlide { outbox.append(.tapped(slide: slide, x: point.x, y: point.y)) }
+        case .released:
+            if case .dragging(let drag) = phase { settle(drag, toPage: drag.startPage, at: now, swipe: nil) }
+            resume(.touch, at: now)
+        }
     }
 
     public mutating func pause(_ reason: PauseReason, at now: MonotonicInstant) {
@@ -250,6 +417,7 @@ public struct CarouselEngine: Sendable {
     public mutating func markUnavailable(_ slide: Int, at now: MonotonicInstant) {
         guard let page = pages.firstIndex(of: slide) else { return }
         if case .animating(let animation) = phase { finish(animation) }
+        if case .dragging(let drag) = phase { abandon(drag, at: now) }
         let previousPhase = phase
         let current = currentSlide
         pages.remove(at: page)
@@ -285,18 +453,36 @@ public struct CarouselEngine: Sendable {
     private func wrappedPosition(_ position: Double) -> Double {
         let count = Double(pages.count)
         let wrapped = position.truncatingRemainder(dividingBy: count)
-        return wrapped < 0 ? wrapped + count : wrapped
+        // A position a hair below zero would round to `count` itself.
+        let result = wrapped < 0 ? wrapped + count : wrapped
+        return result < count ? result : 0
     }
 
     private func slide(atPage page: Int) -> Int? {
         pages.isEmpty ? nil : pages[wrappedPage(page)]
     }
 
-    /// The slide drawn at `page`; only called while the playlist has pages.
-    private func slideOnScreen(atPage page: Int, now: MonotonicInstant) -> Int {
-        if case .animating(let animation) = phase, let substitute = animation.substitute, substitute.page == page {
-            return substitute.slide
+    /// The page showing another slide than its own, in the animation or drag under way.
+    private var activeSubstitute: (page: Int, slide: Int)? {
+        switch phase {
+        case .animating(let animation): return animation.substitute
+        case .dragging(let drag): return drag.substitute
+        case .resting, .awaitingNext: return nil
         }
+    }
+
+    /// The pages that exist now; nil when all do.
+    private var visiblePages: ClosedRange<Int>? {
+        switch phase {
+        case .animating(let animation): return animation.visiblePages
+        case .dragging(let drag): return drag.visiblePages
+        case .resting, .awaitingNext: return nil
+        }
+    }
+
+    /// The slide drawn at `page`; only called while the playlist has pages.
+    private func slideOnScreen(atPage page: Int) -> Int {
+        if let substitute = activeSubstitute, substitute.page == page { return substitute.slide }
         return pages[wrappedPage(page)]
     }
 
@@ -311,22 +497,128 @@ public struct CarouselEngine: Sendable {
 
     private mutating func startAnimation(
         from: Double, toPage page: Int, at start: MonotonicInstant, cause: PageChangeCause,
-        substitute: (page: Int, slide: Int)?
+        substitute: (page: Int, slide: Int)?, style: TransitionStyle? = nil
     ) {
-        // Interrupting an animation continues its page change: the report names the
-        // slide that was on screen before it, not the one it never settled on.
+        // Interrupting an animation or a drag continues its page change: the report
+        // names the slide that was on screen before it, not the one it never settled on.
         var fromSlide = currentSlide ?? 0
-        if case .animating(let running) = phase { fromSlide = running.fromSlide }
+        var visible: ClosedRange<Int>?
+        switch phase {
+        case .animating(let running):
+            fromSlide = running.fromSlide
+            visible = running.visiblePages
+        case .dragging(let drag):
+            fromSlide = drag.fromSlide
+            visible = drag.visiblePages
+        case .resting, .awaitingNext:
+            break
+        }
         anchor = page
-        let target = substitute?.slide ?? slide(atPage: page) ?? 0
+        let target = substitute.flatMap { $0.page == page ? $0.slide : nil } ?? slide(atPage: page) ?? 0
         phase = .animating(PageAnimation(
-            fromPosition: from, toPage: page, start: start, style: settings.transition, cause: cause,
-            fromSlide: fromSlide, substitute: substitute))
+            fromPosition: from, toPage: page, start: start, style: style ?? settings.transition, cause: cause,
+            fromSlide: fromSlide, substitute: substitute,
+            visiblePages: visible.map { min($0.lowerBound, page)...max($0.upperBound, page) }))
         scheduler.slideBegan(at: start, dwell: dwell(ofSlide: target))
     }
 
+    /// Stops the picture under a finger: the phase becomes `.dragging`, holding
+    /// the position it has at `now` (a running animation freezes). Returns false
+    /// when there is nothing to hold (fewer than two pages).
+    @discardableResult
+    private mutating func takeHold(at now: MonotonicInstant) -> Bool {
+        guard pages.count >= 2 else { return false }
+        if case .dragging = phase { return true }
+        if case .animating(let animation) = phase, now >= animation.end { finish(animation) }
+        var position = position(at: now)
+        var startPage = Int(position.rounded())
+        // The pages on screen now; they stay whatever happens to the axis.
+        let base = Int(position.rounded(.down))
+        var shown = position > Double(base) ? [base, base + 1] : [base]
+        if let visible = visiblePages { shown = shown.filter { visible.contains($0) } }
+        var fromSlide = currentSlide ?? 0
+        var cause: PageChangeCause?
+        var kind = TransitionKind.slide
+        var substitute: (page: Int, slide: Int)?
+        if case .animating(let animation) = phase {
+            fromSlide = animation.fromSlide
+            cause = animation.cause
+            kind = animation.style.kind
+            substitute = animation.substitute
+            if let stand = substitute, stand.page == startPage, let real = pages.firstIndex(of: stand.slide) {
+                // The finger holds a slide drawn on a stand-in page (a go-to's target).
+                // Move the axis so that slide is on its own page, with its own
+                // neighbours, and let the slide beside it on screen stand in instead.
+                let shift = real - stand.page
+                let other = shown.first { $0 != stand.page }
+                substitute = other.map { ($0 + shift, slideOnScreen(atPage: $0)) }
+                shown = shown.map { $0 + shift }
+                position += Double(shift)
+                startPage = real
+            }
+        }
+        var limits: ClosedRange<Double>?
+        var visible: ClosedRange<Int>?
+        if !settings.loop {
+            // The playlist's pages, and those on screen (an automatic change wraps from
+            // the last page to the first even without loop), and a go-to's stand-in.
+            let first = startPage - wrappedPage(startPage), last = first + pages.count - 1
+            limits = min(Double(first), position)...max(Double(last), position)
+            let extra = shown + (substitute.map { [$0.page] } ?? [])
+            visible = min(first, extra.min() ?? first)...max(last, extra.max() ?? last)
+        }
+        anchor = startPage
+        phase = .dragging(DragState(
+            startPosition: position, startPage: startPage, position: position, hasMoved: false, kind: kind,
+            fromSlide: fromSlide, caughtCause: cause, limits: limits, visiblePages: visible, substitute: substitute))
+        return true
+    }
+
+    /// The position of a drag whose finger is `offset` pixels from where the drag
+    /// began: at most a page either way (a finger cannot cross more than the screen).
+    private func position(of drag: DragState, offset: Double, width: Int) -> Double {
+        guard width > 0, offset.isFinite else { return drag.position }
+        let free = min(max(drag.startPosition - offset / Double(width), drag.startPosition - 1),
+                       drag.startPosition + 1)
+        guard let limits = drag.limits else { return free }
+        if free < limits.lowerBound { return limits.lowerBound - (limits.lowerBound - free) * Self.rubberBand }
+        if free > limits.upperBound { return limits.upperBound + (free - limits.upperBound) * Self.rubberBand }
+        return free
+    }
+
+    /// Lets the picture go: it animates from where the finger left it to `page`,
+    /// with the configured duration and easing, sliding (or, for a crossfade held
+    /// still, fading). `swipe` is the direction when the release pages (`page` is
+    /// then a neighbour of the start page).
+    private mutating func settle(
+        _ drag: DragState, toPage page: Int, at now: MonotonicInstant, swipe: SwipeDirection?
+    ) {
+        let swipedFrom = slideOnScreen(atPage: drag.startPage)
+        var style = settings.transition
+        style.kind = drag.kind
+        if drag.position == Double(page) { style.duration = .zero }
+        let cause = swipe == nil ? drag.caughtCause ?? .swipe : .swipe
+        startAnimation(from: drag.position, toPage: page, at: now, cause: cause, substitute: drag.substitute,
+                       style: style)
+        if drag.hasMoved { outbox.append(.dragEnded(slide: currentSlide ?? 0, paged: swipe != nil)) }
+        if let swipe { outbox.append(.swiped(from: swipedFrom, direction: swipe)) }
+        // Already there (the finger put it back exactly, or caught it on a page): at rest now.
+        if case .animating(let animation) = phase, now >= animation.end { finish(animation) }
+    }
+
+    /// Ends a drag at once, on the page the finger took hold of (a slide it held went away).
+    private mutating func abandon(_ drag: DragState, at now: MonotonicInstant) {
+        var style = settings.transition
+        style.duration = .zero
+        startAnimation(from: Double(drag.startPage), toPage: drag.startPage, at: now,
+                       cause: drag.caughtCause ?? .swipe, substitute: drag.substitute, style: style)
+        if case .animating(let animation) = phase { finish(animation) }
+        if drag.hasMoved { outbox.append(.dragEnded(slide: currentSlide ?? 0, paged: false)) }
+    }
+
     private mutating func finish(_ animation: PageAnimation) {
-        let target = animation.substitute?.slide ?? slide(atPage: animation.toPage) ?? 0
+        let target = animation.substitute.flatMap { $0.page == animation.toPage ? $0.slide : nil }
+            ?? slide(atPage: animation.toPage) ?? 0
         // Normalise the axis so positions stay small however long the kiosk runs.
         anchor = pages.firstIndex(of: target) ?? wrappedPage(animation.toPage)
         phase = .resting

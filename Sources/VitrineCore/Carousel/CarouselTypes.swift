@@ -24,10 +24,31 @@ public enum CarouselCommand: Hashable, Sendable {
     case goTo(Int)
 }
 
+/// Which way a swipe pages.
+public enum SwipeDirection: String, Hashable, Sendable, Codable, CaseIterable {
+    /// The finger moved left: the following slide comes in from the right.
+    case next
+    /// The finger moved right: the preceding slide comes in from the left.
+    case previous
+}
+
 /// What the engine reports as it runs.
 public enum CarouselEvent: Hashable, Sendable {
     /// A page change finished: slide `to` is now the current slide.
     case pageChanged(from: Int, to: Int, cause: PageChangeCause)
+    /// A finger lifted far or fast enough to page away from slide `from` (the
+    /// slide of the page the drag started on); the page change (`.swipe`) follows
+    /// as `pageChanged` when its animation completes.
+    case swiped(from: Int, direction: SwipeDirection)
+    /// A finger began to drag the slides; `slide` is the slide it took hold of.
+    case dragBegan(slide: Int)
+    /// A drag is over; `slide` is the slide the picture now settles on, and
+    /// `paged` whether that is a swipe to a neighbour rather than a snap back.
+    /// Also reported when a command or a removed slide takes the picture from the finger.
+    case dragEnded(slide: Int, paged: Bool)
+    /// A tap at (`x`, `y`) output pixels while `slide` was current. The engine does
+    /// not navigate on a tap; tap actions belong to the runtime.
+    case tapped(slide: Int, x: Double, y: Double)
 }
 
 /// When the engine next needs the display thread.

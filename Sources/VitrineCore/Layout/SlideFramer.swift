@@ -57,6 +57,31 @@ public final class FramingScratch: @unchecked Sendable {
 }
 
 extension ExifOrientation {
+    /// The orientation that turns a picture clockwise by `rotation` for a panel
+    /// mounted turned that way: what the kiosk applies to every frame.
+    public init(turningClockwise rotation: DisplayRotation) {
+        switch rotation {
+        case .none: self = .up
+        case .quarter: self = .right
+        case .half: self = .down
+        case .threeQuarters: self = .left
+        }
+    }
+
+    /// Draws `stored` turned by this orientation into `canvas`, whose size must be
+    /// `displaySize(forStored:)`; the canvas may have a stride (a scanout buffer).
+    public func draw(_ stored: PixelImage, into canvas: PixelCanvas) {
+        precondition(canvas.size == displaySize(forStored: stored.size), "canvas \(canvas.size) does not fit \(stored.size) at \(self)")
+        let source = stored.pixels.baseAddress!, width = stored.width
+        for v in 0..<canvas.size.height {
+            let row = canvas.row(v)
+            for u in 0..<canvas.size.width {
+                let (x, y) = storedPixel(u: u, v: v, stored: stored.size)
+                row[u] = source[y * width + x]
+            }
+        }
+    }
+
     /// The picture turned upright: an image of `displaySize(forStored:)`, in
     /// `storage` when given.
     public func uprighted(_ stored: PixelImage, storage: PixelStorage? = nil) -> PixelImage {

@@ -36,6 +36,7 @@ public final class DRMDisplay: DisplayBackend {
     public var outputSize: PixelSize { scanout.size }
     public var refreshInterval: Duration { scanout.mode.refreshInterval }
     public var pacesItself: Bool { true }
+    public var lastScanout: MonotonicInstant? { lastFlip.map { MonotonicInstant(nanoseconds: $0.timestampNanoseconds) } }
     public var isReadyForFrame: Bool { connected && !scanout.isFlipPending }
     public var eventDescriptors: [Int32] { [scanout.card.descriptor] + (uevents.map { [$0.descriptor] } ?? []) }
 

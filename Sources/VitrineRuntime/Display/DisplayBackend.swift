@@ -20,6 +20,10 @@ public protocol DisplayBackend: AnyObject {
     /// completing); if not, the loop paces animation frames with its timer.
     var pacesItself: Bool { get }
 
+    /// When the last presented frame reached the screen: the vblank of its flip
+    /// on DRM, the moment of presenting when headless.
+    var lastScanout: MonotonicInstant? { get }
+
     /// Whether a frame can be drawn now: false while a flip is pending (its
     /// completion event will wake the loop) or while the display is unplugged.
     var isReadyForFrame: Bool { get }

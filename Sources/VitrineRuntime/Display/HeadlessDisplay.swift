@@ -31,8 +31,11 @@ public final class HeadlessDisplay: DisplayBackend {
 
     public func acquireCanvas() -> PixelCanvas? { frame.canvas }
 
+    public private(set) var lastScanout: MonotonicInstant?
+
     public func present(at now: MonotonicInstant) throws {
         framesPresented += 1
+        lastScanout = now
         preview?.offer(frame, at: now)
     }
 

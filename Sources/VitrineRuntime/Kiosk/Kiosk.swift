@@ -18,6 +18,17 @@ public final class Kiosk {
     private let loop: EventLoop
     private var store: SlideFrameStore
     private var displayGeneration: Int
+    private var touch: KioskTouch?
+    /// Input-to-scanout latencies seen so far (for the summary at exit).
+    private var latencies = LatencyRecorder()
+    /// The input event whose effect is in the frame presented last.
+    private var inputInLastFrame: MonotonicInstant?
+    /// The oldest drag movement not yet in a presented frame (its kernel timestamp).
+    private var unshownDrag: MonotonicInstant?
+    private var lastScanoutSeen: MonotonicInstant?
+    /// With `output.rotation`, frames are composed upright here, then turned onto the panel.
+    private let rotation: ExifOrientation
+    private var uprightFrame: PixelImage?
     private var engine: CarouselEngine
     private let compositor: Compositor
     private var lastDrawn: (scene: Scene, version: Int)?
@@ -36,11 +47,13 @@ public final class Kiosk {
         self.display = display
         self.logger = logger
         self.loop = try EventLoop()
-        self.store = Self.makeStore(configuration, output: display.outputSize, wakeup: loop.wakeup)
+        self.rotation = ExifOrientation(turningClockwise: DisplayRotation(rawValue: configuration.output.rotation) ?? .none)
+        self.store = Self.makeStore(configuration, output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup)
         self.displayGeneration = display.generation
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: MonotonicClock.now())
         self.compositor = configuration.compositor
         for descriptor in display.eventDescriptors { try loop.watch(descriptor) }
+        touch = KioskTouch(configuration: configuration, output: Self.logicalSize(of: display, rotation: rotation), loop: loop, logger: logger)
     }
 
     /// Runs until SIGTERM or SIGINT, then restores the display.
@@ -60,15 +73,55 @@ public final class Kiosk {
                     running = false
                 case .descriptor(let descriptor) where display.eventDescriptors.contains(descriptor):
                     try display.handleEvents(on: descriptor)
-                case .signal, .descriptor, .timer, .wakeup:
+                    measureLatency()
+                case .descriptor(let descriptor):
+                    handleInput(on: descriptor)
+                case .signal, .timer, .wakeup:
                     break
                 }
             }
+        }
+        if let summary = latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
+    }
+
+    /// Touch input: device events through the recognizer into the engine.
+    private func handleInput(on descriptor: Int32) {
+        let now = MonotonicClock.now()
+        guard let touch, let gestures = touch.handle(descriptor: descriptor, now: now, loop: loop) else { return }
+        for gesture in gestures {
+            switch gesture {
+            case .pressed(let point, _): logger.debug("touch down", metadata: ["x": "\(Int(point.x.rounded()))", "y": "\(Int(point.y.rounded()))"])
+            case .released: logger.debug("touch released")
+            // Only movement that moves the picture counts towards latency: the
+            // frame presented next is the first to show it.
+            case .dragMoved(_, let at): unshownDrag = unshownDrag ?? at
+            default: break
+            }
+            engine.handle(gesture, at: now, settings: touch.gestureSettings)
+            for event in engine.takeEvents() { report(event, at: now) }
+        }
+    }
+
+    /// When a flip completes, the frame it shows carries the input that was
+    /// newest when it was composed: their distance is the latency a finger feels.
+    private func measureLatency() {
+        guard let scanout = display.lastScanout, scanout != lastScanoutSeen else { return }
+        lastScanoutSeen = scanout
+        if let input = inputInLastFrame {
+            latencies.record(scanout - input)
+            inputInLastFrame = nil
         }
     }
 
     /// A handle any thread may use to stop the loop, which then restores the display.
     public var stopHandle: KioskStopHandle { KioskStopHandle(request: stopRequest, wakeup: loop.wakeup) }
+
+    /// The size the carousel is drawn at: the panel's, turned back by the rotation.
+    private static func logicalSize(of display: DisplayBackend, rotation: ExifOrientation) -> PixelSize {
+        rotation.swapsAxes ? display.outputSize.transposed : display.outputSize
+    }
+
+    private var logicalSize: PixelSize { Self.logicalSize(of: display, rotation: rotation) }
 
     private static func makeStore(_ configuration: KioskConfiguration, output: PixelSize, wakeup: WakeupSignal) -> SlideFrameStore {
         SlideFrameStore(
@@ -83,9 +136,9 @@ public final class Kiosk {
             // The output was set up anew: redraw, and decode again for a new size.
             displayGeneration = display.generation
             lastDrawn = nil
-            if display.outputSize != store.outputSize {
+            if logicalSize != store.outputSize {
                 logger.notice("output size is now \(display.outputSize): decoding the slides again")
-                store = Self.makeStore(configuration, output: display.outputSize, wakeup: loop.wakeup)
+                store = Self.makeStore(configuration, output: logicalSize, wakeup: loop.wakeup)
             }
         }
         for (slide, error) in store.takeNewFailures() {
@@ -101,17 +154,28 @@ public final class Kiosk {
         }
         let store = self.store
         for event in engine.advance(to: now, isReady: { store.isSettled($0) }) {
-            report(event)
+            report(event, at: now)
         }
         store.request(engine.slidesToPrefetch())
         draw(at: now)
         schedule()
     }
 
-    private func report(_ event: CarouselEvent) {
+    private func report(_ event: CarouselEvent, at now: MonotonicInstant) {
         switch event {
         case .pageChanged(let from, let to, let cause):
             logger.info("page changed", metadata: ["from": "\(from)", "to": "\(to)", "cause": "\(cause.rawValue)"])
+        case .tapped(let slide, let x, let y):
+            logger.debug("tap", metadata: ["slide": "\(slide)", "x": "\(Int(x.rounded()))", "y": "\(Int(y.rounded()))"])
+            if let command = touch?.tapAction(slide: slide, point: TouchPoint(x: x, y: y)) {
+                engine.perform(command, at: now)
+            }
+        case .swiped(let from, let direction):
+            logger.debug("swipe", metadata: ["from": "\(from)", "direction": "\(direction.rawValue)"])
+        case .dragBegan(let slide):
+            logger.debug("drag started", metadata: ["slide": "\(slide)"])
+        case .dragEnded(let slide, let paged):
+            logger.debug("drag ended", metadata: ["slide": "\(slide)", "paged": "\(paged)"])
         }
         onEvent?(event)
     }
@@ -136,12 +200,22 @@ public final class Kiosk {
         if let lastPresent, now < lastPresent + minimumFrameGap { return }
         // Not ready means a flip is pending; its completion wakes the loop.
         guard display.isReadyForFrame, let canvas = display.acquireCanvas() else { return }
-        compositor.compose(scene, into: canvas) { store.frame(for: $0) }
+        if rotation == .up {
+            compositor.compose(scene, into: canvas) { store.frame(for: $0) }
+        } else {
+            // A turned panel: compose upright, then turn the frame onto the panel.
+            if uprightFrame?.size != logicalSize { uprightFrame = PixelImage(size: logicalSize) }
+            let upright = uprightFrame!
+            compositor.compose(scene, into: upright.canvas) { store.frame(for: $0) }
+            rotation.draw(upright, into: canvas)
+        }
         do {
             try display.present(at: now)
             lastDrawn = (scene, version)
             lastPresent = now
             needsRedraw = false
+            inputInLastFrame = unshownDrag
+            unshownDrag = nil
             reportFirstFrame(scene, at: now)
         } catch {
             logger.error("cannot present a frame: \(error)")
@@ -213,4 +287,22 @@ private final class StopRequest: Sendable {
 
     var isSet: Bool { mutex.withLock { value } }
     func set() { mutex.withLock { value = true } }
+}
+
+/// Input-to-scanout latencies, summarised at exit.
+struct LatencyRecorder {
+    private var samples: [Duration] = []
+
+    mutating func record(_ latency: Duration) {
+        guard latency >= .zero else { return }
+        if samples.count < 100_000 { samples.append(latency) }
+    }
+
+    /// "n=120 median=21.4ms p95=30.2ms max=41.0ms", or nil without samples.
+    var summary: String? {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.map { Double($0.nanoseconds) / 1e6 }.sorted()
+        func at(_ fraction: Double) -> String { format(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))], decimals: 1) + "ms" }
+        return "n=\(sorted.count) median=\(at(0.5)) p95=\(at(0.95)) max=\(format(sorted.last!, decimals: 1))ms"
+    }
 }

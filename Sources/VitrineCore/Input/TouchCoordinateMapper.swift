@@ -1,0 +1,56 @@
+/// How the panel is mounted relative to the picture Vitrine draws: the picture
+/// is turned by this much clockwise to appear upright, and touches turn with it.
+public enum DisplayRotation: Int, Hashable, Sendable, CaseIterable {
+    case none = 0, quarter = 90, half = 180, threeQuarters = 270
+}
+
+/// Maps a device's raw axis values to output pixels: normalise over the axis
+/// ranges, apply the calibration matrix (libinput's convention: a 3x2 affine
+/// matrix on normalised coordinates), then the display rotation.
+public struct TouchCoordinateMapper: Hashable, Sendable {
+    public var xAxis: AxisRange
+    public var yAxis: AxisRange
+    /// The output in the orientation the carousel is drawn (logical, upright).
+    public var output: PixelSize
+    public var rotation: DisplayRotation
+    /// `[a, b, c, d, e, f]`: x' = a·x + b·y + c, y' = d·x + e·y + f, on 0...1 coordinates.
+    public var calibration: [Double]
+
+    public static let identityCalibration: [Double] = [1, 0, 0, 0, 1, 0]
+
+    public init(xAxis: AxisRange, yAxis: AxisRange, output: PixelSize, rotation: DisplayRotation = .none,
+                calibration: [Double] = TouchCoordinateMapper.identityCalibration) {
+        precondition(calibration.count == 6, "a calibration matrix has six values")
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.output = output
+        self.rotation = rotation
+        self.calibration = calibration
+    }
+
+    public func map(x rawX: Int32, y rawY: Int32) -> TouchPoint {
+        let nx = xAxis.normalized(rawX), ny = yAxis.normalized(rawY)
+        let c = calibration
+        let cx = c[0] * nx + c[1] * ny + c[2], cy = c[3] * nx + c[4] * ny + c[5]
+        // The panel's own top-left is (0, 0); a panel mounted turned a quarter
+        // clockwise shows the picture's top-left at its top-right, and so on.
+        let (u, v): (Double, Double)
+        switch rotation {
+        case .none: (u, v) = (cx, cy)
+        case .quarter: (u, v) = (cy, 1 - cx)
+        case .half: (u, v) = (1 - cx, 1 - cy)
+        case .threeQuarters: (u, v) = (1 - cy, cx)
+        }
+        return TouchPoint(x: u * Double(output.width), y: v * Double(output.height))
+    }
+
+    /// Output pixels per millimetre of finger travel, when the device reports its
+    /// resolution: what turns the millimetre thresholds into pixels.
+    public var pixelsPerMillimetre: Double? {
+        guard let width = xAxis.lengthMillimetres, let height = yAxis.lengthMillimetres, width > 0, height > 0 else { return nil }
+        let rotated = rotation == .quarter || rotation == .threeQuarters
+        let across = Double(rotated ? output.height : output.width) / width
+        let down = Double(rotated ? output.width : output.height) / height
+        return (across + down) / 2
+    }
+}

@@ -1,0 +1,102 @@
+import VitrineCore
+
+/// An `evemu-record` file: a header describing the device (N:, I:, P:, B:, A:
+/// lines), then its events (E: lines). The events-only form, with the header
+/// in a separate description file, is read by `parse(events:description:)`.
+public struct EvemuRecording: Hashable, Sendable {
+    public var device: InputDeviceDescription
+    public var events: [RawInputEvent]
+
+    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    /// A whole recording: header and events in one text.
+    public static func parse(_ text: String) throws(ParseError) -> EvemuRecording {
+        var device = InputDeviceDescription(name: "")
+        var events: [RawInputEvent] = []
+        try read(text, device: &device, events: &events)
+        guard !device.name.isEmpty || !device.codes.isEmpty else {
+            throw ParseError(line: 1, message: "no device description (N:/B:/A: lines); give the description file separately")
+        }
+        return EvemuRecording(device: device, events: events)
+    }
+
+    /// The events-only form, with the device described by another evemu file
+    /// (`evemu-describe` output, or a recording whose events are ignored).
+    public static func parse(events text: String, description: String) throws(ParseError) -> EvemuRecording {
+        var device = InputDeviceDescription(name: "")
+        var ignored: [RawInputEvent] = []
+        try read(description, device: &device, events: &ignored)
+        var events: [RawInputEvent] = []
+        var unused = InputDeviceDescription(name: "")
+        try read(text, device: &unused, events: &events)
+        return EvemuRecording(device: device, events: events)
+    }
+
+    private static func read(_ text: String, device: inout InputDeviceDescription, events: inout [RawInputEvent]) throws(ParseError) {
+        // Bitmask lines of one kind continue each other: B: 03 … then B: 03 … again.
+        var bitmaskBytes: [UInt16: Int] = [:]
+        var propertyBytes = 0
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let trimmed = line.trimmingWhitespace
+            guard trimmed.count >= 2, trimmed.dropFirst().first == ":" else { continue }
+            let fields = trimmed.dropFirst(2).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            switch trimmed.first! {
+            case "N":
+                device.name = String(trimmed.dropFirst(2)).trimmingWhitespace
+            case "P":
+                for byte in try hexBytes(fields, line: number) {
+                    for bit in 0..<8 where byte & (1 << bit) != 0 { device.properties.insert(UInt16(propertyBytes * 8 + bit)) }
+                    propertyBytes += 1
+                }
+            case "B":
+                guard let type = fields.first.flatMap({ UInt16($0, radix: 16) }) else {
+                    throw ParseError(line: number, message: "B: needs an event type")
+                }
+                for byte in try hexBytes(Array(fields.dropFirst()), line: number) {
+                    let offset = bitmaskBytes[type, default: 0]
+                    for bit in 0..<8 where byte & (1 << bit) != 0 {
+                        // Type 0's bitmask lists event types, not codes.
+                        if type != 0 { device.codes[type, default: []].insert(UInt16(offset * 8 + bit)) }
+                    }
+                    bitmaskBytes[type] = offset + 1
+                }
+            case "A":
+                guard fields.count >= 3, let code = UInt16(fields[0], radix: 16), let minimum = Int32(fields[1]),
+                      let maximum = Int32(fields[2]) else {
+                    throw ParseError(line: number, message: "A: needs code, minimum and maximum")
+                }
+                let resolution = fields.count >= 6 ? Int32(fields[5]) ?? 0 : 0
+                device.axes[code] = AxisRange(minimum: minimum, maximum: maximum, resolution: resolution)
+            case "E":
+                guard fields.count >= 4, let seconds = Double(fields[0]), let type = UInt16(fields[1], radix: 16),
+                      let code = UInt16(fields[2], radix: 16), let value = Int32(fields[3]) else {
+                    throw ParseError(line: number, message: "E: needs time, type, code and value, found \"\(trimmed)\"")
+                }
+                events.append(RawInputEvent(type: type, code: code, value: value, time: .seconds(seconds)))
+            default:
+                continue  // I:, L:, S: and anything newer
+            }
+        }
+    }
+
+    private static func hexBytes(_ fields: [String], line: Int) throws(ParseError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for field in fields {
+            guard let byte = UInt8(field, radix: 16) else { throw ParseError(line: line, message: "\"\(field)\" is not a hex byte") }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+}

@@ -1,0 +1,67 @@
+import Logging
+import VitrineConfig
+import VitrineCore
+
+/// The kiosk's touch side: the input devices and their hotplug, the gesture
+/// recognizer, and tap actions that leave the process. Owned and driven by the
+/// display thread; nothing here blocks (tap POSTs go to their own queue).
+final class KioskTouch {
+    let input: TouchInput
+    private var recognizer: GestureRecognizer
+    /// The thresholds in output pixels, which the engine needs to decide a release.
+    var gestureSettings: GestureSettings { recognizer.settings }
+    private let uevents: UeventMonitor?
+    private let poster: TapActionPoster
+    private let configuration: KioskConfiguration
+    private let output: PixelSize
+    private let logger: Logger
+
+    init(configuration: KioskConfiguration, output: PixelSize, loop: EventLoop, logger: Logger) {
+        self.configuration = configuration
+        self.output = output
+        self.logger = logger
+        let rotation = DisplayRotation(rawValue: configuration.output.rotation) ?? .none
+        input = TouchInput(settings: TouchInputSettings(include: configuration.touch.include, exclude: configuration.touch.exclude,
+                                                        rotation: rotation, calibration: configuration.touch.calibration,
+                                                        output: output), logger: logger)
+        poster = TapActionPoster(logger: logger)
+        uevents = try? UeventMonitor()
+        for descriptor in input.scan() { try? loop.watch(descriptor) }
+        if let uevents { try? loop.watch(uevents.descriptor) }
+        recognizer = GestureRecognizer(settings: TouchReplay.gestureSettings(
+            configuration.touch, output: output, pixelsPerMillimetre: input.pixelsPerMillimetre))
+        if input.devices.isEmpty { logger.info("no touch input devices yet; new ones are picked up when plugged in") }
+    }
+
+    /// Handles readability of `descriptor` if it is one of ours: returns the
+    /// gestures it produced, or nil when the descriptor belongs to someone else.
+    func handle(descriptor: Int32, now: MonotonicInstant, loop: EventLoop) -> [GestureEvent]? {
+        if let uevents, descriptor == uevents.descriptor {
+            let added = uevents.read().contains { $0["SUBSYSTEM"] == "input" && $0["ACTION"] == "add" && ($0["DEVNAME"] ?? "").contains("event") }
+            if added {
+                for descriptor in input.scan() { try? loop.watch(descriptor) }
+                recognizer.settings = TouchReplay.gestureSettings(configuration.touch, output: output,
+                                                                   pixelsPerMillimetre: input.pixelsPerMillimetre)
+            }
+            return []
+        }
+        guard input.devices[descriptor] != nil else { return nil }
+        let (events, removed) = input.handle(descriptor: descriptor, now: now)
+        if let removed { loop.unwatch(removed) }
+        var gestures: [GestureEvent] = []
+        for event in events { gestures += recognizer.handle(event) }
+        return gestures
+    }
+
+    /// Carries out slide `slide`'s tap action, if it has one; returns a command for the engine.
+    func tapAction(slide: Int, point: TouchPoint) -> CarouselCommand? {
+        guard configuration.slides.indices.contains(slide), let action = configuration.slides[slide].action else { return nil }
+        switch action {
+        case .goTo(let target):
+            return .goTo(target)
+        case .post(let url, let timeout):
+            poster.post(slide: slide, point: point, to: url, timeout: timeout)
+            return nil
+        }
+    }
+}

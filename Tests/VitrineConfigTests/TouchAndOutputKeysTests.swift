@@ -1,0 +1,77 @@
+import Testing
+import VitrineCore
+@testable import VitrineConfig
+
+@Suite("ConfigLoader: touch, rotation, DRM output and tap actions")
+struct TouchAndOutputKeysTests {
+    func issues(_ text: String) -> [String] {
+        do {
+            _ = try ConfigLoader.parse(text)
+            return []
+        } catch {
+            return error.issues.map(\.description)
+        }
+    }
+
+    @Test func touchKeysAreRead() throws {
+        let configuration = try ConfigLoader.parse("""
+            touch:
+              resumeDelay: 1500ms
+              include: [Goodix]
+              exclude: [Mouse, Tablet]
+              calibration: [0, 1, 0, -1, 0, 1]
+              tapMaxDuration: 300ms
+              tapSlop: 3.5
+              swipeFraction: 0.3
+              flickVelocity: 200
+            """)
+        #expect(configuration.touch.resumeDelay == .milliseconds(1500))
+        #expect(configuration.touch.include == ["Goodix"])
+        #expect(configuration.touch.exclude == ["Mouse", "Tablet"])
+        #expect(configuration.touch.calibration == [0, 1, 0, -1, 0, 1])
+        #expect(configuration.touch.tapMaxDuration == .milliseconds(300))
+        #expect(configuration.touch.tapSlopMillimetres == 3.5)
+        #expect(configuration.touch.swipeFraction == 0.3)
+        #expect(configuration.touch.flickVelocityMillimetresPerSecond == 200)
+        let defaults = try ConfigLoader.parse("{}").touch
+        #expect(defaults.calibration == [1, 0, 0, 0, 1, 0] && defaults.tapSlopMillimetres == 5 && defaults.swipeFraction == 0.25)
+    }
+
+    @Test func badTouchValuesNameTheirKeys() {
+        #expect(issues("touch: {calibration: [1, 0, 0]}")
+            == ["touch.calibration: must be six numbers [a, b, c, d, e, f] (libinput's calibration matrix), found 3"])
+        #expect(issues("touch: {calibration: [1, 0, x, 0, 1, 0]}") == ["touch.calibration[2]: must be a number, found x"])
+        #expect(issues("touch: {swipeFraction: 2}") == ["touch.swipeFraction: must be between 0.01 and 1.0, found 2"])
+        #expect(issues("touch: {include: Goodix}") == ["touch.include: must be a list, found Goodix"])
+        #expect(issues("touch: {tapSlop: -1}") == ["touch.tapSlop: must be between 0.1 and 100.0, found -1"])
+    }
+
+    @Test func outputKeysAreReadAndChecked() throws {
+        let configuration = try ConfigLoader.parse("output: {card: /dev/dri/card1, connector: HDMI-A-1, mode: 1280x720@50, modesetting: legacy, rotation: 270}")
+        #expect(configuration.output.card == "/dev/dri/card1")
+        #expect(configuration.output.connector == "HDMI-A-1")
+        #expect(configuration.output.mode?.description == "1280x720@50")
+        #expect(configuration.output.modesetting == .legacy)
+        #expect(configuration.output.rotation == 270)
+        #expect(issues("output: {rotation: 45}") == ["output.rotation: must be 0, 90, 180 or 270, found 45"])
+        #expect(issues("output: {mode: big}") == ["output.mode: must be WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, for example 1920x1080@60, found big"])
+        #expect(issues("output: {modesetting: fast}") == ["output.modesetting: must be one of auto, atomic, legacy, found fast"])
+    }
+
+    @Test func tapActions() throws {
+        let configuration = try ConfigLoader.parse("""
+            slides:
+              - {path: a.jpg, action: {goto: 1}}
+              - {path: b.jpg, action: {post: "http://127.0.0.1:8080/tap", timeout: 500ms}}
+              - {path: c.jpg, action: {post: "http://shop.local/tap"}}
+            """)
+        #expect(configuration.slides[0].action == .goTo(1))
+        #expect(configuration.slides[1].action == .post(url: "http://127.0.0.1:8080/tap", timeout: .milliseconds(500)))
+        #expect(configuration.slides[2].action == .post(url: "http://shop.local/tap", timeout: .seconds(2)))
+        #expect(issues("slides: [{path: a.jpg, action: {goto: 3}}]")
+            == ["slides[0].action.goto: there is no slide 3: the playlist has 1 slides (counting from 0)"])
+        #expect(issues("slides: [{path: a.jpg, action: {post: \"ftp://x\"}}]") == ["slides[0].action.post: must be an http:// URL, found ftp://x"])
+        #expect(issues("slides: [{path: a.jpg, action: {goto: 0, post: \"http://x\"}}]") == ["slides[0].action: must have either goto or post, not both"])
+        #expect(issues("slides: [{path: a.jpg, action: {}}]") == ["slides[0].action: must have goto (a slide index) or post (an http:// URL)"])
+    }
+}

@@ -1,0 +1,69 @@
+import Testing
+import VitrineCore
+import VitrineEvdev
+import VitrineRuntime
+
+@Suite("evemu recordings: device classification")
+struct ClassificationTests {
+    @Test(arguments: [
+        ("b-tap.evemu", TouchDeviceKind.multitouchB,
+         "touchscreen: INPUT_PROP_DIRECT with ABS_MT_POSITION_X/Y and ABS_MT_SLOT"),
+        ("a-tap.evemu", TouchDeviceKind.multitouchA,
+         "touchscreen: INPUT_PROP_DIRECT with ABS_MT_POSITION_X/Y and no slots"),
+        ("st-tap.evemu", TouchDeviceKind.singleTouch, "touchscreen: ABS_X/Y with BTN_TOUCH"),
+        ("qemu-tablet.evemu", TouchDeviceKind.absolutePointer, "absolute pointer: ABS_X/Y with BTN_LEFT"),
+    ])
+    func touchDevices(name: String, kind: TouchDeviceKind, reason: String) throws {
+        let classification = TouchDeviceClassification(try Recordings.load(name).device)
+        #expect(classification.kind == kind)
+        #expect(classification.reason == reason)
+    }
+
+    /// A laptop touchpad has ABS_X/Y and BTN_TOUCH like a single-touch screen, and
+    /// MT axes like a protocol-B one, but no INPUT_PROP_DIRECT (and BTN_TOOL_FINGER):
+    /// it must not drive the carousel.
+    @Test func touchpadIsIgnored() throws {
+        let recording = try Recordings.load("touchpad-description.evemu")
+        let classification = TouchDeviceClassification(recording.device)
+        #expect(classification.kind == nil, "classified as \(String(describing: classification.kind)): \(classification.reason)")
+        #expect(classification.reason == "ignored: a touchpad (INPUT_PROP_POINTER or BTN_TOOL_FINGER, no INPUT_PROP_DIRECT), not a screen")
+        #expect(throws: TouchReplay.Failure.self) { try TouchReplay().run(recording) }
+    }
+
+    /// The axes each kind maps with, and the millimetre scale the thresholds use.
+    @Test func mappers() throws {
+        let settings = TouchInputSettings(output: PixelSize(width: 1920, height: 1080))
+
+        let b = try Recordings.load("b-tap.evemu").device
+        let bMapper = settings.mapper(for: b, kind: .multitouchB)
+        #expect(bMapper.xAxis == AxisRange(minimum: 0, maximum: 4095, resolution: 16))
+        #expect(bMapper.yAxis == AxisRange(minimum: 0, maximum: 2303, resolution: 16))
+        // 1920 px over 255.94 mm and 1080 px over 143.94 mm.
+        let ppm = try #require(bMapper.pixelsPerMillimetre)
+        #expect(abs(ppm - 7.5025) < 0.001)
+        let centre = bMapper.map(x: 2048, y: 1152)
+        #expect(abs(centre.x - 960.234) < 0.001 && abs(centre.y - 540.234) < 0.001)
+
+        let a = try Recordings.load("a-tap.evemu").device
+        let aMapper = settings.mapper(for: a, kind: .multitouchA)
+        #expect(aMapper.xAxis == AxisRange(minimum: 0, maximum: 3840))
+        #expect(aMapper.pixelsPerMillimetre == nil)
+        let aPoint = aMapper.map(x: 1000, y: 600)
+        #expect(abs(aPoint.x - 500) < 1e-9 && abs(aPoint.y - 300) < 1e-9)
+
+        let single = try Recordings.load("st-tap.evemu").device
+        let singleMapper = settings.mapper(for: single, kind: .singleTouch)
+        #expect(singleMapper.pixelsPerMillimetre == nil)
+        let singlePoint = singleMapper.map(x: 300, y: 200)
+        #expect(abs(singlePoint.x - 600) < 1e-9 && abs(singlePoint.y - 400) < 1e-9)
+
+        // Without a resolution, the thresholds assume 96 dpi.
+        let gestures = TouchReplay.gestureSettings(.init(), output: settings.output, pixelsPerMillimetre: nil)
+        #expect(abs(gestures.tapSlop - 5 * 96 / 25.4) < 1e-9)
+        #expect(abs(gestures.flickVelocity - 150 * 96 / 25.4) < 1e-9)
+        #expect(gestures.pageDistance == 480)
+        let withResolution = TouchReplay.gestureSettings(.init(), output: settings.output, pixelsPerMillimetre: ppm)
+        #expect(abs(withResolution.tapSlop - 37.51) < 0.01)
+        #expect(abs(withResolution.flickVelocity - 1125.4) < 0.1)
+    }
+}

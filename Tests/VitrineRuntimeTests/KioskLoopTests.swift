@@ -3,6 +3,7 @@ import Logging
 import Testing
 import VitrineConfig
 import VitrineCore
+import VitrineJPEG
 @testable import VitrineRuntime
 
 /// The real display loop (epoll, timerfd, eventfd, decode queue) on a headless
@@ -46,4 +47,39 @@ final class EventLog: @unchecked Sendable {
     private var events: [CarouselEvent] = []
     func append(_ event: CarouselEvent) { lock.lock(); events.append(event); lock.unlock() }
     var all: [CarouselEvent] { lock.lock(); defer { lock.unlock() }; return events }
+}
+
+@Suite("Display rotation")
+struct DisplayRotationTests {
+    /// A picture red on its left half and blue on its right, laid out upright
+    /// at 90x160 and shown on a 160x90 panel turned a quarter: the panel's top
+    /// half must be red, its bottom half blue.
+    @Test func aQuarterTurnTurnsThePicture() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let picture = PixelImage(size: PixelSize(width: 90, height: 160))
+        for y in 0..<160 {
+            for x in 0..<90 { picture[x, y] = x < 45 ? RGBAColor(red: 220, green: 20, blue: 20).xrgb : RGBAColor(red: 20, green: 20, blue: 220).xrgb }
+        }
+        FileManager.default.createFile(atPath: directory + "/split.jpg", contents: Data(try JPEGEncoder().encode(picture, quality: 95)))
+        let configuration = try ConfigLoader.parse("""
+            slides: [split.jpg]
+            indicator: { visible: false }
+            output: { rotation: 90, width: 160, height: 90 }
+            """, baseDirectory: directory)
+        let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
+        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
+        let stop = kiosk.stopHandle
+        Thread.detachNewThread { Thread.sleep(forTimeInterval: 0.5); stop.stop() }
+        try kiosk.run()
+        let frame = display.currentFrame
+        #expect(frame.size == PixelSize(width: 160, height: 90))
+        #expect(isClose(frame[80, 10], to: RGBAColor(red: 220, green: 20, blue: 20), tolerance: 12))
+        #expect(isClose(frame[80, 80], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 12))
+        // And the touch mapper agrees: the panel's top edge is the picture's left edge.
+        let mapper = TouchCoordinateMapper(xAxis: AxisRange(minimum: 0, maximum: 1000), yAxis: AxisRange(minimum: 0, maximum: 1000),
+                                           output: PixelSize(width: 90, height: 160), rotation: .quarter)
+        let top = mapper.map(x: 500, y: 0)
+        #expect(top.x == 0 && top.y == 80)
+    }
 }

@@ -108,6 +108,10 @@ public final class Kiosk {
         guard let scanout = display.lastScanout, scanout != lastScanoutSeen else { return }
         lastScanoutSeen = scanout
         if let input = inputInLastFrame {
+            logger.trace("input-to-scanout sample", metadata: [
+                "input_ns": "\(input.nanoseconds)", "scanout_ns": "\(scanout.nanoseconds)",
+                "ms": "\(Double((scanout - input).nanoseconds) / 1e6)",
+            ])
             latencies.record(scanout - input)
             inputInLastFrame = nil
         }

@@ -24,6 +24,12 @@ func format(_ value: Double, decimals: Int = 1) -> String {
     String(format: "%.\(decimals)f", value)
 }
 
+/// This program's path, absolute, for benchmarks that run it again as a child process.
+func currentExecutable() -> String {
+    let path = CommandLine.arguments[0]
+    return path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+}
+
 func timeInProcess(_ body: () throws -> Void) rethrows -> Duration {
     let start = MonotonicClock.now()
     try body()
@@ -53,8 +59,7 @@ struct DecodeBench: ParsableCommand {
         let workspace = try SlideDecodingWorkspace()
         // As in the kiosk, where frames evicted from the cache are recycled for the next decode.
         let frameStorage = PixelStorage(capacity: display.pixelCount)
-        let executable = CommandLine.arguments[0].hasPrefix("/")
-            ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let executable = currentExecutable()
         let tools: [(name: String, command: [String])] = [
             ("vitrine (process)", [executable, "bench", "decode-once", photo]),
             ("djpeg -scale \(scale)", ["djpeg", "-scale", "\(scale)", "-pnm", "-outfile", "/dev/null", photo]),

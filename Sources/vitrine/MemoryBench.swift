@@ -13,8 +13,7 @@ struct MemoryBench: ParsableCommand {
     @Option(help: "Page changes to run through.") var changes = 60
 
     func run() throws {
-        let executable = CommandLine.arguments[0].hasPrefix("/")
-            ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let executable = currentExecutable()
         print("Pipeline at 1920x1080 through \(changes) page changes (demo pictures repeated to fill the playlist)")
         print("")
         print("| playlist length | peak RSS MiB | RSS after the run MiB |")

@@ -30,13 +30,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.bootstrap()
-        let configuration: KioskConfiguration
-        do {
-            configuration = try ConfigLoader.load(file: config)
-        } catch {
-            for line in error.description.split(separator: "\n") { logger.critical("invalid configuration: \(line)") }
-            throw ExitCode(1)
-        }
+        let configuration = try loadConfiguration(config, logger: logger)
         let renderer = FrameRenderer(configuration: configuration, output: size.flatMap(PixelSize.init(parsing:)))
         let (frame, failures) = renderer.render(at: at)
         for failure in failures { logger.error("\(failure)") }

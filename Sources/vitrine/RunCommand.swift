@@ -25,13 +25,7 @@ struct RunCommand: ParsableCommand {
         // thread's signalfd, so that shutdown restores the display.
         EventLoop.blockSignals()
         let logger = logging.bootstrap()
-        var configuration: KioskConfiguration
-        do {
-            configuration = try ConfigLoader.load(file: config)
-        } catch {
-            for line in error.description.split(separator: "\n") { logger.critical("invalid configuration: \(line)") }
-            throw ExitCode(1)
-        }
+        var configuration = try loadConfiguration(config, logger: logger)
         if let display { configuration.output.display = display }
         if let preview { configuration.output.preview = preview }
         for issue in ConfigLoader.fileIssues(in: configuration) {

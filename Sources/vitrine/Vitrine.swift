@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import VitrineConfig
 import VitrineRuntime
 
 @main
@@ -34,3 +35,14 @@ struct LoggingOptions: ParsableArguments {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// Loads and validates the configuration for a command that logs: each problem
+/// is one critical line naming the file and key path, then exit status 1.
+func loadConfiguration(_ path: String, logger: Logger) throws -> KioskConfiguration {
+    do {
+        return try ConfigLoader.load(file: path)
+    } catch {
+        for line in error.description.split(separator: "\n") { logger.critical("invalid configuration: \(line)") }
+        throw ExitCode(1)
+    }
+}

@@ -4,15 +4,6 @@ import VitrineCore
 
 @Suite("ConfigLoader: touch, rotation, DRM output and tap actions")
 struct TouchAndOutputKeysTests {
-    func issues(_ text: String) -> [String] {
-        do {
-            _ = try ConfigLoader.parse(text)
-            return []
-        } catch {
-            return error.issues.map(\.description)
-        }
-    }
-
     @Test func touchKeysAreRead() throws {
         let configuration = try ConfigLoader.parse("""
             touch:

@@ -287,6 +287,15 @@ def tear_check(guest, results, config, name, dumps=40):
 TABLET_MAX = 0x7FFF  # QMP's absolute axis range
 
 
+def logged(guest, log, text, timeout):
+    """Whether `text` appears in the guest's `log` within `timeout` seconds."""
+    try:
+        guest.wait_for_log(log, text, timeout=timeout)
+        return True
+    except TimeoutError:
+        return False
+
+
 def tablet(guest, x, y, button=None):
     """Moves QEMU's virtio tablet to (x, y), fractions of the screen; presses or releases the left button."""
     events = [{"type": "abs", "data": {"axis": "x", "value": int(x * TABLET_MAX)}},
@@ -312,11 +321,7 @@ def touch_checks(guest, results, args, mirror, work):
         tablet(guest, 0.75 - step * 0.5 / 15, 0.5)
         time.sleep(0.02)
     tablet(guest, 0.25, 0.5, button=False)
-    swiped = True
-    try:
-        guest.wait_for_log(log, "cause=swipe from=0 to=1", timeout=30)
-    except TimeoutError:
-        swiped = False
+    swiped = logged(guest, log, "cause=swipe from=0 to=1", 30)
     time.sleep(1.0)
     shown = guest.screendump("touch-after-swipe")
     expected = host_render(args.vitrine, os.path.join(mirror, "touch.yaml"), 61, "800x600", work, "touch-slide-1")
@@ -327,38 +332,20 @@ def touch_checks(guest, results, args, mirror, work):
     tablet(guest, 0.5, 0.5, button=True)
     time.sleep(0.05)
     tablet(guest, 0.5, 0.5, button=False)
-    tapped = True
-    try:
-        guest.wait_for_log(log, "tap slide=1 x=400 y=300", timeout=20)
-    except TimeoutError:
-        tapped = False
+    tapped = logged(guest, log, "tap slide=1 x=400 y=300", 20)
     results.check("a tablet tap is reported with its slide and position", tapped)
 
     # A uinput protocol-B touchscreen, created while the kiosk runs: picked up by hotplug.
     status, output = guest.run("evemu-device /vm/touch/touchscreen.desc > /tmp/evemu.txt 2>&1 & sleep 1; cat /tmp/evemu.txt")
     node = re.findall(r"/dev/input/event\d+", output)
-    picked_up = False
-    if node:
-        try:
-            guest.wait_for_log(log, f"touch input: {node[-1]}", timeout=20)
-            picked_up = True
-        except TimeoutError:
-            pass
+    picked_up = bool(node) and logged(guest, log, f"touch input: {node[-1]}", 20)
     results.check("a touchscreen plugged in while running is picked up", picked_up, output.strip()[-120:])
     if node:
         guest.run(f"evemu-play {node[-1]} < /vm/touch/swipe-left.events")
-        swiped = True
-        try:
-            guest.wait_for_log(log, "cause=swipe from=1 to=2", timeout=30)
-        except TimeoutError:
-            swiped = False
+        swiped = logged(guest, log, "cause=swipe from=1 to=2", 30)
         results.check("a uinput protocol-B touchscreen swipe pages", swiped)
         guest.run(f"evemu-play {node[-1]} < /vm/touch/tap.events")
-        tapped = True
-        try:
-            guest.wait_for_log(log, "tap slide=2 x=400 y=300", timeout=20)
-        except TimeoutError:
-            tapped = False
+        tapped = logged(guest, log, "tap slide=2 x=400 y=300", 20)
         results.check("a uinput protocol-B touchscreen tap is reported", tapped)
     guest.run("killall evemu-device 2>/dev/null")
     guest.stop_kiosk("/tmp/touch.pid")

@@ -50,7 +50,9 @@ struct DecodeBench: ParsableCommand {
         let source = PixelSize(width: 4000, height: 3000), display = PixelSize(width: 1920, height: 1080)
         let photo = directory + "/photo-12mp.jpg"
         let jpeg = try JPEGEncoder().encode(SyntheticPhoto.make(size: source), quality: 90)
-        FileManager.default.createFile(atPath: photo, contents: Data(jpeg))
+        guard FileManager.default.createFile(atPath: photo, contents: Data(jpeg)) else {
+            throw ValidationError("cannot write the benchmark photo to \(photo)")
+        }
         let request = SlideRequest(file: "photo-12mp.jpg", resolvedPath: photo, fit: .contain, background: .black,
                                    output: display, maxPixels: 100_000_000)
         let target = SlideFramer.decodeTarget(picture: source, orientation: .up, output: display, fit: .contain)

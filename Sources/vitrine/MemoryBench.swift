@@ -62,6 +62,8 @@ struct MemoryRun: ParsableCommand {
             configuration.compositor.compose(engine.scene(at: now), into: frame.canvas) { store.frame(for: $0) }
         }
         let resident = ChildProcess.ownMemory().resident
-        FileManager.default.createFile(atPath: report, contents: Data("\(resident)\n".utf8))
+        guard FileManager.default.createFile(atPath: report, contents: Data("\(resident)\n".utf8)) else {
+            throw ValidationError("cannot write the memory report to \(report)")
+        }
     }
 }

@@ -396,7 +396,7 @@ struct ConfigFileTests {
     }
 
     @Test func aDirectoryIsNotAConfigurationFile() throws {
-        try withTemporaryDirectory { directory in
+        _ = try withTemporaryDirectory { directory in
             #expect(throws: ConfigError(source: directory, issues: [ConfigIssue(path: "", message: "cannot read the file: is a directory")])) {
                 try ConfigLoader.load(file: directory)
             }

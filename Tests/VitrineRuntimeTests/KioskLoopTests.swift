@@ -61,7 +61,7 @@ struct DisplayRotationTests {
         for y in 0..<160 {
             for x in 0..<90 { picture[x, y] = x < 45 ? RGBAColor(red: 220, green: 20, blue: 20).xrgb : RGBAColor(red: 20, green: 20, blue: 220).xrgb }
         }
-        FileManager.default.createFile(atPath: directory + "/split.jpg", contents: Data(try JPEGEncoder().encode(picture, quality: 95)))
+        #expect(FileManager.default.createFile(atPath: directory + "/split.jpg", contents: Data(try JPEGEncoder().encode(picture, quality: 95))))
         let configuration = try ConfigLoader.parse("""
             slides: [split.jpg]
             indicator: { visible: false }

@@ -47,7 +47,7 @@ struct PipelineTests {
     @Test func failuresAreReportedOnceWithFileAndReason() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }
-        FileManager.default.createFile(atPath: directory + "/notes.jpg", contents: Data("not a picture".utf8))
+        #expect(FileManager.default.createFile(atPath: directory + "/notes.jpg", contents: Data("not a picture".utf8)))
         var slides = requests(count: 2, file: directory + "/notes.jpg")
         slides[1].resolvedPath = directory + "/missing.jpg"
         slides[1].file = "missing.jpg"
@@ -69,7 +69,7 @@ struct PipelineTests {
         try writeJPEG(directory + "/red.jpg", size: PixelSize(width: 320, height: 180), color: RGBAColor(red: 220, green: 20, blue: 20))
         try writeJPEG(directory + "/blue.jpg", size: PixelSize(width: 320, height: 180), color: RGBAColor(red: 20, green: 20, blue: 220))
         try writeJPEG(directory + "/placeholder.jpg", size: PixelSize(width: 320, height: 180), color: RGBAColor(red: 128, green: 128, blue: 128))
-        FileManager.default.createFile(atPath: directory + "/broken.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]))
+        #expect(FileManager.default.createFile(atPath: directory + "/broken.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00])))
         let yaml = """
             slides: [red.jpg, broken.jpg, blue.jpg]
             interval: 2s
@@ -78,7 +78,7 @@ struct PipelineTests {
             indicator: { visible: false }
             output: { width: 320, height: 180 }
             """
-        FileManager.default.createFile(atPath: directory + "/vitrine.yaml", contents: Data(yaml.utf8))
+        #expect(FileManager.default.createFile(atPath: directory + "/vitrine.yaml", contents: Data(yaml.utf8)))
         return try ConfigLoader.load(file: directory + "/vitrine.yaml")
     }
 

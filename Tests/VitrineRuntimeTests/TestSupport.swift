@@ -1,3 +1,4 @@
+import Testing
 import Foundation
 import VitrineConfig
 import VitrineCore
@@ -24,7 +25,7 @@ func removeTemporaryDirectory(_ path: String) {
 func writeJPEG(_ path: String, size: PixelSize, color: RGBAColor, orientation: ExifOrientation = .up) throws -> String {
     let image = PixelImage(size: size, fill: color)
     let bytes = try JPEGEncoder().encode(image, quality: 95, orientation: orientation)
-    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
     return path
 }
 

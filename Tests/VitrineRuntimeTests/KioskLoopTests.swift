@@ -26,7 +26,7 @@ struct KioskLoopTests {
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
         let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
         let events = EventLog()
-        kiosk.onEvent = { events.append($0) }
+        kiosk.onEvent = { if case .carousel(let event) = $0 { events.append(event) } }
         let stop = kiosk.stopHandle
         Thread.detachNewThread { Thread.sleep(forTimeInterval: 1.0); stop.stop() }
         try kiosk.run()
@@ -45,6 +45,7 @@ struct KioskLoopTests {
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [CarouselEvent] = []
+    let appliedVersions = Locked<String>()
     func append(_ event: CarouselEvent) { lock.lock(); events.append(event); lock.unlock() }
     var all: [CarouselEvent] { lock.lock(); defer { lock.unlock() }; return events }
 }
@@ -82,4 +83,11 @@ struct DisplayRotationTests {
         let top = mapper.map(x: 500, y: 0)
         #expect(top.x == 0 && top.y == 80)
     }
+}
+
+final class Locked<Element>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Element] = []
+    func append(_ value: Element) { lock.lock(); values.append(value); lock.unlock() }
+    var all: [Element] { lock.lock(); defer { lock.unlock() }; return values }
 }

@@ -12,7 +12,7 @@ import VitrineCore
 /// happens on the store's queue; its completion wakes the loop through the
 /// eventfd.
 public final class Kiosk {
-    public let configuration: KioskConfiguration
+    public private(set) var configuration: KioskConfiguration
     public let display: DisplayBackend
     private let logger: Logger
     private let loop: EventLoop
@@ -30,7 +30,7 @@ public final class Kiosk {
     private let rotation: ExifOrientation
     private var uprightFrame: PixelImage?
     private var engine: CarouselEngine
-    private let compositor: Compositor
+    private var compositor: Compositor
     private var lastDrawn: (scene: Scene, version: Int)?
     private var lastPresent: MonotonicInstant?
     /// The picture changed but could not be drawn yet (pacing, or a pending flip).
@@ -39,11 +39,18 @@ public final class Kiosk {
     private let startedAt = MonotonicClock.now()
     private var firstFrameReported = false
     private let stopRequest = StopRequest()
-    /// Called on the display thread for every engine event (the API will stream these).
-    public var onEvent: ((CarouselEvent) -> Void)?
+    /// Called on the display thread for every event (the API will stream these).
+    public var onEvent: ((KioskEvent) -> Void)?
+    /// Commands in, status out, from any thread.
+    public let control: KioskControl
+    private var configurationVersion: String?
+    private var recentErrors: [String] = []
+    /// A configuration waiting for its slide boundary, with its pictures decoding.
+    private var pending: (configuration: KioskConfiguration, version: String, store: SlideFrameStore)?
 
-    public init(configuration: KioskConfiguration, display: DisplayBackend, logger: Logger) throws(SystemError) {
+    public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger) throws(SystemError) {
         self.configuration = configuration
+        self.configurationVersion = version
         self.display = display
         self.logger = logger
         self.loop = try EventLoop()
@@ -53,6 +60,10 @@ public final class Kiosk {
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: MonotonicClock.now())
         self.compositor = configuration.compositor
         for descriptor in display.eventDescriptors { try loop.watch(descriptor) }
+        control = KioskControl(wakeup: loop.wakeup, initial: KioskStatus(
+            currentSlide: nil, slideCount: configuration.slides.count, playing: false, pausedBecause: [],
+            output: display.description, inputDevices: [], configurationVersion: version,
+            startedAt: MonotonicClock.now(), recentErrors: []))
         touch = KioskTouch(configuration: configuration, output: Self.logicalSize(of: display, rotation: rotation), loop: loop, logger: logger)
     }
 
@@ -82,6 +93,69 @@ public final class Kiosk {
             }
         }
         if let summary = latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
+    }
+
+    // MARK: Control
+
+    private func handleCommands(at now: MonotonicInstant) {
+        for command in control.takeCommands() {
+            switch command {
+            case .navigate(let navigation):
+                engine.perform(navigation, at: now)
+            case .pause:
+                engine.pause(.remote, at: now)
+                logger.info("paused by an operator")
+            case .resume:
+                engine.resume(.remote, at: now)
+                logger.info("resumed by an operator")
+            case .apply(let next, let version):
+                // Decode the new playlist's first pictures now, into a store of its
+                // own; the switch waits for them, so it never shows a black frame.
+                let store = Self.makeStore(next, output: logicalSize, wakeup: loop.wakeup)
+                store.request(Array(next.slides.indices.prefix(2)))
+                pending = (next, version, store)
+                logger.info("configuration \(version) received; it applies at the next slide boundary")
+            }
+        }
+    }
+
+    /// Switches to a pending configuration once its first picture is ready and
+    /// the carousel is at a slide boundary: resting with its rotation deadline
+    /// come, or not rotating at all. Never mid-transition or under a finger.
+    private func applyPendingConfigurationIfDue(at now: MonotonicInstant) {
+        guard let (next, version, nextStore) = pending else { return }
+        let ready = next.slides.isEmpty
+            ? (next.placeholder == nil || nextStore.placeholderFrame != nil || { if case .failed = nextStore.placeholder { return true }; return false }())
+            : nextStore.isSettled(0)
+        guard ready else { return }
+        switch engine.phase {
+        case .animating, .dragging:
+            return
+        case .awaitingNext:
+            break
+        case .resting:
+            if case .at(let deadline) = engine.nextWakeup(), deadline > now { return }
+        }
+        let pauses = engine.scheduler.pauseReasons
+        configuration = next
+        configurationVersion = version
+        store = nextStore
+        compositor = next.compositor
+        engine = CarouselEngine(settings: next.carouselSettings, start: now)
+        for reason in pauses { engine.pause(reason, at: now) }
+        touch?.update(configuration: next)
+        pending = nil
+        lastDrawn = nil
+        logger.notice("configuration \(version) applied", metadata: ["slides": "\(next.slides.count)"])
+        onEvent?(.configurationApplied(version: version))
+    }
+
+    private func publishStatus() {
+        control.publish(KioskStatus(
+            currentSlide: engine.currentSlide, slideCount: configuration.slides.count, playing: engine.isPlaying,
+            pausedBecause: engine.scheduler.pauseReasons.map(\.rawValue).sorted(), output: display.description,
+            inputDevices: touch?.deviceNames ?? [], configurationVersion: configurationVersion,
+            startedAt: startedAt, recentErrors: recentErrors))
     }
 
     /// Touch input: device events through the recognizer into the engine.
@@ -136,6 +210,9 @@ public final class Kiosk {
     }
 
     private func turn(at now: MonotonicInstant) {
+        defer { publishStatus() }
+        handleCommands(at: now)
+        applyPendingConfigurationIfDue(at: now)
         if display.generation != displayGeneration {
             // The output was set up anew: redraw, and decode again for a new size.
             displayGeneration = display.generation
@@ -147,14 +224,18 @@ public final class Kiosk {
         }
         for (slide, error) in store.takeNewFailures() {
             // Logged once per picture: the store reports each failure a single time.
+            let message: String
             if let slide {
                 let action = configuration.onImageError == .skip ? "skipping the slide" : "showing the placeholder"
-                logger.error("cannot show slide \(slide): \(error); \(action)", metadata: ["file": "\(error.file)"])
+                message = "cannot show slide \(slide): \(error); \(action)"
                 if configuration.onImageError == .skip { engine.markUnavailable(slide, at: now) }
             } else {
-                logger.error("cannot show the placeholder: \(error); showing the background colour instead",
-                             metadata: ["file": "\(error.file)"])
+                message = "cannot show the placeholder: \(error); showing the background colour instead"
             }
+            logger.error("\(message)", metadata: ["file": "\(error.file)"])
+            recentErrors.append(message)
+            if recentErrors.count > KioskStatus.errorLimit { recentErrors.removeFirst() }
+            onEvent?(.error(message))
         }
         let store = self.store
         for event in engine.advance(to: now, isReady: { store.isSettled($0) }) {
@@ -181,7 +262,7 @@ public final class Kiosk {
         case .dragEnded(let slide, let paged):
             logger.debug("drag ended", metadata: ["slide": "\(slide)", "paged": "\(paged)"])
         }
-        onEvent?(event)
+        onEvent?(.carousel(event))
     }
 
     /// Frames are at least this far apart: a little under one refresh period, so

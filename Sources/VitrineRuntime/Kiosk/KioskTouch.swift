@@ -12,7 +12,7 @@ final class KioskTouch {
     var gestureSettings: GestureSettings { recognizer.settings }
     private let uevents: UeventMonitor?
     private let poster: TapActionPoster
-    private let configuration: KioskConfiguration
+    private var configuration: KioskConfiguration
     private let output: PixelSize
     private let logger: Logger
 
@@ -51,6 +51,19 @@ final class KioskTouch {
         var gestures: [GestureEvent] = []
         for event in events { gestures += recognizer.handle(event) }
         return gestures
+    }
+
+    /// Devices in use, for the status: "/dev/input/event2 Goodix Capacitive TouchScreen".
+    var deviceNames: [String] {
+        input.devices.values.map { "\($0.evdev.path) \($0.evdev.description.name)" }.sorted()
+    }
+
+    /// A new configuration: its slides' tap actions and its thresholds. Device
+    /// selection (include/exclude) and rotation keep what they were at start.
+    func update(configuration: KioskConfiguration) {
+        self.configuration = configuration
+        recognizer.settings = TouchReplay.gestureSettings(configuration.touch, output: output,
+                                                           pixelsPerMillimetre: input.pixelsPerMillimetre)
     }
 
     /// Carries out slide `slide`'s tap action, if it has one; returns a command for the engine.

@@ -1,0 +1,73 @@
+import VitrineConfig
+import VitrineCore
+
+/// What the kiosk reports as it runs: the carousel's own events, and the
+/// kiosk's. The remote API streams these.
+public enum KioskEvent: Hashable, Sendable {
+    case carousel(CarouselEvent)
+    /// A new configuration is on screen.
+    case configurationApplied(version: String)
+    /// Something went wrong that an operator should see (a picture that cannot be shown).
+    case error(String)
+}
+
+/// A request from outside the display thread.
+public enum KioskCommand: Hashable, Sendable {
+    case navigate(CarouselCommand)
+    /// Pause rotation for an operator (`PauseReason.remote`).
+    case pause
+    case resume
+    /// Show this configuration from the next slide boundary on.
+    case apply(KioskConfiguration, version: String)
+}
+
+/// What the kiosk is doing, as last published by the display thread.
+public struct KioskStatus: Hashable, Sendable {
+    public var currentSlide: Int?
+    public var slideCount: Int
+    public var playing: Bool
+    /// Why rotation is paused, if it is: `touch`, `remote`.
+    public var pausedBecause: [String]
+    public var output: String
+    public var inputDevices: [String]
+    public var configurationVersion: String?
+    public var startedAt: MonotonicInstant
+    /// The latest errors, oldest first, at most `KioskStatus.errorLimit`.
+    public var recentErrors: [String]
+
+    public static let errorLimit = 20
+}
+
+/// The thread-safe way in and out of a running kiosk: commands go in and wake
+/// the display thread through its eventfd; the status comes out as a snapshot
+/// the display thread publishes after every turn. Nothing here waits for the
+/// display thread, and the display thread never waits on a caller.
+public final class KioskControl: Sendable {
+    private let mutex = Mutex()
+    private let wakeup: WakeupSignal
+    nonisolated(unsafe) private var inbox: [KioskCommand] = []
+    nonisolated(unsafe) private var published: KioskStatus
+
+    init(wakeup: WakeupSignal, initial: KioskStatus) {
+        self.wakeup = wakeup
+        self.published = initial
+    }
+
+    public func send(_ command: KioskCommand) {
+        mutex.withLock { inbox.append(command) }
+        wakeup.signal()
+    }
+
+    public var status: KioskStatus { mutex.withLock { published } }
+
+    func takeCommands() -> [KioskCommand] {
+        mutex.withLock {
+            defer { inbox.removeAll() }
+            return inbox
+        }
+    }
+
+    func publish(_ status: KioskStatus) {
+        mutex.withLock { published = status }
+    }
+}

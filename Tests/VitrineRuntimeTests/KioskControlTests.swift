@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+import Testing
+import VitrineConfig
+import VitrineCore
+@testable import VitrineRuntime
+
+/// Commands into a running kiosk from another thread, and its status out, on
+/// the real loop with a headless display.
+@Suite("Kiosk control")
+struct KioskControlTests {
+    static let colors: [(String, RGBAColor)] = [
+        ("red", RGBAColor(red: 220, green: 20, blue: 20)), ("green", RGBAColor(red: 20, green: 200, blue: 20)),
+        ("blue", RGBAColor(red: 20, green: 20, blue: 220)), ("yellow", RGBAColor(red: 230, green: 220, blue: 20)),
+    ]
+
+    func makeKiosk(_ directory: String, yaml: String) throws -> (Kiosk, HeadlessDisplay, EventLog) {
+        for (name, color) in Self.colors { try writeJPEG(directory + "/\(name).jpg", size: PixelSize(width: 160, height: 90), color: color) }
+        let configuration = try ConfigLoader.parse(yaml, baseDirectory: directory)
+        let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
+        let kiosk = try Kiosk(configuration: configuration, version: "v1", display: display, logger: Logger(label: "test"))
+        let events = EventLog()
+        kiosk.onEvent = { event in
+            switch event {
+            case .carousel(let carousel): events.append(carousel)
+            case .configurationApplied(let version): events.appendApplied(version)
+            case .error: break
+            }
+        }
+        return (kiosk, display, events)
+    }
+
+    /// Runs `script` on another thread against the kiosk, then stops it.
+    func run(_ kiosk: Kiosk, _ script: @escaping @Sendable (KioskControl) -> Void) throws {
+        let control = kiosk.control, stop = kiosk.stopHandle
+        Thread.detachNewThread {
+            script(control)
+            stop.stop()
+        }
+        try kiosk.run()
+    }
+
+    @Test func navigationAndRemotePause() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let (kiosk, _, events) = try makeKiosk(directory, yaml: """
+            slides: [red.jpg, green.jpg, blue.jpg]
+            interval: 250ms
+            transition: { type: cut }
+            output: { width: 160, height: 90 }
+            """)
+        let statuses = StatusLog()
+        try run(kiosk) { control in
+            Thread.sleep(forTimeInterval: 0.1)
+            control.send(.pause)
+            Thread.sleep(forTimeInterval: 0.1)
+            statuses.append(control.status)
+            control.send(.navigate(.goTo(2)))
+            Thread.sleep(forTimeInterval: 0.7)  // paused: no automatic change despite the 250 ms interval
+            statuses.append(control.status)
+            control.send(.resume)
+            Thread.sleep(forTimeInterval: 0.45)
+            statuses.append(control.status)
+        }
+        let changes = events.all
+        #expect(changes.first == .pageChanged(from: 0, to: 2, cause: .command))
+        // While paused, only the command changed the page.
+        #expect(statuses.all[0].pausedBecause == ["remote"] && !statuses.all[0].playing)
+        #expect(statuses.all[1].currentSlide == 2 && statuses.all[1].pausedBecause == ["remote"])
+        // The next change after the command is the first automatic one after the
+        // resume: nothing rotated during the 0.7 s pause (the status above still
+        // showed slide 2 at its end).
+        #expect(changes.count >= 2)
+        #expect(changes.dropFirst().first == .pageChanged(from: 2, to: 0, cause: .automatic))
+        #expect(statuses.all[2].playing)
+        #expect(statuses.all[2].configurationVersion == "v1" && statuses.all[2].slideCount == 3)
+    }
+
+    @Test func aNewConfigurationAppliesAtTheSlideBoundaryWithItsPictureReady() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let (kiosk, display, events) = try makeKiosk(directory, yaml: """
+            slides: [red.jpg, green.jpg]
+            interval: 400ms
+            transition: { type: cut }
+            indicator: { visible: false }
+            output: { width: 160, height: 90 }
+            """)
+        let next = try ConfigLoader.parse("""
+            slides: [yellow.jpg, blue.jpg]
+            interval: 5s
+            indicator: { visible: false }
+            output: { width: 160, height: 90 }
+            """, baseDirectory: directory)
+        let statuses = StatusLog()
+        try run(kiosk) { control in
+            Thread.sleep(forTimeInterval: 0.1)
+            control.send(.apply(next, version: "v2"))
+            Thread.sleep(forTimeInterval: 0.15)
+            statuses.append(control.status)  // before the boundary at 400 ms: still v1
+            Thread.sleep(forTimeInterval: 0.4)
+            statuses.append(control.status)
+        }
+        #expect(statuses.all[0].configurationVersion == "v1")
+        #expect(statuses.all[1].configurationVersion == "v2")
+        #expect(statuses.all[1].slideCount == 2 && statuses.all[1].currentSlide == 0)
+        #expect(events.applied == ["v2"])
+        // The old playlist never reached its second slide: the switch took its boundary.
+        #expect(!events.all.contains(.pageChanged(from: 0, to: 1, cause: .automatic)))
+        #expect(isClose(display.currentFrame[80, 45], to: RGBAColor(red: 230, green: 220, blue: 20), tolerance: 6))
+    }
+}
+
+final class StatusLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [KioskStatus] = []
+    func append(_ status: KioskStatus) { lock.lock(); statuses.append(status); lock.unlock() }
+    var all: [KioskStatus] { lock.lock(); defer { lock.unlock() }; return statuses }
+}
+
+extension EventLog {
+    func appendApplied(_ version: String) { appliedVersions.append(version) }
+    var applied: [String] { appliedVersions.all }
+}

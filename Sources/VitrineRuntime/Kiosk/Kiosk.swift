@@ -18,7 +18,7 @@ public final class Kiosk {
     private let loop: EventLoop
     private var store: SlideFrameStore
     private var displayGeneration: Int
-    private var touch: KioskTouch?
+    private let touch: KioskTouch
     /// Input-to-scanout latencies seen so far (for the summary at exit).
     private var latencies = LatencyRecorder()
     /// The input event whose effect is in the frame presented last.
@@ -143,7 +143,7 @@ public final class Kiosk {
         compositor = next.compositor
         engine = CarouselEngine(settings: next.carouselSettings, start: now)
         for reason in pauses { engine.pause(reason, at: now) }
-        touch?.update(configuration: next)
+        touch.update(configuration: next)
         pending = nil
         lastDrawn = nil
         logger.notice("configuration \(version) applied", metadata: ["slides": "\(next.slides.count)"])
@@ -154,14 +154,14 @@ public final class Kiosk {
         control.publish(KioskStatus(
             currentSlide: engine.currentSlide, slideCount: configuration.slides.count, playing: engine.isPlaying,
             pausedBecause: engine.scheduler.pauseReasons.map(\.rawValue).sorted(), output: display.description,
-            inputDevices: touch?.deviceNames ?? [], configurationVersion: configurationVersion,
+            inputDevices: touch.deviceNames, configurationVersion: configurationVersion,
             startedAt: startedAt, recentErrors: recentErrors))
     }
 
     /// Touch input: device events through the recognizer into the engine.
     private func handleInput(on descriptor: Int32) {
         let now = MonotonicClock.now()
-        guard let touch, let gestures = touch.handle(descriptor: descriptor, now: now, loop: loop) else { return }
+        guard let gestures = touch.handle(descriptor: descriptor, now: now, loop: loop) else { return }
         for gesture in gestures {
             switch gesture {
             case .pressed(let point, _): logger.debug("touch down", metadata: ["x": "\(Int(point.x.rounded()))", "y": "\(Int(point.y.rounded()))"])
@@ -252,7 +252,7 @@ public final class Kiosk {
             logger.info("page changed", metadata: ["from": "\(from)", "to": "\(to)", "cause": "\(cause.rawValue)"])
         case .tapped(let slide, let x, let y):
             logger.debug("tap", metadata: ["slide": "\(slide)", "x": "\(Int(x.rounded()))", "y": "\(Int(y.rounded()))"])
-            if let command = touch?.tapAction(slide: slide, point: TouchPoint(x: x, y: y)) {
+            if let command = touch.tapAction(slide: slide, point: TouchPoint(x: x, y: y)) {
                 engine.perform(command, at: now)
             }
         case .swiped(let from, let direction):

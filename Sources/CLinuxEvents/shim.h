@@ -8,3 +8,4 @@
 #include <malloc.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
+#include <sys/un.h>

@@ -35,10 +35,13 @@ public final class Kiosk {
     private var lastPresent: MonotonicInstant?
     /// The picture changed but could not be drawn yet (pacing, or a pending flip).
     private var needsRedraw = false
+    private var nextWatchdogPing: MonotonicInstant?
     private var running = true
     private let startedAt = MonotonicClock.now()
     private var firstFrameReported = false
     private let stopRequest = StopRequest()
+    /// READY and watchdog pings for systemd (no-ops outside it).
+    private let notifier: ServiceNotifier
     /// Called on the display thread for every event (the API will stream these).
     public var onEvent: ((KioskEvent) -> Void)?
     /// Commands in, status out, from any thread.
@@ -48,8 +51,10 @@ public final class Kiosk {
     /// A configuration waiting for its slide boundary, with its pictures decoding.
     private var pending: (configuration: KioskConfiguration, version: String, store: SlideFrameStore)?
 
-    public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger) throws(SystemError) {
+    public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
+                notifier: ServiceNotifier = ServiceNotifier()) throws(SystemError) {
         self.configuration = configuration
+        self.notifier = notifier
         self.configurationVersion = version
         self.display = display
         self.logger = logger
@@ -92,6 +97,7 @@ public final class Kiosk {
                 }
             }
         }
+        notifier.stopping()
         if let summary = latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
     }
 
@@ -211,6 +217,8 @@ public final class Kiosk {
 
     private func turn(at now: MonotonicInstant) {
         defer { publishStatus() }
+        // From the display loop itself, so that a hung loop stops the pings.
+        nextWatchdogPing = notifier.pingIfDue(at: now)
         handleCommands(at: now)
         applyPendingConfigurationIfDue(at: now)
         if display.generation != displayGeneration {
@@ -313,12 +321,19 @@ public final class Kiosk {
         guard !firstFrameReported else { return }
         let complete = scene.layers.allSatisfy { layer in
             switch layer.content {
-            case .placeholder: return configuration.placeholder == nil || store.placeholderFrame != nil
+            case .placeholder:
+                // A placeholder that failed shows the background: that is final too.
+                switch store.placeholder {
+                case .ready, .failed: return true
+                case .absent: return configuration.placeholder == nil
+                case .pending: return false
+                }
             case .slide(let index): return store.isSettled(index)
             }
         }
         guard complete else { return }
         firstFrameReported = true
+        notifier.ready(status: "showing \(configuration.slides.count) slides on \(display.description)")
         let elapsed = Double((now - startedAt).nanoseconds) / 1e6
         logger.notice("first frame on screen", metadata: [
             "ms_since_start": "\(Int(elapsed))", "process_uptime_ms": "\(Self.processUptimeMilliseconds())",
@@ -350,6 +365,7 @@ public final class Kiosk {
             let next = (lastPresent ?? MonotonicClock.now()) + minimumFrameGap
             wake = min(wake ?? next, next)
         }
+        if let ping = nextWatchdogPing { wake = min(wake ?? ping, ping) }
         loop.setTimer(wake)
     }
 }

@@ -9,7 +9,15 @@ import VitrineEvdev
 public struct TouchReplay {
     /// One recognised event, as a JSON object line.
     public struct Line: Hashable, Sendable, CustomStringConvertible {
-        public var fields: [(String, String)]
+        /// `tap`, `dragStart`, `dragEnd`, `swipe` or `pageChanged`.
+        public let event: String
+        /// Every key with its JSON value, `event` first.
+        public let fields: [(String, String)]
+
+        init(_ event: String, _ fields: [(String, String)]) {
+            self.event = event
+            self.fields = [("event", "\"\(event)\"")] + fields
+        }
 
         public static func == (lhs: Line, rhs: Line) -> Bool { lhs.description == rhs.description }
         public func hash(into hasher: inout Hasher) { hasher.combine(description) }
@@ -18,8 +26,6 @@ public struct TouchReplay {
         public var description: String {
             "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
         }
-
-        public var event: String { fields.first { $0.0 == "event" }?.1.trimmingCharacters(in: "\"") ?? "" }
     }
 
     public var output: PixelSize
@@ -59,17 +65,17 @@ public struct TouchReplay {
             for event in events {
                 switch event {
                 case .pageChanged(let from, let to, let cause):
-                    lines.append(Line(fields: [("event", "\"pageChanged\""), ("from", "\(from)"), ("to", "\(to)"),
+                    lines.append(Line("pageChanged", [("from", "\(from)"), ("to", "\(to)"),
                                                ("cause", "\"\(cause.rawValue)\""), ("t", seconds(time))]))
                 case .swiped(let from, let direction):
-                    lines.append(Line(fields: [("event", "\"swipe\""), ("direction", "\"\(direction.rawValue)\""),
+                    lines.append(Line("swipe", [("direction", "\"\(direction.rawValue)\""),
                                                ("from", "\(from)"), ("t", seconds(time))]))
                 case .dragBegan(let slide):
-                    lines.append(Line(fields: [("event", "\"dragStart\""), ("slide", "\(slide)"), ("t", seconds(time))]))
+                    lines.append(Line("dragStart", [("slide", "\(slide)"), ("t", seconds(time))]))
                 case .dragEnded(let slide, let paged):
-                    lines.append(Line(fields: [("event", "\"dragEnd\""), ("slide", "\(slide)"), ("paged", "\(paged)"), ("t", seconds(time))]))
+                    lines.append(Line("dragEnd", [("slide", "\(slide)"), ("paged", "\(paged)"), ("t", seconds(time))]))
                 case .tapped(let slide, let x, let y):
-                    lines.append(Line(fields: [("event", "\"tap\""), ("slide", "\(slide)"), ("x", format(x, decimals: 1)),
+                    lines.append(Line("tap", [("slide", "\(slide)"), ("x", format(x, decimals: 1)),
                                                ("y", format(y, decimals: 1)), ("t", seconds(time))]))
                 }
             }
@@ -115,10 +121,4 @@ func format(_ value: Double, decimals: Int) -> String {
     for _ in 0..<decimals { scale *= 10 }
     let rounded = (value * scale).rounded() / scale
     return rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
-}
-
-extension String {
-    func trimmingCharacters(in character: Character) -> String {
-        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
-    }
 }

@@ -34,15 +34,16 @@ enum DisplaySelection {
     static func openScanout(_ output: OutputConfiguration) throws(DRMError) -> DRMScanout {
         let interface = DRMInterfacePreference(rawValue: output.modesetting.rawValue) ?? .auto
         let request = output.mode.map(\.request)
-        if let path = output.card {
-            return try DRMScanout(card: try DRMCard(path: path), connectorName: output.connector, mode: request, interface: interface)
+        func open(_ path: String) throws(DRMError) -> DRMScanout {
+            try DRMScanout(card: try DRMCard(path: path), connectorName: output.connector, mode: request, interface: interface)
         }
+        if let path = output.card { return try open(path) }
         let cards = DRMCard.cardPaths()
         guard !cards.isEmpty else { throw .noCard(directory: "/dev/dri") }
         var errors: [DRMError] = []
         for path in cards {
             do {
-                return try DRMScanout(card: try DRMCard(path: path), connectorName: output.connector, mode: request, interface: interface)
+                return try open(path)
             } catch {
                 errors.append(error)
             }

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // Vitrine: a touchscreen image-carousel kiosk for embedded Linux, drawing through KMS/DRM.
 //
 // Layout (see docs/architecture.md):
@@ -7,6 +7,7 @@
 //   VitrineCore   the pure engine: carousel, scheduler, transitions, layout, indicator, compositor
 //   VitrineConfig the configuration model, its YAML/JSON reader and validation
 //   VitrineRuntime the kiosk: event loop, display backends, image pipeline
+//   VitrineServer the remote side: HTTP API, web console, state directory, URL images
 //   vitrine       the command-line tool
 import PackageDescription
 
@@ -20,6 +21,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // The remote API. swift-configuration support is left out: Vitrine has its own configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: C at the leaves
@@ -57,12 +64,27 @@ let package = Package(
                 "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .target(
+            name: "VitrineServer",
+            dependencies: [
+                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev",
+                "VitrineServer", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
 
         // MARK: Tests
@@ -77,6 +99,15 @@ let package = Package(
             name: "VitrineRuntimeTests",
             dependencies: ["VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG"],
             exclude: ["Golden"]),
+        .testTarget(
+            name: "VitrineServerTests",
+            dependencies: [
+                "VitrineServer", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

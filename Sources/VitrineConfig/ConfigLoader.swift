@@ -43,13 +43,34 @@ public enum ConfigLoader {
         return configuration
     }
 
+    /// The top-level keys of a configuration document (none if it does not parse):
+    /// the remote API refuses pushes that set what only the local file may.
+    public static func topLevelKeys(_ text: String) -> Set<String> {
+        guard case .mapping(let mapping)? = try? Yams.compose(yaml: text) else { return [] }
+        return Set(mapping.keys.compactMap { if case .scalar(let scalar) = $0 { return scalar.string } else { return nil } })
+    }
+
     /// Problems with the files a valid configuration names: missing or unreadable
     /// slide and placeholder files. `run` shows the placeholder for these;
     /// `check-config` reports them.
     public static func fileIssues(in configuration: KioskConfiguration) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
         func check(_ path: String, at keyPath: String) {
-            let resolved = configuration.resolve(path)
+            let resolved: String
+            switch (SlideSource(path), configuration.resolve(path)) {
+            case (.url, nil):
+                return  // Downloaded while the kiosk runs; until then the placeholder shows.
+            case (.asset(let id), nil):
+                issues.append(ConfigIssue(path: keyPath, message: "asset \(id) cannot be found here: only a kiosk's state directory holds assets"))
+                return
+            case (.file, nil):
+                return  // A file path always resolves.
+            case (.asset(let id), let file?) where !FileManager.default.fileExists(atPath: file):
+                issues.append(ConfigIssue(path: keyPath, message: "asset \(id) has not been uploaded"))
+                return
+            case (_, let file?):
+                resolved = file
+            }
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) {
                 issues.append(ConfigIssue(path: keyPath, message: "file not found: \(resolved)"))
@@ -148,6 +169,37 @@ public enum ConfigLoader {
             c.decode.maxPixels = d.read("maxPixels") { $0.integer($1, at: $2, in: 1...1_000_000_000) } ?? c.decode.maxPixels
             c.decode.cacheSlides = d.read("cacheSlides") { $0.integer($1, at: $2, in: 3...64) } ?? c.decode.cacheSlides
         }
+        section(&top, "api") { a in
+            c.api.listen = a.read("listen") { reader, node, path in
+                guard let text = reader.string(node, at: path) else { return nil }
+                guard let address = APIListenAddress(parsing: text) else {
+                    reader.report(path, "must be HOST:PORT (0.0.0.0:8080, [::]:8080) or off, found \(text)")
+                    return nil
+                }
+                return address
+            } ?? c.api.listen
+            c.api.token = a.read("token") { reader, node, path in
+                guard let token = reader.string(node, at: path) else { return nil }
+                guard token.count >= APIConfiguration.minimumTokenLength,
+                      token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+                    reader.report(path, "must be at least \(APIConfiguration.minimumTokenLength) printable ASCII characters without spaces")
+                    return nil
+                }
+                return token
+            } ?? c.api.token
+            if let (node, path) = a.take("tls"), var tls = a.reader.object(node, at: path) {
+                let certificate = tls.read("certificate") { $0.string($1, at: $2) }
+                let key = tls.read("key") { $0.string($1, at: $2) }
+                for (name, value) in [("certificate", certificate), ("key", key)] where value == nil && !tls.has(name) {
+                    tls.reader.report(tls.child(name), "is required (a PEM file)")
+                }
+                tls.finish()
+                if let certificate, let key { c.api.tls = TLSFiles(certificate: c.absolute(certificate), key: c.absolute(key)) }
+            }
+            c.api.maxUploadBytes = a.read("maxUploadSize") { $0.byteSize($1, at: $2, in: 1024...2_000_000_000) } ?? c.api.maxUploadBytes
+            c.api.urlRefresh = a.read("urlRefresh") { $0.duration($1, at: $2, maximum: .seconds(7 * 86_400)) } ?? c.api.urlRefresh
+            c.api.urlTimeout = a.read("urlTimeout") { $0.duration($1, at: $2, maximum: .seconds(600)) } ?? c.api.urlTimeout
+        }
     }
 
     private static func section(_ top: inout ObjectReader, _ key: String, _ body: (inout ObjectReader) -> Void) {
@@ -210,6 +262,10 @@ public enum ConfigLoader {
         }
         if path.contains("\0") {
             reader.report(keyPath, "must not contain a NUL character")
+            return nil
+        }
+        if let problem = SlideSource.problem(with: path) {
+            reader.report(keyPath, problem)
             return nil
         }
         return path

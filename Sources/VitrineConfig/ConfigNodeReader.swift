@@ -100,6 +100,33 @@ final class ConfigNodeReader {
         return value
     }
 
+    /// A size in bytes: a whole number, or with a unit `KB`, `MB`, `GB` (powers of 1000) or `KiB`, `MiB`, `GiB`.
+    func byteSize(_ node: Node, at path: String, in range: ClosedRange<Int>) -> Int? {
+        let units: [(suffix: String, factor: Int)] = [
+            ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("B", 1),
+        ]
+        guard case .scalar(let scalar) = node, !isNull(scalar) else {
+            report(path, "must be a size such as 50MB, 512KiB or a number of bytes, found \(describe(node))")
+            return nil
+        }
+        var text = scalar.string.trimmingCharacters(in: " ")
+        var factor = 1
+        if let unit = units.first(where: { text.hasSuffix($0.suffix) }) {
+            factor = unit.factor
+            text = String(text.dropLast(unit.suffix.count)).trimmingCharacters(in: " ")
+        }
+        guard let number = Int(text.replacingUnderscores), number >= 0 else {
+            report(path, "must be a size such as 50MB, 512KiB or a number of bytes, found \(scalar.string)")
+            return nil
+        }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: factor)
+        guard !overflow, range.contains(bytes) else {
+            report(path, "must be between \(range.lowerBound) and \(range.upperBound) bytes, found \(scalar.string)")
+            return nil
+        }
+        return bytes
+    }
+
     func stringList(_ node: Node, at path: String) -> [String]? {
         guard let items = sequence(node, at: path) else { return nil }
         let strings = items.enumerated().compactMap { string($1, at: "\(path)[\($0)]") }
@@ -156,6 +183,9 @@ struct ObjectReader {
     }
 
     func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// Whether the mapping has `key` at all (whatever its value).
+    func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
 
     /// The node for `key`, if present; `key` becomes a known key either way.
     mutating func take(_ key: String) -> (node: Node, path: String)? {

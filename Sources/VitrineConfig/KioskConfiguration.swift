@@ -19,15 +19,37 @@ public struct KioskConfiguration: Hashable, Sendable {
     public var touch = TouchConfiguration()
     public var output = OutputConfiguration()
     public var decode = DecodeConfiguration()
+    /// The remote API; set only in the local file (see `APIConfiguration`).
+    public var api = APIConfiguration()
+
+    // Not keys of the file: where paths lead on this machine.
+
     /// The directory relative slide and placeholder paths are resolved against:
-    /// the configuration file's own directory. Not a key of the file.
+    /// the configuration file's own directory.
     public var baseDirectory = "."
+    /// Where `asset:` pictures are kept (the state directory's assets).
+    public var assetDirectory: String?
+    /// Downloaded copies of URL slides: URL to local file.
+    public var downloads: [String: String] = [:]
 
     public init() {}
 
-    /// `path` made absolute against `baseDirectory`.
-    public func resolve(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (baseDirectory == "." ? path : baseDirectory + "/" + path)
+    /// A local file path made absolute against `baseDirectory`.
+    public func absolute(_ file: String) -> String {
+        file.hasPrefix("/") ? file : (baseDirectory == "." ? file : baseDirectory + "/" + file)
+    }
+
+    /// The local file that holds the picture `path` names, or nil while there is
+    /// none: a URL not downloaded yet, or an asset without an asset directory.
+    public func resolve(_ path: String) -> String? {
+        switch SlideSource(path) {
+        case .file(let file):
+            return absolute(file)
+        case .asset(let id):
+            return assetDirectory.map { $0 + "/" + id }
+        case .url(let url):
+            return downloads[url]
+        }
     }
 
     /// The engine's view of this configuration.

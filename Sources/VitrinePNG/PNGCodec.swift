@@ -32,14 +32,33 @@ public enum PNGCodec {
         return Array(output.prefix(size))
     }
 
-    /// Decodes any PNG into XRGB8888, compositing alpha onto black
-    /// (`png_image_begin_read_from_memory`, `png_image_finish_read`).
-    public static func decode(_ bytes: [UInt8]) throws(PNGError) -> PixelImage {
+    /// Whether `bytes` start with the PNG signature.
+    public static func hasSignature(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    /// The stored size, read from the header alone (`png_image_begin_read_from_memory`).
+    public static func size(of bytes: [UInt8]) throws(PNGError) -> PixelSize {
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
         let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&png, $0.baseAddress, $0.count) }
         guard began != 0 else { throw PNGError(message: message(of: &png)) }
         defer { png_image_free(&png) }
+        return PixelSize(width: Int(png.width), height: Int(png.height))
+    }
+
+    /// Decodes any PNG into XRGB8888, compositing alpha onto black
+    /// (`png_image_begin_read_from_memory`, `png_image_finish_read`).
+    /// A picture of more than `maxPixels` is refused before its pixels are allocated.
+    public static func decode(_ bytes: [UInt8], maxPixels: Int = .max) throws(PNGError) -> PixelImage {
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&png, $0.baseAddress, $0.count) }
+        guard began != 0 else { throw PNGError(message: message(of: &png)) }
+        defer { png_image_free(&png) }
+        guard Int(png.width) * Int(png.height) <= maxPixels else {
+            throw PNGError(message: "\(png.width)x\(png.height) is more than the limit of \(maxPixels) pixels")
+        }
         png.format = UInt32(PNG_FORMAT_BGRA)
         let image = PixelImage(size: PixelSize(width: Int(png.width), height: Int(png.height)))
         var background = png_color(red: 0, green: 0, blue: 0)

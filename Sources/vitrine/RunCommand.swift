@@ -4,13 +4,21 @@ import Logging
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineServer
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Run the kiosk: show the playlist full screen until SIGTERM.")
+        commandName: "run", abstract: "Run the kiosk: show the playlist full screen until SIGTERM.",
+        discussion: """
+            The configuration file seeds the state directory on first start; after that the stored \
+            configuration (the last one pushed) wins, unless the file changed since it seeded.
+            """)
 
     @Option(name: .shortAndLong, help: "The configuration file (YAML or JSON).")
     var config: String = "/etc/vitrine/vitrine.yaml"
+
+    @Option(help: "Where the configuration, assets and API token are kept (default: $STATE_DIRECTORY, else /var/lib/vitrine).")
+    var stateDir: String = RunCommand.defaultStateDirectory
 
     @Option(help: "Override output.display: auto, drm or headless.")
     var display: DisplayMode?
@@ -20,20 +28,62 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
+    /// systemd's StateDirectory= sets $STATE_DIRECTORY (a colon-separated list; the first is ours).
+    static var defaultStateDirectory: String {
+        ProcessInfo.processInfo.environment["STATE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) }
+            ?? "/var/lib/vitrine"
+    }
+
     func run() throws {
         // Before any thread starts: SIGTERM and SIGINT must reach only the display
         // thread's signalfd, so that shutdown restores the display.
         EventLoop.blockSignals()
         let logger = logging.bootstrap()
-        var configuration = try loadConfiguration(config, logger: logger)
+        let seedBytes = try? FileIO.read(config)
+        let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: config) }
+        let store = try StateStore(directory: stateDir, seedFile: config, seedBytes: seedBytes, seed: seed, logger: logger)
+        if case .failure(let error) = seed {
+            logger.error("\(error)")
+            logger.warning("\(config) is not valid: showing the stored configuration instead")
+        }
+        logger.info("configuration \(store.current.version): \(store.origin.rawValue)", metadata: ["state": "\(stateDir)"])
+
+        let events = EventHub()
+        let settings = store.current.configuration.api
+        let fetcher = URLImageFetcher(store: store, settings: settings, maxPixels: store.current.configuration.decode.maxPixels,
+                                      events: events, logger: logger)
+        var configuration = RemoteKiosk.initialConfiguration(store, fetcher: fetcher)
         if let display { configuration.output.display = display }
         if let preview { configuration.output.preview = preview }
         for issue in ConfigLoader.fileIssues(in: configuration) {
             let outcome = configuration.onImageError == .skip ? "that slide will be skipped" : "that slide will show the placeholder"
-            logger.warning("\(config): \(issue); \(issue.path == "placeholder" ? "the background colour shows instead" : outcome)")
+            logger.warning("\(issue); \(issue.path == "placeholder" ? "the background colour shows instead" : outcome)")
         }
         let backend = try DisplaySelection.open(configuration, logger: logger)
-        let kiosk = try Kiosk(configuration: configuration, display: backend, logger: logger)
+        let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: backend, logger: logger)
+        let remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
+                                 logger: logger)
+        kiosk.onEvent = { event in if let event = ServerEvent(event) { events.publish(event) } }
+
+        var tasks = [Task<Void, Never> { await fetcher.run() }]
+        if case .address = settings.listen {
+            let token = try store.apiToken(configured: settings.token)
+            let listen = settings.listen
+            tasks.append(Task {
+                do {
+                    try await remote.serve(at: listen, token: token, tls: settings.tls) { port in
+                        logger.notice("API listening", metadata: ["address": "\(listen)", "port": "\(port)",
+                                                                  "tls": "\(settings.tls != nil)"])
+                    }
+                } catch {
+                    // The screen matters more than the API: keep showing the playlist.
+                    logger.error("the API server stopped: \(error); the kiosk carries on without it")
+                }
+            })
+        } else {
+            logger.info("API off (api.listen: off)")
+        }
+        defer { for task in tasks { task.cancel() } }
         try kiosk.run()
     }
 }

@@ -54,7 +54,7 @@ struct DemoConfigTests {
         #expect(demo.resolve(demo.placeholder!) == demoDirectory + "/images/placeholder.jpg")
         #expect(demo.resolve("/srv/pictures/a.jpg") == "/srv/pictures/a.jpg")
         for slide in demo.slides {
-            #expect(FileManager.default.fileExists(atPath: demo.resolve(slide.path)), "\(slide.path)")
+            #expect(FileManager.default.fileExists(atPath: demo.resolve(slide.path)!), "\(slide.path)")
         }
     }
 

@@ -1,17 +1,19 @@
 import VitrineCore
 import VitrineJPEG
+import VitrinePNG
 
 /// One picture turned into a ready-to-composite output frame.
 public struct SlideRequest: Hashable, Sendable {
-    /// The path as configured (for messages) and resolved (to read).
+    /// The path as configured (for messages) and resolved (to read); nil while
+    /// there is no local copy yet (a URL not downloaded).
     public var file: String
-    public var resolvedPath: String
+    public var resolvedPath: String?
     public var fit: FitMode
     public var background: RGBAColor
     public var output: PixelSize
     public var maxPixels: Int
 
-    public init(file: String, resolvedPath: String, fit: FitMode, background: RGBAColor, output: PixelSize, maxPixels: Int) {
+    public init(file: String, resolvedPath: String?, fit: FitMode, background: RGBAColor, output: PixelSize, maxPixels: Int) {
         self.file = file
         self.resolvedPath = resolvedPath
         self.fit = fit
@@ -42,9 +44,10 @@ public enum SlideDecoding {
     /// frame's); otherwise the frame is newly allocated.
     public static func frame(for request: SlideRequest, workspace: SlideDecodingWorkspace,
                              frameStorage: PixelStorage? = nil) throws(SlideError) -> PixelImage {
+        guard let path = request.resolvedPath else { throw SlideError(file: request.file, reason: .notDownloaded) }
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(request.resolvedPath)
+            bytes = try FileIO.read(path)
         } catch {
             throw SlideError(file: request.file, reason: .file(error))
         }
@@ -53,6 +56,18 @@ public enum SlideDecoding {
 
     public static func frame(from bytes: [UInt8], request: SlideRequest, workspace: SlideDecodingWorkspace,
                              frameStorage: PixelStorage? = nil) throws(SlideError) -> PixelImage {
+        if PNGCodec.hasSignature(bytes) {
+            // PNG uploads: decoded at full size (libpng has no DCT scaling), then framed alike.
+            do throws(PNGError) {
+                let picture = try PNGCodec.decode(bytes, maxPixels: request.maxPixels)
+                let frame = frameStorage.map { PixelImage(size: request.output, storage: $0) } ?? PixelImage(size: request.output)
+                SlideFramer.frame(decoded: picture, orientation: .up, fit: request.fit, background: request.background,
+                                  into: frame.canvas, scratch: workspace.framing)
+                return frame
+            } catch {
+                throw SlideError(file: request.file, reason: .png(error))
+            }
+        }
         // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(JPEGError) -> DecodedJPEG in

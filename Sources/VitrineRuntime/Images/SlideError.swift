@@ -1,10 +1,14 @@
 import VitrineJPEG
+import VitrinePNG
 
 /// Why a slide's picture cannot be shown: its file, and the reason.
 public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Reason: Hashable, Sendable {
         case file(SystemError)
         case decode(JPEGError)
+        case png(PNGError)
+        /// A URL slide whose picture has not arrived yet.
+        case notDownloaded
     }
 
     /// The file as the configuration names it.
@@ -20,6 +24,8 @@ public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
         switch reason {
         case .file(let error): return "\(file): cannot read: \(error.reason)"
         case .decode(let error): return "\(file): \(error)"
+        case .png(let error): return "\(file): \(error)"
+        case .notDownloaded: return "\(file): not downloaded yet"
         }
     }
 }

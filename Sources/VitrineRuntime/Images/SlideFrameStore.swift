@@ -26,6 +26,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     private let capacity: Int
     private let queue = DispatchQueue(label: "vitrine.decode", qos: .userInitiated)
     private let onChange: @Sendable () -> Void
+    private let metrics: KioskMetrics?
     /// Used only on `queue`, which is serial: TurboJPEG handles are single-threaded.
     nonisolated(unsafe) private var workspace: SlideDecodingWorkspace?
 
@@ -47,7 +48,10 @@ public final class SlideFrameStore: @unchecked Sendable {
     ///   - placeholder: the placeholder picture, decoded first and kept.
     ///   - capacity: the most slide frames held at once (the placeholder aside).
     ///   - onChange: called on the decode queue whenever a frame is ready or failed.
-    public init(slides: [SlideRequest], placeholder: SlideRequest?, capacity: Int, onChange: @escaping @Sendable () -> Void) {
+    ///   - metrics: where decode times are counted.
+    public init(slides: [SlideRequest], placeholder: SlideRequest?, capacity: Int, metrics: KioskMetrics? = nil,
+                onChange: @escaping @Sendable () -> Void) {
+        self.metrics = metrics
         self.requests = slides
         self.outputSize = slides.first?.output ?? placeholder?.output ?? PixelSize(width: 0, height: 0)
         self.placeholderRequest = placeholder
@@ -145,9 +149,11 @@ public final class SlideFrameStore: @unchecked Sendable {
             defer { recycled = nil }
             return recycled
         }
+        let started = MonotonicClock.now()
         let result = Result { () throws(SlideError) -> PixelImage in
             try SlideDecoding.frame(for: requests[slide], workspace: try workspaceOnQueue(), frameStorage: storage)
         }
+        if case .success = result { metrics?.decoded(in: MonotonicClock.now() - started) }
         lock.withLock {
             inFlight.remove(slide)
             switch result {

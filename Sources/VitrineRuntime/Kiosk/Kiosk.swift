@@ -46,21 +46,25 @@ public final class Kiosk {
     public var onEvent: ((KioskEvent) -> Void)?
     /// Commands in, status out, from any thread.
     public let control: KioskControl
+    /// Counters for monitoring, readable from any thread.
+    public let metrics: KioskMetrics
     private var configurationVersion: String?
     private var recentErrors: [String] = []
     /// A configuration waiting for its slide boundary, with its pictures decoding.
-    private var pending: (configuration: KioskConfiguration, version: String, store: SlideFrameStore)?
+    private var pending: (configuration: KioskConfiguration, version: String, store: SlideFrameStore, sameShow: Bool)?
 
     public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
-                notifier: ServiceNotifier = ServiceNotifier()) throws(SystemError) {
+                notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics()) throws(SystemError) {
         self.configuration = configuration
+        self.metrics = metrics
         self.notifier = notifier
         self.configurationVersion = version
         self.display = display
         self.logger = logger
         self.loop = try EventLoop()
         self.rotation = ExifOrientation(turningClockwise: DisplayRotation(rawValue: configuration.output.rotation) ?? .none)
-        self.store = Self.makeStore(configuration, output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup)
+        self.store = Self.makeStore(configuration, output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup,
+                                    metrics: metrics)
         self.displayGeneration = display.generation
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: MonotonicClock.now())
         self.compositor = configuration.compositor
@@ -117,10 +121,14 @@ public final class Kiosk {
             case .apply(let next, let version):
                 // Decode the new playlist's first pictures now, into a store of its
                 // own; the switch waits for them, so it never shows a black frame.
-                let store = Self.makeStore(next, output: logicalSize, wakeup: loop.wakeup)
-                store.request(Array(next.slides.indices.prefix(2)))
-                pending = (next, version, store)
-                logger.info("configuration \(version) received; it applies at the next slide boundary")
+                let store = Self.makeStore(next, output: logicalSize, wakeup: loop.wakeup, metrics: metrics)
+                // The same playlist with a picture newly downloaded: keep the
+                // position, and have the slides around it ready for the swap.
+                let sameShow = version == configurationVersion && next.carouselSettings == configuration.carouselSettings
+                store.request(sameShow ? engine.slidesToPrefetch() : Array(next.slides.indices.prefix(2)))
+                pending = (next, version, store, sameShow)
+                logger.info(sameShow ? "pictures of configuration \(version) changed; they show from the next slide boundary"
+                                     : "configuration \(version) received; it applies at the next slide boundary")
             }
         }
     }
@@ -129,10 +137,10 @@ public final class Kiosk {
     /// the carousel is at a slide boundary: resting with its rotation deadline
     /// come, or not rotating at all. Never mid-transition or under a finger.
     private func applyPendingConfigurationIfDue(at now: MonotonicInstant) {
-        guard let (next, version, nextStore) = pending else { return }
+        guard let (next, version, nextStore, sameShow) = pending else { return }
         let ready = next.slides.isEmpty
             ? (next.placeholder == nil || nextStore.placeholderFrame != nil || { if case .failed = nextStore.placeholder { return true }; return false }())
-            : nextStore.isSettled(0)
+            : nextStore.isSettled(sameShow ? engine.currentSlide ?? 0 : 0)
         guard ready else { return }
         switch engine.phase {
         case .animating, .dragging:
@@ -142,16 +150,20 @@ public final class Kiosk {
         case .resting:
             if case .at(let deadline) = engine.nextWakeup(), deadline > now { return }
         }
-        let pauses = engine.scheduler.pauseReasons
         configuration = next
         configurationVersion = version
         store = nextStore
         compositor = next.compositor
+        pending = nil
+        lastDrawn = nil
+        if sameShow {
+            logger.info("downloaded pictures now showing")
+            return
+        }
+        let pauses = engine.scheduler.pauseReasons
         engine = CarouselEngine(settings: next.carouselSettings, start: now)
         for reason in pauses { engine.pause(reason, at: now) }
         touch.update(configuration: next)
-        pending = nil
-        lastDrawn = nil
         logger.notice("configuration \(version) applied", metadata: ["slides": "\(next.slides.count)"])
         onEvent?(.configurationApplied(version: version))
     }
@@ -170,7 +182,9 @@ public final class Kiosk {
         guard let gestures = touch.handle(descriptor: descriptor, now: now, loop: loop) else { return }
         for gesture in gestures {
             switch gesture {
-            case .pressed(let point, _): logger.debug("touch down", metadata: ["x": "\(Int(point.x.rounded()))", "y": "\(Int(point.y.rounded()))"])
+            case .pressed(let point, _):
+                metrics.touched()
+                logger.debug("touch down", metadata: ["x": "\(Int(point.x.rounded()))", "y": "\(Int(point.y.rounded()))"])
             case .released: logger.debug("touch released")
             // Only movement that moves the picture counts towards latency: the
             // frame presented next is the first to show it.
@@ -207,11 +221,13 @@ public final class Kiosk {
 
     private var logicalSize: PixelSize { Self.logicalSize(of: display, rotation: rotation) }
 
-    private static func makeStore(_ configuration: KioskConfiguration, output: PixelSize, wakeup: WakeupSignal) -> SlideFrameStore {
+    private static func makeStore(_ configuration: KioskConfiguration, output: PixelSize, wakeup: WakeupSignal,
+                                  metrics: KioskMetrics) -> SlideFrameStore {
         SlideFrameStore(
             slides: configuration.slideRequests(output: output),
             placeholder: configuration.placeholderRequest(output: output),
             capacity: configuration.decode.cacheSlides,
+            metrics: metrics,
             onChange: { wakeup.signal() })
     }
 
@@ -227,7 +243,7 @@ public final class Kiosk {
             lastDrawn = nil
             if logicalSize != store.outputSize {
                 logger.notice("output size is now \(display.outputSize): decoding the slides again")
-                store = Self.makeStore(configuration, output: logicalSize, wakeup: loop.wakeup)
+                store = Self.makeStore(configuration, output: logicalSize, wakeup: loop.wakeup, metrics: metrics)
             }
         }
         for (slide, error) in store.takeNewFailures() {
@@ -251,12 +267,37 @@ public final class Kiosk {
         }
         store.request(engine.slidesToPrefetch())
         draw(at: now)
+        answerQueries(at: now)
         schedule()
+    }
+
+    /// Screenshots and liveness pings from other threads. A screenshot composes
+    /// the scene on screen again into memory of its own: reading back a scanout
+    /// buffer is slow (write-combined on most boards) and it may be turned.
+    private func answerQueries(at now: MonotonicInstant) {
+        let queries = control.takeQueries()
+        guard !queries.isEmpty else { return }
+        var frame: PixelImage?
+        for query in queries {
+            switch query {
+            case .ping(let reply):
+                reply()
+            case .frame(let reply):
+                if frame == nil {
+                    let image = PixelImage(size: logicalSize)
+                    let store = self.store
+                    compositor.compose(lastDrawn?.scene ?? engine.scene(at: now), into: image.canvas) { store.frame(for: $0) }
+                    frame = image
+                }
+                reply(frame!)
+            }
+        }
     }
 
     private func report(_ event: CarouselEvent, at now: MonotonicInstant) {
         switch event {
         case .pageChanged(let from, let to, let cause):
+            metrics.slideChanged()
             logger.info("page changed", metadata: ["from": "\(from)", "to": "\(to)", "cause": "\(cause.rawValue)"])
         case .tapped(let slide, let x, let y):
             logger.debug("tap", metadata: ["slide": "\(slide)", "x": "\(Int(x.rounded()))", "y": "\(Int(y.rounded()))"])
@@ -304,6 +345,7 @@ public final class Kiosk {
         }
         do {
             try display.present(at: now)
+            metrics.framePresented()
             lastDrawn = (scene, version)
             lastPresent = now
             needsRedraw = false

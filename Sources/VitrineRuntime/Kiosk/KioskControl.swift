@@ -21,6 +21,12 @@ public enum KioskCommand: Hashable, Sendable {
     case apply(KioskConfiguration, version: String)
 }
 
+/// A question for the display thread, answered at its next turn.
+enum KioskQuery {
+    case frame(@Sendable (PixelImage) -> Void)
+    case ping(@Sendable () -> Void)
+}
+
 /// What the kiosk is doing, as last published by the display thread.
 public struct KioskStatus: Hashable, Sendable {
     public var currentSlide: Int?
@@ -46,6 +52,7 @@ public final class KioskControl: Sendable {
     private let mutex = Mutex()
     private let wakeup: WakeupSignal
     nonisolated(unsafe) private var inbox: [KioskCommand] = []
+    nonisolated(unsafe) private var queries: [KioskQuery] = []
     nonisolated(unsafe) private var published: KioskStatus
 
     init(wakeup: WakeupSignal, initial: KioskStatus) {
@@ -59,6 +66,27 @@ public final class KioskControl: Sendable {
     }
 
     public var status: KioskStatus { mutex.withLock { published } }
+
+    /// Asks the display thread for a copy of the frame on screen, composed
+    /// upright at the logical output size; `reply` runs on the display thread
+    /// at its next turn and must hand the work on rather than do it there.
+    public func requestFrame(reply: @escaping @Sendable (PixelImage) -> Void) {
+        mutex.withLock { queries.append(.frame(reply)) }
+        wakeup.signal()
+    }
+
+    /// `reply` runs on the display thread at its next turn: proof the loop is alive.
+    public func ping(reply: @escaping @Sendable () -> Void) {
+        mutex.withLock { queries.append(.ping(reply)) }
+        wakeup.signal()
+    }
+
+    func takeQueries() -> [KioskQuery] {
+        mutex.withLock {
+            defer { queries.removeAll() }
+            return queries
+        }
+    }
 
     func takeCommands() -> [KioskCommand] {
         mutex.withLock {

@@ -37,8 +37,10 @@ public enum FileIO {
     /// directory so the rename itself is durable. Skipping either fsync can leave
     /// an empty file after power loss on ext4 and most flash filesystems.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, durable: Bool = true) throws(SystemError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        // Unique per call: two threads replacing the same file (two uploads of one
+        // picture) must not write into one temporary file.
+        let temporary = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SystemError("open", subject: temporary) }
         var written = 0
         while written < bytes.count {

@@ -1,0 +1,64 @@
+import Foundation
+import Synchronization
+import VitrineCore
+import VitrineRuntime
+
+/// One server-sent event: its name and JSON data.
+public struct ServerEvent: Hashable, Sendable {
+    public var name: String
+    /// Compact JSON, sorted keys.
+    public var data: String
+
+    init(_ name: String, _ object: [String: Any]) {
+        self.name = name
+        let json = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        data = String(decoding: json, as: UTF8.self)
+    }
+
+    /// The wire form: `event: NAME`, `data: JSON`, and a blank line.
+    public var text: String { "event: \(name)\ndata: \(data)\n\n" }
+
+    /// The API's view of a kiosk event (drag begin and end stay internal).
+    public init?(_ event: KioskEvent) {
+        switch event {
+        case .carousel(.pageChanged(let from, let to, let cause)):
+            self.init("slideChanged", ["from": from, "to": to, "cause": cause.rawValue])
+        case .carousel(.tapped(let slide, let x, let y)):
+            self.init("tapped", ["slide": slide, "x": Int(x.rounded()), "y": Int(y.rounded())])
+        case .carousel(.swiped(let from, let direction)):
+            self.init("swiped", ["from": from, "direction": direction.rawValue])
+        case .carousel(.dragBegan), .carousel(.dragEnded):
+            return nil
+        case .configurationApplied(let version):
+            self.init("configApplied", ["version": version])
+        case .error(let message):
+            self.init("error", ["message": message])
+        }
+    }
+}
+
+/// Fans events out to every open event stream. Publishing never waits: each
+/// subscriber has a bounded buffer that keeps the newest events, so a slow
+/// client loses old events rather than holding up the display thread.
+public final class EventHub: Sendable {
+    private let subscribers = Mutex<[UInt64: AsyncStream<ServerEvent>.Continuation]>([:])
+    private let nextID = Atomic<UInt64>(0)
+
+    public init() {}
+
+    public func publish(_ event: ServerEvent) {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+    }
+
+    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+
+    public func subscribe() -> AsyncStream<ServerEvent> {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        let (stream, continuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .bufferingNewest(256))
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+        }
+        subscribers.withLock { $0[id] = continuation }
+        return stream
+    }
+}

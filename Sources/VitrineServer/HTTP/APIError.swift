@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import VitrineConfig
+
+/// An API failure: its status and a message that names the problem, answered
+/// as `{"error": "...", "issues": [{"path", "message"}]}`.
+public struct APIError: Error, HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    public var message: String
+    /// Key-path problems, for a configuration that is not valid.
+    public var issues: [ConfigIssue] = []
+    /// More top-level fields for the body (`currentVersion` on a 412).
+    public var extra: [String: String] = [:]
+    public var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, _ message: String, issues: [ConfigIssue] = [], extra: [String: String] = [:]) {
+        self.status = status
+        self.message = message
+        self.issues = issues
+        self.extra = extra
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body: [String: Any] = ["error": message]
+        if !issues.isEmpty { body["issues"] = issues.map { ["path": $0.path, "message": $0.message] } }
+        for (key, value) in extra { body[key] = value }
+        var response = JSONResponse.make(status, body)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+}
+
+/// JSON bodies: built with JSONSerialization, sorted keys, so answers are stable.
+enum JSONResponse {
+    static func make(_ status: HTTPResponse.Status = .ok, _ object: Any, headers: HTTPFields = [:]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        var fields = headers
+        fields[.contentType] = "application/json"
+        var buffer = ByteBuffer()
+        buffer.writeBytes(data)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    static func bytes(_ bytes: [UInt8], contentType: String, headers: HTTPFields = [:], status: HTTPResponse.Status = .ok) -> Response {
+        var fields = headers
+        fields[.contentType] = contentType
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+/// Turns every failure into the API's error body: Hummingbird's own errors (an
+/// unknown route, a body over the limit) and anything unexpected, which is
+/// logged and answered 500 without crashing the kiosk.
+struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPError {
+            let message = error.body ?? (error.status == .notFound ? "no such path: \(request.uri.path)" : error.status.reasonPhrase)
+            var mapped = APIError(error.status, message)
+            mapped.headers = error.headers
+            throw mapped
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, "the request body is larger than this endpoint accepts")
+        } catch {
+            context.logger.error("request failed: \(error)", metadata: ["path": "\(request.uri.path)"])
+            throw APIError(.internalServerError, "internal error: \(error)")
+        }
+    }
+}

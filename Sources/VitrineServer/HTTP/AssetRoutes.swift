@@ -1,0 +1,92 @@
+import Hummingbird
+import NIOCore
+import VitrineConfig
+import VitrineCore
+
+/// Uploads, listing, download, thumbnails and deletion of pictures.
+struct AssetRoutes {
+    let kiosk: RemoteKiosk
+    static let thumbnailBounds = PixelSize(width: 320, height: 180)
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.post("/api/v1/assets") { request, _ in try await upload(request) }
+        router.get("/api/v1/assets") { _, _ in
+            let inUse = kiosk.assetsInUse
+            let assets = try await kiosk.offload { [kiosk] in kiosk.store.assets.list() }
+            return JSONResponse.make(.ok, ["assets": assets.map { $0.apiObject(inUse: inUse.contains($0.id)) }])
+        }
+        router.get("/api/v1/assets/:id") { _, context in
+            let asset = try existing(context)
+            let bytes = try await kiosk.offload { [kiosk] in try kiosk.store.assets.bytes(asset.id) }
+            return JSONResponse.bytes(bytes, contentType: asset.kind == .jpeg ? "image/jpeg" : "image/png",
+                                      headers: [.eTag: "\"\(asset.id)\"", .cacheControl: "private, max-age=31536000, immutable"])
+        }
+        router.get("/api/v1/assets/:id/thumbnail") { _, context in
+            let asset = try existing(context)
+            let maxPixels = kiosk.store.current.configuration.decode.maxPixels
+            let png = try await kiosk.offload { [kiosk] in
+                try ImageInspection.thumbnail(try kiosk.store.assets.bytes(asset.id), bounds: Self.thumbnailBounds, maxPixels: maxPixels)
+            }
+            return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "private, max-age=31536000, immutable"])
+        }
+        router.delete("/api/v1/assets/:id") { _, context in
+            let id = try Self.id(context)
+            let downloads = kiosk.fetcher.assetIDs
+            try await kiosk.offload { [kiosk] in try kiosk.store.deleteAsset(id, downloads: downloads) }
+            return Response(status: .noContent)
+        }
+    }
+
+    private func upload(_ request: Request) async throws -> Response {
+        let limit = kiosk.settings.maxUploadBytes
+        let name = try Self.name(request.uri.queryParameters.get("name"))
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError(.contentTooLarge, "the upload is \(length) bytes; the limit (api.maxUploadSize) is \(limit)")
+        }
+        var request = request
+        let body: [UInt8]
+        do {
+            body = Array(try await request.collectBody(upTo: limit).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.contentTooLarge, "the upload is larger than the limit (api.maxUploadSize) of \(limit) bytes")
+        }
+        let maxPixels = kiosk.store.current.configuration.decode.maxPixels
+        let image: InspectedImage
+        do {
+            image = try await kiosk.offload { try ImageInspection.inspect(body, maxPixels: maxPixels) }
+        } catch let failure as ImageInspection.Failure {
+            switch failure {
+            case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(name ?? "the upload") is \(reason); upload a JPEG or PNG")
+            case .undecodable(let reason): throw APIError(.unprocessableContent, "\(name ?? "the upload") cannot be decoded: \(reason)")
+            }
+        }
+        let (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.add(body, image: image, name: name ?? "upload") }
+        let object = asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id))
+        if created { kiosk.events.publish(ServerEvent("assetAdded", object)) }
+        return JSONResponse.make(created ? .created : .ok, object, headers: [.location: "/api/v1/assets/\(asset.id)"])
+    }
+
+    private func existing(_ context: BasicRequestContext) throws -> Asset {
+        let id = try Self.id(context)
+        guard let asset = kiosk.store.assets.asset(id) else { throw APIError(.notFound, "there is no asset \(id)") }
+        return asset
+    }
+
+    static func id(_ context: BasicRequestContext) throws -> String {
+        let id = context.parameters.get("id") ?? ""
+        guard SlideSource.isAssetID(id) else {
+            throw APIError(.badRequest, "an asset id is 64 lowercase hex digits (its SHA-256), not \(id)")
+        }
+        return id
+    }
+
+    /// An upload's label: a plain file name, never a path.
+    static func name(_ raw: String?) throws -> String? {
+        guard let name = raw else { return nil }
+        if name.isEmpty || name.count > 255 || name == "." || name == ".." || name.contains("..")
+            || name.contains(where: { $0 == "/" || $0 == "\\" || $0 == "\0" || $0.isNewline }) {
+            throw APIError(.unprocessableContent, "name must be a plain file name (no /, \\, .. or control characters, at most 255 characters), found \(name.debugDescription)")
+        }
+        return name
+    }
+}

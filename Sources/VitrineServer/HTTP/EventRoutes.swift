@@ -1,0 +1,38 @@
+import Hummingbird
+import NIOCore
+
+/// `GET /api/v1/events`: the kiosk's events as a server-sent event stream.
+struct EventRoutes {
+    let kiosk: RemoteKiosk
+    /// A comment line this often keeps proxies from closing an idle stream and
+    /// lets a vanished client be noticed (the write fails).
+    static let keepAliveInterval: Duration = .seconds(15)
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/api/v1/events") { _, _ in
+            let events = kiosk.events.subscribe()
+            let body = ResponseBody { writer in
+                // One stream of text chunks: the events, interleaved with keep-alives.
+                let (chunks, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
+                let forwarder = Task {
+                    for await event in events { sink.yield(event.text) }
+                    sink.finish()
+                }
+                let keepAlive = Task {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: Self.keepAliveInterval)
+                        sink.yield(": keep-alive\n\n")
+                    }
+                }
+                defer {
+                    forwarder.cancel()
+                    keepAlive.cancel()
+                }
+                try await writer.write(ByteBuffer(string: ": connected\n\n"))
+                for await chunk in chunks { try await writer.write(ByteBuffer(string: chunk)) }
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+        }
+    }
+}

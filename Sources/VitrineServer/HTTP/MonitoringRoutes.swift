@@ -1,0 +1,33 @@
+import Hummingbird
+import VitrineCore
+import VitrineRuntime
+
+/// `GET /metrics` (Prometheus) and `GET /healthz`, without authentication so
+/// that monitoring needs no secret; neither tells anything about the content.
+struct MonitoringRoutes {
+    let kiosk: RemoteKiosk
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/metrics") { _, _ in
+            let uptime = MonotonicClock.now() - kiosk.startedAt
+            let text = PrometheusExposition.text(
+                kiosk: kiosk.metrics.snapshot, requests: kiosk.requests.snapshot,
+                uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18)
+            return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        // Healthy means the display thread itself answers, not merely this server.
+        router.get("/healthz") { _, _ in
+            let asked = MonotonicClock.now()
+            let answered = await StatusRoutes.displayAnswer { (reply: @escaping @Sendable (MonotonicInstant) -> Void) in
+                kiosk.control.ping { reply(MonotonicClock.now()) }
+            }
+            guard let answered else {
+                return JSONResponse.make(.serviceUnavailable, [
+                    "status": "stalled", "message": "the display thread did not answer within \(StatusRoutes.displayTimeout)",
+                ])
+            }
+            let milliseconds = Double((answered - asked).components.attoseconds) / 1e15 + Double((answered - asked).components.seconds) * 1000
+            return JSONResponse.make(.ok, ["status": "ok", "displayLoopAnswerMs": milliseconds])
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import VitrineCore
+import VitrinePNG
+import VitrineRuntime
+
+/// Status, control and the screenshot.
+struct StatusRoutes {
+    let kiosk: RemoteKiosk
+    /// How long the display thread has to answer a screenshot or health ping.
+    static let displayTimeout: Duration = .seconds(3)
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/api/v1/status") { _, _ in
+            let status = kiosk.control.status
+            var object: [String: Any] = [
+                "slideCount": status.slideCount, "playing": status.playing, "pausedBecause": status.pausedBecause,
+                "output": status.output, "inputDevices": status.inputDevices,
+                "uptimeSeconds": Double((MonotonicClock.now() - status.startedAt).components.seconds)
+                    + Double((MonotonicClock.now() - status.startedAt).components.attoseconds) / 1e18,
+                "recentErrors": status.recentErrors, "vitrineVersion": VitrineVersion.current,
+                "configVersion": kiosk.store.current.version,
+            ]
+            object["slide"] = status.currentSlide.map { $0 as Any } ?? NSNull()
+            return JSONResponse.make(.ok, object)
+        }
+        router.post("/api/v1/control") { request, _ in try await control(request) }
+        router.get("/api/v1/screenshot") { _, _ in
+            guard let frame = await Self.displayAnswer({ reply in kiosk.control.requestFrame(reply: reply) }) else {
+                throw APIError(.serviceUnavailable, "the display thread did not answer within \(Self.displayTimeout)")
+            }
+            let png = try await kiosk.offload { try PNGCodec.encode(frame, fast: true) }
+            return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "no-store"])
+        }
+    }
+
+    private func control(_ request: Request) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: 64 * 1024)
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
+            throw APIError(.unprocessableContent, #"the body must be a JSON object such as {"command": "next"}"#)
+        }
+        let known = ["next", "previous", "goto", "pause", "resume"]
+        guard let name = object["command"] as? String, known.contains(name) else {
+            throw APIError(.unprocessableContent, "command must be one of \(known.joined(separator: ", ")), found \(object["command"].map { "\($0)" } ?? "nothing")",
+                           issues: [.init(path: "command", message: "must be one of \(known.joined(separator: ", "))")])
+        }
+        let unknownKeys = Set(object.keys).subtracting(["command", "slide"])
+        if let key = unknownKeys.sorted().first {
+            throw APIError(.unprocessableContent, "unknown key \(key)", issues: [.init(path: key, message: "unknown key (known keys: command, slide)")])
+        }
+        let command: KioskCommand
+        switch name {
+        case "next": command = .navigate(.next)
+        case "previous": command = .navigate(.previous)
+        case "pause": command = .pause
+        case "resume": command = .resume
+        default:
+            let count = kiosk.control.status.slideCount
+            guard let slide = object["slide"] as? Int, !(object["slide"] is Bool), (0..<count).contains(slide) else {
+                let message = count == 0 ? "the playlist is empty" : "must be a slide index from 0 to \(count - 1)"
+                throw APIError(.unprocessableContent, "goto needs slide: \(message)", issues: [.init(path: "slide", message: message)])
+            }
+            command = .navigate(.goTo(slide))
+        }
+        kiosk.control.send(command)
+        return JSONResponse.make(.accepted, ["accepted": name])
+    }
+
+    /// Waits for the display thread's answer to a query, or nil after `displayTimeout`.
+    static func displayAnswer<T: Sendable>(_ ask: (@escaping @Sendable (T) -> Void) -> Void) async -> T? {
+        let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: .bufferingNewest(1))
+        ask { value in
+            continuation.yield(value)
+            continuation.finish()
+        }
+        let timeout = Task {
+            try await Task.sleep(for: displayTimeout)
+            continuation.finish()
+        }
+        defer { timeout.cancel() }
+        for await value in stream { return value }
+        return nil
+    }
+}

@@ -1,0 +1,62 @@
+import Hummingbird
+import Synchronization
+import VitrineRuntime
+
+/// API requests counted by method and status, for `vitrine_api_requests_total`.
+public final class RequestCounter: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+    public init() {}
+
+    func count(method: String, status: Int) {
+        counts.withLock { $0["method=\"\(method)\",status=\"\(status)\"", default: 0] += 1 }
+    }
+
+    var snapshot: [String: Int] { counts.withLock { $0 } }
+}
+
+/// Counts every request under /api/ (including refused ones) once its status is known.
+struct RequestCountingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let counter: RequestCounter
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let counted = request.uri.path.hasPrefix("/api/")
+        do {
+            let response = try await next(request, context)
+            if counted { counter.count(method: request.method.rawValue, status: response.status.code) }
+            return response
+        } catch let error as any HTTPResponseError {
+            if counted { counter.count(method: request.method.rawValue, status: error.status.code) }
+            throw error
+        } catch {
+            if counted { counter.count(method: request.method.rawValue, status: 500) }
+            throw error
+        }
+    }
+}
+
+/// The Prometheus text format (version 0.0.4) of the kiosk's counters.
+enum PrometheusExposition {
+    static func text(kiosk: KioskMetrics.Snapshot, requests: [String: Int], uptimeSeconds: Double) -> String {
+        var lines: [String] = []
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) \(type)")
+            for sample in samples { lines.append(sample.labels.isEmpty ? "\(name) \(sample.value)" : "\(name){\(sample.labels)} \(sample.value)") }
+        }
+        metric("vitrine_frames_presented_total", "counter", "Frames presented to the display.", [("", "\(kiosk.framesPresented)")])
+        metric("vitrine_slide_changes_total", "counter", "Page changes, by any cause.", [("", "\(kiosk.slideChanges)")])
+        metric("vitrine_touches_total", "counter", "Fingers put down on a touch device.", [("", "\(kiosk.touches)")])
+        lines.append("# HELP vitrine_decode_seconds Time to decode and frame one slide picture.")
+        lines.append("# TYPE vitrine_decode_seconds histogram")
+        for (index, bound) in KioskMetrics.decodeBuckets.enumerated() {
+            lines.append("vitrine_decode_seconds_bucket{le=\"\(bound)\"} \(kiosk.decodeBucketCounts[index])")
+        }
+        lines.append("vitrine_decode_seconds_bucket{le=\"+Inf\"} \(kiosk.decodeBucketCounts[KioskMetrics.decodeBuckets.count])")
+        lines.append("vitrine_decode_seconds_sum \(kiosk.decodeSeconds)")
+        lines.append("vitrine_decode_seconds_count \(kiosk.decodeCount)")
+        metric("vitrine_api_requests_total", "counter", "API requests by method and status.",
+               requests.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") })
+        metric("vitrine_uptime_seconds", "gauge", "Seconds since the kiosk started.", [("", "\(uptimeSeconds)")])
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

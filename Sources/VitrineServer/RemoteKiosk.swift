@@ -1,0 +1,108 @@
+import Glibc
+import Logging
+import NIOPosix
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+
+/// The remote side of one running kiosk: its state directory, URL downloads and
+/// event stream, joined to the display thread through `KioskControl`. The HTTP
+/// routes work on this; nothing here runs on the display thread.
+public final class RemoteKiosk: Sendable {
+    public let store: StateStore
+    public let control: KioskControl
+    public let metrics: KioskMetrics
+    public let events: EventHub
+    public let fetcher: URLImageFetcher
+    public let requests = RequestCounter()
+    public let settings: APIConfiguration
+    let startedAt: MonotonicInstant
+    private let logger: Logger
+
+    /// Joins the remote side to a kiosk made with `fetcher`'s view of the state
+    /// (`URLImageFetcher.localFiles` in its configuration's downloads).
+    public init(store: StateStore, fetcher: URLImageFetcher, control: KioskControl, metrics: KioskMetrics, events: EventHub,
+                logger: Logger) {
+        self.store = store
+        self.fetcher = fetcher
+        self.control = control
+        self.metrics = metrics
+        self.events = events
+        self.logger = logger
+        settings = store.current.configuration.api
+        startedAt = control.status.startedAt
+        fetcher.onChange { [weak self] in self?.downloadsChanged() }
+        fetcher.track(store.current.configuration)
+    }
+
+    /// The configuration to start a kiosk with: the stored one with the copies
+    /// of its URLs downloaded so far.
+    public static func initialConfiguration(_ store: StateStore, fetcher: URLImageFetcher) -> KioskConfiguration {
+        var configuration = store.current.configuration
+        configuration.downloads = fetcher.localFiles
+        return configuration
+    }
+
+    /// The configuration as the kiosk needs it: the stored one with this
+    /// machine's downloaded copies of its URLs.
+    public func effective(_ stored: StoredConfiguration) -> KioskConfiguration {
+        var configuration = stored.configuration
+        configuration.downloads = fetcher.localFiles
+        return configuration
+    }
+
+    /// Hands `stored` to the display thread, which switches at the next slide boundary.
+    func apply(_ stored: StoredConfiguration) {
+        control.send(.apply(effective(stored), version: stored.version))
+        fetcher.track(stored.configuration)
+    }
+
+    /// A URL's picture arrived or changed: the kiosk picks up the new file.
+    private func downloadsChanged() {
+        apply(store.current)
+    }
+
+    /// Asset ids the current or previous configuration uses.
+    var assetsInUse: Set<String> { store.assetsInUse(downloads: fetcher.assetIDs) }
+
+    /// Runs `body` on NIO's blocking thread pool: file writes with fsync and
+    /// picture decoding never hold up an event loop.
+    func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive(body)
+    }
+}
+
+extension Asset {
+    /// The API's JSON object for an asset.
+    func apiObject(inUse: Bool) -> [String: Any] {
+        [
+            "id": id, "ref": reference, "name": name, "type": kind.rawValue, "size": size, "width": width, "height": height,
+            "inUse": inUse, "added": ISO8601.format(seconds: added),
+        ]
+    }
+}
+
+enum ISO8601 {
+    static func format(seconds: Double) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}
+
+extension RemoteKiosk {
+    /// Serves the API at `address` until the task is cancelled. A failure to
+    /// listen (the port taken, a bad certificate) is thrown; the kiosk itself
+    /// keeps showing its playlist either way.
+    public func serve(at address: APIListenAddress, token: String, tls: TLSFiles?,
+                      onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        guard case .address(let host, let port) = address else { return }
+        let application = try APIServer.application(self, token: token, host: host, port: port, tls: tls, logger: logger,
+                                                    onListening: onListening)
+        // No signal handling here: SIGTERM belongs to the display thread's signalfd,
+        // which stops the kiosk; the caller then cancels this task.
+        try await application.runService(gracefulShutdownSignals: [])
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import VitrineConfig
+import VitrineRuntime
+
+/// One stored picture.
+public struct Asset: Hashable, Sendable {
+    /// SHA-256 of the bytes, in hex: the file's name and its `asset:` reference.
+    public var id: String
+    public var name: String
+    public var kind: InspectedImage.Kind
+    public var size: Int
+    public var width: Int
+    public var height: Int
+    /// Seconds since 1970.
+    public var added: Double
+
+    public var reference: String { "asset:" + id }
+}
+
+/// Pictures by content: `assets/<sha256>` holds the bytes and
+/// `assets/<sha256>.json` what is known about them. Storing by digest makes an
+/// upload idempotent and a name collision impossible; a name is only a label.
+/// The bytes are written before the metadata, so a listed asset is always complete.
+public final class AssetStore: Sendable {
+    public let directory: String
+    private let logger: Logger
+    /// Serialises additions and removals (reads go to the files directly).
+    private let lock = Mutex(())
+
+    init(directory: String, logger: Logger) throws {
+        self.directory = directory
+        self.logger = logger
+        try StateStore.makeDirectory(directory, mode: 0o755)
+        StateStore.removeStaleTemporaries(in: directory)
+    }
+
+    public func contains(_ id: String) -> Bool {
+        guard SlideSource.isAssetID(id) else { return false }
+        return access(path(id), F_OK) == 0
+    }
+
+    public func path(_ id: String) -> String { directory + "/" + id }
+
+    /// Stores `bytes`, already inspected, under their digest.
+    /// Returns the asset and whether it is new.
+    public func add(_ bytes: [UInt8], image: InspectedImage, name: String) throws -> (asset: Asset, created: Bool) {
+        let id = ContentDigest.sha256(bytes)
+        return try lock.withLock { _ in
+            if let existing = asset(id) { return (existing, false) }
+            let asset = Asset(id: id, name: name, kind: image.kind, size: bytes.count, width: image.size.width,
+                              height: image.size.height, added: Date().timeIntervalSince1970)
+            try FileIO.writeAtomically(bytes, to: path(id))
+            let metadata: [String: Any] = [
+                "name": asset.name, "type": asset.kind.rawValue, "size": asset.size, "width": asset.width,
+                "height": asset.height, "added": asset.added,
+            ]
+            let json = try JSONSerialization.data(withJSONObject: metadata, options: [.sortedKeys])
+            try FileIO.writeAtomically(Array(json), to: path(id) + ".json")
+            return (asset, true)
+        }
+    }
+
+    public func asset(_ id: String) -> Asset? {
+        guard SlideSource.isAssetID(id), access(path(id), F_OK) == 0,
+              let bytes = try? FileIO.read(path(id) + ".json"),
+              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let kind = (object["type"] as? String).flatMap(InspectedImage.Kind.init(rawValue:)),
+              let size = object["size"] as? Int, let width = object["width"] as? Int, let height = object["height"] as? Int
+        else { return nil }
+        return Asset(id: id, name: object["name"] as? String ?? id, kind: kind, size: size, width: width, height: height,
+                     added: object["added"] as? Double ?? 0)
+    }
+
+    /// Every complete asset, newest first.
+    public func list() -> [Asset] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { SlideSource.isAssetID($0) }.compactMap(asset).sorted { ($0.added, $0.id) > ($1.added, $1.id) }
+    }
+
+    public func bytes(_ id: String) throws -> [UInt8] {
+        try FileIO.read(path(id), limit: 2_000_000_000)
+    }
+
+    /// Removes an asset. `StateStore.deleteAsset` calls this under its own lock,
+    /// after checking that no configuration uses it.
+    func remove(_ id: String) throws {
+        try lock.withLock { _ in
+            // Metadata first: an asset without it is not listed, and its bytes go next.
+            unlink(path(id) + ".json")
+            guard unlink(path(id)) == 0 || errno == ENOENT else { throw SystemError("unlink", subject: path(id)) }
+        }
+    }
+}

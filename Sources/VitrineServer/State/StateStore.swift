@@ -1,0 +1,295 @@
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import VitrineConfig
+import VitrineRuntime
+
+/// A configuration as the kiosk keeps it: the value, its canonical JSON and
+/// its version (the ETag the API hands out).
+public struct StoredConfiguration: Sendable {
+    public var configuration: KioskConfiguration
+    public var json: [UInt8]
+    public var version: String
+}
+
+/// The kiosk's state directory (default /var/lib/vitrine):
+///
+///     config.json            the configuration on screen (canonical JSON)
+///     config.previous.json   the one before it, for rollback
+///     seed.sha256            digest of the configuration file that last seeded the state
+///     api-token              the generated API token (mode 0600)
+///     assets/                uploaded and downloaded pictures (AssetStore)
+///     downloads.json         URL slides and the assets holding them (URLImageFetcher)
+///
+/// Every file is replaced with `FileIO.writeAtomically` (temporary file, fsync,
+/// rename, fsync of the directory), so a power cut leaves the old or the new
+/// file. A replacement writes config.previous.json before config.json: a crash
+/// in between leaves both holding the old configuration, which is still valid.
+///
+/// Which configuration wins at start: the file given on the command line seeds
+/// the state on first start. After that the stored configuration wins (pushes
+/// survive restarts), unless the file's content changed since it last seeded:
+/// an edited file is the operator's newer intent, so it becomes current and the
+/// stored one becomes the rollback target.
+///
+/// Pushes are serialised by one lock, so concurrent ones apply one at a time
+/// and `If-Match` sees each result.
+public final class StateStore: Sendable {
+    public let directory: String
+    public let assets: AssetStore
+    /// The local file's settings that never come from a push: `api` and `output`,
+    /// and where paths lead on this machine.
+    private let local: KioskConfiguration
+    private let logger: Logger
+    private let state: Mutex<(current: StoredConfiguration, previous: StoredConfiguration?)>
+
+    public enum Origin: String, Sendable {
+        case seeded = "seeded from the configuration file"
+        case stored = "the stored configuration"
+        case fileChanged = "the configuration file, which changed since it last seeded"
+        case storedAfterInvalidFile = "the stored configuration (the configuration file is not valid)"
+    }
+
+    /// How the current configuration was chosen at start.
+    public let origin: Origin
+
+    /// Opens (creating if need be) the state in `directory` and picks the
+    /// configuration to start with.
+    /// - Parameters:
+    ///   - seed: the command-line configuration file's bytes and its parse
+    ///     (an error when it is not valid; then the stored state must exist).
+    public init(directory: String, seedFile: String, seedBytes: [UInt8]?, seed: Result<KioskConfiguration, ConfigError>,
+                logger: Logger) throws {
+        self.directory = directory
+        self.logger = logger
+        try Self.makeDirectory(directory, mode: 0o750)
+        assets = try AssetStore(directory: directory + "/assets", logger: logger)
+        Self.removeStaleTemporaries(in: directory)
+
+        let seedDigest = seedBytes.map(ContentDigest.sha256)
+        let recordedSeed = (try? FileIO.read(directory + "/seed.sha256")).map { String(decoding: $0, as: UTF8.self) }
+        let seedConfiguration = try? seed.get()
+        var local = seedConfiguration ?? KioskConfiguration()
+        local.baseDirectory = seedConfiguration?.baseDirectory ?? (seedFile as NSString).deletingLastPathComponent
+        local.assetDirectory = assets.directory
+        self.local = local
+
+        let stored = Self.load(directory + "/config.json", local: local, logger: logger)
+            ?? Self.load(directory + "/config.previous.json", local: local, logger: logger)
+        let previous = Self.load(directory + "/config.previous.json", local: local, logger: logger)
+
+        switch (stored, seedConfiguration) {
+        case (nil, nil):
+            throw seed.failure ?? ConfigError(source: seedFile, issues: [ConfigIssue(path: "", message: "cannot be read")])
+        case (let stored?, nil):
+            origin = .storedAfterInvalidFile
+            state = Mutex((stored, previous))
+        case (nil, let fresh?):
+            origin = .seeded
+            let current = Self.stored(fresh, local: local)
+            try Self.write(current, to: directory + "/config.json")
+            try FileIO.writeAtomically(Array((seedDigest ?? "").utf8), to: directory + "/seed.sha256")
+            state = Mutex((current, nil))
+        case (let stored?, let fresh?):
+            if let seedDigest, seedDigest != recordedSeed {
+                origin = .fileChanged
+                let current = Self.stored(fresh, local: local)
+                if current.version != stored.version {
+                    try Self.write(stored, to: directory + "/config.previous.json")
+                    try Self.write(current, to: directory + "/config.json")
+                }
+                try FileIO.writeAtomically(Array(seedDigest.utf8), to: directory + "/seed.sha256")
+                state = Mutex((current, current.version != stored.version ? stored : previous))
+            } else {
+                origin = .stored
+                state = Mutex((stored, previous))
+            }
+        }
+    }
+
+    public var current: StoredConfiguration { state.withLock { $0.current } }
+    public var previous: StoredConfiguration? { state.withLock { $0.previous } }
+
+    /// The outcome of a replacement or rollback.
+    public struct Change: Sendable {
+        public var current: StoredConfiguration
+        public var previousVersion: String
+        public var changed: Bool
+    }
+
+    /// Problems that make a pushed configuration unacceptable beyond its own
+    /// validity: settings only the local file may make, and paths that leave
+    /// the places a push may name.
+    /// - Parameter sections: the pushed document's top-level keys.
+    public func pushIssues(_ pushed: KioskConfiguration, sections: Set<String>) -> [ConfigIssue] {
+        var issues: [ConfigIssue] = []
+        if sections.contains("api") {
+            issues.append(ConfigIssue(path: "api", message: "can be set only in the kiosk's local configuration file, not pushed"))
+        }
+        if sections.contains("output") && pushed.output != local.output {
+            issues.append(ConfigIssue(path: "output", message: "can be changed only in the kiosk's local configuration file; push the output section as GET /api/v1/config returns it"))
+        }
+        func check(_ path: String, at keyPath: String) {
+            switch SlideSource(path) {
+            case .url:
+                break
+            case .asset(let id):
+                if !assets.contains(id) { issues.append(ConfigIssue(path: keyPath, message: "asset \(id) has not been uploaded (POST /api/v1/assets)")) }
+            case .file(let file):
+                if file.hasPrefix("/") {
+                    issues.append(ConfigIssue(path: keyPath, message: "a pushed configuration may not name an absolute path (\(file)); upload the picture and use its asset: reference"))
+                } else if file.split(separator: "/").contains("..") {
+                    issues.append(ConfigIssue(path: keyPath, message: "must not contain .. (\(file)): a pushed path stays inside the configuration directory"))
+                }
+            }
+        }
+        for (index, slide) in pushed.slides.enumerated() { check(slide.path, at: "slides[\(index)].path") }
+        if let placeholder = pushed.placeholder { check(placeholder, at: "placeholder") }
+        return issues
+    }
+
+    /// Makes `pushed` the current configuration, unless `ifMatch` names another
+    /// version than the current one (`APIError` 412). The caller has validated it.
+    public func replace(with pushed: KioskConfiguration, ifMatch: String?) throws -> Change {
+        let next = Self.stored(pushed, local: local)
+        return try state.withLock { state in
+            // Again under the lock: an asset deleted since the push was checked.
+            let missing = Self.assetIDs(in: next.configuration, downloads: [:]).filter { !assets.contains($0) }
+            if let id = missing.first {
+                throw APIError(.unprocessableContent, "asset \(id) was deleted while the configuration was being pushed")
+            }
+            if let ifMatch, ifMatch != "*", ifMatch != state.current.version {
+                throw APIError(.preconditionFailed, "the configuration changed since version \(ifMatch); the current one is \(state.current.version)",
+                               extra: ["currentVersion": state.current.version])
+            }
+            let was = state.current
+            guard next.version != was.version else { return Change(current: was, previousVersion: state.previous?.version ?? was.version, changed: false) }
+            try Self.write(was, to: directory + "/config.previous.json")
+            try Self.write(next, to: directory + "/config.json")
+            state = (next, was)
+            return Change(current: next, previousVersion: was.version, changed: true)
+        }
+    }
+
+    /// Swaps the current and previous configurations.
+    public func rollback() throws -> Change {
+        try state.withLock { state in
+            guard let previous = state.previous else {
+                throw APIError(.conflict, "there is no previous configuration to return to")
+            }
+            let was = state.current
+            // config.json first: a crash after it leaves previous == current, both valid.
+            try Self.write(previous, to: directory + "/config.json")
+            try Self.write(was, to: directory + "/config.previous.json")
+            state = (previous, was)
+            return Change(current: previous, previousVersion: was.version, changed: true)
+        }
+    }
+
+    /// Deletes an asset unless the current or previous configuration names it,
+    /// directly or as the download of one of its URLs (`downloads`: URL to asset id).
+    /// Under the state lock, so a push cannot start using it half-way.
+    public func deleteAsset(_ id: String, downloads: [String: String]) throws {
+        try state.withLock { state in
+            guard assets.contains(id) else { throw APIError(.notFound, "there is no asset \(id)") }
+            for (label, stored) in [("current", state.current), ("previous", state.previous)] {
+                guard let stored else { continue }
+                if Self.assetIDs(in: stored.configuration, downloads: downloads).contains(id) {
+                    throw APIError(.conflict, "asset \(id) is in use by the \(label) configuration (version \(stored.version))")
+                }
+            }
+            try assets.remove(id)
+        }
+    }
+
+    /// Asset ids the configuration's slides and placeholder name.
+    static func assetIDs(in c: KioskConfiguration, downloads: [String: String]) -> Set<String> {
+        var ids = Set<String>()
+        for path in c.slides.map(\.path) + [c.placeholder].compactMap({ $0 }) {
+            switch SlideSource(path) {
+            case .asset(let id): ids.insert(id)
+            case .url(let url): if let id = downloads[url] { ids.insert(id) }
+            case .file: break
+            }
+        }
+        return ids
+    }
+
+    /// Asset ids the current or previous configuration uses.
+    public func assetsInUse(downloads: [String: String]) -> Set<String> {
+        state.withLock { state in
+            [state.current, state.previous].compactMap { $0 }.reduce(into: Set<String>()) {
+                $0.formUnion(Self.assetIDs(in: $1.configuration, downloads: downloads))
+            }
+        }
+    }
+
+    // MARK: Token
+
+    /// The API token: the configured one, or the one generated into
+    /// `api-token` on first start (mode 0600), which is logged once, then.
+    public func apiToken(configured: String?) throws -> String {
+        if let configured { return configured }
+        let path = directory + "/api-token"
+        if let bytes = try? FileIO.read(path) {
+            let token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if token.count >= APIConfiguration.minimumTokenLength { return token }
+            logger.warning("\(path) holds no usable token (fewer than \(APIConfiguration.minimumTokenLength) characters); generating a new one")
+        }
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let token = String((0..<43).map { _ in alphabet[Int(random.next(upperBound: UInt64(alphabet.count)))] })
+        try FileIO.writeAtomically(Array((token + "\n").utf8), to: path, mode: 0o600)
+        logger.notice("generated an API token into \(path) (mode 0600); it is shown this once: \(token)")
+        return token
+    }
+
+    // MARK: Files
+
+    /// `configuration` as stored: the pushable part in canonical JSON, with the
+    /// local file's `api`, `output` and path bindings applied to the value.
+    static func stored(_ configuration: KioskConfiguration, local: KioskConfiguration) -> StoredConfiguration {
+        var value = configuration
+        value.api = local.api
+        value.output = local.output
+        value.baseDirectory = local.baseDirectory
+        value.assetDirectory = local.assetDirectory
+        let json = ConfigDocument.json(value)
+        return StoredConfiguration(configuration: value, json: json, version: ContentDigest.version(of: json))
+    }
+
+    private static func load(_ path: String, local: KioskConfiguration, logger: Logger) -> StoredConfiguration? {
+        guard let bytes = try? FileIO.read(path) else { return nil }
+        do {
+            let parsed = try ConfigLoader.parse(String(decoding: bytes, as: UTF8.self), baseDirectory: local.baseDirectory, source: path)
+            return stored(parsed, local: local)
+        } catch {
+            // Cannot happen through this store (it writes only validated JSON,
+            // atomically); a hand-edited file can. Say so and fall back.
+            logger.error("ignoring \(path): \(error)")
+            return nil
+        }
+    }
+
+    private static func write(_ stored: StoredConfiguration, to path: String) throws {
+        try FileIO.writeAtomically(stored.json, to: path, mode: 0o640)
+    }
+
+    static func makeDirectory(_ path: String, mode: mode_t) throws {
+        if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError("mkdir", subject: path) }
+    }
+
+    /// Temporary files a crash left behind mid-write: never valid, always safe to remove.
+    static func removeStaleTemporaries(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.contains(".tmp-") { unlink(directory + "/" + name) }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

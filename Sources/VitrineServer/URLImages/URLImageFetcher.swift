@@ -1,0 +1,201 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+
+/// Downloads the pictures of URL slides into the asset store, in the
+/// background, and keeps them fresh: each URL is revalidated every
+/// `api.urlRefresh` with `If-None-Match` (its ETag) or `If-Modified-Since`.
+/// A failed download or revalidation keeps the copy already held, so the
+/// kiosk carries on showing it while offline. Until a URL's first download,
+/// its slide shows the placeholder.
+///
+/// What is known about each URL lives in `downloads.json` in the state
+/// directory, replaced atomically, so a restart shows the cached copies at once.
+public final class URLImageFetcher: Sendable {
+    struct Download: Hashable, Sendable {
+        var assetID: String
+        var etag: String?
+        var lastModified: String?
+        /// Seconds since 1970 of the last successful check.
+        var checked: Double
+    }
+
+    private struct State: Sendable {
+        var wanted: [String] = []
+        var downloads: [String: Download] = [:]
+        /// Monotonic deadlines of the next attempt for each URL.
+        var due: [String: MonotonicInstant] = [:]
+    }
+
+    private let store: StateStore
+    private let settings: APIConfiguration
+    private let maxPixels: Int
+    private let logger: Logger
+    private let events: EventHub
+    private let changeHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    private let state = Mutex(State())
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+    private var indexPath: String { store.directory + "/downloads.json" }
+    /// After a failure, try again this soon (the refresh period if shorter).
+    static let retryDelay: Duration = .seconds(30)
+
+    public init(store: StateStore, settings: APIConfiguration, maxPixels: Int, events: EventHub, logger: Logger) {
+        self.store = store
+        self.settings = settings
+        self.maxPixels = maxPixels
+        self.events = events
+        self.logger = logger
+        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let loaded = Self.loadIndex(store.directory + "/downloads.json").filter { store.assets.contains($0.value.assetID) }
+        state.withLock { $0.downloads = loaded }
+    }
+
+    /// `handler` is called whenever a downloaded copy is new or changed, so the
+    /// kiosk can be given the new files.
+    public func onChange(_ handler: @escaping @Sendable () -> Void) {
+        changeHandler.withLock { $0 = handler }
+    }
+
+    /// URL to local file, for `KioskConfiguration.downloads`.
+    public var localFiles: [String: String] {
+        state.withLock { $0.downloads.mapValues { store.assets.path($0.assetID) } }
+    }
+
+    /// URL to asset id, for deciding which assets are in use.
+    public var assetIDs: [String: String] { state.withLock { $0.downloads.mapValues(\.assetID) } }
+
+    /// The URLs the configuration on screen names; new ones are fetched at once.
+    public func track(_ configuration: KioskConfiguration) {
+        var urls: [String] = []
+        for path in configuration.slides.map(\.path) + [configuration.placeholder].compactMap({ $0 }) {
+            if case .url(let url) = SlideSource(path), !urls.contains(url) { urls.append(url) }
+        }
+        state.withLock { state in
+            state.wanted = urls
+            let now = MonotonicClock.now()
+            for url in urls where state.due[url] == nil { state.due[url] = now }
+        }
+        wake.yield()
+    }
+
+    /// Runs until the task is cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            let now = MonotonicClock.now()
+            let (due, next) = state.withLock { state -> ([String], MonotonicInstant?) in
+                let due = state.wanted.filter { (state.due[$0] ?? now) <= now }
+                let next = state.wanted.compactMap { state.due[$0] }.filter { $0 > now }.min()
+                return (due, next)
+            }
+            for url in due where !Task.isCancelled { await refresh(url) }
+            if !due.isEmpty { continue }
+            let wait = next.map { $0 - now } ?? .seconds(3600)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await Task.sleep(for: wait) }
+                group.addTask { [wakeups] in for await _ in wakeups { break } }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// One download or revalidation of `url`.
+    func refresh(_ url: String) async {
+        let known = state.withLock { $0.downloads[url] }
+        var request = HTTPClientRequest(url: url)
+        if let known, store.assets.contains(known.assetID) {
+            if let etag = known.etag { request.headers.add(name: "If-None-Match", value: etag) }
+            if let lastModified = known.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+        }
+        let timeout = TimeAmount.nanoseconds(Int64(settings.urlTimeout.components.seconds) * 1_000_000_000
+                                             + settings.urlTimeout.components.attoseconds / 1_000_000_000)
+        var outcome: Duration = settings.urlRefresh
+        do {
+            let response = try await HTTPClient.shared.execute(request, deadline: .now() + timeout)
+            switch response.status.code {
+            case 304:
+                logger.debug("\(url): not modified")
+                updateDownload(url) { $0?.checked = Date().timeIntervalSince1970 }
+            case 200:
+                let body = try await response.body.collect(upTo: settings.maxUploadBytes)
+                let bytes = Array(body.readableBytesView)
+                let maxPixels = self.maxPixels
+                let image = try await NIOThreadPool.singleton.runIfActive { try ImageInspection.inspect(bytes, maxPixels: maxPixels) }
+                let name = URL(string: url)?.lastPathComponent ?? "download"
+                let (asset, created) = try await NIOThreadPool.singleton.runIfActive { [store] in
+                    try store.assets.add(bytes, image: image, name: name.isEmpty ? "download" : name)
+                }
+                if created { events.publish(ServerEvent("assetAdded", asset.apiObject(inUse: true))) }
+                let entry = Download(assetID: asset.id, etag: response.headers.first(name: "ETag"),
+                                     lastModified: response.headers.first(name: "Last-Modified"), checked: Date().timeIntervalSince1970)
+                let changed = state.withLock { state -> Bool in
+                    defer { state.downloads[url] = entry }
+                    return state.downloads[url]?.assetID != entry.assetID
+                }
+                saveIndex()
+                logger.info("\(url): downloaded", metadata: ["asset": "\(asset.id)", "bytes": "\(bytes.count)"])
+                if changed { changeHandler.withLock { $0 }?() }
+            default:
+                throw FetchFailure("the server answered \(response.status.code) \(response.status.reasonPhrase)")
+            }
+        } catch {
+            let reason: String
+            switch error {
+            case is NIOTooManyBytesError: reason = "larger than api.maxUploadSize (\(settings.maxUploadBytes) bytes)"
+            case let failure as ImageInspection.Failure:
+                switch failure { case .notAnImage(let text), .undecodable(let text): reason = text }
+            default: reason = "\(error)"
+            }
+            let cached = state.withLock { $0.downloads[url] != nil }
+            let message = "cannot download \(url): \(reason); " + (cached ? "keeping the copy downloaded before" : "its slide shows the placeholder")
+            logger.warning("\(message)")
+            events.publish(ServerEvent("error", ["message": message]))
+            outcome = min(Self.retryDelay, settings.urlRefresh)
+        }
+        state.withLock { $0.due[url] = MonotonicClock.now() + outcome }
+    }
+
+    private func updateDownload(_ url: String, _ change: (inout Download?) -> Void) {
+        state.withLock { change(&$0.downloads[url]) }
+        saveIndex()
+    }
+
+    private func saveIndex() {
+        let downloads = state.withLock { $0.downloads }
+        var object: [String: Any] = [:]
+        for (url, download) in downloads {
+            var entry: [String: Any] = ["asset": download.assetID, "checked": download.checked]
+            if let etag = download.etag { entry["etag"] = etag }
+            if let lastModified = download.lastModified { entry["lastModified"] = lastModified }
+            object[url] = entry
+        }
+        do {
+            let json = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            try FileIO.writeAtomically(Array(json), to: indexPath)
+        } catch {
+            logger.error("cannot save \(indexPath): \(error)")
+        }
+    }
+
+    private static func loadIndex(_ path: String) -> [String: Download] {
+        guard let bytes = try? FileIO.read(path),
+              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: [String: Any]] else { return [:] }
+        return object.compactMapValues { entry in
+            guard let asset = entry["asset"] as? String else { return nil }
+            return Download(assetID: asset, etag: entry["etag"] as? String, lastModified: entry["lastModified"] as? String,
+                            checked: entry["checked"] as? Double ?? 0)
+        }
+    }
+}
+
+struct FetchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

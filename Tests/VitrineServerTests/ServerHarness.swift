@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+import VitrineConfig
+import VitrineCore
+import VitrineJPEG
+import VitrinePNG
+@testable import VitrineRuntime
+@testable import VitrineServer
+
+/// A real kiosk (headless display, its own display thread) with its state
+/// directory and remote side, for driving through the API. `close()` stops the
+/// display thread and removes the directory.
+final class ServerHarness: @unchecked Sendable {
+    static let token = "test-token-0123456789"
+    static let colors: [String: RGBAColor] = [
+        "red": RGBAColor(red: 220, green: 20, blue: 20), "green": RGBAColor(red: 20, green: 200, blue: 20),
+        "blue": RGBAColor(red: 20, green: 20, blue: 220),
+    ]
+
+    let directory: String
+    let stateDirectory: String
+    let configPath: String
+    let store: StateStore
+    let remote: RemoteKiosk
+    private let stop: KioskStopHandle
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// - Parameter yaml: the local configuration file; red.jpg, green.jpg and blue.jpg sit beside it.
+    init(yaml: String = ServerHarness.defaultYAML, stateDirectory: String? = nil) throws {
+        directory = NSTemporaryDirectory() + "vitrine-server-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for (name, color) in Self.colors { try Self.jpeg(color).write(to: directory + "/\(name).jpg") }
+        let configPath = directory + "/vitrine.yaml"
+        self.configPath = configPath
+        try Array(yaml.utf8).write(to: configPath)
+        self.stateDirectory = stateDirectory ?? directory + "/state"
+        let logger = Logger(label: "test")
+        let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: configPath) }
+        store = try StateStore(directory: self.stateDirectory, seedFile: configPath, seedBytes: try? VitrineRuntime.FileIO.read(configPath),
+                               seed: seed, logger: logger)
+        let events = EventHub()
+        let fetcher = URLImageFetcher(store: store, settings: store.current.configuration.api,
+                                      maxPixels: store.current.configuration.decode.maxPixels, events: events, logger: logger)
+        let configuration = RemoteKiosk.initialConfiguration(store, fetcher: fetcher)
+        let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: logger)
+        nonisolated(unsafe) let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: display,
+                                                  logger: logger)
+        remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
+                             logger: logger)
+        kiosk.onEvent = { event in if let event = ServerEvent(event) { events.publish(event) } }
+        stop = kiosk.stopHandle
+        let finished = self.finished
+        Thread.detachNewThread {
+            try? kiosk.run()
+            finished.signal()
+        }
+    }
+
+    static let defaultYAML = """
+        slides: [red.jpg, green.jpg]
+        interval: 10m
+        autoplay: false
+        transition: {type: cut}
+        output: {display: headless, width: 64, height: 48}
+        api: {listen: "127.0.0.1:0", token: \(token)}
+        """
+
+    func close() {
+        stop.stop()
+        finished.wait()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The application on port 0, for Hummingbird's test frameworks.
+    func application() throws -> some ApplicationProtocol {
+        try APIServer.application(remote, token: Self.token, host: "127.0.0.1", port: 0, tls: nil, logger: Logger(label: "test"))
+    }
+
+    static func jpeg(_ color: RGBAColor, size: PixelSize = PixelSize(width: 32, height: 24)) throws -> [UInt8] {
+        try JPEGEncoder().encode(PixelImage(size: size, fill: color), quality: 95)
+    }
+
+    /// Polls `condition` every 20 ms for up to `seconds`.
+    func eventually(_ seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition()
+    }
+}
+
+extension Array where Element == UInt8 {
+    func write(to path: String) throws {
+        try Data(self).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// Headers with the bearer token, plus `extra`.
+func authorized(_ extra: HTTPFields = [:]) -> HTTPFields {
+    var fields = extra
+    fields[.authorization] = "Bearer \(ServerHarness.token)"
+    return fields
+}
+
+func json(_ buffer: ByteBuffer) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any]) ?? [:]
+}
+
+func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+/// The colour at the centre of a PNG.
+func centreColour(ofPNG bytes: ByteBuffer) throws -> (r: Int, g: Int, b: Int) {
+    let image = try PNGCodec.decode(Array(bytes.readableBytesView))
+    let pixel = image.pixels[image.size.height / 2 * image.size.width + image.size.width / 2]
+    return (Int((pixel >> 16) & 0xFF), Int((pixel >> 8) & 0xFF), Int(pixel & 0xFF))
+}
+
+/// Whether a colour is near `expected` (JPEG moves solid colours a little).
+func near(_ colour: (r: Int, g: Int, b: Int), _ expected: RGBAColor, tolerance: Int = 12) -> Bool {
+    abs(colour.r - Int(expected.red)) <= tolerance && abs(colour.g - Int(expected.green)) <= tolerance
+        && abs(colour.b - Int(expected.blue)) <= tolerance
+}

@@ -15,6 +15,15 @@ public struct ServerEvent: Hashable, Sendable {
         data = String(decoding: json, as: UTF8.self)
     }
 
+    /// The API's names for page-change causes (the engine's `automatic` is the rotation).
+    static func apiName(_ cause: PageChangeCause) -> String {
+        switch cause {
+        case .automatic: return "rotation"
+        case .command: return "command"
+        case .swipe: return "swipe"
+        }
+    }
+
     /// The wire form: `event: NAME`, `data: JSON`, and a blank line.
     public var text: String { "event: \(name)\ndata: \(data)\n\n" }
 
@@ -22,11 +31,12 @@ public struct ServerEvent: Hashable, Sendable {
     public init?(_ event: KioskEvent) {
         switch event {
         case .carousel(.pageChanged(let from, let to, let cause)):
-            self.init("slideChanged", ["from": from, "to": to, "cause": cause.rawValue])
+            self.init("slideChanged", ["from": from, "to": to, "cause": Self.apiName(cause)])
         case .carousel(.tapped(let slide, let x, let y)):
             self.init("tapped", ["slide": slide, "x": Int(x.rounded()), "y": Int(y.rounded())])
         case .carousel(.swiped(let from, let direction)):
-            self.init("swiped", ["from": from, "direction": direction.rawValue])
+            // The API names the finger's movement: moving left brings the next slide.
+            self.init("swiped", ["from": from, "direction": direction == .next ? "left" : "right"])
         case .carousel(.dragBegan), .carousel(.dragEnded):
             return nil
         case .configurationApplied(let version):

@@ -15,8 +15,8 @@ info:
       Everything under `/api/` needs `Authorization: Bearer <token>`, compared in constant time. The token is the
       configuration's `api.token` (at least 16 characters), or else one generated on first start into
       `<stateDir>/api-token` (mode 0600) and logged once.
-    - Every 4xx and 5xx response has a JSON body `{"error": "<one clear sentence>"}`. A configuration that fails
-      validation (422) adds `issues`, one per problem, each with the key path it is at.
+    - Every 4xx and 5xx response has a JSON body `{"error": "<one clear sentence>"}`. A configuration or control body
+      that fails validation (422) adds `issues`, one per problem, each with the key path it is at.
     - The kiosk stores the configuration it runs in its state directory (`vitrine run --state-dir DIR`).
       The local configuration file seeds it on first start; afterwards the stored configuration wins, unless the
       file's content changed since it last seeded (then the file wins and the stored one becomes the rollback target).
@@ -106,7 +106,9 @@ paths:
       tags: [monitoring]
       operationId: getHealth
       summary: Whether the display loop is alive
-      description: Healthy when the display loop published its status within the last 10 seconds.
+      description: |
+        Healthy when the display thread itself answers: the server asks it for a ping, which it answers at its
+        next turn (it is woken for it). No answer within 3 seconds is a stalled display loop.
       responses:
         "200":
           description: The display loop is running.
@@ -116,16 +118,17 @@ paths:
                 $ref: "#/components/schemas/Health"
               example:
                 status: ok
-                displayLoopAgeMs: 12
+                displayAnswerMs: 1
         "503":
-          description: The display loop has not published its status for more than 10 seconds.
+          description: The display thread did not answer within 3 seconds.
           content:
             application/json:
               schema:
                 $ref: "#/components/schemas/Health"
               example:
                 status: stalled
-                displayLoopAgeMs: 12840
+                displayAnswerMs: 3000
+                message: the display thread did not answer within 3.0 seconds
   /metrics:
     get:
       tags: [monitoring]
@@ -421,8 +424,10 @@ paths:
       parameters:
         - name: name
           in: query
-          required: true
-          description: The file name to show for the asset. At most 255 characters, without `/`, `\`, NUL or `..`; missing or empty is refused (422).
+          required: false
+          description: |
+            The file name to show for the asset (a label only: assets are stored by digest). At most 255 characters,
+            without `/`, `\`, NUL, line breaks or `..`; anything else is refused (422). Without it the name is `upload`.
           schema:
             type: string
             minLength: 1
@@ -872,15 +877,18 @@ components:
           description: False when the configuration pushed is the one already current (then `version` equals `previousVersion`).
     Health:
       type: object
-      required: [status, displayLoopAgeMs]
+      required: [status, displayAnswerMs]
       properties:
         status:
           type: string
           enum: [ok, stalled]
-        displayLoopAgeMs:
+        displayAnswerMs:
           type: integer
           minimum: 0
-          description: Milliseconds since the display loop last published its status.
+          description: Milliseconds the display thread took to answer; when stalled, how long the server waited.
+        message:
+          type: string
+          description: Why the kiosk is not healthy (only when stalled).
     Asset:
       type: object
       additionalProperties: false
@@ -1003,7 +1011,8 @@ components:
           minimum: 0
         cause:
           type: string
-          enum: [rotation, swipe, command, tap]
+          enum: [rotation, swipe, command]
+          description: "`rotation`: the slide's time was up; `swipe`: a finger; `command`: the API, or a tap action's `goto`."
       example: {from: 1, to: 2, cause: rotation}
     TappedEvent:
       type: object

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// `GET /api/v1/events`: the kiosk's events as a server-sent event stream.
 struct EventRoutes {
@@ -29,7 +30,12 @@ struct EventRoutes {
                     keepAlive.cancel()
                 }
                 try await writer.write(ByteBuffer(string: ": connected\n\n"))
-                for await chunk in chunks { try await writer.write(ByteBuffer(string: chunk)) }
+                // A stream never ends by itself: end it when the server shuts down.
+                try await withGracefulShutdownHandler {
+                    for await chunk in chunks { try await writer.write(ByteBuffer(string: chunk)) }
+                } onGracefulShutdown: {
+                    sink.finish()
+                }
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)

@@ -15,6 +15,7 @@ struct MonitoringRoutes {
                 uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18)
             return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
+
         // Healthy means the display thread itself answers, not merely this server.
         router.get("/healthz") { _, _ in
             let asked = MonotonicClock.now()
@@ -23,11 +24,15 @@ struct MonitoringRoutes {
             }
             guard let answered else {
                 return JSONResponse.make(.serviceUnavailable, [
-                    "status": "stalled", "message": "the display thread did not answer within \(StatusRoutes.displayTimeout)",
+                    "status": "stalled", "displayAnswerMs": Self.milliseconds(MonotonicClock.now() - asked),
+                    "message": "the display thread did not answer within \(StatusRoutes.displayTimeout)",
                 ])
             }
-            let milliseconds = Double((answered - asked).components.attoseconds) / 1e15 + Double((answered - asked).components.seconds) * 1000
-            return JSONResponse.make(.ok, ["status": "ok", "displayLoopAnswerMs": milliseconds])
+            return JSONResponse.make(.ok, ["status": "ok", "displayAnswerMs": Self.milliseconds(answered - asked)])
         }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -58,7 +58,11 @@ struct StatusRoutes {
         case "resume": command = .resume
         default:
             let count = kiosk.control.status.slideCount
-            guard let slide = object["slide"] as? Int, !(object["slide"] is Bool), (0..<count).contains(slide) else {
+            // Decoded with JSONDecoder: JSONSerialization on Linux hands 0 and 1 out as
+            // numbers that also cast to Bool, and true as a number that casts to Int.
+            struct GoTo: Decodable { var slide: Int }
+            let slide = try? JSONDecoder().decode(GoTo.self, from: Data(body.readableBytesView)).slide
+            guard let slide, (0..<count).contains(slide) else {
                 let message = count == 0 ? "the playlist is empty" : "must be a slide index from 0 to \(count - 1)"
                 throw APIError(.unprocessableContent, "goto needs slide: \(message)", issues: [.init(path: "slide", message: message)])
             }

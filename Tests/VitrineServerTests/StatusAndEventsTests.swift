@@ -1,0 +1,191 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOPosix
+import Testing
+@testable import VitrineServer
+
+@Suite("API: status, control, screenshot, events, monitoring")
+struct StatusAndEventsTests {
+    static func control(_ client: some TestClientProtocol, _ text: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+        try await client.execute(uri: "/api/v1/control", method: .post, headers: authorized([.contentType: "application/json"]), body: body(text)) {
+            ($0.status, json($0.body))
+        }
+    }
+
+    @Test func controlCommandsMoveTheScreenAndShowInTheStatus() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { response in
+                let status = json(response.body)
+                #expect(status["slide"] as? Int == 0)
+                #expect(status["slideCount"] as? Int == 2)
+                #expect(status["playing"] as? Bool == false, "autoplay is off")
+                #expect(status["output"] as? String == "headless 64x48")
+                #expect(status["configVersion"] as? String == harness.store.current.version)
+                #expect(status["vitrineVersion"] as? String == "0.1.0")
+                #expect((status["uptimeSeconds"] as? Double ?? -1) >= 0)
+                #expect(status["recentErrors"] as? [String] == [])
+                #expect(status["inputDevices"] as? [String] == [])
+            }
+            #expect(try await Self.control(client, #"{"command": "next"}"#).0 == .accepted)
+            #expect(harness.eventually { harness.remote.control.status.currentSlide == 1 })
+            // The screenshot is the frame presented, which follows within a refresh or two.
+            var centre = (r: 0, g: 0, b: 0)
+            for _ in 0..<50 where !near(centre, ServerHarness.colors["green"]!) {
+                centre = try await client.execute(uri: "/api/v1/screenshot", method: .get, headers: authorized()) { try centreColour(ofPNG: $0.body) }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(near(centre, ServerHarness.colors["green"]!))
+            #expect(try await Self.control(client, #"{"command": "goto", "slide": 0}"#).0 == .accepted)
+            #expect(harness.eventually { harness.remote.control.status.currentSlide == 0 })
+            #expect(try await Self.control(client, #"{"command": "previous"}"#).0 == .accepted)
+            #expect(harness.eventually { harness.remote.control.status.currentSlide == 1 }, "the carousel loops backwards")
+            #expect(try await Self.control(client, #"{"command": "pause"}"#).0 == .accepted)
+            #expect(harness.eventually { harness.remote.control.status.pausedBecause == ["remote"] })
+            #expect(try await Self.control(client, #"{"command": "resume"}"#).0 == .accepted)
+            #expect(harness.eventually { harness.remote.control.status.pausedBecause.isEmpty })
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"command": "jump"}"#, "command must be one of next, previous, goto, pause, resume, found jump"),
+        (#"{"command": "goto", "slide": 2}"#, "goto needs slide: must be a slide index from 0 to 1"),
+        (#"{"command": "goto", "slide": -1}"#, "goto needs slide: must be a slide index from 0 to 1"),
+        (#"{"command": "goto", "slide": "1"}"#, "goto needs slide: must be a slide index from 0 to 1"),
+        (#"{"command": "goto"}"#, "goto needs slide: must be a slide index from 0 to 1"),
+        (#"{"command": "next", "speed": 2}"#, "unknown key speed"),
+        (#"["next"]"#, #"the body must be a JSON object such as {"command": "next"}"#),
+        ("next", #"the body must be a JSON object such as {"command": "next"}"#),
+    ])
+    func badControlBodies(text: String, message: String) async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            let (status, answer) = try await Self.control(client, text)
+            #expect(status == .unprocessableContent)
+            #expect(answer["error"] as? String == message)
+        }
+    }
+
+    /// Over a real socket: the event stream carries a page change and a configuration change.
+    @Test func theEventStreamCarriesSlideChangesAndConfigurations() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        try await harness.application().test(.live) { client in
+            let port = try #require(client.port)
+            let stream = try await SSEReader(port: port, token: ServerHarness.token)
+            defer { stream.close() }
+            #expect(harness.eventually { harness.remote.events.subscriberCount == 1 })
+            _ = try await Self.control(client, #"{"command": "next"}"#)
+            try await client.execute(uri: "/api/v1/config", method: .put, headers: authorized([.contentType: "application/yaml"]),
+                                     body: body("slides: [green.jpg]\nautoplay: false")) { #expect($0.status == .ok) }
+            let text = try await stream.read(until: "configApplied", timeout: 10)
+            #expect(text.hasPrefix(": connected\n\n"))
+            #expect(text.contains("event: slideChanged\ndata: {\"cause\":\"command\",\"from\":0,\"to\":1}\n\n"))
+            #expect(text.contains("event: configApplied\ndata: {\"version\":\"\(harness.store.current.version)\"}\n\n"))
+        }
+        #expect(harness.eventually { harness.remote.events.subscriberCount == 0 }, "a closed stream unsubscribes")
+    }
+
+    @Test func metricsCountFramesDecodesAndRequests() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        #expect(harness.eventually { harness.remote.metrics.snapshot.framesPresented > 0 })
+        try await harness.application().test(.router) { client in
+            try await client.execute(uri: "/api/v1/status", method: .get) { _ in }
+            try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { _ in }
+            _ = try await Self.control(client, #"{"command": "next"}"#)
+            #expect(harness.eventually { harness.remote.metrics.snapshot.slideChanges == 1 })
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("# TYPE vitrine_frames_presented_total counter\n"))
+                #expect(text.contains("vitrine_slide_changes_total 1\n"))
+                #expect(text.contains("vitrine_touches_total 0\n"))
+                #expect(text.contains("# TYPE vitrine_decode_seconds histogram\n"))
+                #expect(text.contains("vitrine_decode_seconds_bucket{le=\"+Inf\"} "))
+                #expect(text.contains("vitrine_api_requests_total{method=\"GET\",status=\"401\"} 1\n"))
+                #expect(text.contains("vitrine_api_requests_total{method=\"GET\",status=\"200\"} 1\n"))
+                #expect(text.contains("vitrine_api_requests_total{method=\"POST\",status=\"202\"} 1\n"))
+                let decodes = text.split(separator: "\n").first { $0.hasPrefix("vitrine_decode_seconds_count ") }
+                #expect((decodes.flatMap { Int($0.split(separator: " ")[1]) } ?? 0) >= 2, "both slides decoded")
+            }
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(json(response.body)["status"] as? String == "ok")
+            }
+        }
+    }
+
+    @Test func healthIsStalledOnceTheDisplayThreadStops() async throws {
+        let harness = try ServerHarness()
+        let application = try harness.application()
+        harness.close()
+        try await application.test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(json(response.body)["status"] as? String == "stalled")
+            }
+        }
+    }
+}
+
+/// A minimal server-sent-event client over a plain socket.
+final class SSEReader: @unchecked Sendable {
+    private let channel: any Channel
+    private let collected: Collected
+
+    final class Collected: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        let lock = NSLock()
+        var text = ""
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let buffer = unwrapInboundIn(data)
+            lock.withLock { text += String(buffer: buffer) }
+        }
+    }
+
+    init(port: Int, token: String) async throws {
+        let collected = Collected()
+        self.collected = collected
+        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collected) } }
+            .connect(host: "127.0.0.1", port: port).get()
+        let request = "GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nAccept: text/event-stream\r\n\r\n"
+        try await channel.writeAndFlush(ByteBuffer(string: request)).get()
+    }
+
+    /// The body so far (chunked framing removed), once it contains `marker`.
+    func read(until marker: String, timeout: Double) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let body = Self.dechunk(collected.lock.withLock { collected.text })
+            if body.contains(marker) { return body }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return Self.dechunk(collected.lock.withLock { collected.text })
+    }
+
+    func close() { channel.close(promise: nil) }
+
+    /// Removes HTTP/1.1 chunked framing, on bytes: in Swift's String, "\r\n" is one Character.
+    private static func dechunk(_ raw: String) -> String {
+        let bytes = Array(raw.utf8)
+        let crlf: [UInt8] = [13, 10]
+        func find(_ from: Int) -> Int? {
+            guard from + 1 < bytes.count else { return nil }
+            return (from..<(bytes.count - 1)).first { bytes[$0] == 13 && bytes[$0 + 1] == 10 }
+        }
+        guard let headerEnd = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<$0 + 4]) == crlf + crlf }) else { return "" }
+        var position = headerEnd + 4
+        var body: [UInt8] = []
+        while let lineEnd = find(position), let size = Int(String(decoding: bytes[position..<lineEnd], as: UTF8.self), radix: 16), size > 0,
+              lineEnd + 2 + size <= bytes.count {
+            body += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            position = lineEnd + 2 + size + 2
+        }
+        return String(decoding: body, as: UTF8.self)
+    }
+}

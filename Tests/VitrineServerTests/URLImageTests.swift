@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+import VitrineConfig
+import VitrineCore
+@testable import VitrineServer
+
+/// A picture server on loopback that revalidates with an ETag and counts what it answered.
+final class PictureServer: Sendable {
+    /// What the server answered, in order, and the port it listens on.
+    final class Record: Sendable {
+        let statuses = Mutex<[Int]>([])
+        let port = Mutex<Int?>(nil)
+    }
+
+    let record = Record()
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    var port: Int? { record.port.withLock { $0 } }
+    var statuses: [Int] { record.statuses.withLock { $0 } }
+
+    init(picture: [UInt8]) async throws {
+        let router = Router()
+        let record = self.record
+        router.get("/pictures/:name") { request, _ -> Response in
+            if request.headers[.ifNoneMatch] == "\"v1\"" {
+                record.statuses.withLock { $0.append(304) }
+                return Response(status: .notModified, headers: [.eTag: "\"v1\""])
+            }
+            record.statuses.withLock { $0.append(200) }
+            return Response(status: .ok, headers: [.eTag: "\"v1\"", .contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: picture)))
+        }
+        router.get("/not-a-picture") { _, _ in "hello" }
+        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                      onServerRunning: { channel in record.port.withLock { $0 = channel.localAddress?.port } })
+        task.withLock { $0 = Task { try? await application.runService(gracefulShutdownSignals: []) } }
+        for _ in 0..<250 where port == nil { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    func stop() async {
+        let running = task.withLock { $0 }
+        running?.cancel()
+        await running?.value
+    }
+}
+
+@Suite("URL images")
+struct URLImageTests {
+    static let yaml = ServerHarness.defaultYAML.replacingOccurrences(of: "token:", with: "urlRefresh: 500ms, urlTimeout: 2s, token:")
+
+    func screenCentre(_ harness: ServerHarness) async -> (r: Int, g: Int, b: Int)? {
+        guard let frame = await StatusRoutes.displayAnswer({ reply in harness.remote.control.requestFrame(reply: reply) }) else { return nil }
+        let pixel = frame.pixels[frame.size.height / 2 * frame.size.width + frame.size.width / 2]
+        return (Int((pixel >> 16) & 0xFF), Int((pixel >> 8) & 0xFF), Int(pixel & 0xFF))
+    }
+
+    func waitForScreen(_ harness: ServerHarness, _ colour: RGBAColor, seconds: Double = 10) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let centre = await screenCentre(harness), near(centre, colour) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    @Test func aURLSlideShowsOnceDownloadedRevalidatesAndKeepsItsCopyOffline() async throws {
+        let harness = try ServerHarness(yaml: Self.yaml)
+        defer { harness.close() }
+        let server = try await PictureServer(picture: try ServerHarness.jpeg(ServerHarness.colors["blue"]!))
+        let port = try #require(server.port)
+        let url = "http://127.0.0.1:\(port)/pictures/sea.jpg"
+        let fetcher = Task { await harness.remote.fetcher.run() }
+        defer { fetcher.cancel() }
+        try await harness.application().test(.router) { client in
+            try await client.execute(uri: "/api/v1/config", method: .put, headers: authorized([.contentType: "application/yaml"]),
+                                     body: body("slides: [\"\(url)\"]\nautoplay: false\nbackground: \"#000000\"")) { #expect($0.status == .ok) }
+        }
+        #expect(try await waitForScreen(harness, ServerHarness.colors["blue"]!), "the downloaded picture is on screen")
+        #expect(harness.eventually { server.statuses.contains(304) }, "revalidated with If-None-Match")
+        #expect(server.statuses.filter { $0 == 200 }.count == 1, "downloaded once")
+        let asset = try #require(harness.remote.fetcher.assetIDs[url])
+        #expect(harness.remote.assetsInUse.contains(asset), "a URL's download counts as in use")
+
+        await server.stop()
+        let errors = harness.remote.events.subscribe()
+        var sawError = false
+        for await event in errors where event.name == "error" {
+            sawError = event.data.contains("cannot download \(url)") && event.data.contains("keeping the copy downloaded before")
+            break
+        }
+        #expect(sawError)
+        #expect(try await waitForScreen(harness, ServerHarness.colors["blue"]!, seconds: 1), "offline, the cached copy keeps showing")
+
+        // A restart finds the copy at once, before any network.
+        let restarted = URLImageFetcher(store: harness.store, settings: harness.store.current.configuration.api, maxPixels: 1_000_000,
+                                        events: EventHub(), logger: Logger(label: "test"))
+        #expect(restarted.localFiles[url] == harness.store.assets.path(asset))
+    }
+
+    @Test func untilTheFirstDownloadTheSlideShowsThePlaceholder() async throws {
+        let harness = try ServerHarness(yaml: Self.yaml)
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            // Nothing listens on port 9 of loopback; the placeholder is green.
+            try await client.execute(uri: "/api/v1/config", method: .put, headers: authorized([.contentType: "application/yaml"]),
+                                     body: body("slides: [\"http://127.0.0.1:9/a.jpg\"]\nautoplay: false\nplaceholder: green.jpg")) { #expect($0.status == .ok) }
+        }
+        #expect(try await waitForScreen(harness, ServerHarness.colors["green"]!))
+        #expect(harness.eventually { harness.remote.control.status.recentErrors.contains { $0.contains("http://127.0.0.1:9/a.jpg: not downloaded yet") } })
+    }
+
+    @Test func aURLThatIsNotAPictureIsReportedAndNotStored() async throws {
+        let harness = try ServerHarness(yaml: Self.yaml)
+        defer { harness.close() }
+        let server = try await PictureServer(picture: [])
+        let port = try #require(server.port)
+        let url = "http://127.0.0.1:\(port)/not-a-picture"
+        let errors = harness.remote.events.subscribe()
+        harness.remote.fetcher.track(try ConfigLoader.parse("slides: [\"\(url)\"]"))
+        await harness.remote.fetcher.refresh(url)
+        var message = ""
+        for await event in errors where event.name == "error" { message = event.data; break }
+        #expect(message.contains("cannot download \(url): not a JPEG or PNG picture (it starts with bytes 68 65 6C 6C, which looks like text); its slide shows the placeholder"))
+        #expect(harness.store.assets.list().isEmpty)
+        await server.stop()
+    }
+}

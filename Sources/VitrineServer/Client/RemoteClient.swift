@@ -1,0 +1,59 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The kiosk's API from the command line: bearer token, JSON bodies, and the
+/// server's error messages (with each key path) passed on as they are.
+public struct RemoteClient: Sendable {
+    let base: String
+    let token: String
+    static let timeout: TimeAmount = .seconds(60)
+
+    public struct Reply: Sendable {
+        public var status: Int
+        public var headers: HTTPHeaders
+        public var body: [UInt8]
+        public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]) ?? [:] }
+    }
+
+    /// What the kiosk said no to: its status, message and issues.
+    public struct Refusal: Error, CustomStringConvertible {
+        var method: String
+        var path: String
+        var status: Int
+        var message: String
+        var issues: [String]
+        public var description: String {
+            (["\(method) \(path): \(status): \(message)"] + issues.map { "  \($0)" }).joined(separator: "\n")
+        }
+    }
+
+    public init(base: String, token: String) {
+        self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        self.token = token
+    }
+
+    public func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, contentType: String? = nil,
+              headers: [(String, String)] = [], expecting: Set<Int> = [200]) async throws -> Reply {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: Self.timeout)
+        let bytes = Array(try await response.body.collect(upTo: 256 << 20).readableBytesView)
+        let reply = Reply(status: Int(response.status.code), headers: response.headers, body: bytes)
+        guard expecting.contains(reply.status) else {
+            let object = reply.json
+            let issues = (object["issues"] as? [[String: Any]] ?? []).map { issue in
+                let path = issue["path"] as? String ?? ""
+                return (path.isEmpty ? "" : path + ": ") + (issue["message"] as? String ?? "")
+            }
+            throw Refusal(method: method.rawValue, path: path, status: reply.status,
+                          message: object["error"] as? String ?? String(decoding: bytes.prefix(200), as: UTF8.self), issues: issues)
+        }
+        return reply
+    }
+}

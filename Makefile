@@ -8,7 +8,7 @@ TEST_PACKAGES := libjpeg-turbo-progs
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test unit-test vm-test bench clean
+.PHONY: deps build release run test unit-test remote-test console-test vm-test bench bench-api openapi clean
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -21,16 +21,31 @@ release: deps
 
 # Runs the kiosk on the bundled demo playlist: on KMS/DRM when a card is there,
 # otherwise headless with a live preview PNG (the log says where).
+# The demo keeps its state (pushed configurations, uploads, the API token) in
+# .build-demo-state; the web console is at http://localhost:8080/ with the token the log shows.
 run: release
-	.build/release/vitrine run --config $(DEMO_CONFIG)
+	.build/release/vitrine run --config $(DEMO_CONFIG) --state-dir .build-demo-state
 
-# The whole suite: unit and integration tests, then the VM tests on a real kernel.
-test: unit-test vm-test
+# The whole suite: unit and integration tests, the remote API against the real
+# binary (SIGKILL mid-push, the web console in headless Chromium), then the VM
+# tests on a real kernel.
+test: unit-test remote-test console-test vm-test
 
 unit-test: deps
 	@deploy/dev/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Both use the debug binary that unit-test builds.
+remote-test: unit-test
+	python3 Tests/Remote/crash_test.py .build/debug/vitrine
+
+console-test: unit-test
+	python3 Tests/Console/console_test.py .build/debug/vitrine
+
+# Regenerates the OpenAPI document the server embeds, after docs/api/openapi.yaml changed.
+openapi:
+	python3 deploy/dev/embed-openapi.py
 
 # KMS/DRM end to end: Debian's kernel in QEMU (TCG) with bochs-drm and virtio-gpu.
 vm-test: deps

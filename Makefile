@@ -56,6 +56,12 @@ bench: release
 	.build/release/vitrine bench decode
 	.build/release/vitrine bench compose
 	.build/release/vitrine bench memory
+	$(MAKE) bench-api
+
+# API requests per second (wrk) against the frame pacing of a transition, in one run.
+bench-api: release
+	@deploy/dev/ensure-packages.sh wrk
+	python3 Tests/Bench/api_bench.py .build/release/vitrine
 
 clean:
 	rm -rf .build

@@ -20,7 +20,10 @@ public final class Kiosk {
     private var displayGeneration: Int
     private let touch: KioskTouch
     /// Input-to-scanout latencies seen so far (for the summary at exit).
-    private var latencies = LatencyRecorder()
+    private var latencies = DurationSamples()
+    /// Gaps between frames presented while a transition animates (for the summary at exit).
+    private var transitionFrameGaps = DurationSamples()
+    private var lastPresentWasAnimating = false
     /// The input event whose effect is in the frame presented last.
     private var inputInLastFrame: MonotonicInstant?
     /// The oldest drag movement not yet in a presented frame (its kernel timestamp).
@@ -103,6 +106,7 @@ public final class Kiosk {
         }
         notifier.stopping()
         if let summary = latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
+        if let summary = transitionFrameGaps.summary { logger.notice("frame pacing during transitions: \(summary)") }
     }
 
     // MARK: Control
@@ -346,6 +350,10 @@ public final class Kiosk {
         do {
             try display.present(at: now)
             metrics.framePresented()
+            // Pacing: the gap since the previous frame, when both were animation frames.
+            let animating = { if case .animating = engine.phase { return true } else { return false } }()
+            if animating, lastPresentWasAnimating, let lastPresent { transitionFrameGaps.record(now - lastPresent) }
+            lastPresentWasAnimating = animating
             lastDrawn = (scene, version)
             lastPresent = now
             needsRedraw = false
@@ -432,8 +440,8 @@ private final class StopRequest: Sendable {
     func set() { mutex.withLock { value = true } }
 }
 
-/// Input-to-scanout latencies, summarised at exit.
-struct LatencyRecorder {
+/// Durations (input-to-scanout latencies, frame gaps), summarised at exit.
+struct DurationSamples {
     private var samples: [Duration] = []
 
     mutating func record(_ latency: Duration) {

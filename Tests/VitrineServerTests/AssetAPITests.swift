@@ -142,4 +142,23 @@ struct AssetAPITests {
         }
         #expect(FileManager.default.fileExists(atPath: harness.stateDirectory + "/config.json"))
     }
+
+    @Test func slideThumbnailsServeOnlyWhatTheConfigurationNames() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            try await client.execute(uri: "/api/v1/thumbnail?path=green.jpg", method: .get, headers: authorized()) { response in
+                #expect(response.status == .ok)
+                let thumbnail = try PNGCodec.decode(Array(response.body.readableBytesView))
+                #expect(thumbnail.size == PixelSize(width: 32, height: 24), "never scaled up")
+            }
+            for path in ["/etc/passwd", "../vitrine.yaml", "blue.jpg", ""] {
+                let encoded = path.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                try await client.execute(uri: "/api/v1/thumbnail?path=\(encoded)", method: .get, headers: authorized()) { response in
+                    #expect(response.status == .notFound, "\(path)")
+                    #expect((json(response.body)["error"] as? String)?.hasSuffix("is not a slide or the placeholder of the current configuration") == true)
+                }
+            }
+        }
+    }
 }

@@ -293,15 +293,18 @@ extension ConsoleFiles {
     return {kind: 'file', title: path.split('/').pop(), detail: path};
   }
 
-  function thumbnail(id) {
-    if (!state.thumbnails.has(id)) {
-      const promise = api('GET', `/assets/${id}/thumbnail`)
+  // Assets by id (immutable); files and URLs by path, through /thumbnail, which
+  // knows only the saved configuration's paths (a new one shows its label until saved).
+  function thumbnail(id, path) {
+    const key = id || `path:${state.version}:${path}`;
+    if (!state.thumbnails.has(key)) {
+      const promise = api('GET', id ? `/assets/${id}/thumbnail` : `/thumbnail?path=${encodeURIComponent(path)}`)
         .then((response) => response.blob())
         .then((blob) => URL.createObjectURL(blob))
-        .catch(() => { state.thumbnails.delete(id); return null; });
-      state.thumbnails.set(id, promise);
+        .catch(() => { state.thumbnails.delete(key); return null; });
+      state.thumbnails.set(key, promise);
     }
-    return state.thumbnails.get(id);
+    return state.thumbnails.get(key);
   }
 
   function currentSlideOnScreen() {
@@ -319,16 +322,12 @@ extension ConsoleFiles {
     slides.forEach((slide, index) => {
       const label = slideLabel(slide.path);
       const thumb = element('span', {class: `thumb ${label.kind}`});
-      if (label.kind === 'asset') {
-        const image = element('img', {alt: ''});
-        thumb.append(image);
-        thumbnail(label.id).then((url) => {
-          if (url) image.src = url;
-          else thumb.replaceChildren(element('span', {text: '?'}));
-        });
-      } else {
-        thumb.append(element('span', {text: label.kind === 'url' ? 'URL' : 'file'}));
-      }
+      const image = element('img', {alt: ''});
+      thumb.append(image);
+      thumbnail(label.kind === 'asset' ? label.id : null, slide.path).then((url) => {
+        if (url) image.src = url;
+        else thumb.replaceChildren(element('span', {text: label.kind === 'asset' ? '?' : label.kind === 'url' ? 'URL' : 'file'}));
+      });
       const duration = element('input', {
         type: 'text', class: 'slide-duration', id: `slide-duration-${index}`, 'data-path': `slides[${index}].duration`,
         placeholder: interval, 'aria-label': `Duration of slide ${index + 1}`, spellcheck: 'false',

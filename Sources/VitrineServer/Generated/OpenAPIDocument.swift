@@ -568,6 +568,52 @@ paths:
       security:
         - bearerAuth: []
 
+  /api/v1/thumbnail:
+    get:
+      tags: [assets]
+      operationId: getSlideThumbnail
+      summary: A small preview of any picture the configuration names
+      description: |
+        For the console's playlist: a thumbnail of a slide's or the placeholder's picture, whatever its source
+        (a file beside the configuration, an asset, or a URL's downloaded copy). Only paths the current
+        configuration names are served, so this cannot read other files.
+      parameters:
+        - name: path
+          in: query
+          required: true
+          description: The slide's `path` (or the placeholder) exactly as the current configuration has it.
+          schema:
+            type: string
+          example: images/01-welcome.jpg
+      security:
+        - bearerAuth: []
+      responses:
+        "200":
+          description: A PNG of the upright picture, scaled down to fit within 320x180 with its aspect ratio kept (never scaled up).
+          content:
+            image/png:
+              schema:
+                type: string
+                format: binary
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          description: The path is not in the current configuration, a URL is not downloaded yet, or the file cannot be read.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: /etc/passwd is not a slide or the placeholder of the current configuration
+        "422":
+          description: The file is not a picture, or does not decode.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "images/broken.jpg: truncated JPEG data: Premature end of JPEG file"
+
   /api/v1/status:
     get:
       tags: [control]
@@ -757,7 +803,7 @@ components:
           schema:
             $ref: "#/components/schemas/Error"
           example:
-            error: "a valid API token is required: send Authorization: Bearer <token>"
+            error: "an Authorization: Bearer <token> header is required"
     PayloadTooLarge:
       description: The body is larger than allowed (1 MiB for a configuration, `api.maxUploadSize` for an asset).
       content:
@@ -765,7 +811,7 @@ components:
           schema:
             $ref: "#/components/schemas/Error"
           example:
-            error: the upload is larger than the limit of 50 MB
+            error: the upload is 73400320 bytes; the limit (api.maxUploadSize) is 50000000
     BadAssetID:
       description: The id is not 64 hexadecimal digits.
       content:
@@ -773,7 +819,7 @@ components:
           schema:
             $ref: "#/components/schemas/Error"
           example:
-            error: "an asset id is 64 hexadecimal digits, found beach.jpg"
+            error: "an asset id is 64 lowercase hex digits (its SHA-256), not beach.jpg"
     UnknownAsset:
       description: No asset has this id.
       content:

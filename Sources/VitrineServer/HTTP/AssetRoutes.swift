@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 import VitrineConfig
 import VitrineCore
+import VitrineRuntime
 
 /// Uploads, listing, download, thumbnails and deletion of pictures.
 struct AssetRoutes {
@@ -28,6 +29,28 @@ struct AssetRoutes {
                 try ImageInspection.thumbnail(try kiosk.store.assets.bytes(asset.id), bounds: Self.thumbnailBounds, maxPixels: maxPixels)
             }
             return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "private, max-age=31536000, immutable"])
+        }
+        // Any picture the configuration names (a file, an asset, a URL's download), for the console's playlist.
+        router.get("/api/v1/thumbnail") { request, _ in
+            let path = request.uri.queryParameters.get("path") ?? ""
+            let configuration = kiosk.effective(kiosk.store.current)
+            guard configuration.slides.contains(where: { $0.path == path }) || configuration.placeholder == path else {
+                throw APIError(.notFound, "\(path.isEmpty ? "a path" : path) is not a slide or the placeholder of the current configuration")
+            }
+            guard let file = configuration.resolve(path) else { throw APIError(.notFound, "\(path) has not been downloaded yet") }
+            let maxPixels = configuration.decode.maxPixels
+            let png = try await kiosk.offload {
+                let bytes: [UInt8]
+                do { bytes = try VitrineRuntime.FileIO.read(file, limit: 2_000_000_000) } catch let error as SystemError {
+                    throw APIError(.notFound, "\(path): cannot read: \(error.reason)")
+                }
+                do { return try ImageInspection.thumbnail(bytes, bounds: Self.thumbnailBounds, maxPixels: maxPixels) } catch let failure as ImageInspection.Failure {
+                    switch failure {
+                    case .notAnImage(let reason), .undecodable(let reason): throw APIError(.unprocessableContent, "\(path): \(reason)")
+                    }
+                }
+            }
+            return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "no-cache"])
         }
         router.delete("/api/v1/assets/:id") { _, context in
             let id = try Self.id(context)

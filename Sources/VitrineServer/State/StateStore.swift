@@ -63,7 +63,12 @@ public final class StateStore: Sendable {
                 logger: Logger) throws {
         self.directory = directory
         self.logger = logger
-        try Self.makeDirectory(directory, mode: 0o750)
+        do {
+            try Self.makeDirectories(directory, mode: 0o750)
+            guard access(directory, W_OK) == 0 else { throw SystemError("access", subject: directory) }
+        } catch {
+            throw StateDirectoryError(directory: directory, reason: "\(error)")
+        }
         assets = try AssetStore(directory: directory + "/assets", logger: logger)
         Self.removeStaleTemporaries(in: directory)
 
@@ -276,6 +281,15 @@ public final class StateStore: Sendable {
         try FileIO.writeAtomically(stored.json, to: path, mode: 0o640)
     }
 
+    /// `mkdir -p`, keeping the errno of the step that failed.
+    static func makeDirectories(_ path: String, mode: mode_t) throws {
+        var partial = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            try makeDirectory(partial, mode: mode)
+        }
+    }
+
     static func makeDirectory(_ path: String, mode: mode_t) throws {
         if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError("mkdir", subject: path) }
     }
@@ -284,6 +298,15 @@ public final class StateStore: Sendable {
     static func removeStaleTemporaries(in directory: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.contains(".tmp-") { unlink(directory + "/" + name) }
+    }
+}
+
+/// The state directory cannot be made or written.
+public struct StateDirectoryError: Error, CustomStringConvertible {
+    public var directory: String
+    public var reason: String
+    public var description: String {
+        "cannot use \(directory) as the state directory (--state-dir): \(reason)"
     }
 }
 

@@ -8,7 +8,7 @@ TEST_PACKAGES := libjpeg-turbo-progs
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test unit-test remote-test console-test vm-test bench bench-api openapi clean
+.PHONY: deps build release run test unit-test remote-test console-test vm-test image-test bench bench-api openapi clean
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -50,6 +50,12 @@ openapi:
 # KMS/DRM end to end: Debian's kernel in QEMU (TCG) with bochs-drm and virtio-gpu.
 vm-test: deps
 	Tests/VM/run-vm-tests.sh
+
+# Boot to kiosk: a Debian bookworm image (debootstrap, cached in .build-image) with
+# deploy/install.sh's unit, booted in QEMU (TCG): first slide with no login, a pushed
+# configuration shown and kept over a reboot, restarts after kill -9 and a hung loop.
+image-test: deps
+	Tests/Image/run-image-test.sh
 
 bench: release
 	@deploy/dev/ensure-packages.sh $(BENCH_PACKAGES)

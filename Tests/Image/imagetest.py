@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Boot-to-kiosk test: boots the Debian image made by build-image.sh in
+qemu-system-x86_64 (TCG) and proves the appliance through QMP screendumps.
+
+    imagetest.py --image DIR --vitrine HOST_BINARY --config CONFIG --pushed PUSHED --token TOKEN --work DIR
+
+DIR holds disk.img, vmlinuz and initrd.img. CONFIG is the kiosk configuration
+the image boots with (without its `api` section, which the image's copy adds),
+PUSHED the one the test sends with PUT /api/v1/config; both are rendered on
+the host with `vitrine render` against a mirror of /etc/vitrine, as in
+Tests/VM/vmtest.py, whose screendump, QMP and serial-console helpers this
+reuses. The guest's serial console is a root shell (a test-only autologin);
+the display is only ever reached by systemd starting the unit at boot.
+
+Checks: the first slide comes up with no login; a pushed configuration shows;
+it is still there after a reboot; after kill -9 systemd brings the picture
+back; a stopped (hung) kiosk is restarted by the watchdog. Measures boot to
+first frame and the restart times; writes them to WORK/measurements.json.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "Tests", "VM"))
+import vmtest  # noqa: E402  (Image, QMP, Results, host_render, Guest's serial console)
+from vmtest import MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, QMP, Results, host_render  # noqa: E402
+
+PROMPT = rb"root@vitrine-image:[^\n]*# $"
+SIZE = "800x600"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ImageGuest(vmtest.Guest):
+    """The image booted from its virtio disk; the serial console is a root shell."""
+
+    def __init__(self, image, disk, work, port):
+        self.work = work
+        self.qmp_path = os.path.join(work, "qmp.sock")
+        command = [
+            "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg", "-m", "1024", "-smp", "2",
+            "-kernel", os.path.join(image, "vmlinuz"), "-initrd", os.path.join(image, "initrd.img"),
+            "-append", "root=/dev/vda rw console=ttyS0",
+            "-drive", f"file={disk},format=raw,if=virtio",
+            "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{port}-:8080", "-device", "virtio-net-pci,netdev=net0",
+            "-vga", "none", "-device", "bochs-display",
+            "-display", "none", "-monitor", "none", "-serial", "stdio",
+            "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
+        ]
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.output = b""
+        self.transcript = open(os.path.join(work, "serial.log"), "ab")
+        self.qmp = QMP(self.qmp_path)
+
+    def login(self, timeout=600):
+        """Waits for the autologin shell, then makes it quiet: no echo, no prompt,
+        no kernel or systemd status lines on the console."""
+        self.wait_for(PROMPT, timeout)
+        self.run("bind 'set enable-bracketed-paste off'; stty -echo; PS1=''; "
+                 "export SYSTEMD_PAGER= SYSTEMD_COLORS=0 TERM=dumb; dmesg -n 1; kill -s RTMIN+21 1")
+
+    def run(self, command, timeout=120):
+        status, output = super().run(command, timeout)
+        return status, output.replace("\r", "")
+
+    def value(self, command):
+        _, output = self.run(command)
+        return output.strip().splitlines()[-1].strip() if output.strip() else ""
+
+    def main_pid(self):
+        digits = re.findall(r"\d+", self.value("systemctl show -p MainPID --value vitrine.service"))
+        return int(digits[-1]) if digits else 0
+
+    def restarts(self):
+        digits = re.findall(r"\d+", self.value("systemctl show -p NRestarts --value vitrine.service"))
+        return int(digits[-1]) if digits else -1
+
+    def journal(self, arguments):
+        _, output = self.run(f"journalctl --no-pager -o short-monotonic {arguments}")
+        return output
+
+
+def matches(image, expected):
+    worst, mean = image.difference(expected)
+    return worst <= MAX_CHANNEL_DIFFERENCE and mean <= MAX_MEAN_DIFFERENCE, worst, mean
+
+
+def wait_for_picture(guest, expected, timeout, name, since=None, interval=0.25):
+    """Screendumps until the screen matches `expected`; returns (seconds since
+    `since`, or None on timeout, and the last difference)."""
+    since = since if since is not None else time.monotonic()
+    deadline = time.monotonic() + timeout
+    last = (255, 255.0)
+    while time.monotonic() < deadline:
+        try:
+            shown = guest.screendump(name)
+        except (RuntimeError, ValueError, OSError):
+            shown = None
+        if shown is not None:
+            ok, worst, mean = matches(shown, expected)
+            last = (worst, mean)
+            if ok:
+                return time.monotonic() - since, last
+        guest._pump(0)  # keep the serial transcript flowing
+        time.sleep(interval)
+    return None, last
+
+
+def wait_until_gone(guest, expected, timeout, name):
+    """Screendumps until the screen no longer matches `expected`; returns whether it went."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ok, _, _ = matches(guest.screendump(name), expected)
+        if not ok:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def first_frame_lines(journal_text):
+    """(monotonic seconds since kernel start, ms_since_start, process_uptime_ms) per first-frame line."""
+    found = []
+    for line in journal_text.splitlines():
+        match = re.search(r"\[\s*([\d.]+)\].*first frame on screen.*ms_since_start=(\d+).*process_uptime_ms=(-?\d+)", line)
+        if match:
+            found.append((float(match.group(1)), int(match.group(2)), int(match.group(3))))
+    return found
+
+
+def monotonic_of(journal_text, pattern):
+    stamps = []
+    for line in journal_text.splitlines():
+        if re.search(pattern, line):
+            match = re.search(r"\[\s*([\d.]+)\]", line)
+            if match:
+                stamps.append(float(match.group(1)))
+    return stamps
+
+
+def http(method, url, token=None, body=None, content_type="application/json", timeout=10):
+    request = urllib.request.Request(url, data=body, method=method)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    if body is not None:
+        request.add_header("Content-Type", content_type)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.read().decode(errors="replace")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(errors="replace")
+
+
+def boot_checks(guest, results, measurements, label, expected, what):
+    """After a boot: the picture, the journal's first-frame line, and what runs.
+    Returns whether the picture came."""
+    seconds, (worst, mean) = wait_for_picture(guest, expected, 300, f"{label}-boot", since=guest.started)
+    results.check(f"{label}: the kiosk's picture ({what}) is on screen with no login or command",
+                  seconds is not None, f"QEMU start to matching screendump: {seconds and round(seconds, 1)} s; "
+                  f"max channel difference {worst}, mean {mean:.3f}")
+    guest.login()
+    text = guest.journal("-b -u vitrine.service")
+    lines = first_frame_lines(text)
+    ok = bool(lines)
+    detail = "no first-frame line in the journal"
+    if ok:
+        kernel_to_frame, ms_since_start, uptime_ms = lines[0]
+        _, analyze = guest.run("systemd-analyze time 2>&1 | head -1")
+        measurements[f"{label}_qemu_start_to_screen_s"] = round(seconds, 2) if seconds else None
+        measurements[f"{label}_kernel_to_first_frame_s"] = kernel_to_frame
+        measurements[f"{label}_first_frame_ms_since_start"] = ms_since_start
+        measurements[f"{label}_first_frame_process_uptime_ms"] = uptime_ms
+        measurements[f"{label}_systemd_analyze_time"] = analyze.strip()
+        detail = (f"journal: first frame {kernel_to_frame:.2f} s after kernel start, ms_since_start={ms_since_start}, "
+                  f"process_uptime_ms={uptime_ms}; {analyze.strip()}")
+    results.check(f"{label}: the journal has the first-frame line", ok, detail)
+    active = guest.value("systemctl is-active vitrine.service")
+    getty = guest.value("systemctl is-active getty@tty1.service")
+    pid = guest.main_pid()
+    user = guest.value(f"ps -o user= -p {pid}") if pid else ""
+    results.check(f"{label}: vitrine.service active as user vitrine; getty@tty1 not running",
+                  active == "active" and user == "vitrine" and getty != "active",
+                  f"vitrine.service {active}, main PID {pid} user {user!r}, getty@tty1 {getty}")
+    return seconds is not None
+
+
+def run_suite(args):
+    work = os.path.abspath(args.work)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    # The host mirror of the guest's /etc/vitrine, so that relative slide paths resolve alike.
+    mirror = os.path.join(work, "etc-vitrine")
+    shutil.copytree(os.path.join(REPO, "deploy", "demo", "images"), os.path.join(mirror, "images"))
+    shutil.copy(args.config, os.path.join(mirror, "vitrine.yaml"))
+    shutil.copy(args.pushed, os.path.join(mirror, "pushed.json"))
+    first = host_render(args.vitrine, os.path.join(mirror, "vitrine.yaml"), 1.0, SIZE, work, "render-config")
+    pushed = host_render(args.vitrine, os.path.join(mirror, "pushed.json"), 1.0, SIZE, work, "render-pushed")
+
+    disk = os.path.join(work, "disk.img")
+    subprocess.run(["cp", "--sparse=always", os.path.join(args.image, "disk.img"), disk], check=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    results = Results("image")
+    measurements = {}
+    guest = ImageGuest(args.image, disk, work, port)
+    try:
+        # (a) Straight into the carousel.
+        boot_checks(guest, results, measurements, "boot", first, "the image's configuration")
+        _, watchdog = guest.run("systemctl show -p WatchdogTimestampMonotonic --value vitrine.service; "
+                                "sleep 11; systemctl show -p WatchdogTimestampMonotonic --value vitrine.service")
+        stamps = [int(s) for s in re.findall(r"^\d+$", watchdog, re.M)]
+        results.check("the watchdog is being pinged (WatchdogTimestamp moves on)",
+                      len(stamps) == 2 and stamps[1] > stamps[0] > 0, f"{stamps}")
+
+        # The hardening: the score systemd gives the unit, and nothing in the journal complaining.
+        _, security = guest.run("systemd-analyze security --no-pager vitrine.service 2>&1 | tail -1")
+        measurements["systemd_analyze_security"] = security.strip()
+        _, warnings = guest.run("journalctl -b --no-pager -u vitrine.service -p warning -o cat")
+        results.check("systemd-analyze security rates the unit", "Overall exposure level" in security, security.strip())
+        results.check("the kiosk logged no warnings or errors", warnings.strip() in ("", "-- No entries --"),
+                      warnings.strip()[:300])
+
+        # (b) A configuration pushed through the API shows.
+        deadline = time.monotonic() + 60
+        status = None
+        while time.monotonic() < deadline:
+            try:
+                status, _ = http("GET", base + "/healthz")
+                if status == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(1)
+        with open(args.pushed, "rb") as f:
+            body = f.read()
+        try:
+            status, answer = http("PUT", base + "/api/v1/config", args.token, body)
+        except OSError as error:
+            status, answer = None, str(error)
+        results.check("PUT /api/v1/config through the host port forward is accepted", status == 200,
+                      f"HTTP {status}: {answer.strip()[:200]}")
+        seconds, (worst, mean) = (None, (255, 255.0)) if status != 200 else wait_for_picture(guest, pushed, 60, "pushed")
+        pushed_shown = results.check("the pushed playlist is on screen", seconds is not None,
+                                     f"{seconds and round(seconds, 1)} s after the PUT; max {worst}, mean {mean:.3f}")
+        # What should be on screen from here on: the pushed playlist, unless the push failed.
+        expected = pushed if pushed_shown else first
+
+        # (c) It survives a reboot.
+        guest.process.stdin.write(b"systemctl reboot\n")
+        guest.process.stdin.flush()
+        guest.wait_for(rb"reboot: Restarting system", 180)
+        guest.started = time.monotonic()
+        back = boot_checks(guest, results, measurements, "reboot", expected,
+                           "the pushed playlist" if pushed_shown else "the image's configuration, as the push failed")
+        results.check("after a reboot the pushed playlist is still there", pushed_shown and back,
+                      "" if pushed_shown else "nothing was pushed")
+
+        # (d) kill -9: systemd brings the picture back.
+        pid, before = guest.main_pid(), guest.restarts()
+        killed = time.monotonic()
+        guest.run(f"kill -9 {pid}")
+        gone = wait_until_gone(guest, expected, 10, "killed")
+        seconds, (worst, mean) = wait_for_picture(guest, expected, 60, "restarted", since=killed)
+        after, new_pid = guest.restarts(), guest.main_pid()
+        text = guest.journal("-b -u vitrine.service")
+        exits = monotonic_of(text, r"Main process exited, code=killed, status=9/KILL")
+        frames = [t for t, _, _ in first_frame_lines(text)]
+        guest_seconds = (min(t for t in frames if t > exits[-1]) - exits[-1]) if exits and any(t > exits[-1] for t in frames) else None
+        measurements["kill9_to_picture_host_s"] = round(seconds, 2) if seconds else None
+        measurements["kill9_exit_to_first_frame_journal_s"] = round(guest_seconds, 2) if guest_seconds else None
+        results.check("after kill -9 systemd brings the picture back within seconds",
+                      seconds is not None and seconds < 15 and after == before + 1 and new_pid not in (0, pid),
+                      f"picture {'went' if gone else 'did not visibly go'} and came back {seconds and round(seconds, 1)} s "
+                      f"after the kill (journal: exit to first frame {guest_seconds and round(guest_seconds, 2)} s); "
+                      f"NRestarts {before} -> {after}, PID {pid} -> {new_pid}")
+
+        # (e) A hung kiosk (stopped with SIGSTOP) is restarted by the watchdog.
+        pid, before = guest.main_pid(), guest.restarts()
+        stopped = time.monotonic()
+        guest.run(f"kill -STOP {pid}")
+        deadline = time.monotonic() + 90
+        while guest.restarts() == before and time.monotonic() < deadline:
+            time.sleep(2)
+        seconds, (worst, mean) = wait_for_picture(guest, expected, 60, "watchdog", since=stopped)
+        text = guest.journal("-b -u vitrine.service")
+        timeout_logged = "Watchdog timeout" in text
+        measurements["sigstop_to_picture_host_s"] = round(seconds, 2) if seconds else None
+        results.check("a hung kiosk (SIGSTOP) is killed by the watchdog and restarted",
+                      timeout_logged and guest.restarts() == before + 1 and seconds is not None,
+                      f"watchdog timeout logged: {timeout_logged}; picture back {seconds and round(seconds, 1)} s after SIGSTOP")
+    finally:
+        try:  # the kiosk's and systemd's lines about it, from every boot the journal kept
+            _, text = guest.run("journalctl --no-pager -o short-monotonic -u vitrine.service", 60)
+            with open(os.path.join(work, "journal-vitrine.txt"), "w") as f:
+                f.write(text)
+        except Exception as error:  # the guest may be gone: the checks above already say so
+            print(f"(could not save the journal: {error})", flush=True)
+        guest.stop()
+    with open(os.path.join(work, "measurements.json"), "w") as f:
+        json.dump(measurements, f, indent=2)
+    for key, value in measurements.items():
+        print(f"MEASURED {key}: {value}", flush=True)
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--image", required=True, help="the directory build-image.sh wrote")
+    parser.add_argument("--vitrine", required=True, help="the host's vitrine binary, for the reference renders")
+    parser.add_argument("--config", required=True, help="the configuration the image boots with, without `api`")
+    parser.add_argument("--pushed", required=True, help="the configuration to PUT")
+    parser.add_argument("--token", required=True, help="the API token in the image's configuration")
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    started = time.monotonic()
+    results = run_suite(args)
+    print(f"image: {results.passed} passed, {results.failed} failed in {time.monotonic() - started:.0f} s", flush=True)
+    sys.exit(1 if results.failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -32,6 +32,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "VM"))
+sys.dont_write_bytecode = True  # no __pycache__ left in Tests/VM
 import vmtest  # noqa: E402  (Image, QMP, Results, host_render, Guest's serial console)
 from vmtest import MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, QMP, Results, host_render  # noqa: E402
 

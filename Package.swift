@@ -64,6 +64,8 @@ let package = Package(
             dependencies: [
                 "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .target(
             name: "VitrineServer",

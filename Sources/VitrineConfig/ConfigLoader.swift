@@ -239,8 +239,8 @@ public enum ConfigLoader {
         case (let index?, nil):
             return .goTo(index)
         case (nil, let url?):
-            guard url.hasPrefix("http://"), url.count > 7 else {
-                reader.report(object.child("post"), "must be an http:// URL, found \(url)")
+            guard case .url = SlideSource(url), SlideSource.problem(with: url) == nil else {
+                reader.report(object.child("post"), "must be an http:// or https:// URL, found \(url)")
                 return nil
             }
             return .post(url: url, timeout: timeout ?? .seconds(2))
@@ -249,7 +249,7 @@ public enum ConfigLoader {
             return nil
         case (nil, nil):
             if object.take("goto") == nil && object.take("post") == nil {
-                reader.report(path, "must have goto (a slide index) or post (an http:// URL)")
+                reader.report(path, "must have goto (a slide index) or post (an http:// or https:// URL)")
             }
             return nil
         }

@@ -61,8 +61,9 @@ struct TouchAndOutputKeysTests {
         #expect(configuration.slides[2].action == .post(url: "http://shop.local/tap", timeout: .seconds(2)))
         #expect(issues("slides: [{path: a.jpg, action: {goto: 3}}]")
             == ["slides[0].action.goto: there is no slide 3: the playlist has 1 slides (counting from 0)"])
-        #expect(issues("slides: [{path: a.jpg, action: {post: \"ftp://x\"}}]") == ["slides[0].action.post: must be an http:// URL, found ftp://x"])
+        #expect(issues("slides: [{path: a.jpg, action: {post: \"ftp://x\"}}]") == ["slides[0].action.post: must be an http:// or https:// URL, found ftp://x"])
+        #expect(issues("slides: [{path: a.jpg, action: {post: \"https://shop.example/tap\"}}]") == [])
         #expect(issues("slides: [{path: a.jpg, action: {goto: 0, post: \"http://x\"}}]") == ["slides[0].action: must have either goto or post, not both"])
-        #expect(issues("slides: [{path: a.jpg, action: {}}]") == ["slides[0].action: must have goto (a slide index) or post (an http:// URL)"])
+        #expect(issues("slides: [{path: a.jpg, action: {}}]") == ["slides[0].action: must have goto (a slide index) or post (an http:// or https:// URL)"])
     }
 }

@@ -1204,8 +1204,8 @@ components:
           properties:
             post:
               type: string
-              pattern: '^http://.+'
-              description: 'POST `{"slide": 2, "time": "2026-11-22T07:30:00.123Z", "x": 512.0, "y": 300.5}` to this http:// URL.'
+              pattern: '^https?://.+'
+              description: 'POST `{"slide": 2, "time": "2026-11-22T07:30:00.123Z", "x": 512.0, "y": 300.5}` to this http:// or https:// URL.'
             timeout:
               description: Give up after this long. Greater than 0, at most 60s. GET always includes it.
               default: 2s

@@ -28,8 +28,9 @@ run: release
 
 # The whole suite: unit and integration tests, the remote API against the real
 # binary (SIGKILL mid-push, the web console in headless Chromium), then the VM
-# tests on a real kernel.
-test: unit-test remote-test console-test vm-test
+# tests on a real kernel, then the boot-to-kiosk image (about 6 minutes after the
+# static build that vm-test makes).
+test: unit-test remote-test console-test vm-test image-test
 
 unit-test: deps
 	@deploy/dev/ensure-packages.sh $(TEST_PACKAGES)

@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import NIOPosix
+import ServiceLifecycle
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
@@ -93,16 +94,28 @@ enum ISO8601 {
 }
 
 extension RemoteKiosk {
-    /// Serves the API at `address` until the task is cancelled. A failure to
-    /// listen (the port taken, a bad certificate) is thrown; the kiosk itself
-    /// keeps showing its playlist either way.
-    public func serve(at address: APIListenAddress, token: String, tls: TLSFiles?,
-                      onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        guard case .address(let host, let port) = address else { return }
+    /// The API server for `address`, not yet running; nil when the API is off.
+    /// Fails when the TLS certificate or key cannot be loaded.
+    public func server(at address: APIListenAddress, token: String, tls: TLSFiles?,
+                       onListening: @escaping @Sendable (Int) -> Void = { _ in }) throws -> APIServerRunner? {
+        guard case .address(let host, let port) = address else { return nil }
         let application = try APIServer.application(self, token: token, host: host, port: port, tls: tls, logger: logger,
                                                     onListening: onListening)
         // No signal handling here: SIGTERM belongs to the display thread's signalfd,
-        // which stops the kiosk; the caller then cancels this task.
-        try await application.runService(gracefulShutdownSignals: [])
+        // which stops the kiosk; the caller then shuts this down.
+        return APIServerRunner(group: ServiceGroup(configuration: .init(services: [application], logger: logger)))
     }
+}
+
+/// A running API server and its graceful shutdown: open requests finish and
+/// event streams end, rather than being cut (which Hummingbird logs as errors).
+public final class APIServerRunner: Sendable {
+    private let group: ServiceGroup
+
+    init(group: ServiceGroup) { self.group = group }
+
+    /// Serves until `shutdown()`. A failure to listen (the port taken) is thrown.
+    public func run() async throws { try await group.run() }
+
+    public func shutdown() async { await group.triggerGracefulShutdown() }
 }

@@ -65,25 +65,43 @@ struct RunCommand: ParsableCommand {
                                  logger: logger)
         kiosk.onEvent = { event in if let event = ServerEvent(event) { events.publish(event) } }
 
-        var tasks = [Task<Void, Never> { await fetcher.run() }]
+        let fetching = Task { await fetcher.run() }
+        var server: APIServerRunner?
         if case .address = settings.listen {
             let token = try store.apiToken(configured: settings.token)
             let listen = settings.listen
-            tasks.append(Task {
-                do {
-                    try await remote.serve(at: listen, token: token, tls: settings.tls) { port in
-                        logger.notice("API listening", metadata: ["address": "\(listen)", "port": "\(port)",
-                                                                  "tls": "\(settings.tls != nil)"])
-                    }
-                } catch {
-                    // The screen matters more than the API: keep showing the playlist.
-                    logger.error("the API server stopped: \(error); the kiosk carries on without it")
+            do {
+                server = try remote.server(at: listen, token: token, tls: settings.tls) { port in
+                    logger.notice("API listening", metadata: ["address": "\(listen)", "port": "\(port)", "tls": "\(settings.tls != nil)"])
                 }
-            })
+            } catch {
+                logger.error("the API cannot start: \(error); the kiosk carries on without it")
+            }
+            if let server {
+                Task {
+                    do {
+                        try await server.run()
+                    } catch {
+                        // The screen matters more than the API: keep showing the playlist.
+                        logger.error("the API server stopped: \(error); the kiosk carries on without it")
+                    }
+                }
+            }
         } else {
             logger.info("API off (api.listen: off)")
         }
-        defer { for task in tasks { task.cancel() } }
+        defer {
+            fetching.cancel()
+            if let server {
+                // Let open requests finish and event streams end, for up to two seconds.
+                let stopped = DispatchSemaphore(value: 0)
+                Task {
+                    await server.shutdown()
+                    stopped.signal()
+                }
+                _ = stopped.wait(timeout: .now() + 2)
+            }
+        }
         try kiosk.run()
     }
 }

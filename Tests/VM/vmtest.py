@@ -437,7 +437,7 @@ def run_suite(args):
 
         status, output = guest.run(
             "chgrp video /dev/dri/card0 && chmod 660 /dev/dri/card0 && "
-            "su -s /bin/sh nobody -c 'vitrine run --config /vm/static.yaml' 2>&1")
+            "su -s /bin/sh nobody -c 'vitrine run --config /vm/static.yaml --state-dir /tmp/nobody-state' 2>&1")
         results.check("permission denied names the device and the group to join",
                       status == 1 and "/dev/dri/card0: permission denied; add the kiosk's user to the 'video' group" in output,
                       output.strip()[-200:])

@@ -286,7 +286,9 @@ public final class StateStore: Sendable {
         var partial = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             partial += "/" + component
-            try makeDirectory(partial, mode: mode)
+            // Only what is missing: mkdir on an existing directory in an unwritable
+            // parent can fail with EACCES rather than EEXIST.
+            if access(partial, F_OK) != 0 { try makeDirectory(partial, mode: mode) }
         }
     }
 

@@ -18,7 +18,8 @@
 # The mirror is the first Debian one this host's apt uses (or $VITRINE_IMAGE_MIRROR).
 #
 # Test-only additions, never made by the installer: root autologin on the
-# serial console ttyS0 (the harness's shell), and DHCP on the virtual NIC.
+# serial console ttyS0 (the harness's shell), DHCP on the virtual NIC, and the
+# installer's sources in /root/vitrine-src (for its checks on the live system).
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 BINARY OUTDIR [CONFIG]" >&2; exit 64; }
 binary=$(readlink -f "$1")
@@ -103,6 +104,11 @@ Name=en* eth*
 DHCP=ipv4
 UNIT
 systemctl --root="$root" enable systemd-networkd.service > /dev/null 2>&1
+
+# Test only: what deploy/install.sh needs, for the installer checks on the running system.
+install -d -m 0700 "$root/root/vitrine-src/docs"
+cp -r "$repo/deploy" "$root/root/vitrine-src/"
+cp "$repo/docs/deployment.md" "$repo/docs/configuration.md" "$root/root/vitrine-src/docs/"
 
 if [ -n "$config" ]; then
     install -d -m 0755 "$root/etc/vitrine"

@@ -304,6 +304,35 @@ def run_suite(args):
         results.check("a hung kiosk (SIGSTOP) is killed by the watchdog and restarted",
                       timeout_logged and guest.restarts() == before + 1 and seconds is not None,
                       f"watchdog timeout logged: {timeout_logged}; picture back {seconds and round(seconds, 1)} s after SIGSTOP")
+
+        # (f) The installer on the running system: a second run changes nothing,
+        # --uninstall gives tty1 back to getty and keeps the state, installing
+        # again brings the kiosk back with the pushed playlist.
+        installer = "/root/vitrine-src/deploy/install.sh"
+        guest.run("cp /usr/local/bin/vitrine /root/vitrine.bin")
+        running = guest.main_pid()
+        status, output = guest.run(f"{installer} --binary /root/vitrine.bin 2>&1", 300)
+        results.check("install.sh on the running system: a second run changes nothing",
+                      status == 0 and "nothing changed" in output and guest.main_pid() == running,
+                      output.strip()[-200:])
+        status, output = guest.run(f"{installer} --uninstall 2>&1", 120)
+        time.sleep(2)
+        states = guest.value("echo $(systemctl is-active vitrine.service) $(systemctl is-active getty@tty1.service) "
+                             "$(id vitrine >/dev/null 2>&1 && echo user || echo nouser) "
+                             "$(test -f /var/lib/vitrine/config.json && echo state || echo nostate) "
+                             "$(test -e /usr/local/bin/vitrine && echo binary || echo nobinary)")
+        gone = wait_until_gone(guest, expected, 10, "uninstalled")
+        results.check("install.sh --uninstall stops the kiosk, gives tty1 back to getty, keeps /var/lib/vitrine",
+                      status == 0 and states.split() == ["inactive", "active", "nouser", "state", "nobinary"] and gone,
+                      f"exit {status}; vitrine, getty@tty1, user, state, binary: {states}; picture gone: {gone}")
+        reinstalled = time.monotonic()
+        status, output = guest.run(f"{installer} --binary /root/vitrine.bin 2>&1", 300)
+        seconds, (worst, mean) = wait_for_picture(guest, expected, 90, "reinstalled", since=reinstalled)
+        getty = guest.value("systemctl is-active getty@tty1.service")
+        results.check("installing again brings the kiosk back with the pushed playlist, and stops getty on tty1",
+                      status == 0 and seconds is not None and getty != "active",
+                      f"exit {status}; picture {seconds and round(seconds, 1)} s after the install began; getty@tty1 {getty}; "
+                      + output.strip().replace("\n", " | ")[-300:])
     finally:
         try:  # the kiosk's and systemd's lines about it, from every boot the journal kept
             _, text = guest.run("journalctl --no-pager -o short-monotonic -u vitrine.service", 60)

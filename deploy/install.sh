@@ -171,16 +171,24 @@ uninstall() {
         groupdel "${shadow_root[@]}" vitrine
     fi
     local file
-    if file=$(cmdline_file); then
-        local line word
+    if file=$(cmdline_file) && [ -f "$file.vitrine-backup" ]; then
+        # Only the words the installer added: those the line did not have before.
+        local line before word removed=()
         line=$(head -n 1 "$file")
+        before=$(head -n 1 "$file.vitrine-backup")
         for word in "${CMDLINE_WORDS[@]}"; do
-            line=$(printf '%s\n' "$line" | sed -E "s/(^| )$(printf '%s' "$word" | sed 's/\./\\./g')( |\$)/\\1/; s/ +\$//")
+            case " $before " in *" $word "*) continue ;; esac
+            case " $line " in
+                *" $word "*)
+                    line=$(printf ' %s ' "$line" | sed "s| $word | |; s|^ *||; s| *\$||")
+                    removed+=("$word") ;;
+            esac
         done
-        if [ "$line" != "$(head -n 1 "$file")" ]; then
+        if [ ${#removed[@]} -gt 0 ]; then
             printf '%s\n' "$line" > "$file"
-            say "removed ${CMDLINE_WORDS[*]} from ${file#"$root"}"
+            say "removed ${removed[*]} from ${file#"$root"}"
         fi
+        rm -f "$file.vitrine-backup"
     fi
     if [ "$purge" = yes ]; then
         remove_path "$STATE_DIR"

@@ -9,7 +9,8 @@
 #      (Tests/Image/build-image.sh; the debootstrap is cached in .build-image);
 #   4. checks the installer on the image's tree: a second run changes nothing,
 #      --uninstall removes what it installed and keeps the state, --purge
-#      removes that too;
+#      removes that too; on a Raspberry Pi tree, the kernel command line words
+#      go on once and come off at --uninstall;
 #   5. boots the image in QEMU (TCG) and runs Tests/Image/imagetest.py.
 # Run as root (debootstrap, chroot, file ownership in the image).
 set -euo pipefail
@@ -72,10 +73,23 @@ uninstalled() {
 kept() { test -f "$root/var/lib/vitrine/kept" && test -f "$root/etc/vitrine/vitrine.yaml"; }
 purged() { ! test -e "$root/var/lib/vitrine" && ! test -e "$root/etc/vitrine"; }
 check "the user vitrine is in video, input and render" in_groups
+# A Raspberry Pi's kernel command line: the blanking and cursor words go on once, and come off at --uninstall.
+pi_cmdline=$root/boot/firmware/cmdline.txt
+install -d "$root/boot/firmware"
+echo "console=serial0,115200 console=tty1 root=PARTUUID=0-02 rootfstype=ext4 rootwait" > "$pi_cmdline"
+cp "$pi_cmdline" "$out/cmdline.orig"
+deploy/install.sh --root "$root" --binary "$binary" > "$out/pi-install.log" 2>&1
+cp "$pi_cmdline" "$out/cmdline.installed"
+deploy/install.sh --root "$root" --binary "$binary" > "$out/pi-install-2.log" 2>&1
+check "on a Raspberry Pi tree, consoleblank=0 vt.global_cursor_default=0 are added to cmdline.txt once" \
+    grep -qx "console=serial0,115200 console=tty1 root=PARTUUID=0-02 rootfstype=ext4 rootwait consoleblank=0 vt.global_cursor_default=0" "$pi_cmdline"
+check "a second run leaves cmdline.txt alone" cmp -s "$pi_cmdline" "$out/cmdline.installed"
 install -d "$root/var/lib/vitrine" && echo state > "$root/var/lib/vitrine/kept"
 deploy/install.sh --root "$root" --uninstall > "$out/uninstall.log" 2>&1
 check "--uninstall removes the unit, the binary, the udev rule and the user" uninstalled
 check "--uninstall keeps /var/lib/vitrine and /etc/vitrine" kept
+check "--uninstall takes the words it added off cmdline.txt" cmp -s "$pi_cmdline" "$out/cmdline.orig"
+rm -rf "$root/boot/firmware"
 deploy/install.sh --root "$root" --binary "$binary" > "$out/reinstall.log" 2>&1
 check "installing again after --uninstall keeps the configuration there was" cmp -s "$out/vitrine.yaml" "$root/etc/vitrine/vitrine.yaml"
 deploy/install.sh --root "$root" --uninstall --purge > "$out/purge.log" 2>&1

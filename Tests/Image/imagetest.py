@@ -58,7 +58,7 @@ class ImageGuest(vmtest.Guest):
             "-append", "root=/dev/vda rw console=ttyS0",
             "-drive", f"file={disk},format=raw,if=virtio",
             "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{port}-:8080", "-device", "virtio-net-pci,netdev=net0",
-            "-vga", "none", "-device", "bochs-display",
+            "-vga", "none", "-device", "bochs-display", "-device", "virtio-tablet-pci",
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
         ]
@@ -190,6 +190,10 @@ def boot_checks(guest, results, measurements, label, expected, what):
         detail = (f"journal: first frame {kernel_to_frame:.2f} s after kernel start, ms_since_start={ms_since_start}, "
                   f"process_uptime_ms={uptime_ms}; {analyze.strip()}")
     results.check(f"{label}: the journal has the first-frame line", ok, detail)
+    # QEMU's virtio tablet, an absolute pointer: the sandbox and the input group let the kiosk open it.
+    touch = re.search(r"touch input: (/dev/input/event\d+) [^\n]*", text)
+    results.check(f"{label}: the kiosk opened the virtio tablet (input device access through the sandbox)",
+                  touch is not None, touch.group(0) if touch else "no 'touch input:' line in the journal")
     active = guest.value("systemctl is-active vitrine.service")
     getty = guest.value("systemctl is-active getty@tty1.service")
     pid = guest.main_pid()

@@ -39,9 +39,8 @@ struct RunCommand: ParsableCommand {
         // thread's signalfd, so that shutdown restores the display.
         EventLoop.blockSignals()
         let logger = logging.bootstrap()
-        let seedBytes = try? FileIO.read(config)
         let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: config) }
-        let store = try StateStore(directory: stateDir, seedFile: config, seedBytes: seedBytes, seed: seed, logger: logger)
+        let store = try StateStore(directory: stateDir, seedFile: config, seed: seed, logger: logger)
         if case .failure(let error) = seed {
             logger.error("\(error)")
             logger.warning("\(config) is not valid: showing the stored configuration instead")

@@ -56,7 +56,7 @@ struct ConfigAPITests {
             }
             // What is stored is what a restart reads.
             let reopened = try StateStore(directory: harness.stateDirectory, seedFile: harness.configPath,
-                                          seedBytes: try VitrineRuntime.FileIO.read(harness.configPath), seed: .success(try ConfigLoader.load(file: harness.configPath)),
+                                          seed: .success(try ConfigLoader.load(file: harness.configPath)),
                                           logger: .init(label: "test"))
             #expect(reopened.origin == .stored)
             #expect(reopened.current.version == version)

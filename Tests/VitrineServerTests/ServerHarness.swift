@@ -39,7 +39,7 @@ final class ServerHarness: @unchecked Sendable {
         self.stateDirectory = stateDirectory ?? directory + "/state"
         let logger = Logger(label: "test")
         let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: configPath) }
-        store = try StateStore(directory: self.stateDirectory, seedFile: configPath, seedBytes: try? VitrineRuntime.FileIO.read(configPath),
+        store = try StateStore(directory: self.stateDirectory, seedFile: configPath,
                                seed: seed, logger: logger)
         let events = EventHub()
         let fetcher = URLImageFetcher(store: store, settings: store.current.configuration.api,

@@ -16,7 +16,7 @@ struct StateStoreTests {
         let file = directory + "/vitrine.yaml"
         if let yaml { try Array(yaml.utf8).write(to: file) } else { try? FileManager.default.removeItem(atPath: file) }
         let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: file) }
-        return try StateStore(directory: directory + "/state", seedFile: file, seedBytes: try? VitrineRuntime.FileIO.read(file),
+        return try StateStore(directory: directory + "/state", seedFile: file,
                               seed: seed, logger: Logger(label: "test"))
     }
 
@@ -32,6 +32,11 @@ struct StateStoreTests {
         #expect(restarted.origin == .stored, "the same file again: the push wins")
         #expect(restarted.current.configuration.interval == .seconds(7))
         #expect(restarted.previous?.configuration.interval == .seconds(5))
+
+        let tokenRotated = try open("# a comment\ninterval: 5s\napi: {token: rotated-token-0123456789}\noutput: {width: 640, height: 480}")
+        #expect(tokenRotated.origin == .stored, "the token, the output and comments are not what the kiosk shows")
+        #expect(tokenRotated.current.configuration.interval == .seconds(7))
+        #expect(tokenRotated.current.configuration.output.width == 640, "the file's output applies to the stored configuration")
 
         let edited = try open("interval: 9s")
         #expect(edited.origin == .fileChanged, "an edited file is newer intent")

@@ -19,7 +19,8 @@ info:
       that fails validation (422) adds `issues`, one per problem, each with the key path it is at.
     - The kiosk stores the configuration it runs in its state directory (`vitrine run --state-dir DIR`).
       The local configuration file seeds it on first start; afterwards the stored configuration wins, unless the
-      file's content changed since it last seeded (then the file wins and the stored one becomes the rollback target).
+      file's playlist or settings changed since it last seeded (then the file wins and the stored one becomes the
+      rollback target); edits to `api`, `output` or comments alone do not count.
       The local file's `api` section configures this server and is never part of a pushed or returned configuration.
 
     Configuration keys, defaults and limits are those of docs/configuration.md; the `Configuration` schema below

@@ -29,9 +29,11 @@ public struct StoredConfiguration: Sendable {
 ///
 /// Which configuration wins at start: the file given on the command line seeds
 /// the state on first start. After that the stored configuration wins (pushes
-/// survive restarts), unless the file's content changed since it last seeded:
-/// an edited file is the operator's newer intent, so it becomes current and the
-/// stored one becomes the rollback target.
+/// survive restarts), unless what the file says to show changed since it last
+/// seeded: an edited playlist or setting is the operator's newer intent, so it
+/// becomes current and the stored one becomes the rollback target. Edits to
+/// `api`, `output` or comments alone do not count (`showDigest`), so rotating
+/// the token in the file keeps a pushed playlist.
 ///
 /// Pushes are serialised by one lock, so concurrent ones apply one at a time
 /// and `If-Match` sees each result.
@@ -57,9 +59,9 @@ public final class StateStore: Sendable {
     /// Opens (creating if need be) the state in `directory` and picks the
     /// configuration to start with.
     /// - Parameters:
-    ///   - seed: the command-line configuration file's bytes and its parse
-    ///     (an error when it is not valid; then the stored state must exist).
-    public init(directory: String, seedFile: String, seedBytes: [UInt8]?, seed: Result<KioskConfiguration, ConfigError>,
+    ///   - seed: the command-line configuration file's parse (an error when it
+    ///     is not valid; then the stored state must exist).
+    public init(directory: String, seedFile: String, seed: Result<KioskConfiguration, ConfigError>,
                 logger: Logger) throws {
         self.directory = directory
         self.logger = logger
@@ -72,7 +74,7 @@ public final class StateStore: Sendable {
         assets = try AssetStore(directory: directory + "/assets", logger: logger)
         Self.removeStaleTemporaries(in: directory)
 
-        let seedDigest = seedBytes.map(ContentDigest.sha256)
+        let seedDigest = (try? seed.get()).map(Self.showDigest)
         let recordedSeed = (try? FileIO.read(directory + "/seed.sha256")).map { String(decoding: $0, as: UTF8.self) }
         let seedConfiguration = try? seed.get()
         var local = seedConfiguration ?? KioskConfiguration()
@@ -251,6 +253,15 @@ public final class StateStore: Sendable {
     }
 
     // MARK: Files
+
+    /// The digest of what a configuration shows: its canonical JSON without the
+    /// machine's own sections (`output`; `api` is never in it).
+    static func showDigest(_ configuration: KioskConfiguration) -> String {
+        var tree = ConfigDocument.tree(configuration)
+        tree.removeValue(forKey: "output")
+        let json = (try? JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return ContentDigest.sha256(Array(json))
+    }
 
     /// `configuration` as stored: the pushable part in canonical JSON, with the
     /// local file's `api`, `output` and path bindings applied to the value.

@@ -13,8 +13,9 @@ reuses. The guest's serial console is a root shell (a test-only autologin);
 the display is only ever reached by systemd starting the unit at boot.
 
 Checks: the first slide comes up with no login; a pushed configuration shows;
-it is still there after a reboot; after kill -9 systemd brings the picture
-back; a stopped (hung) kiosk is restarted by the watchdog. Measures boot to
+it is still there after a reboot, and after the API token is rotated in the
+file; after kill -9 systemd brings the picture back; a stopped (hung) kiosk is
+restarted by the watchdog; the installer on the running system. Measures boot to
 first frame and the restart times; writes them to WORK/measurements.json.
 """
 import argparse
@@ -274,6 +275,25 @@ def run_suite(args):
                            "the pushed playlist" if pushed_shown else "the image's configuration, as the push failed")
         results.check("after a reboot the pushed playlist is still there", pushed_shown and back,
                       "" if pushed_shown else "nothing was pushed")
+
+        # Rotating the API token in the file: the new one works, the old one is refused,
+        # and the pushed playlist stays (a new token does not count as a changed file).
+        new_token = args.token + "-rotated"
+        guest.run(f"sed -i 's/token: \"{args.token}\"/token: \"{new_token}\"/' /etc/vitrine/vitrine.yaml "
+                  "&& systemctl restart vitrine.service")
+        seconds, (worst, mean) = wait_for_picture(guest, expected, 60, "rotated")
+        answers = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                answers = [http("GET", base + "/api/v1/status", token)[0] for token in (args.token, new_token)]
+                break
+            except OSError:
+                time.sleep(1)
+        results.check("after rotating api.token in the file and a restart, the new token works, the old one gets 401, "
+                      "and the pushed playlist stays", answers == [401, 200] and seconds is not None,
+                      f"GET /api/v1/status with the old and new token: {answers}; picture "
+                      f"{'still the pushed playlist' if seconds is not None else f'not the expected one (max {worst})'}")
 
         # (d) kill -9: systemd brings the picture back.
         pid, before = guest.main_pid(), guest.restarts()

@@ -43,19 +43,56 @@ extension ISO8601DateFormatter {
     }
 }
 
-/// One JSON POST with AsyncHTTPClient, bounded by one overall deadline.
+/// One JSON POST with AsyncHTTPClient, bounded by one overall timeout.
 enum HTTPPost {
+    struct TimedOut: Error, CustomStringConvertible {
+        var timeout: Duration
+        var description: String { "no answer within \(timeout)" }
+    }
+
     /// - Returns: the HTTP status.
     static func send(_ body: [UInt8], to url: String, timeout: Duration) async throws -> Int {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "vitrine/\(VitrineVersion.current)")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let deadline = NIODeadline.now() + .nanoseconds(timeout.nanoseconds)
-        let response = try await HTTPClient.shared.execute(request, deadline: deadline)
-        // The answer's body is not used, but reading it lets the connection be reused.
-        _ = try await response.body.collect(upTo: 1 << 16)
-        return Int(response.status.code)
+        // AsyncHTTPClient's deadline is not always enforced while it waits for the
+        // answer's head, and a cancelled request may take that long to unwind:
+        // the caller gets its answer at the timeout whatever the request does.
+        let outcome = FirstOutcome<Int>()
+        return try await withCheckedThrowingContinuation { continuation in
+            let request = Task {
+                do {
+                    var request = HTTPClientRequest(url: url)
+                    request.method = .POST
+                    request.headers.add(name: "Content-Type", value: "application/json")
+                    request.headers.add(name: "User-Agent", value: "vitrine/\(VitrineVersion.current)")
+                    request.body = .bytes(ByteBuffer(bytes: body))
+                    let response = try await HTTPClient.shared.execute(request, deadline: .now() + .nanoseconds(timeout.nanoseconds))
+                    // The answer's body is not used, but reading it lets the connection be reused.
+                    _ = try await response.body.collect(upTo: 1 << 16)
+                    outcome.settle(continuation, with: .success(Int(response.status.code)))
+                } catch {
+                    outcome.settle(continuation, with: .failure(error))
+                }
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                if outcome.settle(continuation, with: .failure(TimedOut(timeout: timeout))) { request.cancel() }
+            }
+        }
+    }
+}
+
+/// Resumes a continuation with whichever outcome comes first, and ignores the rest.
+final class FirstOutcome<Value: Sendable>: Sendable {
+    private let mutex = Mutex()
+    nonisolated(unsafe) private var settled = false
+
+    /// Whether this call was the first (and so resumed `continuation`).
+    @discardableResult
+    func settle(_ continuation: CheckedContinuation<Value, any Error>, with result: Result<Value, any Error>) -> Bool {
+        let first = mutex.withLock { () -> Bool in
+            defer { settled = true }
+            return !settled
+        }
+        if first { continuation.resume(with: result) }
+        return first
     }
 }

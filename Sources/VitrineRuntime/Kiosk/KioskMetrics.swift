@@ -27,7 +27,7 @@ public final class KioskMetrics: Sendable {
     func touched() { mutex.withLock { current.touches += 1 } }
 
     func decoded(in duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.secondsValue
         mutex.withLock {
             for (index, bound) in Self.decodeBuckets.enumerated() where seconds <= bound {
                 current.decodeBucketCounts[index] += 1

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import VitrineConfig
 import VitrineRuntime
@@ -40,7 +39,7 @@ public struct ConfigPusher: Sendable {
             if let known = references[path] { return known }
             let bytes: [UInt8]
             do { bytes = try FileIO.read(file) } catch { throw UnreadablePicture(keyPath: keyPath, file: file, reason: error.reason) }
-            let id = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+            let id = ContentDigest.sha256(bytes)
             if present.contains(id) || outcome.uploaded.contains(where: { $0.id == id }) {
                 outcome.alreadyThere += 1
             } else {

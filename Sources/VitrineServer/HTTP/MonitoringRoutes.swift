@@ -12,7 +12,7 @@ struct MonitoringRoutes {
             let uptime = MonotonicClock.now() - kiosk.startedAt
             let text = PrometheusExposition.text(
                 kiosk: kiosk.metrics.snapshot, requests: kiosk.requests.snapshot,
-                uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18)
+                uptimeSeconds: uptime.secondsValue)
             return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
 
@@ -33,6 +33,6 @@ struct MonitoringRoutes {
     }
 
     static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        Int(duration.nanoseconds / 1_000_000)
     }
 }

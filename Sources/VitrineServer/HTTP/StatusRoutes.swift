@@ -17,8 +17,7 @@ struct StatusRoutes {
             var object: [String: Any] = [
                 "slideCount": status.slideCount, "playing": status.playing, "pausedBecause": status.pausedBecause,
                 "output": status.output, "inputDevices": status.inputDevices,
-                "uptimeSeconds": Double((MonotonicClock.now() - status.startedAt).components.seconds)
-                    + Double((MonotonicClock.now() - status.startedAt).components.attoseconds) / 1e18,
+                "uptimeSeconds": (MonotonicClock.now() - status.startedAt).secondsValue,
                 "recentErrors": status.recentErrors, "vitrineVersion": VitrineVersion.current,
                 "configVersion": kiosk.store.current.version,
             ]

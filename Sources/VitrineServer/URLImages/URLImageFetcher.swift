@@ -114,8 +114,7 @@ public final class URLImageFetcher: Sendable {
             if let etag = known.etag { request.headers.add(name: "If-None-Match", value: etag) }
             if let lastModified = known.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
         }
-        let timeout = TimeAmount.nanoseconds(Int64(settings.urlTimeout.components.seconds) * 1_000_000_000
-                                             + settings.urlTimeout.components.attoseconds / 1_000_000_000)
+        let timeout = TimeAmount.nanoseconds(settings.urlTimeout.nanoseconds)
         var outcome: Duration = settings.urlRefresh
         do {
             let response = try await HTTPClient.shared.execute(request, deadline: .now() + timeout)

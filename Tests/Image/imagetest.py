@@ -254,12 +254,17 @@ def run_suite(args):
             time.sleep(1)
         with open(args.pushed, "rb") as f:
             body = f.read()
+        # Under TCG a request can take seconds (it is also the process's first parse
+        # and first fsyncs); one CI run saw more than 10 s, so allow a minute and say how long.
+        put_started = time.monotonic()
         try:
-            status, answer = http("PUT", base + "/api/v1/config", args.token, body)
+            status, answer = http("PUT", base + "/api/v1/config", args.token, body, timeout=60)
         except OSError as error:
             status, answer = None, str(error)
+        put_seconds = time.monotonic() - put_started
+        measurements["put_config_s"] = round(put_seconds, 2)
         results.check("PUT /api/v1/config through the host port forward is accepted", status == 200,
-                      f"HTTP {status}: {answer.strip()[:200]}")
+                      f"HTTP {status} after {put_seconds:.1f} s: {answer.strip()[:200]}")
         seconds, (worst, mean) = (None, (255, 255.0)) if status != 200 else wait_for_picture(guest, pushed, 60, "pushed")
         pushed_shown = results.check("the pushed playlist is on screen", seconds is not None,
                                      f"{seconds and round(seconds, 1)} s after the PUT; max {worst}, mean {mean:.3f}")

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Logging
 import NIOPosix
@@ -39,14 +40,16 @@ public final class RemoteKiosk: Sendable {
     /// The configuration to start a kiosk with: the stored one with the copies
     /// of its URLs downloaded so far.
     public static func initialConfiguration(_ store: StateStore, fetcher: URLImageFetcher) -> KioskConfiguration {
-        var configuration = store.current.configuration
-        configuration.downloads = fetcher.localFiles
-        return configuration
+        effective(store.current, fetcher: fetcher)
     }
 
     /// The configuration as the kiosk needs it: the stored one with this
     /// machine's downloaded copies of its URLs.
     public func effective(_ stored: StoredConfiguration) -> KioskConfiguration {
+        Self.effective(stored, fetcher: fetcher)
+    }
+
+    private static func effective(_ stored: StoredConfiguration, fetcher: URLImageFetcher) -> KioskConfiguration {
         var configuration = stored.configuration
         configuration.downloads = fetcher.localFiles
         return configuration
@@ -75,21 +78,14 @@ public final class RemoteKiosk: Sendable {
 
 extension Asset {
     /// The API's JSON object for an asset.
+    /// RFC 3339 in UTC, whole seconds: `2026-11-22T09:00:00Z`.
+    private static var timestampFormat: ISO8601DateFormatter { ISO8601DateFormatter() }
+
     func apiObject(inUse: Bool) -> [String: Any] {
         [
             "id": id, "ref": reference, "name": name, "type": kind.rawValue, "size": size, "width": width, "height": height,
-            "inUse": inUse, "added": ISO8601.format(seconds: added),
+            "inUse": inUse, "added": Self.timestampFormat.string(from: Date(timeIntervalSince1970: added)),
         ]
-    }
-}
-
-enum ISO8601 {
-    static func format(seconds: Double) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }
 

@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Latency and frame-pacing statistics in fixed memory, however long the kiosk runs.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // MARK: C at the leaves
@@ -66,6 +68,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .target(
             name: "VitrineServer",
@@ -97,7 +100,7 @@ let package = Package(
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(
-            name: "VitrineEvdevTests", dependencies: ["VitrineEvdev", "VitrineCore", "VitrineRuntime"],
+            name: "VitrineEvdevTests", dependencies: ["VitrineEvdev", "VitrineCore", "VitrineConfig", "VitrineRuntime"],
             exclude: ["Recordings"]),
         .testTarget(
             name: "VitrineRuntimeTests",

@@ -57,6 +57,7 @@ public enum ConfigDocument {
                 "calibration": c.touch.calibration, "tapMaxDuration": duration(c.touch.tapMaxDuration),
                 "tapSlop": c.touch.tapSlopMillimetres, "swipeFraction": c.touch.swipeFraction,
                 "flickVelocity": c.touch.flickVelocityMillimetresPerSecond,
+                "devices": c.touch.devices.map { ["match": $0.pattern.text, "calibration": $0.matrix] as [String: Any] },
             ],
             "output": output,
             "decode": ["maxPixels": c.decode.maxPixels, "cacheSlides": c.decode.cacheSlides],

@@ -43,6 +43,17 @@ public enum ConfigLoader {
         return configuration
     }
 
+    /// libinput's calibration matrix: six numbers.
+    private static func calibrationMatrix(_ reader: ConfigNodeReader, _ node: Node, _ path: String) -> [Double]? {
+        guard let items = reader.sequence(node, at: path) else { return nil }
+        guard items.count == 6 else {
+            reader.report(path, "must be six numbers [a, b, c, d, e, f] (libinput's calibration matrix), found \(items.count)")
+            return nil
+        }
+        let values = items.enumerated().compactMap { reader.number($1, at: "\(path)[\($0)]", in: -100...100) }
+        return values.count == 6 ? values : nil
+    }
+
     /// The top-level keys of a configuration document (none if it does not parse):
     /// the remote API refuses pushes that set what only the local file may.
     public static func topLevelKeys(_ text: String) -> Set<String> {
@@ -125,15 +136,27 @@ public enum ConfigLoader {
             c.touch.resumeDelay = t.read("resumeDelay") { $0.duration($1, at: $2, allowZero: true, maximum: .seconds(3600)) } ?? c.touch.resumeDelay
             c.touch.include = t.read("include") { $0.stringList($1, at: $2) } ?? c.touch.include
             c.touch.exclude = t.read("exclude") { $0.stringList($1, at: $2) } ?? c.touch.exclude
-            c.touch.calibration = t.read("calibration") { reader, node, path in
-                guard let items = reader.sequence(node, at: path) else { return nil }
-                guard items.count == 6 else {
-                    reader.report(path, "must be six numbers [a, b, c, d, e, f] (libinput's calibration matrix), found \(items.count)")
-                    return nil
+            c.touch.calibration = t.read("calibration", calibrationMatrix) ?? c.touch.calibration
+            if let (node, path) = t.take("devices"), let items = t.reader.sequence(node, at: path) {
+                c.touch.devices = items.enumerated().compactMap { index, item in
+                    guard var entry = t.reader.object(item, at: "\(path)[\(index)]") else { return nil }
+                    defer { entry.finish() }
+                    let match = entry.read("match") { reader, node, path -> String? in
+                        guard let text = reader.string(node, at: path) else { return nil }
+                        guard !text.isEmpty else { reader.report(path, "must name a device: a part of its name, or vendor:product such as 0eef:0001"); return nil }
+                        return text
+                    }
+                    if match == nil, !entry.has("match") {
+                        t.reader.report(entry.child("match"), "is required: a part of the device's name, or vendor:product such as 0eef:0001")
+                    }
+                    let matrix = entry.read("calibration", calibrationMatrix)
+                    if matrix == nil, !entry.has("calibration") {
+                        t.reader.report(entry.child("calibration"), "is required: six numbers [a, b, c, d, e, f]")
+                    }
+                    guard let match, let matrix else { return nil }
+                    return TouchDeviceCalibration(pattern: InputDevicePattern(match), matrix: matrix)
                 }
-                let values = items.enumerated().compactMap { reader.number($1, at: "\(path)[\($0)]", in: -100...100) }
-                return values.count == 6 ? values : nil
-            } ?? c.touch.calibration
+            }
             c.touch.tapMaxDuration = t.read("tapMaxDuration") { $0.duration($1, at: $2, maximum: .seconds(5)) } ?? c.touch.tapMaxDuration
             c.touch.tapSlopMillimetres = t.read("tapSlop") { $0.number($1, at: $2, in: 0.1...100) } ?? c.touch.tapSlopMillimetres
             c.touch.swipeFraction = t.read("swipeFraction") { $0.number($1, at: $2, in: 0.01...1) } ?? c.touch.swipeFraction

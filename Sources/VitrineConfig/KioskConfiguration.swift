@@ -94,12 +94,22 @@ public enum ImageErrorPolicy: String, Hashable, Sendable, CaseIterable {
 public struct TouchConfiguration: Hashable, Sendable {
     /// After the last finger lifts, rotation waits this long plus a full dwell.
     public var resumeDelay: Duration = .seconds(3)
-    /// Use only input devices whose name contains one of these; empty: every touch device.
+    /// Use only input devices matching one of these (a part of the name, or
+    /// vendor:product), even ones the classification alone would leave out;
+    /// empty: every touch device.
     public var include: [String] = []
-    /// Never use input devices whose name contains one of these.
+    /// Never use input devices matching one of these.
     public var exclude: [String] = []
     /// libinput's 3x2 calibration matrix on normalised coordinates.
     public var calibration: [Double] = [1, 0, 0, 0, 1, 0]
+    /// Per-device calibrations, the first match winning over `calibration`.
+    public var devices: [TouchDeviceCalibration] = []
+
+    /// The device choice these keys make.
+    public var deviceSelection: TouchDeviceSelection {
+        TouchDeviceSelection(include: include.map(InputDevicePattern.init), exclude: exclude.map(InputDevicePattern.init),
+                             calibrations: devices, defaultCalibration: calibration)
+    }
     /// A touch at most this long that barely moves is a tap.
     public var tapMaxDuration: Duration = .milliseconds(250)
     /// How far a tap may move, in millimetres.

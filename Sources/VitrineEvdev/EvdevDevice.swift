@@ -125,6 +125,9 @@ public final class EvdevDevice {
                 }
             }
         }
-        return InputDeviceDescription(name: name, properties: properties, codes: codes, axes: axes)
+        let identity = InputDeviceIdentity(
+            bus: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(device)), vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(device)),
+            product: UInt16(truncatingIfNeeded: libevdev_get_id_product(device)), version: UInt16(truncatingIfNeeded: libevdev_get_id_version(device)))
+        return InputDeviceDescription(name: name, identity: identity, properties: properties, codes: codes, axes: axes)
     }
 }

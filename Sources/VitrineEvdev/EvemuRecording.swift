@@ -49,6 +49,13 @@ public struct EvemuRecording: Hashable, Sendable {
             switch trimmed.first! {
             case "N":
                 device.name = String(trimmed.dropFirst(2)).trimmingWhitespace
+            case "I":
+                // I: bus vendor product version, four hex numbers.
+                let numbers = fields.compactMap { UInt16($0, radix: 16) }
+                guard numbers.count == 4, fields.count == 4 else {
+                    throw ParseError(line: number, message: "I: needs bus, vendor, product and version in hex, found \"\(trimmed)\"")
+                }
+                device.identity = InputDeviceIdentity(bus: numbers[0], vendor: numbers[1], product: numbers[2], version: numbers[3])
             case "P":
                 for byte in try hexBytes(fields, line: number) {
                     for bit in 0..<8 where byte & (1 << bit) != 0 { device.properties.insert(UInt16(propertyBytes * 8 + bit)) }
@@ -80,7 +87,7 @@ public struct EvemuRecording: Hashable, Sendable {
                 }
                 events.append(RawInputEvent(type: type, code: code, value: value, time: .seconds(seconds)))
             default:
-                continue  // I:, L:, S: and anything newer
+                continue  // L:, S: and anything newer
             }
         }
     }

@@ -16,13 +16,14 @@ struct TouchListCommand: ParsableCommand {
         commandName: "list", abstract: "Show every input device, how it is classified, and why.")
 
     @Option(help: "The directory holding the event devices.") var directory = "/dev/input"
-    @Option(name: .shortAndLong, help: "A configuration whose touch.include/exclude to apply.") var config: String?
+    @Option(name: .shortAndLong, help: "A configuration whose touch.include, touch.exclude and touch.devices to apply.") var config: String?
 
     func run() throws {
         let configuration = try config.map { path in
             do { return try ConfigLoader.load(file: path) } catch { throw ValidationError("\(error)") }
         }
-        let settings = TouchInputSettings(include: configuration?.touch.include ?? [], exclude: configuration?.touch.exclude ?? [],
+        let settings = TouchInputSettings(configuration?.touch ?? TouchConfiguration(),
+                                          rotation: DisplayRotation(rawValue: configuration?.output.rotation ?? 0) ?? .none,
                                           output: configuration?.outputSize ?? PixelSize(width: 1920, height: 1080))
         let paths = EvdevDevice.devicePaths(in: directory)
         guard !paths.isEmpty else {
@@ -32,18 +33,21 @@ struct TouchListCommand: ParsableCommand {
         for path in paths {
             do {
                 let device = try EvdevDevice(path: path)
-                let classification = TouchDeviceClassification(device.description)
-                var verdict = classification.kind.map { "uses it as \($0.rawValue)" } ?? "does not use it"
-                if classification.kind != nil, let why = settings.exclusion(of: device.description.name) {
-                    verdict = "does not use it: \(why)"
+                let (model, decision) = settings.model(for: device.description)
+                let identity = device.description.identity.map { " [\($0)]" } ?? ""
+                print("\(path)  \"\(device.description.name)\"\(identity)")
+                switch decision.status {
+                case .used: print("  uses it as \(decision.kind?.rawValue ?? ""): \(decision.reason)")
+                case .unsupported: print("  cannot use it: \(decision.reason)")
+                case .notTouch, .leftOut: print("  does not use it: \(decision.reason)")
                 }
-                print("\(path)  \"\(device.description.name)\"")
-                print("  \(verdict); \(classification.reason)")
-                if let kind = classification.kind {
-                    let mapper = settings.mapper(for: device.description, kind: kind)
+                if let mapper = model?.mapper {
                     let size = mapper.xAxis.lengthMillimetres.flatMap { w in mapper.yAxis.lengthMillimetres.map { "\(Int(w.rounded()))x\(Int($0.rounded())) mm" } }
                     print("  x \(mapper.xAxis.minimum)...\(mapper.xAxis.maximum), y \(mapper.yAxis.minimum)...\(mapper.yAxis.maximum)"
                           + (size.map { ", \($0)" } ?? ", no resolution reported: thresholds assume 96 dpi"))
+                    if let pattern = decision.calibratedBy {
+                        print("  calibration \(mapper.calibration) from touch.devices (\"\(pattern)\")")
+                    }
                 }
             } catch {
                 print("\(path)  \(error)")

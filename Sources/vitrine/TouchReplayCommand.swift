@@ -20,7 +20,7 @@ struct TouchReplayCommand: ParsableCommand {
     @Option(help: "The virtual output, WIDTHxHEIGHT.") var output = "1920x1080"
     @Option(help: "How many slides the virtual carousel has.") var slides = 5
     @Option(help: "Display rotation in degrees: 0, 90, 180 or 270.") var rotation = 0
-    @Option(name: .shortAndLong, help: "A configuration whose touch settings (thresholds, calibration) to use.") var config: String?
+    @Option(name: .shortAndLong, help: "A configuration whose touch settings (thresholds, include, exclude, calibrations) to use.") var config: String?
 
     func run() throws {
         guard let size = PixelSize(parsing: output) else { throw ValidationError("--output must be WIDTHxHEIGHT") }

@@ -37,6 +37,40 @@ struct TouchAndOutputKeysTests {
         #expect(issues("touch: {tapSlop: -1}") == ["touch.tapSlop: must be between 0.1 and 100.0, found -1"])
     }
 
+    @Test func perDeviceOverridesAreRead() throws {
+        let configuration = try ConfigLoader.parse("""
+            touch:
+              include: ["0eef:0001", Goodix]
+              devices:
+                - {match: "0eef:0001", calibration: [-1, 0, 1, 0, 1, 0]}
+                - {match: ft5406, calibration: [0, 1, 0, 1, 0, 0]}
+            """)
+        #expect(configuration.touch.devices == [
+            TouchDeviceCalibration(pattern: InputDevicePattern("0eef:0001"), matrix: [-1, 0, 1, 0, 1, 0]),
+            TouchDeviceCalibration(pattern: InputDevicePattern("ft5406"), matrix: [0, 1, 0, 1, 0, 0]),
+        ])
+        let selection = configuration.touch.deviceSelection
+        #expect(selection.include.map(\.text) == ["0eef:0001", "Goodix"])
+        #expect(selection.include[0].isIdentity)
+        #expect(selection.calibrations.count == 2)
+        // The canonical JSON carries them, and reads back the same.
+        let json = String(decoding: ConfigDocument.json(configuration), as: UTF8.self)
+        #expect(try ConfigLoader.parse(json).touch.devices == configuration.touch.devices)
+    }
+
+    @Test func badDeviceOverridesNameTheirKeys() {
+        #expect(issues("touch: {devices: [{calibration: [1, 0, 0, 0, 1, 0]}]}")
+            == ["touch.devices[0].match: is required: a part of the device's name, or vendor:product such as 0eef:0001"])
+        #expect(issues("touch: {devices: [{match: '', calibration: [1, 0, 0, 0, 1, 0]}]}")
+            == ["touch.devices[0].match: must name a device: a part of its name, or vendor:product such as 0eef:0001"])
+        #expect(issues("touch: {devices: [{match: eGalax}]}") == ["touch.devices[0].calibration: is required: six numbers [a, b, c, d, e, f]"])
+        #expect(issues("touch: {devices: [{match: eGalax, calibration: [1, 2]}]}")
+            == ["touch.devices[0].calibration: must be six numbers [a, b, c, d, e, f] (libinput's calibration matrix), found 2"])
+        #expect(issues("touch: {devices: [{match: eGalax, calibration: [1, 0, 0, 0, 1, 0], swap: true}]}")
+            == ["touch.devices[0].swap: unknown key (known keys: calibration, match)"])
+        #expect(issues("touch: {devices: eGalax}") == ["touch.devices: must be a list, found eGalax"])
+    }
+
     @Test func outputKeysAreReadAndChecked() throws {
         let configuration = try ConfigLoader.parse("output: {card: /dev/dri/card1, connector: HDMI-A-1, mode: 1280x720@50, modesetting: legacy, rotation: 270}")
         #expect(configuration.output.card == "/dev/dri/card1")

@@ -1,4 +1,5 @@
 import Testing
+import VitrineConfig
 import VitrineCore
 import VitrineEvdev
 import VitrineRuntime
@@ -65,5 +66,77 @@ struct ClassificationTests {
         let withResolution = TouchReplay.gestureSettings(.init(), output: settings.output, pixelsPerMillimetre: ppm)
         #expect(abs(withResolution.tapSlop - 37.51) < 0.01)
         #expect(abs(withResolution.flickVelocity - 1125.4) < 0.1)
+    }
+}
+
+/// The touch devices kiosks meet that a desktop's rules would drop.
+@Suite("evemu recordings: kiosk touch devices")
+struct KioskTouchDeviceTests {
+    /// eGalax/EETI and other resistive or SAW controllers report BTN_TOOL_PEN
+    /// with BTN_TOUCH and no INPUT_PROP_DIRECT: a pen tablet to udev, a screen here.
+    @Test func penReportingTouchMonitorIsASingleTouchScreen() throws {
+        let device = try Recordings.load("egalax-tap.evemu").device
+        #expect(device.identity == InputDeviceIdentity(bus: 3, vendor: 0x0eef, product: 0x0001, version: 0x0210))
+        #expect(device.identity?.description == "0eef:0001")
+        let classification = TouchDeviceClassification(device)
+        #expect(classification.kind == .singleTouch)
+        #expect(classification.reason == "touchscreen: ABS_X/Y with BTN_TOUCH; it also reports a pen (BTN_TOOL_PEN), as USB touch "
+            + "monitors with resistive or SAW controllers (eGalax/EETI) do, so it is used as a single-touch screen")
+        #expect(!classification.isUnsupported)
+    }
+
+    @Test func penReportingTouchMonitorTaps() throws {
+        let lines = try Recordings.replay("egalax-tap.evemu")
+        try #require(lines.map(\.event) == ["tap"], "\(lines)")
+        // (2035, 2047) on 30...4040 x 60...4035 is (960.0, 540.0) on 1920x1080.
+        expectTap(lines[0], slide: 0, x: 960, y: 540)
+    }
+
+    @Test func penReportingTouchMonitorSwipes() throws {
+        // BTN_TOOL_PEN toggling with BTN_TOUCH changes nothing.
+        let lines = try Recordings.replay("egalax-swipe-left.evemu")
+        expectSwipe(lines[...], from: 0, to: 1, direction: "next")
+    }
+
+    @Test(arguments: [
+        ("unsupported-zero-range-description.evemu", "ABS_X 0...0, ABS_Y 0...0"),
+        ("unsupported-rx-ry-description.evemu", "ABS 0x3 0...4095, ABS 0x4 0...4095"),
+    ])
+    func positionOnUnusableAxesIsUnsupported(name: String, axes: String) throws {
+        let recording = try Recordings.load(name)
+        let classification = TouchDeviceClassification(recording.device)
+        #expect(classification.kind == nil)
+        #expect(classification.isUnsupported)
+        #expect(classification.reason == "unsupported: it reports touches, but its position arrives on axes Vitrine cannot use ("
+            + axes + "); Vitrine reads ABS_X/ABS_Y or ABS_MT_POSITION_X/Y with a range")
+        // The replay says so instead of crashing; so does `vitrine touch list` (same decision).
+        #expect(throws: TouchReplay.Failure.self) { try TouchReplay().run(recording) }
+        let decision = TouchDeviceSelection().decide(recording.device)
+        #expect(decision.status == .unsupported)
+    }
+
+    /// A touchpad stays out unless the configuration names it; then it drives.
+    @Test func includeBringsBackAnIgnoredDevice() throws {
+        let touchpad = try Recordings.load("touchpad-description.evemu").device
+        var touch = TouchConfiguration()
+        #expect(TouchDeviceSelection().decide(touchpad).status == .notTouch)
+        touch.include = ["touchpad"]
+        let decision = touch.deviceSelection.decide(touchpad)
+        #expect(decision.status == .used)
+        #expect(decision.kind == .multitouchB)
+        #expect(decision.reason.hasPrefix("used because touch.include names it"))
+    }
+
+    /// Calibration by vendor:product reaches the mapper of a replay.
+    @Test func perDeviceCalibrationByIdentity() throws {
+        var touch = TouchConfiguration()
+        // Shift x by a quarter of the width on the eGalax only: x' = x + 0.25.
+        touch.devices = [TouchDeviceCalibration(pattern: InputDevicePattern("0eef:0001"), matrix: [1, 0, 0.25, 0, 1, 0])]
+        let lines = try TouchReplay(touch: touch).run(Recordings.load("egalax-tap.evemu"))
+        try #require(lines.map(\.event) == ["tap"], "\(lines)")
+        expectTap(lines[0], slide: 0, x: 1440, y: 540)
+        // Another device keeps the default calibration.
+        let other = try TouchReplay(touch: touch).run(Recordings.load("st-tap.evemu"))
+        expectTap(other[0], slide: 0, x: 600, y: 400)
     }
 }

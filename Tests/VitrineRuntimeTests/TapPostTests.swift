@@ -70,12 +70,4 @@ struct TapPostTests {
         #expect(MonotonicClock.now() - start < .seconds(1))
         slow.wait()
     }
-
-    @Test func devicesAreFilteredByName() {
-        let settings = TouchInputSettings(include: ["goodix", "ft5406"], exclude: ["Pen"], output: PixelSize(width: 800, height: 480))
-        #expect(settings.exclusion(of: "Goodix Capacitive TouchScreen") == nil)
-        #expect(settings.exclusion(of: "Goodix Pen") == "excluded by touch.exclude (\"Pen\")")
-        #expect(settings.exclusion(of: "QEMU Virtio Tablet") == "not named in touch.include")
-        #expect(TouchInputSettings(output: PixelSize(width: 1, height: 1)).exclusion(of: "anything") == nil)
-    }
 }

@@ -11,6 +11,8 @@ public enum EvdevCode {
 
     public static let buttonLeft: UInt16 = 0x110   // BTN_LEFT
     public static let buttonToolPen: UInt16 = 0x140     // BTN_TOOL_PEN
+    public static let buttonToolRubber: UInt16 = 0x141  // BTN_TOOL_RUBBER
+    public static let buttonStylus: UInt16 = 0x14B      // BTN_STYLUS
     public static let buttonToolFinger: UInt16 = 0x145  // BTN_TOOL_FINGER
     public static let buttonTouch: UInt16 = 0x14A  // BTN_TOUCH
 
@@ -65,79 +67,56 @@ public struct AxisRange: Hashable, Sendable {
     }
 }
 
+/// Who made a device: `struct input_id` (the evemu `I:` line).
+public struct InputDeviceIdentity: Hashable, Sendable, CustomStringConvertible {
+    public var bus: UInt16
+    public var vendor: UInt16
+    public var product: UInt16
+    public var version: UInt16
+
+    public init(bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16 = 0) {
+        self.bus = bus
+        self.vendor = vendor
+        self.product = product
+        self.version = version
+    }
+
+    /// "0eef:0001", the form `lsusb` prints and the configuration's device patterns use.
+    public var description: String { Self.hex(vendor) + ":" + Self.hex(product) }
+
+    private static func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
 /// What an input device can do, as far as classification needs: its name, its
 /// properties, the codes it sends, and its absolute axes.
 public struct InputDeviceDescription: Hashable, Sendable {
     public var name: String
+    /// Bus, vendor and product; nil when unknown (a recording without an `I:` line).
+    public var identity: InputDeviceIdentity?
     public var properties: Set<UInt16>
     /// Event codes by event type: `codes[EvdevCode.absolute]` holds its ABS_* codes.
     public var codes: [UInt16: Set<UInt16>]
     public var axes: [UInt16: AxisRange]
 
-    public init(name: String, properties: Set<UInt16> = [], codes: [UInt16: Set<UInt16>] = [:], axes: [UInt16: AxisRange] = [:]) {
+    public init(name: String, identity: InputDeviceIdentity? = nil, properties: Set<UInt16> = [],
+                codes: [UInt16: Set<UInt16>] = [:], axes: [UInt16: AxisRange] = [:]) {
         self.name = name
+        self.identity = identity
         self.properties = properties
         self.codes = codes
         self.axes = axes
     }
 
     public func has(_ type: UInt16, _ code: UInt16) -> Bool { codes[type]?.contains(code) ?? false }
-}
 
-/// How a device delivers touches, and so how its events are decoded.
-public enum TouchDeviceKind: String, Hashable, Sendable {
-    /// Multitouch protocol B: slots, tracking IDs.
-    case multitouchB = "multitouch (protocol B, slots)"
-    /// Multitouch protocol A: anonymous contacts separated by SYN_MT_REPORT.
-    case multitouchA = "multitouch (protocol A)"
-    /// One contact: BTN_TOUCH with ABS_X/ABS_Y.
-    case singleTouch = "single-touch"
-    /// An absolute pointer such as QEMU's tablet: BTN_LEFT with ABS_X/ABS_Y.
-    case absolutePointer = "absolute pointer"
-}
-
-/// The classification of a device: what kind it is, or why it is not used.
-public struct TouchDeviceClassification: Hashable, Sendable {
-    public var kind: TouchDeviceKind?
-    public var reason: String
-
-    /// Classifies by capabilities, in the order the input layer prefers them.
-    public init(_ device: InputDeviceDescription) {
-        let abs = EvdevCode.absolute, key = EvdevCode.key
-        let direct = device.properties.contains(EvdevCode.propertyDirect)
-        let hasMT = device.has(abs, EvdevCode.absMTPositionX) && device.has(abs, EvdevCode.absMTPositionY)
-        let hasXY = device.has(abs, EvdevCode.absX) && device.has(abs, EvdevCode.absY)
-        if direct && hasMT {
-            if device.has(abs, EvdevCode.absMTSlot) {
-                kind = .multitouchB
-                reason = "touchscreen: INPUT_PROP_DIRECT with ABS_MT_POSITION_X/Y and ABS_MT_SLOT"
-            } else {
-                kind = .multitouchA
-                reason = "touchscreen: INPUT_PROP_DIRECT with ABS_MT_POSITION_X/Y and no slots"
-            }
-        } else if !direct && (device.properties.contains(EvdevCode.propertyPointer) || device.has(key, EvdevCode.buttonToolFinger)) {
-            // Checked before single-touch, as udev's input_id does: a touchpad also
-            // has ABS_X/Y and BTN_TOUCH, but moves a pointer rather than touching the picture.
-            kind = nil
-            reason = "ignored: a touchpad (INPUT_PROP_POINTER or BTN_TOOL_FINGER, no INPUT_PROP_DIRECT), not a screen"
-        } else if !direct && device.has(key, EvdevCode.buttonToolPen) {
-            kind = nil
-            reason = "ignored: a pen tablet (BTN_TOOL_PEN, no INPUT_PROP_DIRECT), not a screen"
-        } else if hasXY && device.has(key, EvdevCode.buttonTouch) {
-            kind = .singleTouch
-            reason = "touchscreen: ABS_X/Y with BTN_TOUCH"
-        } else if hasXY && device.has(key, EvdevCode.buttonLeft) {
-            kind = .absolutePointer
-            reason = "absolute pointer: ABS_X/Y with BTN_LEFT"
-        } else if hasMT {
-            kind = nil
-            reason = "ignored: multitouch axes without INPUT_PROP_DIRECT (a touchpad, not a screen)"
-        } else if hasXY {
-            kind = nil
-            reason = "ignored: absolute axes with neither BTN_TOUCH nor BTN_LEFT"
-        } else {
-            kind = nil
-            reason = "ignored: no absolute position axes (keyboard, mouse or buttons)"
-        }
+    /// Both axes are there and each spans more than one value: a position can be read from them.
+    func hasUsablePair(_ x: UInt16, _ y: UInt16) -> Bool {
+        guard has(EvdevCode.absolute, x), has(EvdevCode.absolute, y) else { return false }
+        // A recording or device without axis ranges (no A: line) is taken at its word.
+        guard let xRange = axes[x], let yRange = axes[y] else { return true }
+        return xRange.maximum > xRange.minimum && yRange.maximum > yRange.minimum
     }
 }

@@ -1,44 +1,42 @@
 import Logging
+import VitrineConfig
 import VitrineCore
 import VitrineEvdev
 
 /// Which input devices to use, and how touches map onto the output.
 public struct TouchInputSettings: Sendable {
-    /// Only devices whose name contains one of these (case-insensitively); empty: all.
-    public var include: [String]
-    /// Devices whose name contains one of these are never used.
-    public var exclude: [String]
+    /// The configuration's include, exclude and per-device calibrations.
+    public var selection: TouchDeviceSelection
     public var rotation: DisplayRotation
-    public var calibration: [Double]
     /// The output in the orientation the carousel is drawn.
     public var output: PixelSize
 
-    public init(include: [String] = [], exclude: [String] = [], rotation: DisplayRotation = .none,
-                calibration: [Double] = TouchCoordinateMapper.identityCalibration, output: PixelSize) {
-        self.include = include
-        self.exclude = exclude
+    public init(selection: TouchDeviceSelection = TouchDeviceSelection(), rotation: DisplayRotation = .none, output: PixelSize) {
+        self.selection = selection
         self.rotation = rotation
-        self.calibration = calibration
         self.output = output
     }
 
-    /// Why a device is left out by name, or nil if its name is acceptable.
-    public func exclusion(of name: String) -> String? {
-        let lowered = name.lowercased()
-        if let pattern = exclude.first(where: { lowered.contains($0.lowercased()) }) {
-            return "excluded by touch.exclude (\"\(pattern)\")"
-        }
-        if !include.isEmpty, !include.contains(where: { lowered.contains($0.lowercased()) }) {
-            return "not named in touch.include"
-        }
-        return nil
+    /// The settings of the configuration's `touch` section.
+    public init(_ touch: TouchConfiguration, rotation: DisplayRotation = .none, output: PixelSize) {
+        self.init(selection: touch.deviceSelection, rotation: rotation, output: output)
     }
 
-    public func mapper(for device: InputDeviceDescription, kind: TouchDeviceKind) -> TouchCoordinateMapper {
+    /// Maps the device's position axes for its kind, with `calibration` (the
+    /// matrix its `Decision` chose).
+    public func mapper(for device: InputDeviceDescription, kind: TouchDeviceKind,
+                       calibration: [Double] = TouchCoordinateMapper.identityCalibration) -> TouchCoordinateMapper {
         let multitouch = kind == .multitouchA || kind == .multitouchB
         let x = device.axes[multitouch ? EvdevCode.absMTPositionX : EvdevCode.absX] ?? AxisRange(minimum: 0, maximum: 1)
         let y = device.axes[multitouch ? EvdevCode.absMTPositionY : EvdevCode.absY] ?? AxisRange(minimum: 0, maximum: 1)
         return TouchCoordinateMapper(xAxis: x, yAxis: y, output: output, rotation: rotation, calibration: calibration)
+    }
+
+    /// The decoder for a device the selection uses, or nil with the decision's reason.
+    public func model(for device: InputDeviceDescription) -> (model: TouchDeviceModel?, decision: TouchDeviceSelection.Decision) {
+        let decision = selection.decide(device)
+        guard let kind = decision.kind else { return (nil, decision) }
+        return (TouchDeviceModel(kind: kind, mapper: mapper(for: device, kind: kind, calibration: decision.calibration)), decision)
     }
 }
 
@@ -76,16 +74,25 @@ public final class TouchInput {
         for path in EvdevDevice.devicePaths(in: directory) where !open.contains(path) {
             do {
                 let evdev = try EvdevDevice(path: path)
-                let classification = TouchDeviceClassification(evdev.description)
-                guard let kind = classification.kind else { continue }
-                if let why = settings.exclusion(of: evdev.description.name) {
-                    if reported.insert(path).inserted { logger.info("not using \(path) \"\(evdev.description.name)\": \(why)") }
+                let (model, decision) = settings.model(for: evdev.description)
+                guard let model else {
+                    // A keyboard or a mouse is not worth a line; a device that looks
+                    // like a touch source but cannot be used, or one the
+                    // configuration left out, is: once per plug-in.
+                    switch decision.status {
+                    case .unsupported where reported.insert(path).inserted:
+                        logger.warning("touch input: \(path) \"\(evdev.description.name)\" \(decision.reason)")
+                    case .leftOut where reported.insert(path).inserted:
+                        logger.info("not using \(path) \"\(evdev.description.name)\": \(decision.reason)")
+                    case .used, .notTouch, .unsupported, .leftOut:
+                        break
+                    }
                     continue
                 }
-                let model = TouchDeviceModel(kind: kind, mapper: settings.mapper(for: evdev.description, kind: kind))
-                devices[evdev.descriptor] = Device(evdev: evdev, kind: kind, model: model)
+                devices[evdev.descriptor] = Device(evdev: evdev, kind: model.kind, model: model)
                 added.append(evdev.descriptor)
-                logger.notice("touch input: \(path) \"\(evdev.description.name)\", \(kind.rawValue)")
+                let calibrated = decision.calibratedBy.map { ", calibrated by touch.devices (\"\($0)\")" } ?? ""
+                logger.notice("touch input: \(path) \"\(evdev.description.name)\", \(model.kind.rawValue)\(calibrated): \(decision.reason)")
             } catch {
                 if reported.insert(path).inserted { logger.warning("\(error)") }
             }

@@ -46,12 +46,11 @@ public struct TouchReplay {
     }
 
     public func run(_ recording: EvemuRecording) throws(Failure) -> [Line] {
-        let classification = TouchDeviceClassification(recording.device)
-        guard let kind = classification.kind else {
-            throw Failure(description: "\"\(recording.device.name)\" is not a touch device: \(classification.reason)")
+        let settings = TouchInputSettings(touch, rotation: rotation, output: output)
+        let (usable, decision) = settings.model(for: recording.device)
+        guard var model = usable else {
+            throw Failure(description: "\"\(recording.device.name)\" is not used as a touch device: \(decision.reason)")
         }
-        let settings = TouchInputSettings(rotation: rotation, calibration: touch.calibration, output: output)
-        var model = TouchDeviceModel(kind: kind, mapper: settings.mapper(for: recording.device, kind: kind))
         var recognizer = GestureRecognizer(settings: Self.gestureSettings(touch, output: output,
                                                                           pixelsPerMillimetre: model.mapper.pixelsPerMillimetre))
         // Autoplay off: a replay shows what the finger did, not what the clock did.

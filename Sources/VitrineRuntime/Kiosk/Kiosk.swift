@@ -20,9 +20,9 @@ public final class Kiosk {
     private var displayGeneration: Int
     private let touch: KioskTouch
     /// Input-to-scanout latencies seen so far (for the summary at exit).
-    private var latencies = DurationSamples()
+    private var latencies = DurationHistogram()
     /// Gaps between frames presented while a transition animates (for the summary at exit).
-    private var transitionFrameGaps = DurationSamples()
+    private var transitionFrameGaps = DurationHistogram()
     private var lastPresentWasAnimating = false
     /// The input event whose effect is in the frame presented last.
     private var inputInLastFrame: MonotonicInstant?
@@ -438,22 +438,4 @@ private final class StopRequest: Sendable {
 
     var isSet: Bool { mutex.withLock { value } }
     func set() { mutex.withLock { value = true } }
-}
-
-/// Durations (input-to-scanout latencies, frame gaps), summarised at exit.
-struct DurationSamples {
-    private var samples: [Duration] = []
-
-    mutating func record(_ latency: Duration) {
-        guard latency >= .zero else { return }
-        if samples.count < 100_000 { samples.append(latency) }
-    }
-
-    /// "n=120 median=21.4ms p95=30.2ms max=41.0ms", or nil without samples.
-    var summary: String? {
-        guard !samples.isEmpty else { return nil }
-        let sorted = samples.map { Double($0.nanoseconds) / 1e6 }.sorted()
-        func at(_ fraction: Double) -> String { format(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))], decimals: 1) + "ms" }
-        return "n=\(sorted.count) median=\(at(0.5)) p95=\(at(0.95)) max=\(format(sorted.last!, decimals: 1))ms"
-    }
 }

@@ -21,9 +21,7 @@ final class KioskTouch {
         self.output = output
         self.logger = logger
         let rotation = DisplayRotation(rawValue: configuration.output.rotation) ?? .none
-        input = TouchInput(settings: TouchInputSettings(include: configuration.touch.include, exclude: configuration.touch.exclude,
-                                                        rotation: rotation, calibration: configuration.touch.calibration,
-                                                        output: output), logger: logger)
+        input = TouchInput(settings: TouchInputSettings(configuration.touch, rotation: rotation, output: output), logger: logger)
         poster = TapActionPoster(logger: logger)
         uevents = try? UeventMonitor()
         for descriptor in input.scan() { try? loop.watch(descriptor) }

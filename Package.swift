@@ -85,6 +85,11 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // The web console's files, compiled into the binary as byte arrays (ConsoleFiles).
+            resources: [
+                .embedInCode("Console/Web/index.html"), .embedInCode("Console/Web/console.css"),
+                .embedInCode("Console/Web/console.js"),
             ]),
         .executableTarget(
             name: "vitrine",

@@ -1,9 +1,3 @@
-extension ConsoleFiles {
-    /// `/console.js`: the console's behaviour, plain ES2020 with no dependencies.
-    /// Every request carries `Authorization: Bearer <token>`, so pictures (the
-    /// preview, thumbnails) are fetched and shown through blob URLs, and the event
-    /// stream is read with `fetch()` rather than `EventSource`.
-    static let script: String = #"""
 'use strict';
 (() => {
   const API = '/api/v1';
@@ -861,5 +855,3 @@ extension ConsoleFiles {
 
   document.addEventListener('DOMContentLoaded', start);
 })();
-"""#
-}

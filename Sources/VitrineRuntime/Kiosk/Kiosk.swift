@@ -11,71 +11,66 @@ import VitrineCore
 /// the engine's next deadline (or one refresh ahead while animating). Decoding
 /// happens on the store's queue; its completion wakes the loop through the
 /// eventfd.
+///
+/// The loop orchestrates; each concern has an owner of its own, testable alone:
+/// `KioskTouch` (devices and gestures), `SceneRenderer` (composing, rotation,
+/// what is on screen), `FramePacing` (when the next frame may go, and the pacing
+/// statistics), `InputLatencyTracker`, `PendingConfiguration` (a pushed
+/// configuration until its slide boundary), `LifecycleReporter` (systemd READY,
+/// watchdog, the first-frame line) and `RecentErrors`.
 public final class Kiosk {
     public private(set) var configuration: KioskConfiguration
+    private var configurationVersion: String?
     public let display: DisplayBackend
     private let logger: Logger
     private let loop: EventLoop
+    private var engine: CarouselEngine
     private var store: SlideFrameStore
     private var displayGeneration: Int
     private let touch: KioskTouch
-    /// Input-to-scanout latencies seen so far (for the summary at exit).
-    private var latencies = DurationHistogram()
-    /// Gaps between frames presented while a transition animates (for the summary at exit).
-    private var transitionFrameGaps = DurationHistogram()
-    private var lastPresentWasAnimating = false
-    /// The input event whose effect is in the frame presented last.
-    private var inputInLastFrame: MonotonicInstant?
-    /// The oldest drag movement not yet in a presented frame (its kernel timestamp).
-    private var unshownDrag: MonotonicInstant?
-    private var lastScanoutSeen: MonotonicInstant?
-    /// With `output.rotation`, frames are composed upright here, then turned onto the panel.
+    private let renderer: SceneRenderer
+    /// How the panel is mounted: the carousel is laid out at the size turned back.
     private let rotation: ExifOrientation
-    private var uprightFrame: PixelImage?
-    private var engine: CarouselEngine
-    private var compositor: Compositor
-    private var lastDrawn: (scene: Scene, version: Int)?
-    private var lastPresent: MonotonicInstant?
+    private var pacing: FramePacing
+    private var latency = InputLatencyTracker()
+    private let lifecycle: LifecycleReporter
+    /// A configuration waiting for its slide boundary, with its pictures decoding.
+    private var pending: PendingConfiguration?
+    private var recentErrors = RecentErrors()
     /// The picture changed but could not be drawn yet (pacing, or a pending flip).
     private var needsRedraw = false
-    private var nextWatchdogPing: MonotonicInstant?
     private var running = true
-    private let startedAt = MonotonicClock.now()
-    private var firstFrameReported = false
     private let stopRequest = StopRequest()
-    /// READY and watchdog pings for systemd (no-ops outside it).
-    private let notifier: ServiceNotifier
     /// Called on the display thread for every event (the API will stream these).
     public var onEvent: ((KioskEvent) -> Void)?
     /// Commands in, status out, from any thread.
     public let control: KioskControl
     /// Counters for monitoring, readable from any thread.
     public let metrics: KioskMetrics
-    private var configurationVersion: String?
-    private var recentErrors: [String] = []
-    /// A configuration waiting for its slide boundary, with its pictures decoding.
-    private var pending: (configuration: KioskConfiguration, version: String, store: SlideFrameStore, sameShow: Bool)?
 
     public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
                 notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics()) throws(SystemError) {
+        let startedAt = MonotonicClock.now()
         self.configuration = configuration
         self.metrics = metrics
-        self.notifier = notifier
         self.configurationVersion = version
         self.display = display
         self.logger = logger
         self.loop = try EventLoop()
-        self.rotation = ExifOrientation(turningClockwise: DisplayRotation(rawValue: configuration.output.rotation) ?? .none)
+        let rotation = ExifOrientation(turningClockwise: DisplayRotation(rawValue: configuration.output.rotation) ?? .none)
+        self.rotation = rotation
+        self.renderer = SceneRenderer(compositor: configuration.compositor, rotation: rotation)
+        self.pacing = FramePacing(refreshInterval: display.refreshInterval)
+        self.lifecycle = LifecycleReporter(notifier: notifier, logger: logger, startedAt: startedAt)
         self.store = Self.makeStore(configuration, output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup,
                                     metrics: metrics)
         self.displayGeneration = display.generation
-        self.engine = CarouselEngine(settings: configuration.carouselSettings, start: MonotonicClock.now())
-        self.compositor = configuration.compositor
+        self.engine = CarouselEngine(settings: configuration.carouselSettings, start: startedAt)
         for descriptor in display.eventDescriptors { try loop.watch(descriptor) }
         control = KioskControl(wakeup: loop.wakeup, initial: KioskStatus(
             currentSlide: nil, slideCount: configuration.slides.count, playing: false, pausedBecause: [],
             output: display.description, inputDevices: [], configurationVersion: version,
-            startedAt: MonotonicClock.now(), recentErrors: []))
+            startedAt: startedAt, recentErrors: []))
         touch = KioskTouch(configuration: configuration, output: Self.logicalSize(of: display, rotation: rotation), loop: loop, logger: logger)
     }
 
@@ -104,9 +99,9 @@ public final class Kiosk {
                 }
             }
         }
-        notifier.stopping()
-        if let summary = latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
-        if let summary = transitionFrameGaps.summary { logger.notice("frame pacing during transitions: \(summary)") }
+        lifecycle.stopping()
+        if let summary = latency.latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
+        if let summary = pacing.transitionFrameGaps.summary { logger.notice("frame pacing during transitions: \(summary)") }
     }
 
     // MARK: Control
@@ -130,7 +125,7 @@ public final class Kiosk {
                 // position, and have the slides around it ready for the swap.
                 let sameShow = version == configurationVersion && next.carouselSettings == configuration.carouselSettings
                 store.request(sameShow ? engine.slidesToPrefetch() : Array(next.slides.indices.prefix(2)))
-                pending = (next, version, store, sameShow)
+                pending = PendingConfiguration(configuration: next, version: version, store: store, sameShow: sameShow)
                 logger.info(sameShow ? "pictures of configuration \(version) changed; they show from the next slide boundary"
                                      : "configuration \(version) received; it applies at the next slide boundary")
             }
@@ -141,26 +136,16 @@ public final class Kiosk {
     /// the carousel is at a slide boundary: resting with its rotation deadline
     /// come, or not rotating at all. Never mid-transition or under a finger.
     private func applyPendingConfigurationIfDue(at now: MonotonicInstant) {
-        guard let (next, version, nextStore, sameShow) = pending else { return }
-        let ready = next.slides.isEmpty
-            ? (next.placeholder == nil || nextStore.placeholderFrame != nil || { if case .failed = nextStore.placeholder { return true }; return false }())
-            : nextStore.isSettled(sameShow ? engine.currentSlide ?? 0 : 0)
-        guard ready else { return }
-        switch engine.phase {
-        case .animating, .dragging:
-            return
-        case .awaitingNext:
-            break
-        case .resting:
-            if case .at(let deadline) = engine.nextWakeup(), deadline > now { return }
-        }
+        guard let pending, pending.isReady(currentSlide: engine.currentSlide),
+              PendingConfiguration.isAtSlideBoundary(engine, at: now) else { return }
+        let next = pending.configuration, version = pending.version
         configuration = next
         configurationVersion = version
-        store = nextStore
-        compositor = next.compositor
-        pending = nil
-        lastDrawn = nil
-        if sameShow {
+        store = pending.store
+        renderer.compositor = next.compositor
+        self.pending = nil
+        renderer.invalidate()
+        if pending.sameShow {
             logger.info("downloaded pictures now showing")
             return
         }
@@ -177,7 +162,7 @@ public final class Kiosk {
             currentSlide: engine.currentSlide, slideCount: configuration.slides.count, playing: engine.isPlaying,
             pausedBecause: engine.scheduler.pauseReasons.map(\.rawValue).sorted(), output: display.description,
             inputDevices: touch.deviceNames, configurationVersion: configurationVersion,
-            startedAt: startedAt, recentErrors: recentErrors))
+            startedAt: lifecycle.startedAt, recentErrors: recentErrors.messages))
     }
 
     /// Touch input: device events through the recognizer into the engine.
@@ -192,7 +177,7 @@ public final class Kiosk {
             case .released: logger.debug("touch released")
             // Only movement that moves the picture counts towards latency: the
             // frame presented next is the first to show it.
-            case .dragMoved(_, let at): unshownDrag = unshownDrag ?? at
+            case .dragMoved(_, let at): latency.pictureMoved(at: at)
             default: break
             }
             engine.handle(gesture, at: now, settings: touch.gestureSettings)
@@ -203,15 +188,8 @@ public final class Kiosk {
     /// When a flip completes, the frame it shows carries the input that was
     /// newest when it was composed: their distance is the latency a finger feels.
     private func measureLatency() {
-        guard let scanout = display.lastScanout, scanout != lastScanoutSeen else { return }
-        lastScanoutSeen = scanout
-        if let input = inputInLastFrame {
-            logger.trace("input-to-scanout sample", metadata: [
-                "input_ns": "\(input.nanoseconds)", "scanout_ns": "\(scanout.nanoseconds)",
-                "ms": "\(Double((scanout - input).nanoseconds) / 1e6)",
-            ])
-            latencies.record(scanout - input)
-            inputInLastFrame = nil
+        if let sample = latency.scanoutCompleted(at: display.lastScanout) {
+            logger.trace("input-to-scanout sample", metadata: ["ms": "\(Double(sample.nanoseconds) / 1e6)"])
         }
     }
 
@@ -238,13 +216,14 @@ public final class Kiosk {
     private func turn(at now: MonotonicInstant) {
         defer { publishStatus() }
         // From the display loop itself, so that a hung loop stops the pings.
-        nextWatchdogPing = notifier.pingIfDue(at: now)
+        lifecycle.pingIfDue(at: now)
         handleCommands(at: now)
         applyPendingConfigurationIfDue(at: now)
         if display.generation != displayGeneration {
             // The output was set up anew: redraw, and decode again for a new size.
             displayGeneration = display.generation
-            lastDrawn = nil
+            renderer.invalidate()
+            pacing.refreshInterval = display.refreshInterval
             if logicalSize != store.outputSize {
                 logger.notice("output size is now \(display.outputSize): decoding the slides again")
                 store = Self.makeStore(configuration, output: logicalSize, wakeup: loop.wakeup, metrics: metrics)
@@ -262,7 +241,6 @@ public final class Kiosk {
             }
             logger.error("\(message)", metadata: ["file": "\(error.file)"])
             recentErrors.append(message)
-            if recentErrors.count > KioskStatus.errorLimit { recentErrors.removeFirst() }
             onEvent?(.error(message))
         }
         let store = self.store
@@ -275,9 +253,7 @@ public final class Kiosk {
         schedule()
     }
 
-    /// Screenshots and liveness pings from other threads. A screenshot composes
-    /// the scene on screen again into memory of its own: reading back a scanout
-    /// buffer is slow (write-combined on most boards) and it may be turned.
+    /// Screenshots and liveness pings from other threads.
     private func answerQueries(at now: MonotonicInstant) {
         let queries = control.takeQueries()
         guard !queries.isEmpty else { return }
@@ -288,10 +264,8 @@ public final class Kiosk {
                 reply()
             case .frame(let reply):
                 if frame == nil {
-                    let image = PixelImage(size: logicalSize)
                     let store = self.store
-                    compositor.compose(lastDrawn?.scene ?? engine.scene(at: now), into: image.canvas) { store.frame(for: $0) }
-                    frame = image
+                    frame = renderer.screenshot(size: logicalSize, fallback: engine.scene(at: now)) { store.frame(for: $0) }
                 }
                 reply(frame!)
             }
@@ -318,57 +292,38 @@ public final class Kiosk {
         onEvent?(.carousel(event))
     }
 
-    /// Frames are at least this far apart: a little under one refresh period, so
-    /// that on hardware the next frame is always ready for the next vblank, while
-    /// drivers that complete flips at once (bochs, virtio-gpu have no real
-    /// vblank) cannot make the loop draw hundreds of frames a second, or draw
-    /// into a buffer the emulator may still be reading.
-    private var minimumFrameGap: Duration {
-        max(display.refreshInterval - .milliseconds(2), .milliseconds(1))
-    }
-
     private func draw(at now: MonotonicInstant) {
         let scene = engine.scene(at: now)
         let version = store.version
-        if let lastDrawn, lastDrawn.scene == scene, lastDrawn.version == version {
+        if renderer.shows(scene, version: version) {
             needsRedraw = false
             return
         }
         needsRedraw = true
-        if let lastPresent, now < lastPresent + minimumFrameGap { return }
-        // Not ready means a flip is pending; its completion wakes the loop.
+        if pacing.isTooSoon(now) { return }
+        // Not ready means a flip is pending (its completion wakes the loop), or
+        // the display is away (a hotplug brings it back).
         guard display.isReadyForFrame, let canvas = display.acquireCanvas() else { return }
-        if rotation == .up {
-            compositor.compose(scene, into: canvas) { store.frame(for: $0) }
-        } else {
-            // A turned panel: compose upright, then turn the frame onto the panel.
-            if uprightFrame?.size != logicalSize { uprightFrame = PixelImage(size: logicalSize) }
-            let upright = uprightFrame!
-            compositor.compose(scene, into: upright.canvas) { store.frame(for: $0) }
-            rotation.draw(upright, into: canvas)
-        }
+        let store = self.store
+        renderer.render(scene, size: logicalSize, into: canvas) { store.frame(for: $0) }
         do {
             try display.present(at: now)
             metrics.framePresented()
-            // Pacing: the gap since the previous frame, when both were animation frames.
             let animating = { if case .animating = engine.phase { return true } else { return false } }()
-            if animating, lastPresentWasAnimating, let lastPresent { transitionFrameGaps.record(now - lastPresent) }
-            lastPresentWasAnimating = animating
-            lastDrawn = (scene, version)
-            lastPresent = now
+            pacing.presented(at: now, animating: animating)
+            renderer.presented(scene, version: version)
             needsRedraw = false
-            inputInLastFrame = unshownDrag
-            unshownDrag = nil
+            latency.framePresented()
             reportFirstFrame(scene, at: now)
         } catch {
             logger.error("cannot present a frame: \(error)")
         }
     }
 
-    /// Logs, once, when the first frame with every visible picture decoded is
-    /// presented: what boot-to-first-frame measurements and the VM tests wait for.
+    /// Tells the lifecycle reporter when the first frame with every visible
+    /// picture decoded (or finally failed) is presented.
     private func reportFirstFrame(_ scene: Scene, at now: MonotonicInstant) {
-        guard !firstFrameReported else { return }
+        guard !lifecycle.firstFrameReported else { return }
         let complete = scene.layers.allSatisfy { layer in
             switch layer.content {
             case .placeholder:
@@ -382,26 +337,7 @@ public final class Kiosk {
             }
         }
         guard complete else { return }
-        firstFrameReported = true
-        notifier.ready(status: "showing \(configuration.slides.count) slides on \(display.description)")
-        let elapsed = Double((now - startedAt).nanoseconds) / 1e6
-        logger.notice("first frame on screen", metadata: [
-            "ms_since_start": "\(Int(elapsed))", "process_uptime_ms": "\(Self.processUptimeMilliseconds())",
-        ])
-    }
-
-    /// Milliseconds since the process started (from /proc/self/stat), so that
-    /// the first-frame line also counts runtime start-up.
-    static func processUptimeMilliseconds() -> Int {
-        guard let stat = try? FileIO.read("/proc/self/stat"), let uptime = try? FileIO.read("/proc/uptime") else { return -1 }
-        // Field 22 (starttime, in clock ticks since boot) follows the ")" of the command name.
-        let text = String(decoding: stat, as: UTF8.self)
-        guard let close = text.lastIndex(of: ")") else { return -1 }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 19, let start = Double(fields[19]),
-              let boot = Double(String(decoding: uptime, as: UTF8.self).split(separator: " ").first ?? "") else { return -1 }
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        return Int((boot - start / ticks) * 1000)
+        lifecycle.firstCompleteFrame(at: now, status: "showing \(configuration.slides.count) slides on \(display.description)")
     }
 
     private func schedule() {
@@ -412,10 +348,10 @@ public final class Kiosk {
         if case .everyFrame = wakeup { wantsFrame = true }
         // While a flip is pending, its completion event wakes the loop instead.
         if wantsFrame, display.isReadyForFrame {
-            let next = (lastPresent ?? MonotonicClock.now()) + minimumFrameGap
+            let next = pacing.nextFrame(after: MonotonicClock.now())
             wake = min(wake ?? next, next)
         }
-        if let ping = nextWatchdogPing { wake = min(wake ?? ping, ping) }
+        if let ping = lifecycle.nextWatchdogPing { wake = min(wake ?? ping, ping) }
         loop.setTimer(wake)
     }
 }

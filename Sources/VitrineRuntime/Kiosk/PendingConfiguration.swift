@@ -1,0 +1,39 @@
+import VitrineConfig
+import VitrineCore
+
+/// A configuration waiting for its slide boundary, its first pictures decoding
+/// into a store of its own, so that the switch never shows a black frame.
+struct PendingConfiguration {
+    let configuration: KioskConfiguration
+    let version: String
+    let store: SlideFrameStore
+    /// The same playlist with a picture newly downloaded: the switch keeps the position.
+    let sameShow: Bool
+
+    /// Whether the pictures the switch shows first are decoded, or have failed
+    /// (the placeholder is final too).
+    func isReady(currentSlide: Int?) -> Bool {
+        if configuration.slides.isEmpty {
+            guard configuration.placeholder != nil else { return true }
+            if store.placeholderFrame != nil { return true }
+            if case .failed = store.placeholder { return true }
+            return false
+        }
+        return store.isSettled(sameShow ? currentSlide ?? 0 : 0)
+    }
+
+    /// Whether the carousel is at a slide boundary: resting with its rotation
+    /// deadline come, resting with no rotation at all, or waiting for a picture.
+    /// Never mid-transition or under a finger.
+    static func isAtSlideBoundary(_ engine: CarouselEngine, at now: MonotonicInstant) -> Bool {
+        switch engine.phase {
+        case .animating, .dragging:
+            return false
+        case .awaitingNext:
+            return true
+        case .resting:
+            if case .at(let deadline) = engine.nextWakeup(), deadline > now { return false }
+            return true
+        }
+    }
+}

@@ -1,4 +1,4 @@
-import CTurboJPEG
+import CLibJPEG
 import VitrineCore
 
 /// A decoded picture in stored orientation, at the DCT-scaled size.
@@ -8,25 +8,39 @@ public struct DecodedJPEG: Sendable {
     public let scale: JPEGScalingFactor
 }
 
-/// Decodes JPEG data into XRGB8888 with the TurboJPEG API of libjpeg-turbo.
+/// Decodes JPEG data into XRGB8888 with libjpeg's decompressor (libjpeg-turbo).
 ///
-/// One decoder owns one TurboJPEG handle (`tjInitDecompress`, freed with
-/// `tjDestroy`); a handle must not be used by two threads at once, so each
-/// decoding thread keeps its own decoder.
+/// One decoder owns one libjpeg decompress object (`jpeg_create_decompress`,
+/// freed with `jpeg_destroy_decompress`), reused for every picture; an object
+/// must not be used by two threads at once, so each decoding thread keeps its
+/// own decoder.
+///
+/// libjpeg's API rather than TurboJPEG's `tjDecompress2` (which wraps the same
+/// code), because TurboJPEG keeps only the first warning's text and cannot say
+/// whether a fatal error followed a warning: a harmless first warning then hid
+/// the damage after it, and the kiosk showed a half-grey picture.
 public final class JPEGDecoder {
-    private let handle: tjhandle
+    private let session: UnsafeMutablePointer<vitrine_jpeg_session>
 
+    /// - Throws: `JPEGError.decoderUnavailable` when `jpeg_create_decompress` fails.
     public init() throws(JPEGError) {
-        guard let handle = tjInitDecompress() else {
-            throw .decoderUnavailable(String(cString: tjGetErrorStr2(nil)))
+        var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+        guard let session = vitrine_jpeg_create(&message) else {
+            throw .decoderUnavailable(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        self.handle = handle
+        self.session = session
     }
 
-    deinit { tjDestroy(handle) }
+    deinit { vitrine_jpeg_destroy(session) }
 
     /// Decodes `bytes` at the smallest DCT scaling factor that still covers
-    /// `target` (a size in the stored orientation; nil decodes at full size).
+    /// `target` (a size in the stored orientation; nil decodes at full size),
+    /// with `jpeg_read_header`, `jpeg_start_decompress`, `jpeg_read_scanlines`
+    /// and `jpeg_finish_decompress`.
+    ///
+    /// The markers after the last scan are read up to EOI, and every warning
+    /// libjpeg emits is classified (`LibJPEGReport`): damaged or missing data is
+    /// an error, never a picture padded with grey.
     ///
     /// - Throws: `JPEGError.tooManyPixels` before allocating anything when the
     ///   stored size exceeds `maxPixels`; the other cases for bad data.
@@ -40,56 +54,32 @@ public final class JPEGDecoder {
         let scale = target.map { JPEGScalingFactor.smallest(decoding: info.size, covering: $0) } ?? .one
         let size = scale.scaled(info.size)
         let image = storage.map { PixelImage(size: size, storage: $0) } ?? PixelImage(size: size)
-        // Stop libjpeg-turbo at 500 progressive scans: a crafted file can otherwise
-        // make it spin for minutes on a tiny picture.
-        let flags = TJFLAG_LIMITSCANS
-        // The component count comes from the marker scan rather than
-        // tjDecompressHeader3, which in libjpeg-turbo 2.1 refuses valid files whose
-        // sampling factors match no TurboJPEG subsampling type (a CMYK file with a
-        // 2x2-sampled first component); tjDecompress2 itself decodes them.
         if info.componentCount == 4 {
             // libjpeg-turbo has no CMYK-to-RGB conversion: decode to CMYK and convert here.
             var cmyk = [UInt8](repeating: 0, count: size.pixelCount * 4)
             try cmyk.withUnsafeMutableBufferPointer { (buffer) throws(JPEGError) in
-                try decompress(bytes, into: buffer.baseAddress!, size: size, format: TJPF_CMYK, flags: flags)
+                try decompress(bytes, into: buffer.baseAddress!, size: size, scale: scale, cmyk: true)
             }
             CMYKConversion.convert(cmyk, adobeInverted: info.adobeTransform != nil, into: image)
         } else {
             try decompress(bytes, into: UnsafeMutableRawPointer(image.pixels.baseAddress!).assumingMemoryBound(to: UInt8.self),
-                           size: size, format: TJPF_BGRX, flags: flags)
+                           size: size, scale: scale, cmyk: false)
         }
         return DecodedJPEG(image: image, info: info, scale: scale)
     }
 
-    /// `tjDecompress2` into `buffer` at `size` in pixel format `format`.
+    /// `vitrine_jpeg_decompress` into `buffer` (4 bytes a pixel, rows packed) at `size`:
+    /// JCS_CMYK with `cmyk`, else JCS_EXT_BGRX.
     private func decompress(_ bytes: UnsafeRawBufferPointer, into buffer: UnsafeMutablePointer<UInt8>, size: PixelSize,
-                            format: TJPF, flags: Int32) throws(JPEGError) {
-        let status = tjDecompress2(
-            handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), buffer,
-            Int32(size.width), 0, Int32(size.height), Int32(format.rawValue), flags)
-        if status != 0 { try check(status) }
-    }
-
-    /// Turns TurboJPEG's -1 plus `tjGetErrorCode`/`tjGetErrorStr2` into a `JPEGError`.
-    ///
-    /// libjpeg reports damaged entropy data as a warning and carries on, padding
-    /// what it could not decode with grey; the picture is then partial, and a
-    /// kiosk must never show one. Those warnings become errors; the harmless
-    /// ones (stray bytes between segments, a malformed ICC or JFIF marker) do
-    /// not. TurboJPEG keeps the first warning's text only (libjpeg prints one).
-    private func check(_ status: Int32) throws(JPEGError) {
-        let message = String(cString: tjGetErrorStr2(handle))
-        let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
-        if message.hasPrefix("Premature end of JPEG file") { throw .truncated(message) }
-        if isWarning {
-            let damage = ["premature end of data segment", "bad Huffman code", "bad arithmetic code", "instead of RST",
-                          "Inconsistent progression"]
-            if damage.contains(where: message.contains) { throw .corrupt(message) }
-            return
-        }
-        if message.contains("Unsupported JPEG data precision") { throw .unsupported(message) }
-        if message.contains("Scan number") { throw .corrupt(message + " (too many progressive scans)") }
-        throw .corrupt(message)
+                            scale: JPEGScalingFactor, cmyk: Bool) throws(JPEGError) {
+        // The report is about 7 KB: keep it off the stack of the decode thread's caller.
+        let report = UnsafeMutablePointer<vitrine_jpeg_report>.allocate(capacity: 1)
+        defer { report.deallocate() }
+        let status = vitrine_jpeg_decompress(
+            session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
+            UInt32(scale.numerator), UInt32(scale.denominator), cmyk ? 1 : 0,
+            buffer, size.width * 4, UInt32(size.width), UInt32(size.height), report)
+        if let error = LibJPEGReport(report.pointee, completed: status == 0, expected: size).error { throw error }
     }
 }
 

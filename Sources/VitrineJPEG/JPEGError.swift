@@ -1,7 +1,7 @@
 import VitrineCore
 
 /// Why a picture could not be decoded. Every failure of the JPEG path, from the
-/// marker scan or from TurboJPEG, ends up as one of these; the message names
+/// marker scan, from libjpeg (`LibJPEGReport`) or from TurboJPEG, ends up as one of these; the message names
 /// the reason in words an operator can act on.
 public enum JPEGError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The data is empty.
@@ -16,7 +16,7 @@ public enum JPEGError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupported(String)
     /// The picture has more pixels than the configured limit; refused before any allocation.
     case tooManyPixels(size: PixelSize, limit: Int)
-    /// TurboJPEG could not be initialised.
+    /// libjpeg (`jpeg_create_decompress`) or TurboJPEG (`tjInitCompress`) could not be initialised.
     case decoderUnavailable(String)
 
     public var description: String {
@@ -38,7 +38,7 @@ public enum JPEGError: Error, Hashable, Sendable, CustomStringConvertible {
             return "picture is \(size) (\(megapixels.formatted1) megapixels), over the limit of "
                 + "\((Double(limit) / 1e6).formatted1) megapixels (decode.maxPixels)"
         case .decoderUnavailable(let reason):
-            return "TurboJPEG could not be initialised: \(reason)"
+            return "the JPEG codec could not be initialised: \(reason)"
         }
     }
 }

@@ -29,7 +29,8 @@ public struct JPEGInfo: Hashable, Sendable {
 public enum JPEGMarkerScanner {
     public static func scan(_ bytes: UnsafeRawBufferPointer) throws(JPEGError) -> JPEGInfo {
         guard !bytes.isEmpty else { throw .empty }
-        guard bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF else {
+        // libjpeg itself asks for SOI only (first_marker); what follows is its business.
+        guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
             throw .notJPEG(detected: FormatSniffer.name(of: bytes))
         }
         var offset = 2
@@ -37,20 +38,29 @@ public enum JPEGMarkerScanner {
         var orientation = ExifOrientation.up
         var adobeTransform: Int?
         while true {
-            // Markers may be preceded by any number of 0xFF fill bytes.
-            guard offset < bytes.count, bytes[offset] == 0xFF else {
-                if offset >= bytes.count { throw .truncated("the data ends before the first scan") }
-                throw .corrupt("expected a marker at byte \(offset), found 0x\(String(bytes[offset], radix: 16))")
+            // Find the next marker as libjpeg's next_marker does, so that a file it
+            // decodes with a harmless warning is not refused here: bytes other than
+            // 0xFF are skipped (stray bytes between segments), then 0xFF fill bytes;
+            // 0xFF 0x00 is not a marker and is skipped too.
+            var marker: UInt8 = 0
+            while marker == 0 {
+                while offset < bytes.count, bytes[offset] != 0xFF { offset += 1 }
+                while offset < bytes.count, bytes[offset] == 0xFF { offset += 1 }
+                guard offset < bytes.count else { throw .truncated("the data ends before the first scan") }
+                marker = bytes[offset]
+                offset += 1
             }
-            while offset < bytes.count, bytes[offset] == 0xFF { offset += 1 }
-            guard offset < bytes.count else { throw .truncated("the data ends inside a marker") }
-            let marker = bytes[offset]
-            offset += 1
             if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }  // standalone markers
             if marker == 0xD9 { throw .corrupt("end of image before any scan") }
             guard offset + 2 <= bytes.count else { throw .truncated("the data ends inside a marker segment") }
             let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
-            guard length >= 2 else { throw .corrupt("marker 0xFF\(String(marker, radix: 16, uppercase: true)) has length \(length)") }
+            guard length >= 2 else {
+                // libjpeg skips a segment it does not read (APPn, COM, ...) by its length
+                // less two, so a length of 0 or 1 skips just the length bytes; the
+                // segments it reads fail with "Bogus marker length".
+                if Self.isSkippedByLibJPEG(marker) { offset += 2; continue }
+                throw .corrupt("marker 0xFF\(String(marker, radix: 16, uppercase: true)) has length \(length)")
+            }
             guard offset + length <= bytes.count else { throw .truncated("the data ends inside a marker segment") }
             let body = UnsafeRawBufferPointer(rebasing: bytes[(offset + 2)..<(offset + length)])
             switch marker {
@@ -68,6 +78,11 @@ public enum JPEGMarkerScanner {
                 guard frame.precision == 8 else {
                     throw .unsupported("\(frame.precision)-bit samples; only 8-bit JPEG is supported")
                 }
+                // libjpeg turns 1 (grey) and 3 (YCbCr, RGB) components into XRGB and
+                // 4 into CMYK; anything else has no colour interpretation to show.
+                guard [1, 3, 4].contains(frame.components) else {
+                    throw .unsupported("\(frame.components) colour components; only 1 (grey), 3 (colour) and 4 (CMYK) are supported")
+                }
                 guard frame.size.width > 0, frame.size.height > 0 else {
                     throw .unsupported("frame header gives a size of \(frame.size) (DNL-defined height is not supported)")
                 }
@@ -78,6 +93,12 @@ public enum JPEGMarkerScanner {
             }
             offset += length
         }
+    }
+
+    /// The markers whose segments libjpeg skips unless asked to keep them: APP1–APP13,
+    /// APP15 and COM (it reads APP0 and APP14, but tolerates their short lengths alike).
+    private static func isSkippedByLibJPEG(_ marker: UInt8) -> Bool {
+        (0xE0...0xEF).contains(marker) || marker == 0xFE
     }
 
     private static func process(of marker: UInt8) throws(JPEGError) -> String {

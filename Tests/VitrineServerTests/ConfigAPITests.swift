@@ -88,6 +88,48 @@ struct ConfigAPITests {
         #expect(harness.store.current.configuration.slides.map(\.path) == ["red.jpg"])
     }
 
+    /// An If-Match that cannot name a version is refused (400) before anything else,
+    /// never taken as a stale version (412); `*` and a quoted version still work.
+    @Test func aMalformedIfMatchIsABadRequestNotAConflict() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let before = harness.store.current.version
+        try await harness.application().test(.router) { client in
+            for value in ["3#9$(aAoD5Uep", before, "W/\"\(before)\"", "\"\(before.uppercased())\"", "\"\(before)\", \"\(before)\"", "\"\"", "**"] {
+                var headers = Self.jsonType
+                headers[.ifMatch] = value
+                try await client.execute(uri: "/api/v1/config", method: .put, headers: headers, body: body(#"{"slides": ["red.jpg"]}"#)) { response in
+                    #expect(response.status == .badRequest, "If-Match: \(value)")
+                    #expect((json(response.body)["error"] as? String)?.hasPrefix("If-Match must be * or a configuration version in double quotes") == true)
+                }
+            }
+            #expect(harness.store.current.version == before)
+            var headers = Self.jsonType
+            headers[.ifMatch] = " * "
+            try await client.execute(uri: "/api/v1/config", method: .put, headers: headers, body: body(#"{"slides": ["red.jpg"]}"#)) {
+                #expect($0.status == .ok)
+            }
+        }
+        #expect(harness.store.current.configuration.slides.map(\.path) == ["red.jpg"])
+    }
+
+    /// JSON writes characters beyond U+FFFF as two escaped UTF-16 surrogates, which the
+    /// YAML parser behind the configuration does not take: a JSON push with them is
+    /// still read as the characters they stand for, and escaped backslashes stay text.
+    @Test func aJSONPushMayEscapeCharactersBeyondTheBasicPlane() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            let pushed = #"{"slides": ["\ud83d\ude00.jpg", {"path": "a\\ud83d\\ude00.jpg"}], "autoplay": false}"#
+            try await client.execute(uri: "/api/v1/config", method: .put, headers: Self.jsonType, body: body(pushed)) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+            }
+        }
+        #expect(harness.store.current.configuration.slides.map(\.path) == ["😀.jpg", #"a\ud83d\ude00.jpg"#])
+        #expect(ConfigRoutes.joiningSurrogatePairs(#"{"a": "\"\ud83d\ude00\\", "b": "\ud83d", "c": "\ude00\ud83d"}"#)
+                == #"{"a": "\"\U0001F600\\", "b": "\ud83d", "c": "\ude00\ud83d"}"#)
+    }
+
     /// Every bad push answers 422 (or 413, 415) with each problem's key path, and changes nothing.
     @Test(arguments: [
         ("{\"slides\": [", "application/json", 422, [""]),

@@ -52,10 +52,11 @@ struct StatusAndEventsTests {
 
     @Test(arguments: [
         (#"{"command": "jump"}"#, "command must be one of next, previous, goto, pause, resume, found jump"),
-        (#"{"command": "goto", "slide": 2}"#, "goto needs slide: must be a slide index from 0 to 1"),
-        (#"{"command": "goto", "slide": -1}"#, "goto needs slide: must be a slide index from 0 to 1"),
-        (#"{"command": "goto", "slide": "1"}"#, "goto needs slide: must be a slide index from 0 to 1"),
-        (#"{"command": "goto"}"#, "goto needs slide: must be a slide index from 0 to 1"),
+        (#"{"command": "goto", "slide": -1}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
+        (#"{"command": "goto", "slide": "1"}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
+        (#"{"command": "goto", "slide": 1000001}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
+        (#"{"command": "goto", "slide": 1.5}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
+        (#"{"command": "goto"}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
         (#"{"command": "next", "speed": 2}"#, "unknown key speed"),
         (#"["next"]"#, #"the body must be a JSON object such as {"command": "next"}"#),
         ("next", #"the body must be a JSON object such as {"command": "next"}"#),
@@ -67,6 +68,22 @@ struct StatusAndEventsTests {
             let (status, answer) = try await Self.control(client, text)
             #expect(status == .unprocessableContent)
             #expect(answer["error"] as? String == message)
+        }
+    }
+
+    /// A well-formed goto to a slide the playlist does not have is a conflict with
+    /// the kiosk's state (409), not a bad body: the playlist may have just changed.
+    @Test(arguments: [(2, "there is no slide 2: the playlist has 2 slides (counting from 0)"),
+                      (1_000_000, "there is no slide 1000000: the playlist has 2 slides (counting from 0)")])
+    func gotoASlideThePlaylistDoesNotHaveIsAConflict(slide: Int, message: String) async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            let (status, answer) = try await Self.control(client, #"{"command": "goto", "slide": \#(slide)}"#)
+            #expect(status == .conflict)
+            #expect(answer["error"] as? String == message)
+            #expect((answer["issues"] as? [[String: Any]])?.first?["path"] as? String == "slide")
+            #expect(try await Self.control(client, #"{"command": "goto", "slide": 1}"#).0 == .accepted)
         }
     }
 

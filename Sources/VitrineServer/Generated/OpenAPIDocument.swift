@@ -17,6 +17,8 @@ info:
       `<stateDir>/api-token` (mode 0600) and logged once.
     - Every 4xx and 5xx response has a JSON body `{"error": "<one clear sentence>"}`. A configuration or control body
       that fails validation (422) adds `issues`, one per problem, each with the key path it is at.
+    - A path asked with a method it does not list here answers 405 with an `Allow` header naming the methods it
+      does list (after authentication, under `/api/`); a path not listed here answers 404.
     - The kiosk stores the configuration it runs in its state directory (`vitrine run --state-dir DIR`).
       The local configuration file seeds it on first start; afterwards the stored configuration wins, unless the
       file's playlist or settings changed since it last seeded (then the file wins and the stored one becomes the
@@ -96,11 +98,21 @@ paths:
       summary: This document
       responses:
         "200":
-          description: The OpenAPI description of this API (docs/api/openapi.yaml).
+          description: The OpenAPI description of this API (docs/api/openapi.yaml), as YAML text.
           content:
             application/yaml:
               schema:
-                type: string
+                type: object
+                description: An OpenAPI 3.0 document.
+                required: [openapi, info, paths]
+                properties:
+                  openapi:
+                    type: string
+                    pattern: '^3\.0\.[0-9]+$'
+                  info:
+                    type: object
+                  paths:
+                    type: object
 
   /healthz:
     get:
@@ -237,7 +249,7 @@ paths:
         - name: If-Match
           in: header
           required: false
-          description: '`"<version>"` (the `ETag` of the configuration the change is based on) or `*`. When given and the current version differs, nothing changes and the answer is 412.'
+          description: '`"<version>"` (the `ETag` of the configuration the change is based on) or `*`. When given and the current version differs, nothing changes and the answer is 412. Any other value (a weak tag, a list, an unquoted version) is refused with 400.'
           schema:
             type: string
             pattern: '^(\*|"[0-9a-f]{16}")$'
@@ -248,10 +260,29 @@ paths:
         content:
           application/json:
             schema:
-              $ref: "#/components/schemas/Configuration"
+              $ref: "#/components/schemas/PushedConfiguration"
             examples:
-              canonical:
-                $ref: "#/components/examples/CanonicalConfiguration"
+              full:
+                summary: Every key but `output`, which only the local file sets
+                value:
+                  slides:
+                    - path: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+                    - path: images/menu.jpg
+                      duration: 12s
+                      action: {goto: 2}
+                    - path: https://cdn.example.com/panorama.jpg
+                      fit: cover
+                  interval: 8s
+                  autoplay: true
+                  loop: true
+                  fit: contain
+                  background: "#101418"
+                  placeholder: images/placeholder.jpg
+                  onImageError: placeholder
+                  transition: {type: crossfade, duration: 600ms, easing: ease-in-out}
+                  indicator: {visible: true, diameter: 12, spacing: 10, color: "#FFFFFF70", currentColor: "#FFFFFF", position: bottom-center, margin: 24}
+                  touch: {resumeDelay: 5s, include: [Goodix], exclude: [Mouse], calibration: [1, 0, 0, 0, 1, 0], tapMaxDuration: 250ms, tapSlop: 5, swipeFraction: 0.25, flickVelocity: 150}
+                  decode: {maxPixels: 100000000, cacheSlides: 5}
               minimal:
                 summary: Two slides, everything else default
                 value:
@@ -259,8 +290,8 @@ paths:
                   interval: 8s
           application/yaml:
             schema:
-              $ref: "#/components/schemas/Configuration"
-            example: |
+              $ref: "#/components/schemas/PushedConfiguration"
+            example:
               slides:
                 - asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
                 - path: images/menu.jpg
@@ -269,10 +300,10 @@ paths:
               background: "#101418"
           application/x-yaml:
             schema:
-              $ref: "#/components/schemas/Configuration"
+              $ref: "#/components/schemas/PushedConfiguration"
           text/yaml:
             schema:
-              $ref: "#/components/schemas/Configuration"
+              $ref: "#/components/schemas/PushedConfiguration"
       responses:
         "200":
           description: Stored. The kiosk switches to it at the next slide boundary.
@@ -295,6 +326,17 @@ paths:
                     version: 3f9a2c71d04be815
                     previousVersion: 3f9a2c71d04be815
                     changed: false
+        "400":
+          description: '`If-Match` is neither `*` nor a version in double quotes.'
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: 'If-Match must be * or a configuration version in double quotes (its ETag, such as "3f9a2c71d04be815"), found "W/\"3f9a2c71d04be815\""'
+                issues:
+                  - path: If-Match
+                    message: must be * or "<16 lower-case hex digits>"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "412":
@@ -427,12 +469,15 @@ paths:
           in: query
           required: false
           description: |
-            The file name to show for the asset (a label only: assets are stored by digest). At most 255 characters,
-            without `/`, `\`, NUL, line breaks or `..`; anything else is refused (422). Without it the name is `upload`.
+            The file name to show for the asset (a label only: assets are stored by digest). 1 to 255 characters
+            (Unicode code points), none of them `/`, `\`, a control character (U+0000 to U+001F, U+007F to U+009F) or
+            a line or paragraph separator (U+2028, U+2029), with no `..` anywhere and not `.` alone; anything else is
+            refused (422). Without it the name is `upload`.
           schema:
             type: string
             minLength: 1
             maxLength: 255
+            pattern: '^\.?([^./\\\x00-\x1f\x7f-\x9f\u2028\u2029]\.?)+$'
           example: beach.jpg
       requestBody:
         required: true
@@ -471,6 +516,14 @@ paths:
                   $ref: "#/components/examples/Asset"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "409":
+          description: The picture has more pixels than the current configuration's `decode.maxPixels` allows; a configuration with a larger limit takes it.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "beach.jpg is too large for this kiosk's configuration: picture is 8000x6000 (48.0 megapixels), over the limit of 10.0 megapixels (decode.maxPixels); push a larger decode.maxPixels or upload a smaller picture"
         "413":
           $ref: "#/components/responses/PayloadTooLarge"
         "415":
@@ -482,7 +535,7 @@ paths:
               example:
                 error: notes.txt is not a JPEG or PNG picture
         "422":
-          description: The picture does not decode completely (the decoder's reason is in the message), or `name` is missing, empty, longer than 255 characters, or contains `/`, `\`, NUL or `..`.
+          description: The picture does not decode completely (the decoder's reason is in the message), or `name` breaks its rules (then `issues` has one at path `name`).
           content:
             application/json:
               schema:
@@ -493,7 +546,10 @@ paths:
                     error: "broken.jpg cannot be decoded: Premature end of JPEG file"
                 badName:
                   value:
-                    error: "name must be a file name without /, \\, NUL or \"..\", at most 255 characters"
+                    error: "name must be a plain file name of 1 to 255 characters without /, \\, .. or control characters: it contains .."
+                    issues:
+                      - path: name
+                        message: "must be a plain file name of 1 to 255 characters without /, \\, .. or control characters"
   /api/v1/assets/{id}:
     parameters:
       - $ref: "#/components/parameters/AssetID"
@@ -566,6 +622,22 @@ paths:
           $ref: "#/components/responses/Unauthorized"
         "404":
           $ref: "#/components/responses/UnknownAsset"
+        "409":
+          description: The picture has more pixels than the current configuration's `decode.maxPixels` allows.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "beach.jpg: picture is 8000x6000 (48.0 megapixels), over the limit of 10.0 megapixels (decode.maxPixels); the configuration's decode.maxPixels is lower"
+        "422":
+          description: The stored picture does not decode into a thumbnail.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "beach.jpg: cannot be decoded: Premature end of JPEG file"
       security:
         - bearerAuth: []
 
@@ -606,6 +678,14 @@ paths:
                 $ref: "#/components/schemas/Error"
               example:
                 error: /etc/passwd is not a slide or the placeholder of the current configuration
+        "409":
+          description: The picture has more pixels than the current configuration's `decode.maxPixels` allows.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "images/poster.jpg: picture is 8000x6000 (48.0 megapixels), over the limit of 10.0 megapixels (decode.maxPixels); the configuration's decode.maxPixels is lower"
         "422":
           description: The file is not a picture, or does not decode.
           content:
@@ -677,8 +757,19 @@ paths:
                 accepted: next
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "409":
+          description: '`goto` names a slide the current playlist does not have (the playlist may have changed since it was read).'
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "there is no slide 9: the playlist has 6 slides (counting from 0)"
+                issues:
+                  - path: slide
+                    message: "there is no slide 9: the playlist has 6 slides (counting from 0)"
         "422":
-          description: The body is not a JSON object, the command is unknown, or `goto` has no `slide` or one outside the playlist.
+          description: The body is not a JSON object, the command is unknown, a key is unknown, or `goto` has no `slide` or one that is not a whole number from 0 to 1000000.
           content:
             application/json:
               schema:
@@ -686,10 +777,16 @@ paths:
               examples:
                 unknownCommand:
                   value:
-                    error: "unknown command \"skip\": must be next, previous, pause, resume or goto"
-                outOfRange:
+                    error: "command must be one of next, previous, goto, pause, resume, found skip"
+                    issues:
+                      - path: command
+                        message: must be one of next, previous, goto, pause, resume
+                badSlide:
                   value:
-                    error: "there is no slide 9: the playlist has 6 slides (counting from 0)"
+                    error: "goto needs slide: must be a slide index, a whole number from 0 to 1000000"
+                    issues:
+                      - path: slide
+                        message: must be a slide index, a whole number from 0 to 1000000
   /api/v1/screenshot:
     get:
       tags: [control]
@@ -749,7 +846,21 @@ paths:
           content:
             text/event-stream:
               schema:
-                type: string
+                description: |
+                  One event of the stream (OpenAPI 3.0 has no way to describe the stream as a whole; as with 3.2's
+                  `itemSchema`, this schema is each event's): its name, and its data, one line of JSON whose schema
+                  the table above names.
+                type: object
+                additionalProperties: false
+                required: [event, data]
+                properties:
+                  event:
+                    type: string
+                    enum: [slideChanged, tapped, swiped, configApplied, assetAdded, error]
+                  data:
+                    type: string
+                    pattern: '^\{.*\}$'
+                    description: A JSON object on one line.
               example: |
                 event: slideChanged
                 data: {"from":1,"to":2,"cause":"rotation"}
@@ -879,7 +990,7 @@ components:
           description: One clear sentence saying what is wrong.
         issues:
           type: array
-          description: Only on 422 for a configuration; every problem found, not just the first.
+          description: Every problem found, not just the first, each at the key path (or the parameter) it is at; on 422 for a configuration or a control body, and on some other 4xx that name a field.
           items:
             $ref: "#/components/schemas/ConfigIssue"
       example:
@@ -1036,7 +1147,8 @@ components:
             slide:
               type: integer
               minimum: 0
-              description: The slide to go to, counting from 0; it must exist.
+              maximum: 1000000
+              description: The slide to go to, counting from 0. One the current playlist does not have is refused with 409.
     ControlAccepted:
       type: object
       additionalProperties: false
@@ -1118,12 +1230,8 @@ components:
         interval:
           description: How long each slide stays on screen unless it sets its own `duration`. Greater than 0, at most 86400s.
           default: 5s
-          oneOf:
-            - $ref: "#/components/schemas/DurationText"
-            - type: number
-              minimum: 0
-              exclusiveMinimum: true
-              maximum: 86400
+          allOf:
+            - $ref: "#/components/schemas/IntervalDuration"
         autoplay:
           type: boolean
           default: true
@@ -1154,7 +1262,12 @@ components:
         touch:
           $ref: "#/components/schemas/Touch"
         output:
-          $ref: "#/components/schemas/Output"
+          description: |
+            Read-only through the API: only the kiosk's local configuration file sets it. A push may leave it out, or
+            carry it exactly as GET returns it; any other value is refused (422 at path `output`).
+          readOnly: true
+          allOf:
+            - $ref: "#/components/schemas/Output"
         decode:
           $ref: "#/components/schemas/Decode"
     Slide:
@@ -1169,16 +1282,96 @@ components:
               $ref: "#/components/schemas/SlidePath"
             duration:
               description: Overrides `interval` for this slide. Greater than 0, at most 86400s.
-              oneOf:
-                - $ref: "#/components/schemas/DurationText"
-                - type: number
-                  minimum: 0
-                  exclusiveMinimum: true
-                  maximum: 86400
+              allOf:
+                - $ref: "#/components/schemas/IntervalDuration"
             fit:
               $ref: "#/components/schemas/FitMode"
             action:
               $ref: "#/components/schemas/TapAction"
+    PushedConfiguration:
+      type: object
+      additionalProperties: false
+      description: |
+        A configuration as PUT takes it: the `Configuration` schema, except that a slide's `path` and the
+        `placeholder` follow the rules of a push (`PushedSlidePath`). The same keys, defaults and limits.
+      properties:
+        slides:
+          type: array
+          description: The playlist, in order. Empty shows the placeholder, or the background colour.
+          default: []
+          items:
+            $ref: "#/components/schemas/PushedSlide"
+        interval:
+          description: How long each slide stays on screen unless it sets its own `duration`. Greater than 0, at most 86400s.
+          default: 5s
+          allOf:
+            - $ref: "#/components/schemas/IntervalDuration"
+        autoplay:
+          type: boolean
+          default: true
+          description: Whether slides advance on their own.
+        loop:
+          type: boolean
+          default: true
+          description: Whether `next` and `previous` wrap around at the ends (automatic rotation always wraps).
+        fit:
+          $ref: "#/components/schemas/FitMode"
+        background:
+          allOf:
+            - $ref: "#/components/schemas/Colour"
+          default: "#000000"
+          description: The colour around pictures and of an empty screen; alpha is accepted and ignored.
+        placeholder:
+          description: As in `Configuration`, with the rules of a pushed slide's `path`.
+          allOf:
+            - $ref: "#/components/schemas/PushedSlidePath"
+        onImageError:
+          type: string
+          enum: [placeholder, skip]
+          default: placeholder
+        transition:
+          $ref: "#/components/schemas/Transition"
+        indicator:
+          $ref: "#/components/schemas/Indicator"
+        touch:
+          $ref: "#/components/schemas/Touch"
+        output:
+          description: |
+            Read-only through the API: only the kiosk's local configuration file sets it. A push may leave it out, or
+            carry it exactly as GET returns it; any other value is refused (422 at path `output`).
+          readOnly: true
+          allOf:
+            - $ref: "#/components/schemas/Output"
+        decode:
+          $ref: "#/components/schemas/Decode"
+    PushedSlide:
+      description: "A slide in a pushed configuration: as `Slide`, with a `path` a push may name."
+      oneOf:
+        - $ref: "#/components/schemas/PushedSlidePath"
+        - type: object
+          additionalProperties: false
+          required: [path]
+          properties:
+            path:
+              $ref: "#/components/schemas/PushedSlidePath"
+            duration:
+              description: Overrides `interval` for this slide. Greater than 0, at most 86400s.
+              allOf:
+                - $ref: "#/components/schemas/IntervalDuration"
+            fit:
+              $ref: "#/components/schemas/FitMode"
+            action:
+              $ref: "#/components/schemas/TapAction"
+    PushedSlidePath:
+      type: string
+      minLength: 1
+      description: |
+        A picture a pushed configuration may name: `asset:` and the 64 lower-case hex digits of an uploaded asset that
+        exists (one that does not is refused with 422); an `http://` or `https://` URL with a host and no spaces or line
+        breaks; or a path relative to the local configuration file's directory that does not start with `/`, has no
+        `..` component, and does not start with a scheme (`name://`). Never a NUL character.
+      pattern: '^(asset:[0-9a-f]{64}|https?://[^/?#\x00 \n\r\x0b\x0c\x85\u2028\u2029][^\x00 \n\r\x0b\x0c\x85\u2028\u2029]*|(?!asset:|https?://|/)(?![^/]*://)(?!([^/]*/)*\.\.(/|$))[^\x00]+)$'
+      example: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
     SlidePath:
       type: string
       minLength: 1
@@ -1205,17 +1398,13 @@ components:
           properties:
             post:
               type: string
-              pattern: '^https?://.+'
+              pattern: '^https?://[^/?# \n\r\x0b\x0c\x85\u2028\u2029][^ \n\r\x0b\x0c\x85\u2028\u2029]*$'
               description: 'POST `{"slide": 2, "time": "2026-11-22T07:30:00.123Z", "x": 512.0, "y": 300.5}` to this http:// or https:// URL.'
             timeout:
               description: Give up after this long. Greater than 0, at most 60s. GET always includes it.
               default: 2s
-              oneOf:
-                - $ref: "#/components/schemas/DurationText"
-                - type: number
-                  minimum: 0
-                  exclusiveMinimum: true
-                  maximum: 60
+              allOf:
+                - $ref: "#/components/schemas/PostTimeout"
     Transition:
       type: object
       additionalProperties: false
@@ -1228,12 +1417,8 @@ components:
         duration:
           description: How long a page change animates. Greater than 0, at most 10s.
           default: 400ms
-          oneOf:
-            - $ref: "#/components/schemas/DurationText"
-            - type: number
-              minimum: 0
-              exclusiveMinimum: true
-              maximum: 10
+          allOf:
+            - $ref: "#/components/schemas/TransitionDuration"
         easing:
           type: string
           enum: [linear, ease-in, ease-out, ease-in-out]
@@ -1285,21 +1470,18 @@ components:
         resumeDelay:
           description: After the last finger lifts, rotation waits this long plus the slide's full dwell. 0 to 3600s (0 allowed).
           default: 3s
-          oneOf:
-            - $ref: "#/components/schemas/DurationText"
-            - type: number
-              minimum: 0
-              maximum: 3600
+          allOf:
+            - $ref: "#/components/schemas/ResumeDelay"
         include:
           type: array
           default: []
-          description: Use only input devices whose name contains one of these (case-insensitive); empty means every touch device.
+          description: Use only the input devices that match one of these device patterns (`vendor:product` as four hex digits each, or text the device's name contains, ignoring case); empty means every touch device.
           items:
             type: string
         exclude:
           type: array
           default: []
-          description: Never use input devices whose name contains one of these.
+          description: Never use the input devices that match one of these device patterns; it wins over `include`.
           items:
             type: string
         calibration:
@@ -1312,15 +1494,33 @@ components:
             type: number
             minimum: -100
             maximum: 100
+        devices:
+          type: array
+          default: []
+          description: A calibration for the devices `match` selects, in place of `calibration`; the first entry that matches wins.
+          items:
+            type: object
+            additionalProperties: false
+            required: [match, calibration]
+            properties:
+              match:
+                type: string
+                minLength: 1
+                description: A device pattern, `vendor:product` as four hex digits each (`0eef:0001`), or text that matches every device whose name contains it, ignoring case.
+              calibration:
+                type: array
+                description: libinput's calibration matrix for these devices, as `calibration`.
+                minItems: 6
+                maxItems: 6
+                items:
+                  type: number
+                  minimum: -100
+                  maximum: 100
         tapMaxDuration:
           description: A touch at most this long that moves at most `tapSlop` is a tap. Greater than 0, at most 5s.
           default: 250ms
-          oneOf:
-            - $ref: "#/components/schemas/DurationText"
-            - type: number
-              minimum: 0
-              exclusiveMinimum: true
-              maximum: 5
+          allOf:
+            - $ref: "#/components/schemas/TapDuration"
         tapSlop:
           type: number
           minimum: 0.1
@@ -1406,6 +1606,58 @@ components:
       enum: [contain, cover, stretch]
       default: contain
       description: How a picture fits the screen. A slide's own `fit` overrides the top-level one.
+    IntervalDuration:
+      description: |
+        A duration greater than 0 and at most 86400s (a day): `DurationText` within those bounds (the pattern states them for each unit, to the
+        nanosecond the kiosk keeps), or a JSON number of seconds written without an exponent.
+      oneOf:
+        - type: string
+          pattern: '^ *(?:(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]|[1-7][0-9][0-9][0-9][0-9]|8[0-5][0-9][0-9][0-9]|86[0-3][0-9][0-9])(?:\.[0-9]+)?|0*86400(?:\.0+)?|0*\.0{0,8}[1-9][0-9]*) *s?|(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9][0-9][0-9]|[1-7][0-9][0-9][0-9][0-9][0-9][0-9][0-9]|8[0-5][0-9][0-9][0-9][0-9][0-9][0-9]|86[0-3][0-9][0-9][0-9][0-9][0-9])(?:\.[0-9]+)?|0*86400000(?:\.0+)?|0*\.0{0,5}[1-9][0-9]*) *ms|(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|1[0-3][0-9][0-9]|14[0-3][0-9])(?:\.[0-9]+)?|0*1440(?:\.0+)?|0*\.0{0,9}[1-9][0-9]*) *(?:min|m)) *$'
+        - type: number
+          minimum: 0.0001
+          maximum: 86400
+    TransitionDuration:
+      description: |
+        A duration greater than 0 and at most 10s: `DurationText` within those bounds (the pattern states them for each unit, to the
+        nanosecond the kiosk keeps), or a JSON number of seconds written without an exponent.
+      oneOf:
+        - type: string
+          pattern: '^ *(?:(?:0*(?:[1-9])(?:\.[0-9]+)?|0*10(?:\.0+)?|0*\.0{0,8}[1-9][0-9]*) *s?|(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9])(?:\.[0-9]+)?|0*10000(?:\.0+)?|0*\.0{0,5}[1-9][0-9]*) *ms|(?:0*\.(?:0{1,9}[1-9][0-9]*|16*(?:[0-5][0-9]*)?)) *(?:min|m)) *$'
+        - type: number
+          minimum: 0.0001
+          maximum: 10
+    TapDuration:
+      description: |
+        A duration greater than 0 and at most 5s: `DurationText` within those bounds (the pattern states them for each unit, to the
+        nanosecond the kiosk keeps), or a JSON number of seconds written without an exponent.
+      oneOf:
+        - type: string
+          pattern: '^ *(?:(?:0*(?:[1-4])(?:\.[0-9]+)?|0*5(?:\.0+)?|0*\.0{0,8}[1-9][0-9]*) *s?|(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-4][0-9][0-9][0-9])(?:\.[0-9]+)?|0*5000(?:\.0+)?|0*\.0{0,5}[1-9][0-9]*) *ms|(?:0*\.(?:0(?:0{1,8}[1-9][0-9]*|[1-7][0-9]*)|083*(?:[0-2][0-9]*)?)) *(?:min|m)) *$'
+        - type: number
+          minimum: 0.0001
+          maximum: 5
+    PostTimeout:
+      description: |
+        A duration greater than 0 and at most 60s: `DurationText` within those bounds (the pattern states them for each unit, to the
+        nanosecond the kiosk keeps), or a JSON number of seconds written without an exponent.
+      oneOf:
+        - type: string
+          pattern: '^ *(?:(?:0*(?:[1-9]|[1-5][0-9])(?:\.[0-9]+)?|0*60(?:\.0+)?|0*\.0{0,8}[1-9][0-9]*) *s?|(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]|[1-5][0-9][0-9][0-9][0-9])(?:\.[0-9]+)?|0*60000(?:\.0+)?|0*\.0{0,5}[1-9][0-9]*) *ms|(?:0*1(?:\.0+)?|0*\.0{0,9}[1-9][0-9]*) *(?:min|m)) *$'
+        - type: number
+          minimum: 0.0001
+          maximum: 60
+    ResumeDelay:
+      description: |
+        A duration from 0 to 3600s (an hour), 0 included: `DurationText` within those bounds (the pattern states them for each unit, to the
+        nanosecond the kiosk keeps), or a JSON number of seconds written without an exponent.
+      oneOf:
+        - type: string
+          pattern: '^ *(?:(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-2][0-9][0-9][0-9]|3[0-5][0-9][0-9])(?:\.[0-9]+)?|0*3600(?:\.0+)?|0*\.0{0,8}[1-9][0-9]*|0+(?:\.0+)?|0*\.0+) *s?|(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9][0-9]|[1-2][0-9][0-9][0-9][0-9][0-9][0-9]|3[0-5][0-9][0-9][0-9][0-9][0-9])(?:\.[0-9]+)?|0*3600000(?:\.0+)?|0*\.0{0,5}[1-9][0-9]*|0+(?:\.0+)?|0*\.0+) *ms|(?:0*(?:[1-9]|[1-5][0-9])(?:\.[0-9]+)?|0*60(?:\.0+)?|0*\.0{0,9}[1-9][0-9]*|0+(?:\.0+)?|0*\.0+) *(?:min|m)) *$'
+        - type: number
+          minimum: 0.0001
+          maximum: 3600
+        - type: number
+          enum: [0]
     DurationText:
       type: string
       description: |

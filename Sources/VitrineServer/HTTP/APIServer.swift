@@ -15,15 +15,19 @@ public enum APIServer {
     /// The routes and middleware, without a socket: what Hummingbird's test client drives.
     public static func router(_ kiosk: RemoteKiosk, token: String) -> Router<BasicRequestContext> {
         let router = Router()
+        let table = RouteTable()
         router.add(middleware: RequestCountingMiddleware(counter: kiosk.requests))
         router.add(middleware: ErrorBodyMiddleware())
         router.add(middleware: BearerAuthentication(token: token))
-        ConsoleRoutes().add(to: router)
-        MonitoringRoutes(kiosk: kiosk).add(to: router)
-        ConfigRoutes(kiosk: kiosk).add(to: router)
-        AssetRoutes(kiosk: kiosk).add(to: router)
-        StatusRoutes(kiosk: kiosk).add(to: router)
-        EventRoutes(kiosk: kiosk).add(to: router)
+        // Innermost, so that a request without a token is still refused with 401 first.
+        router.add(middleware: MethodNotAllowedMiddleware(table: table))
+        let routes = RecordingRouter(router: router, table: table)
+        ConsoleRoutes().add(to: routes)
+        MonitoringRoutes(kiosk: kiosk).add(to: routes)
+        ConfigRoutes(kiosk: kiosk).add(to: routes)
+        AssetRoutes(kiosk: kiosk).add(to: routes)
+        StatusRoutes(kiosk: kiosk).add(to: routes)
+        EventRoutes(kiosk: kiosk).add(to: routes)
         return router
     }
 

@@ -9,7 +9,7 @@ struct AssetRoutes {
     let kiosk: RemoteKiosk
     static let thumbnailBounds = PixelSize(width: 320, height: 180)
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: RecordingRouter<BasicRequestContext>) {
         router.post("/api/v1/assets") { request, _ in try await upload(request) }
         router.get("/api/v1/assets") { _, _ in
             let inUse = kiosk.assetsInUse
@@ -26,7 +26,8 @@ struct AssetRoutes {
             let asset = try existing(context)
             let maxPixels = kiosk.store.current.configuration.decode.maxPixels
             let png = try await kiosk.offload { [kiosk] in
-                try ImageInspection.thumbnail(try kiosk.store.assets.bytes(asset.id), bounds: Self.thumbnailBounds, maxPixels: maxPixels)
+                let bytes = try kiosk.store.assets.bytes(asset.id)
+                return try Self.thumbnail(bytes, named: asset.name, maxPixels: maxPixels)
             }
             return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "private, max-age=31536000, immutable"])
         }
@@ -44,11 +45,7 @@ struct AssetRoutes {
                 do { bytes = try VitrineRuntime.FileIO.read(file, limit: 2_000_000_000) } catch let error as SystemError {
                     throw APIError(.notFound, "\(path): cannot read: \(error.reason)")
                 }
-                do { return try ImageInspection.thumbnail(bytes, bounds: Self.thumbnailBounds, maxPixels: maxPixels) } catch let failure as ImageInspection.Failure {
-                    switch failure {
-                    case .notAnImage(let reason), .undecodable(let reason): throw APIError(.unprocessableContent, "\(path): \(reason)")
-                    }
-                }
+                return try Self.thumbnail(bytes, named: path, maxPixels: maxPixels)
             }
             return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "no-cache"])
         }
@@ -81,12 +78,31 @@ struct AssetRoutes {
             switch failure {
             case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(name ?? "the upload") is \(reason); upload a JPEG or PNG")
             case .undecodable(let reason): throw APIError(.unprocessableContent, "\(name ?? "the upload") cannot be decoded: \(reason)")
+            case .overPixelLimit(let reason):
+                throw APIError(.conflict, "\(name ?? "the upload") is too large for this kiosk's configuration: \(reason); push a larger decode.maxPixels or upload a smaller picture")
             }
         }
         let (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.add(body, image: image, name: name ?? "upload") }
         let object = asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id))
         if created { kiosk.events.publish(ServerEvent("assetAdded", object)) }
         return JSONResponse.make(created ? .created : .ok, object, headers: [.location: "/api/v1/assets/\(asset.id)"])
+    }
+
+    /// A thumbnail, or the API's error for why there is none: 409 for a picture over
+    /// the configuration's `decode.maxPixels`, 422 for one that does not decode.
+    static func thumbnail(_ bytes: [UInt8], named name: String, maxPixels: Int) throws -> [UInt8] {
+        do {
+            return try ImageInspection.thumbnail(bytes, bounds: thumbnailBounds, maxPixels: maxPixels)
+        } catch let failure as ImageInspection.Failure {
+            switch failure {
+            case .notAnImage(let reason), .undecodable(let reason): throw APIError(.unprocessableContent, "\(name): \(reason)")
+            case .overPixelLimit(let reason): throw APIError(.conflict, "\(name): \(reason); the configuration's decode.maxPixels is lower")
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.unprocessableContent, "\(name): cannot be decoded: \(error)")
+        }
     }
 
     private func existing(_ context: BasicRequestContext) throws -> Asset {
@@ -103,12 +119,25 @@ struct AssetRoutes {
         return id
     }
 
-    /// An upload's label: a plain file name, never a path.
+    /// An upload's label: a plain file name, never a path. The rules are the
+    /// spec's `name` pattern: 1 to 255 Unicode scalars (JSON Schema's characters),
+    /// none of them `/`, `\\`, a C0 or C1 control character or a line or paragraph
+    /// separator, and no `..` anywhere (so neither `.` nor `..` alone). Checked on
+    /// scalars, not on Characters: a combining mark after `/` must not hide it.
     static func name(_ raw: String?) throws -> String? {
         guard let name = raw else { return nil }
-        if name.isEmpty || name.count > 255 || name == "." || name == ".." || name.contains("..")
-            || name.contains(where: { $0 == "/" || $0 == "\\" || $0 == "\0" || $0.isNewline }) {
-            throw APIError(.unprocessableContent, "name must be a plain file name (no /, \\, .. or control characters, at most 255 characters), found \(name.debugDescription)")
+        let scalars = name.unicodeScalars
+        let forbidden = scalars.first { scalar in
+            scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control
+                || scalar == "\u{2028}" || scalar == "\u{2029}"
+        }
+        let length = scalars.count
+        let dots = zip(scalars, scalars.dropFirst()).contains { $0 == "." && $1 == "." }
+        if length == 0 || length > 255 || (length == 1 && scalars.first == ".") || dots || forbidden != nil {
+            let reason = if length == 0 { "it is empty" } else if length > 255 { "it is \(length) characters long" }
+                else if let forbidden { "it contains \(forbidden.escaped(asASCII: true))" } else { "it is . or contains .." }
+            throw APIError(.unprocessableContent, "name must be a plain file name of 1 to 255 characters without /, \\, .. or control characters: \(reason)",
+                           issues: [.init(path: "name", message: "must be a plain file name of 1 to 255 characters without /, \\, .. or control characters")])
         }
         return name
     }

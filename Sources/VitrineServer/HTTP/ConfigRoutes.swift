@@ -8,7 +8,7 @@ struct ConfigRoutes {
     static let maxBodyBytes = 1 << 20
     static let contentTypes = ["application/json", "application/yaml", "application/x-yaml", "text/yaml"]
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: RecordingRouter<BasicRequestContext>) {
         router.get("/api/v1/config") { _, _ in
             let current = kiosk.store.current
             return JSONResponse.bytes(current.json, contentType: "application/json", headers: [.eTag: "\"\(current.version)\""])
@@ -22,6 +22,7 @@ struct ConfigRoutes {
     }
 
     private func put(_ request: Request) async throws -> Response {
+        let ifMatch = try request.headers[.ifMatch].map(Self.ifMatchVersion)
         let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let type, Self.contentTypes.contains(type) else {
             throw APIError(.unsupportedMediaType, "send the configuration as \(Self.contentTypes.joined(separator: ", ")), not \(type ?? "a body without Content-Type")")
@@ -34,7 +35,7 @@ struct ConfigRoutes {
         let local = kiosk.store.current.configuration
         let pushed: KioskConfiguration
         do {
-            pushed = try ConfigLoader.parse(text, baseDirectory: local.baseDirectory)
+            pushed = try ConfigLoader.parse(type == "application/json" ? Self.joiningSurrogatePairs(text) : text, baseDirectory: local.baseDirectory)
         } catch {
             throw APIError(.unprocessableContent, "the configuration is not valid: \(error.issues.count) problem\(error.issues.count == 1 ? "" : "s")",
                            issues: error.issues)
@@ -43,7 +44,6 @@ struct ConfigRoutes {
         guard issues.isEmpty else {
             throw APIError(.unprocessableContent, "the configuration cannot be pushed: \(issues.count) problem\(issues.count == 1 ? "" : "s")", issues: issues)
         }
-        let ifMatch = request.headers[.ifMatch].map(Self.entityTag)
         let change = try await kiosk.offload { [kiosk] in try kiosk.store.replace(with: pushed, ifMatch: ifMatch) }
         if change.changed { kiosk.apply(change.current) }
         return changeResponse(change)
@@ -54,11 +54,64 @@ struct ConfigRoutes {
                           headers: [.eTag: "\"\(change.current.version)\""])
     }
 
-    /// `"abc"`, `W/"abc"` or `abc` to `abc`; `*` stays `*`.
-    static func entityTag(_ header: String) -> String {
-        var tag = header.trimmingCharacters(in: .whitespaces)
-        if tag.hasPrefix("W/") { tag.removeFirst(2) }
-        if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = String(tag.dropFirst().dropLast()) }
-        return tag
+    /// JSON is read by the YAML parser, and YAML's double-quoted `\u` escapes cannot
+    /// be UTF-16 surrogates, which JSON writes characters beyond U+FFFF as
+    /// (`"\ud83d\ude00"` for 😀): each such pair inside a string becomes YAML's
+    /// 32-bit escape (`\U0001F600`), the same character. Everything else is left as it is.
+    static func joiningSurrogatePairs(_ json: String) -> String {
+        guard json.contains("\\u") else { return json }
+        let units = Array(json.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(units.count)
+        func hex(at index: Int) -> UInt16? {
+            guard index + 4 <= units.count else { return nil }
+            return UInt16(String(decoding: units[index..<index + 4], as: UTF8.self), radix: 16)
+        }
+        var index = 0, inString = false
+        while index < units.count {
+            let unit = units[index]
+            if !inString {
+                if unit == UInt8(ascii: "\"") { inString = true }
+                output.append(unit)
+                index += 1
+            } else if unit == UInt8(ascii: "\"") {
+                inString = false
+                output.append(unit)
+                index += 1
+            } else if unit == UInt8(ascii: "\\"), index + 1 < units.count {
+                if units[index + 1] == UInt8(ascii: "u"), let high = hex(at: index + 2), (0xD800...0xDBFF).contains(high),
+                   index + 7 < units.count, units[index + 6] == UInt8(ascii: "\\"), units[index + 7] == UInt8(ascii: "u"),
+                   let low = hex(at: index + 8), (0xDC00...0xDFFF).contains(low) {
+                    let scalar = 0x10000 + ((UInt32(high) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+                    let digits = String(scalar, radix: 16, uppercase: true)
+                    output.append(contentsOf: Array("\\U\(String(repeating: "0", count: 8 - digits.count))\(digits)".utf8))
+                    index += 12
+                } else {
+                    // Any other escape, copied whole so that an escaped quote or backslash is not misread.
+                    output.append(contentsOf: units[index...index + 1])
+                    index += 2
+                }
+            } else {
+                output.append(unit)
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `If-Match: "<version>"` to the version, `*` to `*`. Anything else is refused
+    /// (400) rather than compared: it could never name a version, and answering it
+    /// 412 would tell a client with a broken header that someone else changed the
+    /// configuration. Weak tags (`W/"..."`) never match under If-Match (RFC 9110 §13.1.1).
+    static func ifMatchVersion(_ header: String) throws -> String {
+        let tag = header.trimmingCharacters(in: .whitespaces)
+        if tag == "*" { return tag }
+        let hex = tag.utf8.dropFirst().dropLast()
+        guard tag.utf8.count == 18, tag.hasPrefix("\""), tag.hasSuffix("\""),
+              hex.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }) else {
+            throw APIError(.badRequest, "If-Match must be * or a configuration version in double quotes (its ETag, such as \"3f9a2c71d04be815\"), found \(tag.debugDescription)",
+                           issues: [.init(path: "If-Match", message: "must be * or \"<16 lower-case hex digits>\"")])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

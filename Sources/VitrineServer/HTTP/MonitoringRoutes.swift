@@ -7,7 +7,7 @@ import VitrineRuntime
 struct MonitoringRoutes {
     let kiosk: RemoteKiosk
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: RecordingRouter<BasicRequestContext>) {
         router.get("/metrics") { _, _ in
             let uptime = MonotonicClock.now() - kiosk.startedAt
             let text = PrometheusExposition.text(

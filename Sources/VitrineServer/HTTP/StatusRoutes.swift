@@ -10,8 +10,10 @@ struct StatusRoutes {
     let kiosk: RemoteKiosk
     /// How long the display thread has to answer a screenshot or health ping.
     static let displayTimeout: Duration = .seconds(3)
+    /// The largest slide `goto` takes, as a tap action's `goto` in the configuration.
+    static let maxSlideIndex = 1_000_000
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: RecordingRouter<BasicRequestContext>) {
         router.get("/api/v1/status") { _, _ in
             let status = kiosk.control.status
             var object: [String: Any] = [
@@ -56,14 +58,20 @@ struct StatusRoutes {
         case "pause": command = .pause
         case "resume": command = .resume
         default:
-            let count = kiosk.control.status.slideCount
             // Decoded with JSONDecoder: JSONSerialization on Linux hands 0 and 1 out as
             // numbers that also cast to Bool, and true as a number that casts to Int.
             struct GoTo: Decodable { var slide: Int }
             let slide = try? JSONDecoder().decode(GoTo.self, from: Data(body.readableBytesView)).slide
-            guard let slide, (0..<count).contains(slide) else {
-                let message = count == 0 ? "the playlist is empty" : "must be a slide index from 0 to \(count - 1)"
+            // A malformed slide is the body's fault (422); a slide the playlist does not
+            // have now is a conflict with the kiosk's state (409), as the playlist can change.
+            guard let slide, (0...Self.maxSlideIndex).contains(slide) else {
+                let message = "must be a slide index, a whole number from 0 to \(Self.maxSlideIndex)"
                 throw APIError(.unprocessableContent, "goto needs slide: \(message)", issues: [.init(path: "slide", message: message)])
+            }
+            let count = kiosk.control.status.slideCount
+            guard slide < count else {
+                let playlist = count == 0 ? "the playlist is empty" : "the playlist has \(count) slide\(count == 1 ? "" : "s") (counting from 0)"
+                throw APIError(.conflict, "there is no slide \(slide): \(playlist)", issues: [.init(path: "slide", message: "there is no slide \(slide): \(playlist)")])
             }
             command = .navigate(.goTo(slide))
         }

@@ -21,6 +21,9 @@ public enum ImageInspection {
         case notAnImage(String)
         /// A JPEG or PNG that does not decode (422), with the decoder's reason.
         case undecodable(String)
+        /// A picture with more pixels than the configuration's `decode.maxPixels`
+        /// (409: a conflict with the kiosk's configuration, not a fault of the picture).
+        case overPixelLimit(String)
     }
 
     public static func inspect(_ bytes: [UInt8], maxPixels: Int) throws(Failure) -> InspectedImage {
@@ -37,10 +40,20 @@ public enum ImageInspection {
                 }.get()
                 return InspectedImage(kind: .jpeg, size: decoded.info.uprightSize)
             } catch {
+                if case .tooManyPixels = error { throw .overPixelLimit("\(error)") }
                 throw .undecodable("\(error)")
             }
         }
         if PNGCodec.hasSignature(bytes) {
+            // IHDR comes first: width and height at bytes 16 to 23, big-endian.
+            if bytes.count >= 24 {
+                let field = { (offset: Int) in bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+                let (width, height) = (field(16), field(20))
+                let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+                if overflow || pixels > maxPixels {
+                    throw .overPixelLimit("picture is \(width)x\(height), over the limit of \(maxPixels) pixels (decode.maxPixels)")
+                }
+            }
             do throws(PNGError) {
                 let image = try PNGCodec.decode(bytes, maxPixels: maxPixels)
                 return InspectedImage(kind: .png, size: image.size)

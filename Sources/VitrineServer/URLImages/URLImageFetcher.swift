@@ -149,7 +149,7 @@ public final class URLImageFetcher: Sendable {
             switch error {
             case is NIOTooManyBytesError: reason = "larger than api.maxUploadSize (\(settings.maxUploadBytes) bytes)"
             case let failure as ImageInspection.Failure:
-                switch failure { case .notAnImage(let text), .undecodable(let text): reason = text }
+                switch failure { case .notAnImage(let text), .undecodable(let text), .overPixelLimit(let text): reason = text }
             default: reason = "\(error)"
             }
             let cached = state.withLock { $0.downloads[url] != nil }

@@ -16,6 +16,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "vitrine", targets: ["vitrine"]),
+        // For the fuzz targets in Fuzz/ (a package of their own, depending on this one by path).
+        .library(name: "VitrineCore", targets: ["VitrineCore"]),
+        .library(name: "VitrineConfig", targets: ["VitrineConfig"]),
+        .library(name: "VitrineJPEG", targets: ["VitrineJPEG"]),
+        .library(name: "VitrinePNG", targets: ["VitrinePNG"]),
+        .library(name: "VitrineEvdev", targets: ["VitrineEvdev"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,15 +45,15 @@ let package = Package(
         .systemLibrary(
             name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
+        // libjpeg's own decompressor, for decoding: its shim runs each decode inside setjmp.
+        .systemLibrary(
+            name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(
             name: "CLibEvdev", path: "Sources/CLibEvdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]),
         // Header-only: epoll, timerfd, eventfd and signalfd, which Glibc's module omits.
         .systemLibrary(name: "CLinuxEvents", path: "Sources/CLinuxEvents"),
-        // libjpeg's own decompressor, for decoding: its shim runs each decode inside setjmp.
-        .systemLibrary(
-            name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(
             name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),

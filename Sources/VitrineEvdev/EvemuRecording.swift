@@ -85,12 +85,21 @@ public struct EvemuRecording: Hashable, Sendable {
                       let code = UInt16(fields[2], radix: 16), let value = Int32(fields[3]) else {
                     throw ParseError(line: number, message: "E: needs time, type, code and value, found \"\(trimmed)\"")
                 }
+                // Double reads "nan", "inf" and "1e3000" too; MonotonicInstant.seconds
+                // converts to Int64 nanoseconds and traps on those (found by
+                // Fuzz/FuzzEvemu). A billion seconds leaves room for replay arithmetic.
+                guard seconds.isFinite, abs(seconds) <= Self.maximumEventSeconds else {
+                    throw ParseError(line: number, message: "E: time \(fields[0]) is out of range (at most \(Int(Self.maximumEventSeconds)) seconds)")
+                }
                 events.append(RawInputEvent(type: type, code: code, value: value, time: .seconds(seconds)))
             default:
                 continue  // L:, S: and anything newer
             }
         }
     }
+
+    /// The largest event time (in seconds, either sign) a recording may hold: about 31 years.
+    public static let maximumEventSeconds: Double = 1e9
 
     private static func hexBytes(_ fields: [String], line: Int) throws(ParseError) -> [UInt8] {
         var bytes: [UInt8] = []

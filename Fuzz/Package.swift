@@ -1,0 +1,52 @@
+// swift-tools-version:5.4
+// libFuzzer targets for Vitrine's parsers (docs/fuzzing.md). Run them with `make fuzz`.
+//
+// Tools version 5.4 on purpose: from 5.5 on, SwiftPM links every executable with
+// `--defsym main=<Module>_main` (so tests can link executables), and a fuzz
+// target, built with -parse-as-library, has no such symbol: libFuzzer's own
+// main must win (swiftlang/swift-package-manager#8731). The language mode is
+// therefore Swift 5 here; the modules under test keep their own (Swift 6).
+//
+// A package of its own, so that the root package's normal builds never see the
+// sanitizer flags and `swift build` at the root never builds these. It depends on
+// the root package by path and uses only the library products it exports; only
+// the modules a target imports (and Yams) are built, never SwiftNIO or Hummingbird.
+//
+// Built with: swift build --package-path Fuzz --scratch-path .build-fuzz -c release \
+//   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+// Every target defines LLVMFuzzerTestOneInput; libFuzzer supplies main.
+import PackageDescription
+
+let package = Package(
+    name: "VitrineFuzz",
+    dependencies: [
+        .package(name: "Vitrine", path: ".."),
+    ],
+    targets: [
+        // ConfigLoader.parse: YAML and JSON text through Yams and validation.
+        .executableTarget(
+            name: "FuzzConfig",
+            dependencies: [.product(name: "VitrineConfig", package: "Vitrine")]),
+        // JPEGMarkerScanner.scan, then JPEGDecoder.decode with a small pixel limit and target.
+        .executableTarget(
+            name: "FuzzJPEG",
+            dependencies: [
+                .product(name: "VitrineJPEG", package: "Vitrine"),
+                .product(name: "VitrineCore", package: "Vitrine"),
+            ]),
+        // PNGCodec.size and PNGCodec.decode with a small pixel limit.
+        .executableTarget(
+            name: "FuzzPNG",
+            dependencies: [
+                .product(name: "VitrinePNG", package: "Vitrine"),
+                .product(name: "VitrineCore", package: "Vitrine"),
+            ]),
+        // EvemuRecording.parse, then the touch pipeline of TouchReplay.
+        .executableTarget(
+            name: "FuzzEvemu",
+            dependencies: [
+                .product(name: "VitrineEvdev", package: "Vitrine"),
+                .product(name: "VitrineCore", package: "Vitrine"),
+            ]),
+    ]
+)

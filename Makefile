@@ -8,7 +8,7 @@ TEST_PACKAGES := libjpeg-turbo-progs
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test unit-test remote-test console-test vm-test image-test bench bench-api openapi clean
+.PHONY: deps build release run test unit-test remote-test console-test vm-test image-test bench bench-api soak openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -27,10 +27,10 @@ run: release
 	.build/release/vitrine run --config $(DEMO_CONFIG) --state-dir .build-demo-state
 
 # The whole suite: unit and integration tests, the remote API against the real
-# binary (SIGKILL mid-push, the web console in headless Chromium), then the VM
-# tests on a real kernel, then the boot-to-kiosk image (about 6 minutes after the
-# static build that vm-test makes).
-test: unit-test remote-test console-test vm-test image-test
+# binary (SIGKILL mid-push, the web console in headless Chromium, the API against
+# its spec under Schemathesis), then the VM tests on a real kernel, then the
+# boot-to-kiosk image (about 6 minutes after the static build that vm-test makes).
+test: unit-test remote-test console-test api-fuzz-test vm-test image-test
 
 unit-test: deps
 	@deploy/dev/ensure-packages.sh $(TEST_PACKAGES)
@@ -70,5 +70,32 @@ bench-api: release
 	@deploy/dev/ensure-packages.sh wrk
 	python3 Tests/Bench/api_bench.py .build/release/vitrine
 
+# A long run of the release kiosk headless at 1920x1080 with 1 s rotations and a
+# bounded API load; fails when RSS or open descriptors trend upward after warm-up.
+# SOAK_MINUTES=60 by default. Uses the static release build that vm-test makes.
+SOAK_MINUTES ?= 60
+soak: deps
+	swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine
+	python3 Tests/Soak/soak.py --self-test
+	python3 Tests/Soak/soak.py .build-static/release/vitrine --minutes $(SOAK_MINUTES)
+
 clean:
 	rm -rf .build
+
+# libFuzzer targets (Fuzz/, docs/fuzzing.md): the configuration loader, the JPEG
+# and PNG entries, and the evemu parser with the touch pipeline. Builds them with
+# the fuzzer and address sanitizers into .build-fuzz, runs each for FUZZ_SECONDS
+# on a scratch copy of Fuzz/Corpus/<target>, prints CPU time, executions and
+# crashes per target and a summary line; fails on a crash. FUZZ_MERGE=1 merges
+# new coverage into the committed corpus. Not part of `make test` (see the doc).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@deploy/dev/ensure-packages.sh time
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) Fuzz/run-fuzz.sh
+
+# The HTTP API against docs/api/openapi.yaml: Schemathesis (pinned in Tests/API/requirements.txt,
+# installed into .build-api/venv) with every check, against the debug kiosk headless on loopback.
+# API_FUZZ_EXAMPLES=N sets the examples per operation (default 25); API_FUZZ_FULL=1 makes it 1000.
+api-fuzz-test: unit-test
+	@deploy/dev/ensure-packages.sh python3-venv
+	Tests/API/schemathesis_test.sh .build/debug/vitrine

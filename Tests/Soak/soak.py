@@ -10,10 +10,14 @@ loopback alongside:
   - PUT /api/v1/config every 30 s, alternating between two playlists, so the
     apply path, the frame store and the state directory keep turning over.
 
-Every --sample seconds (default 30) it reads the kiosk's resident set
-(/proc/PID/status VmRSS) and open descriptors (/proc/PID/fd). After the
-warm-up (default: the first sixth of the run, at least 2 minutes), it fits a
-least-squares line to each series and fails when either trends upward:
+Every 2 s it reads the kiosk's resident set (/proc/PID/status VmRSS) and
+open descriptors (/proc/PID/fd), and keeps one sample per --sample seconds
+(default 30): the lowest RSS and the most descriptors seen in that window.
+The lowest, because the resident set swings by tens of megabytes as pushes
+and rotations allocate and free whole frames and decode scratch; what a leak
+raises is the floor those swings return to. After the warm-up (default: the
+first sixth of the run, at least 2 minutes), it fits a least-squares line to
+each series and fails when either trends upward:
   - RSS: a slope over --max-rss-slope KiB per hour (default 512: about a
     third of what the frame-gap array of the earlier build grew, 0.4 KiB/s or
     1,440 KiB/h);
@@ -241,20 +245,27 @@ def main():
         start = time.monotonic()
         print(f"soak: {args.minutes:g} min, sampling every {args.sample:g} s, warm-up {warmup:.0f} s; kiosk pid {kiosk.pid}, log {log_path}",
               flush=True)
-        print("   t(s)  RSS(KiB)  fds  status screenshots pushes streams", flush=True)
+        print("   t(s)  RSS min / max (KiB)  fds  status screenshots pushes streams", flush=True)
+        window = []
+        window_end = 0.0
         while True:
             elapsed = time.monotonic() - start
             if kiosk.poll() is not None:
                 failures.append(f"the kiosk exited with {kiosk.returncode} at {elapsed:.0f} s")
                 break
-            rss = read_rss_kib(kiosk.pid)
-            fds = len(os.listdir(f"/proc/{kiosk.pid}/fd"))
-            samples.append({"t": round(elapsed), "rssKiB": rss, "fds": fds, **dict(load.counts)})
-            c = load.counts
-            print(f"{elapsed:7.0f} {rss:9d} {fds:4d} {c['status']:7d} {c['screenshot']:11d} {c['push']:6d} {c['events']:7d}", flush=True)
+            window.append((read_rss_kib(kiosk.pid), len(os.listdir(f"/proc/{kiosk.pid}/fd"))))
+            if elapsed >= window_end or elapsed >= duration:
+                rss_min, rss_max = min(r for r, _ in window), max(r for r, _ in window)
+                fds = max(f for _, f in window)
+                samples.append({"t": round(elapsed), "rssKiB": rss_min, "rssMaxKiB": rss_max, "fds": fds, **dict(load.counts)})
+                c = load.counts
+                print(f"{elapsed:7.0f} {rss_min:9d} / {rss_max:9d} {fds:4d} {c['status']:7d} {c['screenshot']:11d} {c['push']:6d} "
+                      f"{c['events']:7d}", flush=True)
+                window = []
+                window_end += args.sample
             if elapsed >= duration:
                 break
-            time.sleep(min(args.sample, max(0.1, duration - elapsed)))
+            time.sleep(min(2, max(0.1, duration - elapsed)))
     finally:
         load.stop.set()
         if kiosk.poll() is None:
@@ -281,8 +292,10 @@ def main():
     pacing = re.search(r"frame pacing during transitions: (.*)", text)
     after = [s for s in samples if s["t"] >= warmup]
     rss_values = [s["rssKiB"] for s in after] or [0]
+    rss_peaks = [s["rssMaxKiB"] for s in after] or [0]
     print()
-    print(f"RSS after warm-up: {min(rss_values) / 1024:.1f} to {max(rss_values) / 1024:.1f} MiB; {rss_trend[2]} KiB")
+    print(f"RSS after warm-up: floor {min(rss_values) / 1024:.1f} to {max(rss_values) / 1024:.1f} MiB, "
+          f"peak {max(rss_peaks) / 1024:.1f} MiB; floor {rss_trend[2]} KiB")
     print(f"descriptors: {fd_trend[2]}")
     print(f"API answers: {load.counts}; errors: {len(load.errors)}")
     for error in load.errors[:10]:
@@ -290,6 +303,7 @@ def main():
     print(f"frame pacing at exit: {pacing.group(1) if pacing else 'not logged'}")
     print()
     print(f"| {args.minutes:g} min | {len(samples)} | {min(rss_values) / 1024:.1f}–{max(rss_values) / 1024:.1f} MiB "
+          f"| {max(rss_peaks) / 1024:.1f} MiB "
           f"| {rss_trend[1]:+.0f} KiB/h | {min(s['fds'] for s in samples)}–{max(s['fds'] for s in samples)} | {fd_trend[1]:+.2f}/h "
           f"| {load.counts['status']} / {load.counts['screenshot']} / {load.counts['push']} / {load.counts['events']} | "
           f"{pacing.group(1) if pacing else '—'} | {'fail' if failures else 'pass'} |")

@@ -41,6 +41,18 @@ public final class DRMCard {
 
     deinit { close(descriptor) }
 
+    /// The device number of the open card (`fstat`), as the kernel's uevents
+    /// name it in `MAJOR` and `MINOR`; nil if `fstat` fails.
+    public var deviceNumber: (major: UInt32, minor: UInt32)? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        // glibc's major()/minor() are macros Swift cannot import; this is their encoding.
+        let device = UInt64(info.st_rdev)
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~UInt64(0xFFF))
+        let minor = (device & 0xFF) | ((device >> 12) & ~UInt64(0xFF))
+        return (UInt32(truncatingIfNeeded: major), UInt32(truncatingIfNeeded: minor))
+    }
+
     /// Whether the driver can allocate CPU-mapped scanout buffers (`DRM_CAP_DUMB_BUFFER`).
     public var supportsDumbBuffers: Bool { capability(UInt64(DRM_CAP_DUMB_BUFFER)) != 0 }
 

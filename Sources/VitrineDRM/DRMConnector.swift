@@ -34,5 +34,18 @@ public struct DRMConnector: Hashable, Sendable, CustomStringConvertible {
         currentEncoderID = connector.encoder_id
     }
 
+    /// A connector as a probe would report it, without a card: for tests of
+    /// the decisions made on probes.
+    init(id: UInt32, name: String, status: Status, modes: [DRMMode]) {
+        self.id = id
+        self.name = name
+        self.status = status
+        self.modes = modes
+        widthMillimetres = 0
+        heightMillimetres = 0
+        encoderIDs = []
+        currentEncoderID = 0
+    }
+
     public var description: String { "\(name) (\(status.rawValue))" }
 }

@@ -35,6 +35,17 @@ public struct DRMMode: Hashable, Sendable, CustomStringConvertible {
         return "\(width)x\(height)@\(hertz)"
     }
 
+    /// Whether both drive the display the same way: size, pixel clock, totals,
+    /// sync flags. The preferred flag does not count, so a replugged display
+    /// that offers the same timings needs no modeset.
+    func hasSameTimings(as other: DRMMode) -> Bool {
+        let a = info, b = other.info
+        return a.hdisplay == b.hdisplay && a.vdisplay == b.vdisplay && a.clock == b.clock
+            && a.hsync_start == b.hsync_start && a.hsync_end == b.hsync_end && a.htotal == b.htotal
+            && a.vsync_start == b.vsync_start && a.vsync_end == b.vsync_end && a.vtotal == b.vtotal
+            && a.flags == b.flags
+    }
+
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.refreshMillihertz == rhs.refreshMillihertz
             && lhs.isPreferred == rhs.isPreferred && lhs.info.clock == rhs.info.clock && lhs.info.flags == rhs.info.flags

@@ -70,16 +70,22 @@ public final class DRMScanout {
     public var interfaceName: String { interface.name }
     public var isFlipPending: Bool { pendingFlip }
 
-    /// The buffer to draw the next frame into, or nil while a flip is pending.
+    /// The buffer to draw the next frame into, or nil while a flip is pending
+    /// or the display is away.
     public func backCanvas() -> PixelCanvas? {
-        guard !pendingFlip, !restored else { return nil }
+        guard !pendingFlip, isShowing, !restored else { return nil }
         return buffers[1 - front].canvas
     }
 
     /// Shows the back buffer: the first time by a modeset (blocking), then by a
     /// page flip that completes at the next vblank (see `handleEvents`).
     public func present() throws(DRMError) {
-        precondition(!pendingFlip, "present() while a flip is pending")
+        // Both are the caller's mistake (it draws only when `backCanvas()` gave a
+        // buffer), but a kiosk must not crash over one frame: refuse the frame.
+        guard !pendingFlip else { throw .call("present while a page flip is pending", errno: EBUSY, subject: card.path) }
+        guard isShowing, !restored else {
+            throw .unsupported(card: card.path, reason: "\(connector.name) is not showing (disconnected, or given back)")
+        }
         let back = 1 - front
         if !modesetDone {
             try interface.modeset(framebuffer: buffers[back].framebufferID, mode: mode)
@@ -108,29 +114,116 @@ public final class DRMScanout {
         return completions
     }
 
-    /// Sets the mode again after a hotplug: re-probes the connector, keeps the
-    /// requested (or newly preferred) mode, and reallocates the buffers if the
-    /// size changed. Returns true if the output size changed.
-    @discardableResult
-    public func reconfigure(mode request: DRMModeRequest?) throws(DRMError) -> Bool {
+    // MARK: Hotplug
+
+    /// What a hotplug did to this output.
+    public enum HotplugResult: Equatable, Sendable {
+        /// Nothing that concerns it: the display is still there with the same
+        /// mode (the event was about another connector), or still away.
+        case unchanged
+        /// The display went away: presenting stops until it comes back.
+        case disconnected
+        /// The display is back, or another one with other modes took its place:
+        /// the mode was set again. The frame last shown is on screen (black if
+        /// the size changed) until the next `present()`.
+        case modeSet(previous: DRMMode, resized: Bool)
+    }
+
+    /// False from a hotplug that finds the connector disconnected until one that
+    /// finds a display on it again and sets its mode; nothing is presented meanwhile.
+    public private(set) var isShowing = true
+
+    /// Follows a hotplug uevent: probes the connector again and stops
+    /// presenting, or sets the mode again, as the probe says. Call it with no
+    /// flip pending (wait for the flip's completion first): a blocking modeset
+    /// behind a pending nonblocking commit waits for it in the kernel, and
+    /// after a modeset the pending flip's event would swap the buffers wrongly.
+    /// (The kernel always delivers a requested flip event, even when the CRTC
+    /// is turned off, so waiting for it cannot hang.)
+    ///
+    /// Throws when the display is there but cannot be used (none of its modes
+    /// fits the request, the modeset fails); nothing is presented then until
+    /// a later hotplug brings a usable display, and every buffer is kept.
+    public func followHotplug(mode request: DRMModeRequest?) throws(DRMError) -> HotplugResult {
+        guard !restored else { return .unchanged }
+        guard !pendingFlip else { throw .call("hotplug handling while a page flip is pending", errno: EBUSY, subject: card.path) }
+        // A full probe (drmModeGetConnector), not the cached state: after a
+        // replug only a probe reads the new display's EDID and so its modes. It
+        // may take a few milliseconds of DDC traffic, once per hotplug.
         let connectors = try card.connectors()
-        guard let current = connectors.first(where: { $0.id == connector.id }) else {
-            throw .connectorNotFound(card: card.path, requested: connector.name, available: connectors.map(\.name))
+        let probed = connectors.first { $0.id == connector.id }
+        if let probed { connector = probed }
+        switch Self.hotplugDecision(showing: isShowing, current: mode, probed: probed, request: request) {
+        case .none:
+            return .unchanged
+        case .stop:
+            // Keep the buffers, the CRTC and its mode as they are: the kernel
+            // keeps scanning out the last frame into a connector that has no
+            // display, which costs nothing, and turning the CRTC off would only
+            // make the replug slower. The kiosk keeps running and draws nothing.
+            isShowing = false
+            return .disconnected
+        case .unusable(let error):
+            isShowing = false
+            throw error
+        case .modeset(let newMode):
+            do {
+                let previous = mode
+                let resized = try setMode(newMode)
+                isShowing = true
+                return .modeSet(previous: previous, resized: resized)
+            } catch {
+                isShowing = false
+                throw error
+            }
         }
-        connector = current
-        guard current.status != .disconnected else {
-            throw .noConnectedConnector(card: card.path, connectors: connectors.map(\.description))
+    }
+
+    /// What a hotplug means, from the connector's fresh probe (nil when it is
+    /// gone from the card): a pure decision, so that it can be tested.
+    enum HotplugDecision: Equatable {
+        case none, stop
+        case modeset(DRMMode)
+        case unusable(DRMError)
+    }
+
+    static func hotplugDecision(showing: Bool, current: DRMMode, probed: DRMConnector?,
+                                request: DRMModeRequest?) -> HotplugDecision {
+        // A connector that vanished (a DisplayPort MST branch unplugged) or has
+        // no display: stop. A replugged MST display comes back as a new
+        // connector with a new ID, which this output does not follow.
+        guard let probed, probed.status != .disconnected, !probed.modes.isEmpty else { return showing ? .stop : .none }
+        let wanted: DRMMode
+        do {
+            wanted = try choose(mode: request, for: probed)
+        } catch {
+            return .unusable(error)
         }
-        let newMode = try Self.choose(mode: request, for: current)
+        // Still showing with the same timings: the event was about something
+        // else (another connector, a property). A modeset would make a real
+        // monitor resynchronise, blank for a second, for nothing.
+        if showing, wanted.hasSameTimings(as: current) { return .none }
+        return .modeset(wanted)
+    }
+
+    /// Sets `newMode` on the CRTC, with new buffers if the size changed. The
+    /// modeset scans out the front buffer, which holds the frame last shown (or
+    /// black, if the buffers are new), so that the back buffer is free for the
+    /// kiosk's next frame, which follows as a page flip. Returns whether the size changed.
+    private func setMode(_ newMode: DRMMode) throws(DRMError) -> Bool {
         let resized = newMode.size != mode.size
+        let next = resized
+            ? [try DRMFramebuffer(card: card, size: newMode.size), try DRMFramebuffer(card: card, size: newMode.size)]
+            : buffers
+        let shown = resized ? 0 : front
+        try interface.modeset(framebuffer: next[shown].framebufferID, mode: newMode)
+        // The old buffers are freed only now that the CRTC scans out a new one:
+        // removing the framebuffer being scanned out (drmModeRmFB) would switch
+        // the CRTC off.
+        buffers = next
+        front = shown
         mode = newMode
-        if resized {
-            buffers = [try DRMFramebuffer(card: card, size: mode.size), try DRMFramebuffer(card: card, size: mode.size)]
-        }
-        // A flip queued before the unplug will not complete on a dead CRTC.
-        pendingFlip = false
-        modesetDone = false
-        try present()
+        modesetDone = true
         return resized
     }
 
@@ -141,11 +234,6 @@ public final class DRMScanout {
         restored = true
         saved?.restore()
         buffers.removeAll()
-    }
-
-    /// Whether the connector is connected now (a fresh probe; for hotplug).
-    public func isConnected() -> Bool {
-        (try? card.connectors().first { $0.id == connector.id }?.status) != .disconnected
     }
 
     // MARK: Choosing

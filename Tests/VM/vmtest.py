@@ -381,6 +381,104 @@ def touch_checks(guest, results, args, mirror, work):
     results.check("rotation stays paused while a touch is held, and resumes after release + delay + interval", ok, detail)
 
 
+HOTPLUG_INTERVAL = 12  # hotplug.yaml's interval: slide k of 2 rests from 12k to 12(k + 1) s
+
+
+def metric(guest, name):
+    """A counter from the kiosk's /metrics (over the guest's loopback), or None."""
+    # busybox nc: the static busybox's wget crashes in the guest (glibc NSS without its modules).
+    _, output = guest.run(f"printf 'GET /metrics HTTP/1.0\\r\\n\\r\\n' | nc -w 5 127.0.0.1 8080 | grep '^{name} '")
+    values = re.findall(rf"^{name} (\d+)", output, re.M)
+    return int(values[-1]) if values else None
+
+
+def hotplug_checks(guest, results, args, mirror, work, config="hotplug.yaml"):
+    """The connector unplugged and plugged back while the kiosk runs, through
+    sysfs: `off` forces it disconnected and `detect` probes it again. Neither
+    bochs-drm nor virtio-gpu polls its connectors, so the kernel sends no
+    uevent for a forced status; a `change` written to the card's uevent file
+    then sends the card's change uevent (as `udevadm trigger` does), which the
+    kiosk follows like a HOTPLUG=1 one. While the display is away the kiosk
+    keeps its timeline (a page change is due meanwhile) and presents nothing:
+    the frame counter and the screen hold still. When it is back, the mode is
+    set again and the screen shows what `vitrine render` shows for that instant."""
+    name = config[:-len(".yaml")]
+    log = f"/tmp/{name}.log"
+    _, output = guest.run("ls -d /sys/class/drm/card0-*/status")
+    status_files = re.findall(r"/sys/class/drm/card0-[^/\s]+/status", output)
+    if not results.check(f"{config}: the connector has a sysfs status file", bool(status_files), output.strip()[-160:]):
+        return
+    status_file = status_files[0]
+    def plug(state):
+        guest.run(f"echo {state} > {status_file} && echo change > /sys/class/drm/card0/uevent")
+    guest.run("ip link set lo up")
+    # Every DRM uevent the guest sees, for the record: which came from the kernel, which were synthetic.
+    guest.run("rm -f /tmp/uevents.txt; uevent sh -c '[ \"$SUBSYSTEM\" = drm ] && echo \"$ACTION $DEVNAME HOTPLUG=$HOTPLUG SYNTH=$SYNTH_UUID\" >> /tmp/uevents.txt'"
+              " > /dev/null 2>&1 & echo $! > /tmp/uevent.pid")
+    guest.run(f"vitrine run --config /vm/{config} --state-dir /tmp/{name}-state --log-level debug > {log} 2>&1 & "
+              f"echo $! > /tmp/{name}.pid")
+    guest.wait_for_log(log, "first frame on screen")
+    deadline = time.monotonic() + 30
+    while metric(guest, "vitrine_frames_presented_total") is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    before = guest.screendump(f"{name}-before")
+    size = f"{before.width}x{before.height}"
+
+    plug("off")
+    disconnected = logged(guest, log, "was disconnected; presenting nothing", 30)
+    _, state = guest.run(f"cat {status_file}")
+    frames_at_unplug = metric(guest, "vitrine_frames_presented_total")
+    changes_at_unplug = guest.count_in_log(log, "page changed")
+    results.check(f"{config}: `off` in sysfs: the kiosk hears the hotplug and stops presenting", disconnected and "disconnected" in state,
+                  f"status {state.strip()!r}, {frames_at_unplug} frames presented so far")
+    # The page change due at 12 s happens while the display is away.
+    deadline = time.monotonic() + 2 * HOTPLUG_INTERVAL + 10
+    while guest.count_in_log(log, "page changed") == changes_at_unplug and time.monotonic() < deadline:
+        time.sleep(0.5)
+    changes_while_away = guest.count_in_log(log, "page changed") - changes_at_unplug
+    _, health = guest.run("printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' | nc -w 10 127.0.0.1 8080 | grep -q '^HTTP/1.1 200' && echo HEALTHY")
+    time.sleep(1.0)
+    frames_while_away = metric(guest, "vitrine_frames_presented_total")
+    away = guest.screendump(f"{name}-away")
+    alive, _ = guest.run(f"kill -0 $(cat /tmp/{name}.pid)")
+    results.check(f"{config}: while disconnected the kiosk keeps running: its loop answers /healthz and pages on schedule",
+                  alive == 0 and "HEALTHY" in health and changes_while_away >= 1,
+                  f"alive: {alive == 0}, healthz: {'HEALTHY' in health}, page changes while away: {changes_while_away}")
+    worst, mean = away.difference(before)
+    results.check(f"{config}: while disconnected nothing is presented: the frame counter and the screen hold still",
+                  frames_at_unplug is not None and frames_while_away == frames_at_unplug and worst == 0,
+                  f"frames presented {frames_at_unplug} -> {frames_while_away} across {changes_while_away} page change(s); "
+                  f"screen vs before the unplug: max {worst}, mean {mean:.3f}")
+
+    plug("detect")
+    replugged = logged(guest, log, "is connected: mode set again", 30)
+    time.sleep(1.0)
+    changes = guest.count_in_log(log, "page changed")
+    shown = guest.screendump(f"{name}-after")
+    changes_after = guest.count_in_log(log, "page changed")
+    frames_after = metric(guest, "vitrine_frames_presented_total")
+    _, text = guest.run(f"grep -E 'disconnected|mode set again|cannot' {log}")
+    # Which interface set the mode again: the one the kiosk started with.
+    interface = "legacy" if "legacy" in config else "atomic"
+    _, started = guest.run(f"grep 'kiosk started' {log}")
+    # The slide on screen is the one the page changes so far lead to; it rests
+    # for the whole interval, so the middle of its rest is the same frame.
+    expected = host_render(args.vitrine, os.path.join(mirror, config), HOTPLUG_INTERVAL * changes + HOTPLUG_INTERVAL / 2,
+                           f"{shown.width}x{shown.height}", work, f"{name}-render")
+    worst, mean = shown.difference(expected)
+    results.check(f"{config}: `detect` in sysfs: the mode is set again and the screen matches `vitrine render` of that instant",
+                  replugged and changes == changes_after and (shown.width, shown.height) == (before.width, before.height)
+                  and worst <= MAX_CHANNEL_DIFFERENCE and mean <= MAX_MEAN_DIFFERENCE
+                  and frames_after is not None and frames_while_away is not None and frames_after > frames_while_away
+                  and f" {interface}" in started,
+                  f"{interface}; slide {changes % 2} after {changes} page change(s) at {size}: max {worst}, mean {mean:.3f}; "
+                  f"frames presented {frames_while_away} -> {frames_after}; log: {' | '.join(l.strip()[-110:] for l in text.splitlines()[-3:])}")
+    guest.stop_kiosk(f"/tmp/{name}.pid")
+    guest.run("kill $(cat /tmp/uevent.pid); rm -f /tmp/uevent.pid")
+    _, uevents = guest.run("cat /tmp/uevents.txt")
+    print(f"  [{results.label}] DRM uevents seen in the guest: " + " | ".join(l.strip() for l in uevents.splitlines() if l.strip()), flush=True)
+
+
 def run_suite(args):
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
@@ -469,6 +567,10 @@ def run_suite(args):
         tear_check(guest, results, "legacy.yaml", "legacy", dumps=20)
         _, log = guest.run("cat /tmp/legacy.log")
         results.check("the legacy interface was used where asked for", " legacy" in log, log.strip()[:200])
+        hotplug_checks(guest, results, args, mirror, work)
+        if args.gpu == "virtio":
+            # The replug's modeset through drmModeSetCrtc too (on the boot without the touch checks).
+            hotplug_checks(guest, results, args, mirror, work, "hotplug-legacy.yaml")
     finally:
         guest.stop()
     return results

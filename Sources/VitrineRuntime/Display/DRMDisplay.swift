@@ -11,8 +11,10 @@ public final class DRMDisplay: DisplayBackend {
     private let uevents: UeventMonitor?
     private let logger: Logger
     public private(set) var generation = 0
-    /// False between an unplug and the replug: nothing is drawn meanwhile.
-    private var connected = true
+    /// The card's device number, to pick its hotplug uevents out of all others.
+    private let cardDevice: (major: UInt32, minor: UInt32)?
+    /// A hotplug arrived while a flip was pending: follow it when the flip completes.
+    private var hotplugAfterFlip = false
     /// The vblank timestamps of the last completed flips (CLOCK_MONOTONIC ns), newest last.
     public private(set) var lastFlip: DRMFlipCompletion?
     public private(set) var framesPresented = 0
@@ -21,6 +23,7 @@ public final class DRMDisplay: DisplayBackend {
         self.scanout = scanout
         self.modeRequest = modeRequest
         self.logger = logger
+        cardDevice = scanout.card.deviceNumber
         do {
             uevents = try UeventMonitor()
         } catch {
@@ -31,16 +34,20 @@ public final class DRMDisplay: DisplayBackend {
 
     public var description: String {
         "drm \(scanout.card.path) (\(scanout.card.driver)) \(scanout.connector.name) \(scanout.mode) \(scanout.interfaceName)"
+            + (scanout.isShowing ? "" : " (no display connected)")
     }
 
     public var outputSize: PixelSize { scanout.size }
     public var refreshInterval: Duration { scanout.mode.refreshInterval }
     public var pacesItself: Bool { true }
     public var lastScanout: MonotonicInstant? { lastFlip.map { MonotonicInstant(nanoseconds: $0.timestampNanoseconds) } }
-    public var isReadyForFrame: Bool { connected && !scanout.isFlipPending }
+    /// False while a flip is pending and while the display is away (unplugged,
+    /// or back with no usable mode): nothing is drawn or presented then.
+    public var isReadyForFrame: Bool { scanout.isShowing && !scanout.isFlipPending }
+    public var isShowing: Bool { scanout.isShowing }
     public var eventDescriptors: [Int32] { [scanout.card.descriptor] + (uevents.map { [$0.descriptor] } ?? []) }
 
-    public func acquireCanvas() -> PixelCanvas? { connected ? scanout.backCanvas() : nil }
+    public func acquireCanvas() -> PixelCanvas? { scanout.backCanvas() }
 
     public func present(at now: MonotonicInstant) throws {
         try scanout.present()
@@ -50,34 +57,59 @@ public final class DRMDisplay: DisplayBackend {
     public func handleEvents(on descriptor: Int32) throws {
         if descriptor == scanout.card.descriptor {
             if let completion = try scanout.handleEvents().last { lastFlip = completion }
+            if hotplugAfterFlip, !scanout.isFlipPending {
+                hotplugAfterFlip = false
+                followHotplug()
+            }
             return
         }
         guard let uevents, descriptor == uevents.descriptor else { return }
-        let cardName = String(scanout.card.path.split(separator: "/").last ?? "")
-        // A connector change on our card arrives as a "change" uevent of the card with HOTPLUG=1.
-        let hotplug = uevents.read().contains { event in
-            event["SUBSYSTEM"] == "drm" && event["HOTPLUG"] == "1" && (event["DEVNAME"] ?? "").hasSuffix(cardName)
+        let events = uevents.read()
+        let connectorID = scanout.connector.id
+        let relevant = events.contains { event in
+            guard let device = cardDevice else {
+                // Without the card's device number, any DRM hotplug means a look
+                // at the connector: a probe that finds nothing changed does nothing.
+                return event["SUBSYSTEM"] == "drm" && (event["HOTPLUG"] == "1" || event["SYNTH_UUID"] != nil)
+            }
+            return DRMHotplugFilter.concerns(event, device: device, connectorID: connectorID)
         }
-        if hotplug { handleHotplug() }
+        // Dropped uevents may have been hotplugs: look again, to be sure.
+        if relevant || uevents.lostEvents { followHotplug() }
     }
 
-    private func handleHotplug() {
-        guard scanout.isConnected() else {
-            if connected { logger.warning("\(scanout.connector.name) was disconnected; waiting for it to come back") }
-            connected = false
+    /// Probes the connector after a hotplug and follows it. Never throws: a
+    /// display that cannot be used is logged, the kiosk runs on drawing
+    /// nothing, and the next hotplug tries again.
+    private func followHotplug() {
+        // A flip queued before the event completes first (its event always
+        // comes): the scanout must not set a mode behind a pending flip.
+        guard !scanout.isFlipPending else {
+            hotplugAfterFlip = true
             return
         }
+        let connector = scanout.connector.name
         do {
-            let previous = scanout.mode
-            try scanout.reconfigure(mode: modeRequest)
-            connected = true
-            generation += 1
-            logger.notice("\(scanout.connector.name) is connected: mode set again", metadata: [
-                "mode": "\(scanout.mode)", "previous": "\(previous)",
-            ])
+            switch try scanout.followHotplug(mode: modeRequest) {
+            case .unchanged:
+                logger.debug("hotplug event: nothing changed for \(connector)")
+            case .disconnected:
+                // The buffers, the CRTC and the frame on it stay; the kiosk keeps
+                // its timeline, so that the replugged display shows the present.
+                logger.warning("\(connector) was disconnected; presenting nothing until it comes back", metadata: [
+                    "frames_presented": "\(framesPresented)",
+                ])
+            case .modeSet(let previous, let resized):
+                // A new generation makes the kiosk draw again straight away, and
+                // decode again for a new size.
+                generation += 1
+                logger.notice("\(connector) is connected: mode set again", metadata: [
+                    "mode": "\(scanout.mode)", "previous": "\(previous)", "resized": "\(resized)",
+                    "frames_presented": "\(framesPresented)",
+                ])
+            }
         } catch {
-            connected = false
-            logger.error("cannot set the mode again after a hotplug: \(error)")
+            logger.error("\(connector): cannot show anything after a hotplug: \(error); waiting for the next one")
         }
     }
 

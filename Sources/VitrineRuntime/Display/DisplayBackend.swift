@@ -28,6 +28,12 @@ public protocol DisplayBackend: AnyObject {
     /// completion event will wake the loop) or while the display is unplugged.
     var isReadyForFrame: Bool { get }
 
+    /// Whether there is a display to show frames on: false from a DRM
+    /// connector's unplug until its replug (or when it came back with no usable
+    /// mode). Nothing is presented meanwhile, and no flip event will come to
+    /// wake the loop, so the loop must keep its timeline on its own timer.
+    var isShowing: Bool { get }
+
     /// The buffer to draw the next frame into, or nil while none is free (a flip is still pending).
     func acquireCanvas() -> PixelCanvas?
     /// Shows what was drawn into the last acquired canvas.
@@ -36,4 +42,9 @@ public protocol DisplayBackend: AnyObject {
     func handleEvents(on descriptor: Int32) throws
     /// Restores what was on the display before, and frees every buffer.
     func close()
+}
+
+extension DisplayBackend {
+    /// A display that cannot be unplugged (headless) always shows.
+    public var isShowing: Bool { true }
 }

@@ -350,6 +350,12 @@ public final class Kiosk {
         if wantsFrame, display.isReadyForFrame {
             let next = pacing.nextFrame(after: MonotonicClock.now())
             wake = min(wake ?? next, next)
+        } else if !display.isShowing, case .everyFrame = wakeup {
+            // No display connected: no flip event will wake the loop, so the
+            // timer keeps an animation's timeline going, undrawn, and its page
+            // change happens (and is reported) on time.
+            let next = pacing.nextFrame(after: MonotonicClock.now())
+            wake = min(wake ?? next, next)
         }
         if let ping = lifecycle.nextWatchdogPing { wake = min(wake ?? ping, ping) }
         loop.setTimer(wake)

@@ -30,12 +30,23 @@ public final class UeventMonitor {
 
     deinit { close(descriptor) }
 
+    /// Whether the last `read()` found that the kernel dropped uevents because
+    /// the socket's buffer was full (ENOBUFS): whatever they said is unknown,
+    /// so a reader must look again at everything it follows.
+    public private(set) var lostEvents = false
+
     /// Every uevent waiting on the socket.
     public func read() -> [Event] {
         var events: [Event] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
+        lostEvents = false
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == ENOBUFS {
+                // Reported once, then the socket delivers again: go on reading.
+                lostEvents = true
+                continue
+            }
             guard count > 0 else { break }
             events.append(Self.parse(Array(buffer.prefix(count))))
         }

@@ -68,6 +68,8 @@ healthy || { cat "$WORK/kiosk.log" >&2; echo "the kiosk did not become healthy w
 echo "schemathesis: $EXAMPLES examples per operation, seed $SEED, $WORKERS workers, against 127.0.0.1:$PORT"
 started=$(date +%s)
 status=0
+# From the work directory: Schemathesis keeps a cache folder (.schemathesis) in its working directory.
+cd "$WORK"
 SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$ROOT/Tests/API" VITRINE_URL="http://127.0.0.1:$PORT" VITRINE_TOKEN=$TOKEN \
     "$VENV/bin/schemathesis" --config-file "$ROOT/Tests/API/schemathesis.toml" run "http://127.0.0.1:$PORT/openapi.yaml" \
     --url "http://127.0.0.1:$PORT" --header "Authorization: Bearer $TOKEN" \

@@ -34,7 +34,7 @@ suite=bookworm
 # What the kiosk needs at run time (deploy/install.sh installs the same on a
 # real system), the boot essentials, and procps for the harness's pgrep.
 packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps
-packages+=,libdrm2,libturbojpeg0,libevdev2,libpng16-16,zlib1g,libstdc++6,libgcc-s1
+packages+=,libdrm2,libturbojpeg0,libjpeg62-turbo,libevdev2,libpng16-16,zlib1g,libstdc++6,libgcc-s1
 
 # The Debian mirror this host's apt uses: the first deb822 URIs or one-line
 # `deb` entry ending in /debian (not -security, not a third-party repository).

@@ -101,6 +101,24 @@ struct URLImageTests {
         #expect(restarted.localFiles[url] == harness.store.assets.path(asset))
     }
 
+    /// Every push calls `track`. Waking the loop cancels its sleep, and a cancelled
+    /// `Task.sleep` holds its timer until the deadline, up to an hour: the soak saw
+    /// that as resident memory rising with each push.
+    @Test func onlyAChangedListOfURLsWakesTheDownloadLoop() throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let fetcher = harness.remote.fetcher
+        let local = harness.store.current.configuration
+        for _ in 0..<3 { fetcher.track(local) }
+        #expect(fetcher.wakeCount == 0)
+        let withURL = try ConfigLoader.parse("slides: [red.jpg, \"http://127.0.0.1:9/a.jpg\"]\noutput: {display: headless, width: 64, height: 48}\n",
+                                             baseDirectory: local.baseDirectory)
+        for _ in 0..<3 { fetcher.track(withURL) }
+        #expect(fetcher.wakeCount == 1)
+        fetcher.track(local)
+        #expect(fetcher.wakeCount == 2)
+    }
+
     @Test func untilTheFirstDownloadTheSlideShowsThePlaceholder() async throws {
         let harness = try ServerHarness(yaml: Self.yaml)
         defer { harness.close() }

@@ -31,6 +31,8 @@ public final class URLImageFetcher: Sendable {
         var downloads: [String: Download] = [:]
         /// Monotonic deadlines of the next attempt for each URL.
         var due: [String: MonotonicInstant] = [:]
+        /// How often `track` has woken the loop (for tests).
+        var wakeCount = 0
     }
 
     private let store: StateStore
@@ -68,6 +70,9 @@ public final class URLImageFetcher: Sendable {
         state.withLock { $0.downloads.mapValues { store.assets.path($0.assetID) } }
     }
 
+    /// How often a new list of URLs has woken the download loop.
+    var wakeCount: Int { state.withLock { $0.wakeCount } }
+
     /// URL to asset id, for deciding which assets are in use.
     public var assetIDs: [String: String] { state.withLock { $0.downloads.mapValues(\.assetID) } }
 
@@ -77,12 +82,19 @@ public final class URLImageFetcher: Sendable {
         for path in configuration.slides.map(\.path) + [configuration.placeholder].compactMap({ $0 }) {
             if case .url(let url) = SlideSource(path), !urls.contains(url) { urls.append(url) }
         }
-        state.withLock { state in
+        let changed = state.withLock { state -> Bool in
+            guard state.wanted != urls else { return false }
             state.wanted = urls
             let now = MonotonicClock.now()
             for url in urls where state.due[url] == nil { state.due[url] = now }
+            state.wakeCount += 1
+            return true
         }
-        wake.yield()
+        // Only a changed list wakes the loop. A wake-up cancels the loop's sleep,
+        // and a cancelled `Task.sleep` keeps its timer and task allocated until the
+        // deadline it was given; waking on every push held about 0.5 KiB per push
+        // for an hour (the soak's push load).
+        if changed { wake.yield() }
     }
 
     /// Runs until the task is cancelled.
@@ -96,7 +108,12 @@ public final class URLImageFetcher: Sendable {
             }
             for url in due where !Task.isCancelled { await refresh(url) }
             if !due.isEmpty { continue }
-            let wait = next.map { $0 - now } ?? .seconds(3600)
+            // Nothing to revalidate: wait for a new list only, with no timer at all.
+            guard let next else {
+                for await _ in wakeups { break }
+                continue
+            }
+            let wait = next - now
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { try? await Task.sleep(for: wait) }
                 group.addTask { [wakeups] in for await _ in wakeups { break } }

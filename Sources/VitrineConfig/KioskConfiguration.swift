@@ -191,8 +191,9 @@ public struct OutputConfiguration: Hashable, Sendable {
 public struct DecodeConfiguration: Hashable, Sendable {
     /// Pictures with more pixels than this are refused before decoding (decompression bombs).
     public var maxPixels = 100_000_000
-    /// How many decoded slides are kept in memory at most (the current slide, its
-    /// neighbours, and recently shown ones).
-    public var cacheSlides = 5
+    /// How many decoded slides are kept in memory at most: the current slide and
+    /// its two neighbours by default, as three-view carousels do; more keeps
+    /// recently shown ones too, at one output-sized frame each.
+    public var cacheSlides = 3
     public init() {}
 }

@@ -107,7 +107,7 @@ struct DefaultsTests {
         #expect(c.output.height == 1080, sourceLocation: sourceLocation)
         #expect(c.output.preview == "/tmp/vitrine-preview.png", sourceLocation: sourceLocation)
         #expect(c.decode.maxPixels == 100_000_000, sourceLocation: sourceLocation)
-        #expect(c.decode.cacheSlides == 5, sourceLocation: sourceLocation)
+        #expect(c.decode.cacheSlides == 3, sourceLocation: sourceLocation)
         #expect(c.baseDirectory == ".", sourceLocation: sourceLocation)
     }
 

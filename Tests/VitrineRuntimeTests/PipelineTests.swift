@@ -32,6 +32,58 @@ struct PipelineTests {
         #expect(peak == 5)
     }
 
+    @Test func decodeScratchGoesBackOnceTheQueueIsEmptyUnlessKeptWarm() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let file = try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 640, height: 480), color: .white)
+        let released = SlideFrameStore(slides: requests(count: 10, file: file), placeholder: nil, capacity: 3, onChange: {})
+        let warm = SlideFrameStore(slides: requests(count: 10, file: file), placeholder: nil, capacity: 3, scratch: .keptWarm,
+                                   onChange: {})
+        #expect(!released.holdsScratch && !warm.holdsScratch)
+        for step in 0..<6 {
+            // Moving on by one: one new decode, and an eviction that recycles a frame.
+            for store in [released, warm] {
+                store.request([step, step + 1, max(step - 1, 0)])
+                store.waitUntilIdle()
+            }
+            #expect(!released.holdsScratch)
+            #expect(warm.holdsScratch)
+            #expect(released.residentFrameCount == warm.residentFrameCount)
+            #expect(released.isSettled(step + 1))
+        }
+    }
+
+    @Test func thePlaceholderIsHeldOnlyWhileAFailedSlideOrAnEmptyCarouselCouldShowIt() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let good = try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 64, height: 48), color: .white)
+        let placeholder = requests(count: 1, file: good)[0]
+        var slides = requests(count: 6, file: good)
+        slides[3].resolvedPath = directory + "/missing.jpg"
+        let store = SlideFrameStore(slides: slides, placeholder: placeholder, capacity: 3, onChange: {})
+        func held() -> Bool { if case .ready = store.placeholder { return true } else { return false } }
+
+        // Every wanted picture decodes: nothing could show the placeholder.
+        store.request([0, 1, 5])
+        store.waitUntilIdle()
+        #expect(!held())
+        #expect(store.frame(for: .slide(0)) != nil)
+        // Slide 3 fails as a neighbour: the placeholder is decoded before it is on screen.
+        store.request([2, 3, 1])
+        store.waitUntilIdle()
+        #expect(held())
+        #expect(store.frame(for: .slide(3)) === store.placeholderFrame)
+        // Paged on past it: let go again.
+        store.request([5, 0, 4])
+        store.waitUntilIdle()
+        #expect(!held())
+
+        let empty = SlideFrameStore(slides: [], placeholder: placeholder, capacity: 3, onChange: {})
+        empty.request([])
+        empty.waitUntilIdle()
+        if case .ready = empty.placeholder {} else { Issue.record("an empty carousel shows the placeholder: it must be decoded") }
+    }
+
     @Test func slidesLeavingTheWindowBeforeDecodingAreNotDecoded() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }

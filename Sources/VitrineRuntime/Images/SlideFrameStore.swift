@@ -18,6 +18,18 @@ public final class SlideFrameStore: @unchecked Sendable {
         case failed(SlideError)
     }
 
+    /// What the decode worker does with its scratch memory (the decoder's
+    /// buffers, the framing scratch and one recycled frame, about 37 MiB at
+    /// 1080p) once no decode is queued.
+    public enum ScratchPolicy: Sendable {
+        /// Returned to the system: a kiosk decodes a picture or two per page
+        /// change and is idle in between, so holding scratch for the next one
+        /// would keep a third of its memory for a few milliseconds of page faults.
+        case releasedWhenIdle
+        /// Kept for the next decode: for runs of decodes (render, benchmarks).
+        case keptWarm
+    }
+
     private let lock = Mutex()
     private let requests: [SlideRequest]
     /// The size every frame is decoded for.
@@ -27,6 +39,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     private let queue = DispatchQueue(label: "vitrine.decode", qos: .userInitiated)
     private let onChange: @Sendable () -> Void
     private let metrics: KioskMetrics?
+    private let scratchPolicy: ScratchPolicy
     /// Used only on `queue`, which is serial: TurboJPEG handles are single-threaded.
     nonisolated(unsafe) private var workspace: SlideDecodingWorkspace?
 
@@ -39,19 +52,24 @@ public final class SlideFrameStore: @unchecked Sendable {
     private var unreported: [(slide: Int?, error: SlideError)] = []
     private var placeholderState: State = .absent
     private var changeCount = 0
+    /// Decodes queued and not finished (the placeholder's included).
+    private var queuedDecodes = 0
     /// Memory of evicted frames, reused for the next decode so that a page
     /// change does not fault in a fresh frame's worth of pages. At most one is kept.
     private var recycled: PixelStorage?
 
     /// - Parameters:
     ///   - slides: one request per playlist slide.
-    ///   - placeholder: the placeholder picture, decoded first and kept.
+    ///   - placeholder: the placeholder picture, decoded while a failed slide or an
+    ///     empty carousel could show it.
     ///   - capacity: the most slide frames held at once (the placeholder aside).
     ///   - onChange: called on the decode queue whenever a frame is ready or failed.
     ///   - metrics: where decode times are counted.
+    ///   - scratch: what happens to decode scratch once the queue is empty.
     public init(slides: [SlideRequest], placeholder: SlideRequest?, capacity: Int, metrics: KioskMetrics? = nil,
-                onChange: @escaping @Sendable () -> Void) {
+                scratch: ScratchPolicy = .releasedWhenIdle, onChange: @escaping @Sendable () -> Void) {
         self.metrics = metrics
+        self.scratchPolicy = scratch
         self.requests = slides
         self.outputSize = slides.first?.output ?? placeholder?.output ?? PixelSize(width: 0, height: 0)
         self.placeholderRequest = placeholder
@@ -59,6 +77,7 @@ public final class SlideFrameStore: @unchecked Sendable {
         self.onChange = onChange
         if placeholder != nil {
             placeholderState = .pending
+            queuedDecodes = 1
             queue.async { self.decodePlaceholder() }
         }
     }
@@ -69,12 +88,14 @@ public final class SlideFrameStore: @unchecked Sendable {
 
     /// The slides to keep decoded, nearest first; missing ones are queued.
     public func request(_ slides: [Int]) {
-        let toDecode: [Int] = lock.withLock {
+        let (toDecode, placeholderToDecode) = lock.withLock { () -> ([Int], Bool) in
             wanted = slides.filter { requests.indices.contains($0) }
             let missing = wanted.filter { frames[$0] == nil && failures[$0] == nil && !inFlight.contains($0) }
             inFlight.formUnion(missing)
-            return missing
+            queuedDecodes += missing.count
+            return (missing, updatePlaceholder())
         }
+        if placeholderToDecode { queue.async { self.decodePlaceholder() } }
         for slide in toDecode { queue.async { self.decode(slide) } }
     }
 
@@ -103,6 +124,7 @@ public final class SlideFrameStore: @unchecked Sendable {
         }
     }
 
+    /// `.absent` also while no frame could show it (see `updatePlaceholder`).
     public var placeholder: State { lock.withLock { placeholderState } }
 
     public var placeholderFrame: PixelImage? {
@@ -122,7 +144,10 @@ public final class SlideFrameStore: @unchecked Sendable {
     public var residentFrameCount: Int { lock.withLock { frames.count } }
 
     /// Blocks until every queued decode has finished (render, tests).
-    public func waitUntilIdle() { queue.sync {} }
+    public func waitUntilIdle() {
+        // A decode can queue another (a failed slide queues the placeholder's).
+        repeat { queue.sync {} } while lock.withLock { queuedDecodes > 0 }
+    }
 
     // MARK: Decode queue
 
@@ -138,6 +163,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     }
 
     private func decode(_ slide: Int) {
+        defer { finishedQueuedDecode() }
         // A slide that left the wanted window while queued is not worth decoding.
         let stillWanted = lock.withLock {
             if wanted.contains(slide) { return true }
@@ -154,7 +180,7 @@ public final class SlideFrameStore: @unchecked Sendable {
             try SlideDecoding.frame(for: requests[slide], workspace: try workspaceOnQueue(), frameStorage: storage)
         }
         if case .success = result { metrics?.decoded(in: MonotonicClock.now() - started) }
-        lock.withLock {
+        let placeholderToDecode = lock.withLock { () -> Bool in
             inFlight.remove(slide)
             switch result {
             case .success(let frame):
@@ -166,12 +192,23 @@ public final class SlideFrameStore: @unchecked Sendable {
                 unreported.append((slide, error))
             }
             changeCount += 1
+            return updatePlaceholder()
         }
+        if placeholderToDecode { queue.async { self.decodePlaceholder() } }
         onChange()
     }
 
     private func decodePlaceholder() {
+        defer { finishedQueuedDecode() }
         guard let request = placeholderRequest else { return }
+        // Queued while a slide had failed, or before the first request: not worth
+        // decoding if nothing needs it any more.
+        let stillNeeded = lock.withLock {
+            if placeholderNeeded { return true }
+            placeholderState = .absent
+            return false
+        }
+        guard stillNeeded else { return }
         let result = Result { () throws(SlideError) -> PixelImage in
             try SlideDecoding.frame(for: request, workspace: try workspaceOnQueue())
         }
@@ -185,6 +222,55 @@ public final class SlideFrameStore: @unchecked Sendable {
             changeCount += 1
         }
         onChange()
+    }
+
+    /// On `queue`, after each queued decode: with nothing more queued, the
+    /// scratch goes back to the system (`ScratchPolicy.releasedWhenIdle`).
+    /// Buffers of 256 KiB and more are each their own mapping (`MemoryPolicy`),
+    /// so freeing them lowers the resident set at once.
+    private func finishedQueuedDecode() {
+        let idle = lock.withLock { () -> Bool in
+            queuedDecodes -= 1
+            guard queuedDecodes == 0, scratchPolicy == .releasedWhenIdle else { return false }
+            recycled = nil
+            return true
+        }
+        if idle {
+            workspace = nil
+            // libjpeg's smaller pools and the framing's row buffers came from the
+            // heap, below the mmap threshold: trimming returns their pages too.
+            MemoryPolicy.returnFreedMemory()
+        }
+    }
+
+    /// Whether the decode worker holds scratch memory now (for tests).
+    var holdsScratch: Bool { queue.sync { workspace != nil } || lock.withLock { recycled != nil } }
+
+    /// Under `lock`: whether a frame could show the placeholder now. A failed
+    /// slide shows it, and so does a carousel with no pages (an empty playlist,
+    /// or every slide skipped); a slide still decoding shows the background.
+    private var placeholderNeeded: Bool {
+        placeholderRequest != nil && (wanted.isEmpty || wanted.contains { failures[$0] != nil })
+    }
+
+    /// Under `lock`: the placeholder is decoded when something could show it
+    /// and let go when nothing can, so a playlist whose pictures all decode does
+    /// not hold an output-sized frame it never shows. Returns whether its decode
+    /// must be queued.
+    private func updatePlaceholder() -> Bool {
+        switch placeholderState {
+        case .absent:
+            guard placeholderNeeded else { return false }
+            placeholderState = .pending
+            queuedDecodes += 1
+            return true
+        case .ready:
+            // The display thread may still hold the frame for a compose: it goes when that ends.
+            if !placeholderNeeded { placeholderState = .absent }
+            return false
+        case .pending, .failed:
+            return false
+        }
     }
 
     /// Under `lock`.

@@ -14,4 +14,12 @@ public enum MemoryPolicy {
     public static func configure() {
         mallopt(M_MMAP_THRESHOLD, 256 * 1024)
     }
+
+    /// Hands freed heap pages back to the kernel (`malloc_trim`): the heap's top,
+    /// and whole free pages inside it, which glibc otherwise keeps for reuse.
+    /// Called off the display thread when a burst of work has ended (the decode
+    /// queue running dry), where the few milliseconds it can take are not seen.
+    public static func returnFreedMemory() {
+        malloc_trim(0)
+    }
 }

@@ -1599,7 +1599,7 @@ components:
           type: integer
           minimum: 3
           maximum: 64
-          default: 5
+          default: 3
           description: Decoded slides kept in memory at most.
     FitMode:
       type: string

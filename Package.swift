@@ -54,6 +54,9 @@ let package = Package(
             providers: [.apt(["libevdev-dev"])]),
         // Header-only: epoll, timerfd, eventfd and signalfd, which Glibc's module omits.
         .systemLibrary(name: "CLinuxEvents", path: "Sources/CLinuxEvents"),
+        // Not a library wrapper: the compositor's row copies and blends with
+        // non-temporal stores, which Swift cannot ask for (docs/architecture.md).
+        .target(name: "CPixelRows", path: "Sources/CPixelRows"),
         .systemLibrary(
             name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
@@ -65,7 +68,7 @@ let package = Package(
         .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore"]),
 
         // MARK: Pure core and configuration
-        .target(name: "VitrineCore"),
+        .target(name: "VitrineCore", dependencies: ["CPixelRows"]),
         .target(
             name: "VitrineConfig",
             dependencies: ["VitrineCore", .product(name: "Yams", package: "Yams")]),

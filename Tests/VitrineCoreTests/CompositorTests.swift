@@ -89,6 +89,42 @@ struct CompositorTests {
         }
     }
 
+    /// Wide, odd-sized frames of varied pixels, so that the streaming row kernels
+    /// (CPixelRows) run their vector bodies from every alignment and their heads
+    /// and tails too: the result must equal the per-pixel reference exactly.
+    @Test func rowKernelsMatchThePerPixelReferenceAtEveryAlignment() {
+        let size = PixelSize(width: 67, height: 5)
+        var seed: UInt32 = 0x1234_5678
+        func next() -> UInt32 { seed = seed &* 1_664_525 &+ 1_013_904_223; return seed }
+        let a = makeImage(width: size.width, height: size.height) { _, _ in next() | 0xFF00_0000 }
+        let b = makeImage(width: size.width, height: size.height) { _, _ in next() | 0xFF00_0000 }
+        let frames: (SlideContent) -> PixelImage? = { $0 == .slide(0) ? a : $0 == .slide(1) ? b : nil }
+        for opacity in [0.0, 1.0 / 256, 0.25, 0.5, 0.77, 255.0 / 256, 1.0] {
+            let canvas = PixelImage(size: size)
+            Compositor().compose(Scene(layers: [Layer(content: .slide(0)), Layer(content: .slide(1), opacity: opacity)], indicator: nil),
+                                 into: canvas.canvas, frame: frames)
+            let alpha = UInt32((opacity * 256).rounded())
+            let expected = (0..<size.width * size.height).map {
+                alpha == 0 ? a.pixels[$0] : PixelBlend.blend(b.pixels[$0], over: a.pixels[$0], alpha256: alpha)
+            }
+            #expect(Array(canvas.pixels) == expected, "crossfade at alpha \(alpha)/256")
+        }
+        for shift in 1..<size.width {
+            let canvas = PixelImage(size: size)
+            let offset = -Double(shift) / Double(size.width)
+            Compositor().compose(Scene(layers: [Layer(content: .slide(0), offset: offset), Layer(content: .slide(1), offset: 1 + offset)],
+                                       indicator: nil), into: canvas.canvas, frame: frames)
+            var expected: [UInt32] = []
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    let fromA = x + shift < size.width
+                    expected.append(fromA ? a.pixels[y * size.width + x + shift] : b.pixels[y * size.width + x + shift - size.width])
+                }
+            }
+            #expect(Array(canvas.pixels) == expected, "slide transition shifted by \(shift) columns")
+        }
+    }
+
     @Test func crossfadeAtHalfGivesTheAverage() {
         let a = makeImage(width: 8, height: 3) { x, y in xrgb(20 * x, 100, 2 * y) }
         let b = makeImage(width: 8, height: 3) { x, y in xrgb(20 * x + 40, 200, 2 * y + 100) }

@@ -1,3 +1,5 @@
+internal import CPixelRows
+
 /// Draws a `Scene` into an output frame.
 ///
 /// Every slide arrives as a frame of exactly the output's size (see
@@ -30,12 +32,12 @@ public struct Compositor: Sendable {
 
         if layers.count == 2, layers[0].dx == 0, layers[1].dx == 0, layers[0].alpha == 256,
            let bottom = layers[0].frame, let top = layers[1].frame {
-            // Crossfade: one pass reading both frames.
+            // Crossfade: one pass reading both frames, written with streaming stores.
             for y in 0..<height {
-                PixelBlend.blendRow(
-                    top: top.pixels.baseAddress! + y * width, bottom: bottom.pixels.baseAddress! + y * width,
-                    output: canvas.row(y), count: width, alpha256: layers[1].alpha)
+                vitrine_rows_blend(canvas.row(y), top.pixels.baseAddress! + y * width, bottom.pixels.baseAddress! + y * width,
+                                   width, layers[1].alpha)
             }
+            vitrine_rows_finish()
         } else {
             // Fill the background only if opaque, present layers leave columns uncovered.
             var covered = 0
@@ -54,12 +56,17 @@ public struct Compositor: Sendable {
                     guard count > 0, let image = layer.frame else { return nil }
                     return (image.pixels.baseAddress! + (first - layer.dx), first, count)
                 }
+                // The segments are written with streaming stores (CPixelRows): with
+                // ordinary stores each output line is read before it is written, and
+                // a transition frame costs twice the traffic of a whole-frame memcpy.
                 for y in 0..<height {
                     let row = canvas.row(y)
                     for segment in segments {
-                        (row + segment.first).update(from: segment.source + y * width, count: segment.count)
+                        vitrine_rows_copy(row + segment.first, segment.source + y * width, segment.count)
                     }
                 }
+                // Before the indicator reads back the lines it draws over.
+                vitrine_rows_finish()
                 drawIndicator(scene, into: canvas)
                 return
             }

@@ -1,0 +1,29 @@
+// Row kernels for the compositor: copies and blends of XRGB8888 rows written
+// with non-temporal stores. Swift has no way to ask for those stores, and they
+// are what makes a composed frame cost about one memcpy: a frame is written
+// once and read by the display, so pulling its lines into the cache first
+// (read-for-ownership) only doubles the memory traffic. memcpy does the same
+// for whole frames; it cannot for the 0-7.5 KiB row segments of a transition.
+#ifndef VITRINE_PIXEL_ROWS_H
+#define VITRINE_PIXEL_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Copies `count` pixels from `source` to `destination` (not overlapping).
+void vitrine_rows_copy(uint32_t *destination, const uint32_t *source, size_t count);
+
+/// `destination[i] = top[i] over bottom[i]` at `alpha256` (0...256, 256 opaque):
+/// per channel `(top * alpha + bottom * (256 - alpha)) >> 8`, X set to 0xFF,
+/// exactly as `PixelBlend.blend`. `destination` may be `bottom`.
+void vitrine_rows_blend(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count,
+                        uint32_t alpha256);
+
+/// Orders the non-temporal stores before whatever follows (reading the frame,
+/// handing it to the display): they are weakly ordered.
+void vitrine_rows_finish(void);
+
+/// Which kernels run on this CPU: "avx2", "sse2" or "portable" (for benchmarks).
+const char *vitrine_rows_kernel_name(void);
+
+#endif

@@ -1,0 +1,111 @@
+#include "pixel_rows.h"
+
+#include <string.h>
+
+static inline uint32_t blend_pixel(uint32_t top, uint32_t bottom, uint32_t alpha) {
+    uint32_t inverse = 256 - alpha;
+    uint32_t red_blue = (((top & 0x00FF00FFu) * alpha + (bottom & 0x00FF00FFu) * inverse) >> 8) & 0x00FF00FFu;
+    uint32_t green = (((top & 0x0000FF00u) * alpha + (bottom & 0x0000FF00u) * inverse) >> 8) & 0x0000FF00u;
+    return 0xFF000000u | red_blue | green;
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+// The head up to the first 32-byte boundary of the destination, so the
+// streaming stores are aligned; the tail pixel by pixel.
+static size_t aligned_head(const uint32_t *destination, size_t count, size_t alignment) {
+    size_t misaligned = ((uintptr_t)destination & (alignment - 1)) / sizeof(uint32_t);
+    size_t head = misaligned ? (alignment / sizeof(uint32_t) - misaligned) : 0;
+    return head < count ? head : count;
+}
+
+__attribute__((target("avx2")))
+static void copy_avx2(uint32_t *destination, const uint32_t *source, size_t count) {
+    size_t i = aligned_head(destination, count, 32);
+    for (size_t j = 0; j < i; j++) destination[j] = source[j];
+    for (; i + 8 <= count; i += 8)
+        _mm256_stream_si256((__m256i *)(destination + i), _mm256_loadu_si256((const __m256i *)(source + i)));
+    for (; i < count; i++) destination[i] = source[i];
+}
+
+__attribute__((target("avx2")))
+static void blend_avx2(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count, uint32_t alpha) {
+    size_t i = aligned_head(destination, count, 32);
+    for (size_t j = 0; j < i; j++) destination[j] = blend_pixel(top[j], bottom[j], alpha);
+    const __m256i weight = _mm256_set1_epi16((short)alpha), inverse = _mm256_set1_epi16((short)(256 - alpha));
+    const __m256i zero = _mm256_setzero_si256(), opaque = _mm256_set1_epi32((int)0xFF000000u);
+    for (; i + 8 <= count; i += 8) {
+        __m256i t = _mm256_loadu_si256((const __m256i *)(top + i)), b = _mm256_loadu_si256((const __m256i *)(bottom + i));
+        // 16-bit lanes: 255 * 256 is the largest sum, which fits.
+        __m256i low = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(t, zero), weight),
+                                                         _mm256_mullo_epi16(_mm256_unpacklo_epi8(b, zero), inverse)), 8);
+        __m256i high = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(t, zero), weight),
+                                                          _mm256_mullo_epi16(_mm256_unpackhi_epi8(b, zero), inverse)), 8);
+        _mm256_stream_si256((__m256i *)(destination + i), _mm256_or_si256(_mm256_packus_epi16(low, high), opaque));
+    }
+    for (; i < count; i++) destination[i] = blend_pixel(top[i], bottom[i], alpha);
+}
+
+static void copy_sse2(uint32_t *destination, const uint32_t *source, size_t count) {
+    size_t i = aligned_head(destination, count, 16);
+    for (size_t j = 0; j < i; j++) destination[j] = source[j];
+    for (; i + 4 <= count; i += 4)
+        _mm_stream_si128((__m128i *)(destination + i), _mm_loadu_si128((const __m128i *)(source + i)));
+    for (; i < count; i++) destination[i] = source[i];
+}
+
+static void blend_sse2(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count, uint32_t alpha) {
+    size_t i = aligned_head(destination, count, 16);
+    for (size_t j = 0; j < i; j++) destination[j] = blend_pixel(top[j], bottom[j], alpha);
+    const __m128i weight = _mm_set1_epi16((short)alpha), inverse = _mm_set1_epi16((short)(256 - alpha));
+    const __m128i zero = _mm_setzero_si128(), opaque = _mm_set1_epi32((int)0xFF000000u);
+    for (; i + 4 <= count; i += 4) {
+        __m128i t = _mm_loadu_si128((const __m128i *)(top + i)), b = _mm_loadu_si128((const __m128i *)(bottom + i));
+        __m128i low = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(t, zero), weight),
+                                                   _mm_mullo_epi16(_mm_unpacklo_epi8(b, zero), inverse)), 8);
+        __m128i high = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(t, zero), weight),
+                                                    _mm_mullo_epi16(_mm_unpackhi_epi8(b, zero), inverse)), 8);
+        _mm_stream_si128((__m128i *)(destination + i), _mm_or_si128(_mm_packus_epi16(low, high), opaque));
+    }
+    for (; i < count; i++) destination[i] = blend_pixel(top[i], bottom[i], alpha);
+}
+
+// Decided once, before main, so no thread ever races to set it.
+static int cpu_has_avx2;
+
+__attribute__((constructor))
+static void detect_cpu(void) {
+    __builtin_cpu_init();
+    cpu_has_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+
+static inline int has_avx2(void) { return cpu_has_avx2; }
+
+void vitrine_rows_copy(uint32_t *destination, const uint32_t *source, size_t count) {
+    if (has_avx2()) copy_avx2(destination, source, count); else copy_sse2(destination, source, count);
+}
+
+void vitrine_rows_blend(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count, uint32_t alpha256) {
+    if (has_avx2()) blend_avx2(destination, top, bottom, count, alpha256); else blend_sse2(destination, top, bottom, count, alpha256);
+}
+
+void vitrine_rows_finish(void) { _mm_sfence(); }
+
+const char *vitrine_rows_kernel_name(void) { return has_avx2() ? "avx2" : "sse2"; }
+
+#else
+// Other CPUs (a Raspberry Pi's arm64): memcpy, and a loop the compiler vectorises.
+
+void vitrine_rows_copy(uint32_t *destination, const uint32_t *source, size_t count) {
+    memcpy(destination, source, count * sizeof(uint32_t));
+}
+
+void vitrine_rows_blend(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count, uint32_t alpha256) {
+    for (size_t i = 0; i < count; i++) destination[i] = blend_pixel(top[i], bottom[i], alpha256);
+}
+
+void vitrine_rows_finish(void) {}
+
+const char *vitrine_rows_kernel_name(void) { return "portable"; }
+#endif

@@ -232,6 +232,8 @@ def main():
     failures = []
     samples = []
     load = Load(port, playlists)
+    # SIGTERM (a stopped `make soak`, a CI timeout) unwinds through `finally`, which stops the kiosk.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         for _ in range(600):
             try:

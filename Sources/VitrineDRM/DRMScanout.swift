@@ -73,7 +73,7 @@ public final class DRMScanout {
     /// The buffer to draw the next frame into, or nil while a flip is pending
     /// or the display is away.
     public func backCanvas() -> PixelCanvas? {
-        guard !pendingFlip, isShowing, !restored else { return nil }
+        guard !pendingFlip, isShowing, isPoweredOn, !restored else { return nil }
         return buffers[1 - front].canvas
     }
 
@@ -83,8 +83,8 @@ public final class DRMScanout {
         // Both are the caller's mistake (it draws only when `backCanvas()` gave a
         // buffer), but a kiosk must not crash over one frame: refuse the frame.
         guard !pendingFlip else { throw .call("present while a page flip is pending", errno: EBUSY, subject: card.path) }
-        guard isShowing, !restored else {
-            throw .unsupported(card: card.path, reason: "\(connector.name) is not showing (disconnected, or given back)")
+        guard isShowing, isPoweredOn, !restored else {
+            throw .unsupported(card: card.path, reason: "\(connector.name) is not showing (disconnected, switched off, or given back)")
         }
         let back = 1 - front
         if !modesetDone {
@@ -112,6 +112,26 @@ public final class DRMScanout {
             front = 1 - front
         }
         return completions
+    }
+
+    // MARK: Power
+
+    /// False from `setPower(on: false)` until `setPower(on: true)`: the panel is
+    /// dark and nothing is presented.
+    public private(set) var isPoweredOn = true
+
+    /// Turns the display off or on (atomic `ACTIVE`, or the legacy `DPMS`
+    /// property), keeping the mode and both buffers, so waking shows the frame
+    /// last presented at once. Call it with no flip pending: a commit behind a
+    /// pending nonblocking flip fails with EBUSY. Off before the first frame, or
+    /// while unplugged, only records the state: the next modeset honours it.
+    public func setPower(on: Bool) throws(DRMError) {
+        guard on != isPoweredOn, !restored else { return }
+        guard !pendingFlip else { throw .call("display power change while a page flip is pending", errno: EBUSY, subject: card.path) }
+        if modesetDone, isShowing {
+            try interface.setActive(on, framebuffer: buffers[front].framebufferID, mode: mode)
+        }
+        isPoweredOn = on
     }
 
     // MARK: Hotplug
@@ -170,6 +190,8 @@ public final class DRMScanout {
             do {
                 let previous = mode
                 let resized = try setMode(newMode)
+                // A display plugged in while the screen is switched off stays dark.
+                if !isPoweredOn { try interface.setActive(false, framebuffer: buffers[front].framebufferID, mode: mode) }
                 isShowing = true
                 return .modeSet(previous: previous, resized: resized)
             } catch {

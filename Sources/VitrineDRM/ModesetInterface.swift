@@ -10,6 +10,9 @@ protocol ModesetInterface: AnyObject {
     func modeset(framebuffer: UInt32, mode: DRMMode) throws(DRMError)
     /// Queues `framebuffer` for the next vertical blank; a flip-complete event follows.
     func flip(framebuffer: UInt32) throws(DRMError)
+    /// Turns the CRTC's output off or back on (display power), keeping its mode
+    /// and buffers: on again, it scans out `framebuffer` at `mode`. Blocks until done.
+    func setActive(_ active: Bool, framebuffer: UInt32, mode: DRMMode) throws(DRMError)
 }
 
 /// The CRTC, connector and primary plane one output uses.
@@ -50,6 +53,40 @@ final class LegacyModeset: ModesetInterface {
         guard drmModePageFlip(card.descriptor, routing.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), nil) == 0 else {
             throw modesetError("drmModePageFlip", card: card)
         }
+    }
+
+    /// The connector's standard `DPMS` property (`drmModeConnectorSetProperty`),
+    /// which the DRM core gives every connector: off blanks the panel and lets
+    /// the monitor sleep while the CRTC keeps its mode and framebuffer, so on
+    /// again needs no modeset. Without the property, the CRTC is switched off
+    /// and set up again with `drmModeSetCrtc`.
+    func setActive(_ active: Bool, framebuffer: UInt32, mode: DRMMode) throws(DRMError) {
+        if let dpms = connectorProperty(named: "DPMS") {
+            let value = UInt64(active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+            guard drmModeConnectorSetProperty(card.descriptor, routing.connectorID, dpms, value) == 0 else {
+                throw modesetError("drmModeConnectorSetProperty DPMS \(active ? "on" : "off")", card: card)
+            }
+        } else if active {
+            try modeset(framebuffer: framebuffer, mode: mode)
+        } else {
+            guard drmModeSetCrtc(card.descriptor, routing.crtcID, 0, 0, 0, nil, 0, nil) == 0 else {
+                throw modesetError("drmModeSetCrtc (off)", card: card)
+            }
+        }
+    }
+
+    private func connectorProperty(named wanted: String) -> UInt32? {
+        guard let list = drmModeObjectGetProperties(card.descriptor, routing.connectorID, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else {
+            return nil
+        }
+        defer { drmModeFreeObjectProperties(list) }
+        for index in 0..<Int(list.pointee.count_props) {
+            guard let property = drmModeGetProperty(card.descriptor, list.pointee.props[index]) else { continue }
+            defer { drmModeFreeProperty(property) }
+            let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == wanted { return property.pointee.prop_id }
+        }
+        return nil
     }
 }
 
@@ -161,6 +198,19 @@ final class AtomicModeset: ModesetInterface {
     func flip(framebuffer: UInt32) throws(DRMError) {
         try commit([(properties.planeID, properties.plane.fbID, UInt64(framebuffer))],
                    flags: UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK), what: "atomic page flip")
+    }
+
+    /// The CRTC's `ACTIVE` property. Off leaves `MODE_ID`, the connector's
+    /// routing and the plane's framebuffer in the state (enabled but inactive:
+    /// what DPMS off means in atomic terms), so on again is the same state with
+    /// `ACTIVE` set: the kernel counts both as modesets, hence ALLOW_MODESET.
+    func setActive(_ active: Bool, framebuffer: UInt32, mode: DRMMode) throws(DRMError) {
+        guard active else {
+            try commit([(routing.crtcID, properties.crtc.active, 0)], flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET),
+                       what: "atomic commit ACTIVE=0")
+            return
+        }
+        try modeset(framebuffer: framebuffer, mode: mode)
     }
 
     private func planeSettings(framebuffer: UInt32) -> [(UInt32, UInt32, UInt64)] {

@@ -479,6 +479,78 @@ def hotplug_checks(guest, results, args, mirror, work, config="hotplug.yaml"):
     print(f"  [{results.label}] DRM uevents seen in the guest: " + " | ".join(l.strip() for l in uevents.splitlines() if l.strip()), flush=True)
 
 
+def crtc_states(guest):
+    """(enable, active) of every CRTC, from the DRM core's atomic state in
+    debugfs: what the kernel drives, whichever interface set it."""
+    guest.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug")
+    _, output = guest.run("grep -E '^crtc|enable=|active=' /sys/kernel/debug/dri/0/state")
+    states, current = [], None
+    for line in output.splitlines():
+        line = line.strip()
+        if line.startswith("crtc"):
+            current = {}
+            states.append(current)
+        elif current is not None and "=" in line:
+            key, value = line.split("=", 1)
+            if key in ("enable", "active"):
+                current[key] = value.strip()
+    return [(state.get("enable"), state.get("active")) for state in states]
+
+
+def api_put(guest, state_dir, path, body):
+    """PUT with the kiosk's generated token over the guest's loopback; the status line."""
+    _, output = guest.run(f"printf 'PUT {path} HTTP/1.0\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: application/json\\r\\n"
+                          f"Content-Length: {len(body)}\\r\\n\\r\\n%s' \"$(cat {state_dir}/api-token)\" '{body}' | nc -w 5 127.0.0.1 8080 | head -1")
+    return output.strip()
+
+
+def power_checks(guest, results, args, mirror, work, config="power.yaml"):
+    """The screen switched off and on through the API. Off: the CRTC is enabled
+    (mode kept) but inactive, and the frame counter stops. On: the CRTC is
+    active again and the screen shows what `vitrine render` shows; rotation
+    was held while the screen was dark, so that is still the first slide."""
+    name = config[:-len(".yaml")]
+    log, state_dir = f"/tmp/{name}.log", f"/tmp/{name}-state"
+    guest.run("ip link set lo up")
+    guest.run(f"vitrine run --config /vm/{config} --state-dir {state_dir} > {log} 2>&1 & echo $! > /tmp/{name}.pid")
+    guest.wait_for_log(log, "first frame on screen")
+    deadline = time.monotonic() + 30
+    while metric(guest, "vitrine_frames_presented_total") is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    lit_before = crtc_states(guest)
+    answer = api_put(guest, state_dir, "/api/v1/power", '{"state": "off"}')
+    off = logged(guest, log, "display off", 20)
+    frames_off = metric(guest, "vitrine_frames_presented_total")
+    dark = crtc_states(guest)
+    time.sleep(3.0)
+    frames_later = metric(guest, "vitrine_frames_presented_total")
+    screen_metric = metric(guest, "vitrine_screen_on")
+    interface = "legacy" if "legacy" in config else "atomic"
+    _, started = guest.run(f"grep 'kiosk started' {log}")
+    results.check(f"{config}: PUT /api/v1/power off: the CRTC keeps its mode but goes inactive, and nothing is presented",
+                  answer.startswith("HTTP/1.1 202") and off and ("1", "1") in lit_before and ("1", "0") in dark
+                  and ("1", "1") not in dark and frames_off is not None and frames_later == frames_off and screen_metric == 0
+                  and f" {interface}" in started,
+                  f"{interface}; {answer!r}; CRTCs (enable, active) before {lit_before}, off {dark}; "
+                  f"frames presented {frames_off} -> {frames_later} over 3 s; vitrine_screen_on {screen_metric}")
+    answer = api_put(guest, state_dir, "/api/v1/power", '{"state": "on"}')
+    on = logged(guest, log, "display on", 20)
+    time.sleep(1.0)
+    lit_again = crtc_states(guest)
+    frames_on = metric(guest, "vitrine_frames_presented_total")
+    shown = guest.screendump(f"{name}-on")
+    changes = guest.count_in_log(log, "page changed")
+    expected = host_render(args.vitrine, os.path.join(mirror, config), 6, f"{shown.width}x{shown.height}", work, f"{name}-render")
+    worst, mean = shown.difference(expected)
+    results.check(f"{config}: PUT /api/v1/power on: the CRTC is active again and the screen matches `vitrine render`",
+                  answer.startswith("HTTP/1.1 202") and on and ("1", "1") in lit_again and changes == 0
+                  and frames_on is not None and frames_later is not None and frames_on > frames_later
+                  and worst <= MAX_CHANNEL_DIFFERENCE and mean <= MAX_MEAN_DIFFERENCE,
+                  f"{answer!r}; CRTCs {lit_again}; frames presented {frames_later} -> {frames_on}; page changes {changes}; "
+                  f"screen vs the render of slide 0: max {worst}, mean {mean:.3f}")
+    guest.stop_kiosk(f"/tmp/{name}.pid")
+
+
 def run_suite(args):
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
@@ -568,7 +640,9 @@ def run_suite(args):
         _, log = guest.run("cat /tmp/legacy.log")
         results.check("the legacy interface was used where asked for", " legacy" in log, log.strip()[:200])
         hotplug_checks(guest, results, args, mirror, work)
+        power_checks(guest, results, args, mirror, work)
         if args.gpu == "virtio":
+            power_checks(guest, results, args, mirror, work, "power-legacy.yaml")
             # The replug's modeset through drmModeSetCrtc too (on the boot without the touch checks).
             hotplug_checks(guest, results, args, mirror, work, "hotplug-legacy.yaml")
     finally:

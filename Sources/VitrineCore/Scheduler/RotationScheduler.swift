@@ -4,6 +4,8 @@ public enum PauseReason: String, Sendable, CaseIterable, Codable, Comparable {
     case touch
     /// An operator paused the kiosk through the API.
     case remote
+    /// The screen is switched off: nobody sees the slides, so they wait.
+    case screenOff
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -34,7 +34,7 @@ public final class DRMDisplay: DisplayBackend {
 
     public var description: String {
         "drm \(scanout.card.path) (\(scanout.card.driver)) \(scanout.connector.name) \(scanout.mode) \(scanout.interfaceName)"
-            + (scanout.isShowing ? "" : " (no display connected)")
+            + (scanout.isShowing ? "" : " (no display connected)") + (scanout.isPoweredOn ? "" : " (screen off)")
     }
 
     public var outputSize: PixelSize { scanout.size }
@@ -43,7 +43,18 @@ public final class DRMDisplay: DisplayBackend {
     public var lastScanout: MonotonicInstant? { lastFlip.map { MonotonicInstant(nanoseconds: $0.timestampNanoseconds) } }
     /// False while a flip is pending and while the display is away (unplugged,
     /// or back with no usable mode): nothing is drawn or presented then.
-    public var isReadyForFrame: Bool { scanout.isShowing && !scanout.isFlipPending }
+    public var isReadyForFrame: Bool { scanout.isShowing && scanout.isPoweredOn && !scanout.isFlipPending }
+    public var isPoweredOn: Bool { scanout.isPoweredOn }
+    public var isFlipPending: Bool { scanout.isFlipPending }
+
+    /// Atomic `ACTIVE` or the legacy `DPMS` property (`DRMScanout.setPower`).
+    public func setPower(_ on: Bool) throws {
+        try scanout.setPower(on: on)
+        // On again: the kiosk draws the present at once rather than leaving the
+        // frame from before the screen went dark.
+        if on { generation += 1 }
+        logger.notice("display \(on ? "on" : "off")", metadata: ["connector": "\(scanout.connector.name)", "frames_presented": "\(framesPresented)"])
+    }
     public var isShowing: Bool { scanout.isShowing }
     public var eventDescriptors: [Int32] { [scanout.card.descriptor] + (uevents.map { [$0.descriptor] } ?? []) }
 

@@ -40,6 +40,14 @@ public protocol DisplayBackend: AnyObject {
     func present(at now: MonotonicInstant) throws
     /// Handles readability of one of `eventDescriptors`.
     func handleEvents(on descriptor: Int32) throws
+    /// Whether the panel is lit: false from `setPower(false)` until
+    /// `setPower(true)`. Nothing is drawn or presented while it is off.
+    var isPoweredOn: Bool { get }
+    /// Whether a presented frame has not reached the screen yet (a DRM page flip).
+    var isFlipPending: Bool { get }
+    /// Turns the panel off or on, keeping the mode and buffers so that waking
+    /// is fast. Call it only when `isReadyForFrame` or `!isShowing` (no flip pending).
+    func setPower(_ on: Bool) throws
     /// Restores what was on the display before, and frees every buffer.
     func close()
 }
@@ -47,4 +55,6 @@ public protocol DisplayBackend: AnyObject {
 extension DisplayBackend {
     /// A display that cannot be unplugged (headless) always shows.
     public var isShowing: Bool { true }
+    /// Frames that are presented are on screen at once.
+    public var isFlipPending: Bool { false }
 }

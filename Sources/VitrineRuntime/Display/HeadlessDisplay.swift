@@ -11,8 +11,9 @@ public final class HeadlessDisplay: DisplayBackend {
     public var eventDescriptors: [Int32] { [] }
     public var generation: Int { 0 }
     public var pacesItself: Bool { false }
-    public var isReadyForFrame: Bool { true }
-    public var description: String { "headless \(outputSize)" }
+    public var isReadyForFrame: Bool { isPoweredOn }
+    public var description: String { "headless \(outputSize)" + (isPoweredOn ? "" : " (screen off)") }
+    public private(set) var isPoweredOn = true
 
     private let frame: PixelImage
     private let preview: PreviewWriter?
@@ -40,6 +41,9 @@ public final class HeadlessDisplay: DisplayBackend {
     }
 
     public func handleEvents(on descriptor: Int32) throws {}
+
+    /// Off, the preview keeps the last frame presented, as a dark panel keeps nothing new.
+    public func setPower(_ on: Bool) throws { isPoweredOn = on }
 
     public func close() { preview?.flush() }
 }

@@ -34,6 +34,7 @@ public final class Kiosk {
     private var pacing: FramePacing
     private var latency = InputLatencyTracker()
     private let lifecycle: LifecycleReporter
+    private let power: KioskPower
     /// A configuration waiting for its slide boundary, with its pictures decoding.
     private var pending: PendingConfiguration?
     private var recentErrors = RecentErrors()
@@ -62,6 +63,7 @@ public final class Kiosk {
         self.renderer = SceneRenderer(compositor: configuration.compositor, rotation: rotation)
         self.pacing = FramePacing(refreshInterval: display.refreshInterval)
         self.lifecycle = LifecycleReporter(notifier: notifier, logger: logger, startedAt: startedAt)
+        self.power = KioskPower(wakeOnTouch: KioskPower.defaultWakeOnTouch, logger: logger)
         self.store = Self.makeStore(configuration, output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup,
                                     metrics: metrics)
         self.displayGeneration = display.generation
@@ -117,6 +119,8 @@ public final class Kiosk {
             case .resume:
                 engine.resume(.remote, at: now)
                 logger.info("resumed by an operator")
+            case .setScreenPower(let request):
+                power.request(request)
             case .apply(let next, let version):
                 // Decode the new playlist's first pictures now, into a store of its
                 // own; the switch waits for them, so it never shows a black frame.
@@ -162,7 +166,8 @@ public final class Kiosk {
             currentSlide: engine.currentSlide, slideCount: configuration.slides.count, playing: engine.isPlaying,
             pausedBecause: engine.scheduler.pauseReasons.map(\.rawValue).sorted(), output: display.description,
             inputDevices: touch.deviceNames, configurationVersion: configurationVersion,
-            startedAt: lifecycle.startedAt, recentErrors: recentErrors.messages))
+            startedAt: lifecycle.startedAt, recentErrors: recentErrors.messages,
+            screen: power.power.state(at: MonotonicClock.now()), screenRequested: power.power.requested))
     }
 
     /// Touch input: device events through the recognizer into the engine.
@@ -180,6 +185,8 @@ public final class Kiosk {
             case .dragMoved(_, let at): latency.pictureMoved(at: at)
             default: break
             }
+            // A touch that finds the screen dark wakes it, and does nothing else.
+            guard power.admits(gesture, at: now) else { continue }
             engine.handle(gesture, at: now, settings: touch.gestureSettings)
             for event in engine.takeEvents() { report(event, at: now) }
         }
@@ -243,6 +250,11 @@ public final class Kiosk {
             recentErrors.append(message)
             onEvent?(.error(message))
         }
+        if power.apply(at: now, display: display, engine: &engine) {
+            // The frame from before the screen went dark is stale.
+            renderer.invalidate()
+        }
+        metrics.screenLit(display.isPoweredOn)
         let store = self.store
         for event in engine.advance(to: now, isReady: { store.isSettled($0) }) {
             report(event, at: now)
@@ -358,6 +370,8 @@ public final class Kiosk {
             wake = min(wake ?? next, next)
         }
         if let ping = lifecycle.nextWatchdogPing { wake = min(wake ?? ping, ping) }
+        // A touch's wake ending turns the screen off again on time.
+        if let change = power.nextChange(after: MonotonicClock.now()) { wake = min(wake ?? change, change) }
         loop.setTimer(wake)
     }
 }

@@ -19,6 +19,8 @@ public enum KioskCommand: Hashable, Sendable {
     case resume
     /// Show this configuration from the next slide boundary on.
     case apply(KioskConfiguration, version: String)
+    /// Switch the screen on or off (an operator, through the API).
+    case setScreenPower(ScreenPower.Request)
 }
 
 /// A question for the display thread, answered at its next turn.
@@ -40,6 +42,10 @@ public struct KioskStatus: Hashable, Sendable {
     public var startedAt: MonotonicInstant
     /// The latest errors, oldest first, at most `KioskStatus.errorLimit`.
     public var recentErrors: [String]
+    /// Whether the screen is lit, and why.
+    public var screen: ScreenPower.State = .on
+    /// What was last asked of the screen.
+    public var screenRequested: ScreenPower.Request = .on
 
     public static let errorLimit = 20
 }

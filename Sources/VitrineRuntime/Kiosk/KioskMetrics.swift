@@ -13,6 +13,8 @@ public final class KioskMetrics: Sendable {
         public var decodeBucketCounts = [Int](repeating: 0, count: KioskMetrics.decodeBuckets.count + 1)
         public var decodeSeconds = 0.0
         public var decodeCount = 0
+        /// Whether the screen is lit (switched on, or woken by a touch).
+        public var screenOn = true
     }
 
     private let mutex = Mutex()
@@ -25,6 +27,7 @@ public final class KioskMetrics: Sendable {
     func framePresented() { mutex.withLock { current.framesPresented += 1 } }
     func slideChanged() { mutex.withLock { current.slideChanges += 1 } }
     func touched() { mutex.withLock { current.touches += 1 } }
+    func screenLit(_ lit: Bool) { mutex.withLock { current.screenOn = lit } }
 
     func decoded(in duration: Duration) {
         let seconds = duration.secondsValue

@@ -720,6 +720,7 @@ paths:
                 uptimeSeconds: 12.5
                 recentErrors: ["slides[4] (images/broken.jpg): not a JPEG file (it looks like PNG); showing the placeholder"]
                 vitrineVersion: 0.1.0
+                screen: "on"
         "401":
           $ref: "#/components/responses/Unauthorized"
   /api/v1/control:
@@ -787,6 +788,73 @@ paths:
                     issues:
                       - path: slide
                         message: must be a slide index, a whole number from 0 to 1000000
+  /api/v1/power:
+    get:
+      tags: [control]
+      operationId: getPower
+      summary: Whether the screen is lit
+      security:
+        - bearerAuth: []
+      responses:
+        "200":
+          description: The screen's power now.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Power"
+              examples:
+                on:
+                  value: {state: "on", requested: "on", wokenByTouch: false, wakeEndsInSeconds: null}
+                wokenByTouch:
+                  value: {state: "on", requested: "off", wokenByTouch: true, wakeEndsInSeconds: 21.4}
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+    put:
+      tags: [control]
+      operationId: setPower
+      summary: Switch the screen on or off
+      description: |
+        Queues the request for the display loop and answers at once. Off turns the display's CRTC inactive (atomic
+        `ACTIVE=0`, or the connector's `DPMS` property with the legacy interface) and keeps its mode and buffers, so
+        on again is quick. While the screen is off the kiosk composes and presents nothing and rotation waits
+        (`pausedBecause` lists `screenOff`); a touch lights it for 30 seconds, and that touch does nothing else. The
+        request is not kept over a restart: the kiosk starts with the screen on.
+      security:
+        - bearerAuth: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/PowerRequest"
+            example: {state: "off"}
+      responses:
+        "202":
+          description: Accepted; the display loop applies it on its next turn.
+          content:
+            application/json:
+              schema:
+                type: object
+                additionalProperties: false
+                required: [requested]
+                properties:
+                  requested:
+                    type: string
+                    enum: ["on", "off"]
+              example: {requested: "off"}
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "422":
+          description: The body is not a JSON object, `state` is missing or not `on` or `off`, or a key is unknown.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "state must be on or off"
+                issues:
+                  - path: state
+                    message: must be on or off
   /api/v1/screenshot:
     get:
       tags: [control]
@@ -1088,7 +1156,7 @@ components:
     Status:
       type: object
       additionalProperties: false
-      required: [slide, slideCount, playing, pausedBecause, output, inputDevices, configVersion, uptimeSeconds, recentErrors, vitrineVersion]
+      required: [slide, slideCount, playing, pausedBecause, output, inputDevices, configVersion, uptimeSeconds, recentErrors, vitrineVersion, screen]
       properties:
         slide:
           type: integer
@@ -1103,10 +1171,10 @@ components:
           description: Whether slides are rotating on their own now.
         pausedBecause:
           type: array
-          description: Why rotation is paused, if it is.
+          description: Why rotation is paused, if it is. `screenOff` while the display is switched off.
           items:
             type: string
-            enum: [remote, touch]
+            enum: [remote, screenOff, touch]
         output:
           type: string
           description: The display in use, such as `headless 1280x720` or `DRM card0 HDMI-A-1 1920x1080@60`.
@@ -1126,6 +1194,10 @@ components:
           maxItems: 20
           items:
             type: string
+        screen:
+          type: string
+          enum: ["on", "off"]
+          description: Whether the screen is lit (see `/api/v1/power`).
         vitrineVersion:
           type: string
     ControlCommand:
@@ -1149,6 +1221,35 @@ components:
               minimum: 0
               maximum: 1000000
               description: The slide to go to, counting from 0. One the current playlist does not have is refused with 409.
+    Power:
+      type: object
+      additionalProperties: false
+      required: [state, requested, wokenByTouch, wakeEndsInSeconds]
+      properties:
+        state:
+          type: string
+          enum: ["on", "off"]
+          description: Whether the screen is lit now.
+        requested:
+          type: string
+          enum: ["on", "off"]
+          description: What was last asked of the screen (`on` from start).
+        wokenByTouch:
+          type: boolean
+          description: Asked to be off, and lit for a while by a touch.
+        wakeEndsInSeconds:
+          type: number
+          nullable: true
+          minimum: 0
+          description: When a touch's wake ends, in seconds from now; null otherwise.
+    PowerRequest:
+      type: object
+      additionalProperties: false
+      required: [state]
+      properties:
+        state:
+          type: string
+          enum: ["on", "off"]
     ControlAccepted:
       type: object
       additionalProperties: false

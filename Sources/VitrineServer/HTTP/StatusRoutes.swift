@@ -21,7 +21,7 @@ struct StatusRoutes {
                 "output": status.output, "inputDevices": status.inputDevices,
                 "uptimeSeconds": (MonotonicClock.now() - status.startedAt).secondsValue,
                 "recentErrors": status.recentErrors, "vitrineVersion": VitrineVersion.current,
-                "configVersion": kiosk.store.current.version,
+                "configVersion": kiosk.store.current.version, "screen": status.screen.isLit ? "on" : "off",
             ]
             object["slide"] = status.currentSlide.map { $0 as Any } ?? NSNull()
             return JSONResponse.make(.ok, object)

@@ -46,6 +46,7 @@ enum PrometheusExposition {
         metric("vitrine_frames_presented_total", "counter", "Frames presented to the display.", [("", "\(kiosk.framesPresented)")])
         metric("vitrine_slide_changes_total", "counter", "Page changes, by any cause.", [("", "\(kiosk.slideChanges)")])
         metric("vitrine_touches_total", "counter", "Fingers put down on a touch device.", [("", "\(kiosk.touches)")])
+        metric("vitrine_screen_on", "gauge", "1 while the screen is lit, 0 while it is switched off.", [("", kiosk.screenOn ? "1" : "0")])
         lines.append("# HELP vitrine_decode_seconds Time to decode and frame one slide picture.")
         lines.append("# TYPE vitrine_decode_seconds histogram")
         for (index, bound) in KioskMetrics.decodeBuckets.enumerated() {

@@ -1,0 +1,65 @@
+import Logging
+import VitrineCore
+
+/// The screen's power for the display loop: the pure `ScreenPower` decision
+/// applied to the display, rotation held while the screen is dark, and the
+/// touch that wakes a dark screen kept from paging what nobody could see.
+final class KioskPower {
+    private(set) var power: ScreenPower
+    private let logger: Logger
+    /// Whether the display was last found lit; rotation is paused while it is not.
+    private var lit = true
+    /// A touch woke the screen: its gesture ends before anything reaches the carousel.
+    private var swallowingGesture = false
+
+    /// How long a touch lights a screen switched off, until the configuration says.
+    static let defaultWakeOnTouch: Duration = .seconds(30)
+
+    init(wakeOnTouch: Duration?, logger: Logger) {
+        power = ScreenPower(wakeOnTouch: wakeOnTouch)
+        self.logger = logger
+    }
+
+    func request(_ request: ScreenPower.Request) {
+        power.request(request)
+        logger.notice("screen \(request.rawValue) requested")
+    }
+
+    /// Whether `gesture` is for the carousel: false for every gesture of a
+    /// touch that found the screen dark, from its press to its release.
+    func admits(_ gesture: GestureEvent, at now: MonotonicInstant) -> Bool {
+        if case .pressed = gesture, power.touched(at: now) {
+            swallowingGesture = true
+            logger.info(power.state(at: now).isLit ? "a touch woke the screen" : "a touch on the dark screen (wake on touch is off)")
+        }
+        guard swallowingGesture else { return true }
+        if case .released = gesture { swallowingGesture = false }
+        return false
+    }
+
+    /// Brings the display to the state `now` asks for. Returns true when the
+    /// screen has just come on (the frame before it went dark is stale).
+    func apply(at now: MonotonicInstant, display: DisplayBackend, engine: inout CarouselEngine) -> Bool {
+        let wanted = power.state(at: now).isLit
+        if wanted != display.isPoweredOn {
+            // A commit behind a pending flip fails: the flip's completion wakes the loop, which tries again.
+            guard !display.isFlipPending else { return false }
+            do {
+                try display.setPower(wanted)
+            } catch {
+                logger.error("cannot switch the screen \(wanted ? "on" : "off"): \(error)")
+            }
+        }
+        let nowLit = display.isPoweredOn
+        defer { lit = nowLit }
+        guard nowLit != lit else { return false }
+        if nowLit {
+            engine.resume(.screenOff, at: now)
+        } else {
+            engine.pause(.screenOff, at: now)
+        }
+        return nowLit
+    }
+
+    func nextChange(after now: MonotonicInstant) -> MonotonicInstant? { power.nextChange(after: now) }
+}

@@ -61,6 +61,7 @@ public enum ConfigDocument {
             ],
             "output": output,
             "decode": ["maxPixels": c.decode.maxPixels, "cacheSlides": c.decode.cacheSlides],
+            "power": ["wakeOnTouch": c.power.wakeOnTouch.map(duration) ?? "off"],
         ]
         if let placeholder = c.placeholder { document["placeholder"] = placeholder }
         return document

@@ -192,6 +192,12 @@ public enum ConfigLoader {
             c.decode.maxPixels = d.read("maxPixels") { $0.integer($1, at: $2, in: 1...1_000_000_000) } ?? c.decode.maxPixels
             c.decode.cacheSlides = d.read("cacheSlides") { $0.integer($1, at: $2, in: 3...64) } ?? c.decode.cacheSlides
         }
+        section(&top, "power") { p in
+            c.power.wakeOnTouch = p.read("wakeOnTouch") { (reader, node, path) -> Duration?? in
+                if case .scalar(let scalar) = node, scalar.string == "off" { return .some(nil) }
+                return reader.duration(node, at: path, maximum: .seconds(86_400)).map { .some($0) }
+            } ?? c.power.wakeOnTouch
+        }
         section(&top, "api") { a in
             c.api.listen = a.read("listen") { reader, node, path in
                 guard let text = reader.string(node, at: path) else { return nil }

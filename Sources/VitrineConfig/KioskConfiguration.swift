@@ -19,6 +19,7 @@ public struct KioskConfiguration: Hashable, Sendable {
     public var touch = TouchConfiguration()
     public var output = OutputConfiguration()
     public var decode = DecodeConfiguration()
+    public var power = PowerConfiguration()
     /// The remote API; set only in the local file (see `APIConfiguration`).
     public var api = APIConfiguration()
 
@@ -185,6 +186,13 @@ public struct OutputConfiguration: Hashable, Sendable {
     public var height = 1080
     /// Where the headless backend keeps its live preview PNG.
     public var preview = "/tmp/vitrine-preview.png"
+    public init() {}
+}
+
+public struct PowerConfiguration: Hashable, Sendable {
+    /// How long a touch lights a screen that was switched off; nil (`off`):
+    /// touches leave it dark (they still do nothing else).
+    public var wakeOnTouch: Duration? = .seconds(30)
     public init() {}
 }
 

@@ -119,12 +119,30 @@ struct ConfigDocumentTests {
             output: {display: headless, card: /dev/dri/card1, connector: HDMI-A-1, mode: 1280x720@59.94, modesetting: legacy,
                      rotation: 270, width: 800, height: 480, preview: /run/p.png}
             decode: {maxPixels: 1000, cacheSlides: 3}
+            power: {wakeOnTouch: off}
             """
         let c = try ConfigLoader.parse(text, baseDirectory: "/k")
+        #expect(c.power.wakeOnTouch == nil)
         let json = String(decoding: ConfigDocument.json(c), as: UTF8.self)
         #expect(try ConfigLoader.parse(json, baseDirectory: "/k") == c)
         #expect(!json.contains("\"api\""), "the api section never leaves the local file")
         #expect(json.contains("\"post\" : \"http://h/tap\""), "URLs are written without escaped slashes")
+    }
+
+    @Test func powerWakeOnTouchIsADurationOrOff() throws {
+        #expect(try ConfigLoader.parse("{}").power.wakeOnTouch == .seconds(30))
+        #expect(try ConfigLoader.parse("power: {wakeOnTouch: 2m}").power.wakeOnTouch == .seconds(120))
+        #expect(try ConfigLoader.parse("power: {wakeOnTouch: off}").power.wakeOnTouch == nil)
+        let json = String(decoding: ConfigDocument.json(try ConfigLoader.parse("power: {wakeOnTouch: 90s}")), as: UTF8.self)
+        #expect(json.contains("\"wakeOnTouch\" : \"1m30s\"") || json.contains("\"wakeOnTouch\" : \"90s\""), "\(json)")
+        for (text, issue) in [
+            ("power: {wakeOnTouch: 0}", "power.wakeOnTouch: must be greater than 0"),
+            ("power: {wakeOnTouch: never}", "power.wakeOnTouch: must be a duration: seconds as a number (5, 0.4) or with a unit (400ms, 5s, 2m), found never"),
+            ("power: {wake: 5s}", "power.wake: unknown key (known keys: wakeOnTouch)"),
+        ] {
+            #expect(throws: ConfigError.self) { try ConfigLoader.parse(text) }
+            do { _ = try ConfigLoader.parse(text) } catch { #expect(error.issues.map(\.description) == [issue]) }
+        }
     }
 
     @Test func theApiSectionIsNeverWritten() throws {

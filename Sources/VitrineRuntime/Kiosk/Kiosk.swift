@@ -63,7 +63,7 @@ public final class Kiosk {
         self.renderer = SceneRenderer(compositor: configuration.compositor, rotation: rotation)
         self.pacing = FramePacing(refreshInterval: display.refreshInterval)
         self.lifecycle = LifecycleReporter(notifier: notifier, logger: logger, startedAt: startedAt)
-        self.power = KioskPower(wakeOnTouch: KioskPower.defaultWakeOnTouch, logger: logger)
+        self.power = KioskPower(wakeOnTouch: configuration.power.wakeOnTouch, logger: logger)
         self.store = Self.makeStore(configuration, output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup,
                                     metrics: metrics)
         self.displayGeneration = display.generation
@@ -157,6 +157,7 @@ public final class Kiosk {
         engine = CarouselEngine(settings: next.carouselSettings, start: now)
         for reason in pauses { engine.pause(reason, at: now) }
         touch.update(configuration: next)
+        power.wakeOnTouch = next.power.wakeOnTouch
         logger.notice("configuration \(version) applied", metadata: ["slides": "\(next.slides.count)"])
         onEvent?(.configurationApplied(version: version))
     }

@@ -12,12 +12,15 @@ final class KioskPower {
     /// A touch woke the screen: its gesture ends before anything reaches the carousel.
     private var swallowingGesture = false
 
-    /// How long a touch lights a screen switched off, until the configuration says.
-    static let defaultWakeOnTouch: Duration = .seconds(30)
-
     init(wakeOnTouch: Duration?, logger: Logger) {
         power = ScreenPower(wakeOnTouch: wakeOnTouch)
         self.logger = logger
+    }
+
+    /// `power.wakeOnTouch` of the configuration on screen.
+    var wakeOnTouch: Duration? {
+        get { power.wakeOnTouch }
+        set { power.wakeOnTouch = newValue }
     }
 
     func request(_ request: ScreenPower.Request) {

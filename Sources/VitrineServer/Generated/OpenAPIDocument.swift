@@ -817,7 +817,8 @@ paths:
         Queues the request for the display loop and answers at once. Off turns the display's CRTC inactive (atomic
         `ACTIVE=0`, or the connector's `DPMS` property with the legacy interface) and keeps its mode and buffers, so
         on again is quick. While the screen is off the kiosk composes and presents nothing and rotation waits
-        (`pausedBecause` lists `screenOff`); a touch lights it for 30 seconds, and that touch does nothing else. The
+        (`pausedBecause` lists `screenOff`); a touch lights it for `power.wakeOnTouch` (30 s by default), and that touch
+        does nothing else. The
         request is not kept over a restart: the kiosk starts with the screen on.
       security:
         - bearerAuth: []
@@ -1371,6 +1372,8 @@ components:
             - $ref: "#/components/schemas/Output"
         decode:
           $ref: "#/components/schemas/Decode"
+        power:
+          $ref: "#/components/schemas/PowerSettings"
     Slide:
       description: "A slide, or a plain string as shorthand for `{path: ...}`. GET always returns the object form."
       oneOf:
@@ -1445,6 +1448,8 @@ components:
             - $ref: "#/components/schemas/Output"
         decode:
           $ref: "#/components/schemas/Decode"
+        power:
+          $ref: "#/components/schemas/PowerSettings"
     PushedSlide:
       description: "A slide in a pushed configuration: as `Slide`, with a `path` a push may name."
       oneOf:
@@ -1685,6 +1690,18 @@ components:
           type: string
           default: /tmp/vitrine-preview.png
           description: Where the headless backend keeps its live preview PNG.
+    PowerSettings:
+      type: object
+      additionalProperties: false
+      description: The screen's power (see `/api/v1/power`).
+      properties:
+        wakeOnTouch:
+          description: How long a touch lights a screen that was switched off, or `off` to leave it dark. GET returns the canonical duration.
+          default: 30s
+          oneOf:
+            - $ref: "#/components/schemas/IntervalDuration"
+            - type: string
+              enum: ["off"]
     Decode:
       type: object
       additionalProperties: false

@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 import VitrineServer
 
-/// `vitrine remote status|next|previous|pause|resume|goto N|screenshot`.
+/// `vitrine remote status|next|previous|pause|resume|goto N|screenshot|power [on|off]`.
 struct RemoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remote", abstract: "Ask a running kiosk for its status, step or pause it, or take a screenshot.",
-        subcommands: [Status.self, Next.self, Previous.self, Pause.self, Resume.self, GoTo.self, Screenshot.self])
+        commandName: "remote",
+        abstract: "Ask a running kiosk for its status, step or pause it, take a screenshot, or switch its screen off and on.",
+        subcommands: [Status.self, Next.self, Previous.self, Pause.self, Resume.self, GoTo.self, Screenshot.self, Power.self])
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the kiosk's status as JSON.")
@@ -65,6 +66,32 @@ struct RemoteCommand: ParsableCommand {
                 throw ValidationError("cannot write \(output)")
             }
             print("\(output): \(reply.body.count) bytes")
+        }
+    }
+}
+
+extension RemoteCommand {
+    struct Power: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print whether the screen is lit, or switch it on or off (PUT /api/v1/power).",
+            discussion: "Off keeps the display's mode, so on again is quick; a touch lights a dark screen for power.wakeOnTouch.")
+        @Argument(help: "on or off; leave it out to print the screen's power.")
+        var state: ScreenState?
+        @OptionGroup var remote: RemoteOptions
+
+        enum ScreenState: String, ExpressibleByArgument, CaseIterable { case on, off }
+
+        func run() throws {
+            let client = try remote.client()
+            guard let state else {
+                let reply = try waitFor { try await client.send(.GET, "/api/v1/power") }
+                let data = try JSONSerialization.data(withJSONObject: reply.json, options: [.prettyPrinted, .sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+                return
+            }
+            let json = Array(try JSONSerialization.data(withJSONObject: ["state": state.rawValue]))
+            _ = try waitFor { try await client.send(.PUT, "/api/v1/power", body: json, contentType: "application/json", expecting: [202]) }
+            print("screen \(state.rawValue): accepted")
         }
     }
 }

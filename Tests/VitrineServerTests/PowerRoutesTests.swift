@@ -8,9 +8,7 @@ import Testing
 @Suite("API: screen power")
 struct PowerRoutesTests {
     static func put(_ client: some TestClientProtocol, _ text: String) async throws -> (HTTPResponse.Status, [String: Any]) {
-        try await client.execute(uri: "/api/v1/power", method: .put, headers: authorized([.contentType: "application/json"]), body: body(text)) {
-            ($0.status, json($0.body))
-        }
+        try await sendJSON(client, .put, "/api/v1/power", text)
     }
 
     static func power(_ client: some TestClientProtocol) async throws -> [String: Any] {

@@ -113,6 +113,14 @@ func json(_ buffer: ByteBuffer) -> [String: Any] {
 
 func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
 
+/// A JSON body sent with the token: the status, and the answer as a JSON object.
+func sendJSON(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String,
+              _ text: String) async throws -> (HTTPResponse.Status, [String: Any]) {
+    try await client.execute(uri: uri, method: method, headers: authorized([.contentType: "application/json"]), body: body(text)) {
+        ($0.status, json($0.body))
+    }
+}
+
 /// The colour at the centre of a PNG.
 func centreColour(ofPNG bytes: ByteBuffer) throws -> (r: Int, g: Int, b: Int) {
     let image = try PNGCodec.decode(Array(bytes.readableBytesView))

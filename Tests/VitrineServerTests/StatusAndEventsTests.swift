@@ -9,9 +9,7 @@ import Testing
 @Suite("API: status, control, screenshot, events, monitoring")
 struct StatusAndEventsTests {
     static func control(_ client: some TestClientProtocol, _ text: String) async throws -> (HTTPResponse.Status, [String: Any]) {
-        try await client.execute(uri: "/api/v1/control", method: .post, headers: authorized([.contentType: "application/json"]), body: body(text)) {
-            ($0.status, json($0.body))
-        }
+        try await sendJSON(client, .post, "/api/v1/control", text)
     }
 
     @Test func controlCommandsMoveTheScreenAndShowInTheStatus() async throws {

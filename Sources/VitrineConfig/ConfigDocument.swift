@@ -64,6 +64,7 @@ public enum ConfigDocument {
             "power": ["wakeOnTouch": c.power.wakeOnTouch.map(duration) ?? "off"],
         ]
         if let placeholder = c.placeholder { document["placeholder"] = placeholder }
+        if let schedule = c.schedule { document["schedule"] = ScheduleDocument.tree(schedule) }
         return document
     }
 }

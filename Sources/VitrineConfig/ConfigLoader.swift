@@ -91,7 +91,7 @@ public enum ConfigLoader {
                 issues.append(ConfigIssue(path: keyPath, message: "file is not readable: \(resolved)"))
             }
         }
-        for (index, slide) in configuration.slides.enumerated() { check(slide.path, at: "slides[\(index)].path") }
+        for (keyPath, slide) in configuration.allSlides { check(slide.path, at: keyPath + ".path") }
         if let placeholder = configuration.placeholder { check(placeholder, at: "placeholder") }
         return issues
     }
@@ -192,6 +192,7 @@ public enum ConfigLoader {
             c.decode.maxPixels = d.read("maxPixels") { $0.integer($1, at: $2, in: 1...1_000_000_000) } ?? c.decode.maxPixels
             c.decode.cacheSlides = d.read("cacheSlides") { $0.integer($1, at: $2, in: 3...64) } ?? c.decode.cacheSlides
         }
+        readSchedule(&top, into: &c)
         section(&top, "power") { p in
             c.power.wakeOnTouch = p.read("wakeOnTouch") { (reader, node, path) -> Duration?? in
                 if case .scalar(let scalar) = node, scalar.string == "off" { return .some(nil) }
@@ -237,7 +238,9 @@ public enum ConfigLoader {
         object.finish()
     }
 
-    private static func readSlide(_ node: Node, at path: String, reader: ConfigNodeReader) -> SlideConfiguration? {
+    /// `extra` reads keys a slide may have only in some places (a schedule playlist's `from` and `until`).
+    static func readSlide(_ node: Node, at path: String, reader: ConfigNodeReader,
+                          extra: (inout ObjectReader) -> Void = { _ in }) -> SlideConfiguration? {
         // A bare string is shorthand for { path: ... }.
         if case .scalar = node {
             guard let file = reader.string(node, at: path) else { return nil }
@@ -252,6 +255,7 @@ public enum ConfigLoader {
         let duration = object.read("duration") { $0.duration($1, at: $2) }
         let fit = object.read("fit") { $0.choice($1, at: $2, as: FitMode.self) }
         let action = object.read("action") { reader, node, path in readAction(node, at: path, reader: reader) }
+        extra(&object)
         let pathKey = object.child("path")
         guard let file = file.flatMap({ validPath($0, at: pathKey, reader: reader) }) else { return nil }
         return SlideConfiguration(path: file, duration: duration, fit: fit, action: action)

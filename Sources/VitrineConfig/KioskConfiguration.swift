@@ -20,6 +20,8 @@ public struct KioskConfiguration: Hashable, Sendable {
     public var output = OutputConfiguration()
     public var decode = DecodeConfiguration()
     public var power = PowerConfiguration()
+    /// Playlists by time of day, day of the week and date; nil: `slides` shows all the time.
+    public var schedule: ScheduleConfiguration?
     /// The remote API; set only in the local file (see `APIConfiguration`).
     public var api = APIConfiguration()
 

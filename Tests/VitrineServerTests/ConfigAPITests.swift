@@ -27,6 +27,37 @@ struct ConfigAPITests {
         }
     }
 
+    /// A pushed schedule is stored and comes back from GET, and its playlists'
+    /// slides get the same checks as the top-level ones.
+    @Test func aPushedScheduleIsKeptAndItsPlaylistsAreChecked() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let schedule = """
+            schedule:
+              timezone: Europe/Berlin
+              playlists: {day: [red.jpg, green.jpg], night: [blue.jpg]}
+              entries: [{playlist: day, days: weekdays, from: "07:00", until: "19:00"}]
+              otherwise: night
+            """
+        try await harness.application().test(.router) { client in
+            try await client.execute(uri: "/api/v1/config", method: .put, headers: Self.yaml, body: body(schedule)) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+            }
+            try await client.execute(uri: "/api/v1/config", method: .get, headers: authorized()) { response in
+                let stored = json(response.body)["schedule"] as? [String: Any]
+                #expect(stored?["timezone"] as? String == "Europe/Berlin")
+                #expect((stored?["playlists"] as? [String: Any])?.keys.sorted() == ["day", "night"])
+                #expect(stored?["otherwise"] as? String == "night")
+            }
+            let absolute = schedule.replacingOccurrences(of: "night: [blue.jpg]", with: "night: [/etc/vitrine/blue.jpg]")
+            try await client.execute(uri: "/api/v1/config", method: .put, headers: Self.yaml, body: body(absolute)) { response in
+                #expect(response.status == .unprocessableContent)
+                let issues = (json(response.body)["issues"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+                #expect(issues == ["schedule.playlists.night[0].path"])
+            }
+        }
+    }
+
     @Test func aValidPushAppliesWithANewVersionAndSurvivesAReopen() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }

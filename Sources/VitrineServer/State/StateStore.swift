@@ -151,7 +151,8 @@ public final class StateStore: Sendable {
                 }
             }
         }
-        for (index, slide) in pushed.slides.enumerated() { check(slide.path, at: "slides[\(index)].path") }
+        // Every slide, the schedule's playlists' too.
+        for (keyPath, slide) in pushed.allSlides { check(slide.path, at: keyPath + ".path") }
         if let placeholder = pushed.placeholder { check(placeholder, at: "placeholder") }
         return issues
     }
@@ -213,7 +214,7 @@ public final class StateStore: Sendable {
     /// Asset ids the configuration's slides and placeholder name.
     static func assetIDs(in c: KioskConfiguration, downloads: [String: String]) -> Set<String> {
         var ids = Set<String>()
-        for path in c.slides.map(\.path) + [c.placeholder].compactMap({ $0 }) {
+        for path in c.allSlides.map(\.slide.path) + [c.placeholder].compactMap({ $0 }) {
             switch SlideSource(path) {
             case .asset(let id): ids.insert(id)
             case .url(let url): if let id = downloads[url] { ids.insert(id) }

@@ -79,7 +79,7 @@ public final class URLImageFetcher: Sendable {
     /// The URLs the configuration on screen names; new ones are fetched at once.
     public func track(_ configuration: KioskConfiguration) {
         var urls: [String] = []
-        for path in configuration.slides.map(\.path) + [configuration.placeholder].compactMap({ $0 }) {
+        for path in configuration.allSlides.map(\.slide.path) + [configuration.placeholder].compactMap({ $0 }) {
             if case .url(let url) = SlideSource(path), !urls.contains(url) { urls.append(url) }
         }
         let changed = state.withLock { state -> Bool in

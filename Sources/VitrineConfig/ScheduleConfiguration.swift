@@ -1,0 +1,80 @@
+import VitrineCore
+
+/// The `schedule` section: named playlists, the entries that choose between
+/// them by time of day, day of the week and date, what shows otherwise, and
+/// the zone all of it is in. See docs/configuration.md, "Schedule".
+///
+/// The rules themselves are `VitrineCore.Schedule`'s; this adds the slides
+/// and the zone's name.
+public struct ScheduleConfiguration: Hashable, Sendable {
+    /// The IANA zone the times are in (`Europe/Berlin`); nil: the system's.
+    public var timezone: String?
+    public var playlists: [PlaylistConfiguration] = []
+    public var entries: [ScheduleEntry] = []
+    /// What shows when no entry applies.
+    public var otherwise: ScheduleFallback = .off
+
+    public init(timezone: String? = nil, playlists: [PlaylistConfiguration] = [], entries: [ScheduleEntry] = [],
+                otherwise: ScheduleFallback = .off) {
+        self.timezone = timezone
+        self.playlists = playlists
+        self.entries = entries
+        self.otherwise = otherwise
+    }
+
+    public func playlist(named name: String) -> PlaylistConfiguration? { playlists.first { $0.name == name } }
+
+    /// The rules, for the pure core.
+    public var schedule: Schedule {
+        Schedule(playlists: playlists.map { SchedulePlaylist(name: $0.name, slideValidity: $0.slides.map(\.validity)) },
+                 entries: entries, otherwise: otherwise)
+    }
+
+    /// The zone the schedule is in: the configured one, or the system's. Nil
+    /// only for a configured name tzdata does not know (which the loader
+    /// already refuses).
+    public func zone() -> ScheduleTimeZone? {
+        guard let timezone else { return ScheduleTimeZone.system() }
+        return ScheduleTimeZone(identifier: timezone)
+    }
+
+    /// The schedule in its zone.
+    public func timeline() -> ScheduleTimeline? {
+        zone().map { ScheduleTimeline(schedule: schedule, zone: $0) }
+    }
+}
+
+/// One named playlist of the schedule: slides as the top-level `slides` has
+/// them, each with its validity.
+public struct PlaylistConfiguration: Hashable, Sendable {
+    public var name: String
+    public var slides: [ScheduledSlide]
+
+    public init(name: String, slides: [ScheduledSlide]) {
+        self.name = name
+        self.slides = slides
+    }
+}
+
+/// A slide of a schedule's playlist, with when it may be shown.
+public struct ScheduledSlide: Hashable, Sendable {
+    public var slide: SlideConfiguration
+    public var validity: SlideValidity
+
+    public init(_ slide: SlideConfiguration, validity: SlideValidity = .always) {
+        self.slide = slide
+        self.validity = validity
+    }
+}
+
+extension KioskConfiguration {
+    /// Every slide the configuration names, with its key path: the top-level
+    /// playlist's, then each schedule playlist's.
+    public var allSlides: [(keyPath: String, slide: SlideConfiguration)] {
+        var all = slides.enumerated().map { ("slides[\($0)]", $1) }
+        for playlist in schedule?.playlists ?? [] {
+            all += playlist.slides.enumerated().map { ("schedule.playlists.\(playlist.name)[\($0)]", $1.slide) }
+        }
+        return all
+    }
+}

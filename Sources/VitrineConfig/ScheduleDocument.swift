@@ -1,0 +1,66 @@
+import VitrineCore
+
+/// The `schedule` section written back out, keyed as the file is, in
+/// canonical form: every entry's keys, days in week order, dates without
+/// midnight, a period's last day written as the file writes it (inclusive).
+/// `ConfigLoader.parse` reads it back to an equal value.
+///
+/// `ConfigDocument.tree` does not call it yet: that is what makes the remote
+/// API store and serve a schedule (`document["schedule"] = ScheduleDocument.tree(schedule)`).
+public enum ScheduleDocument {
+    public static func tree(_ schedule: ScheduleConfiguration) -> [String: Any] {
+        var playlists: [String: Any] = [:]
+        for playlist in schedule.playlists {
+            playlists[playlist.name] = playlist.slides.map(slide)
+        }
+        var tree: [String: Any] = [
+            "playlists": playlists,
+            "entries": schedule.entries.map(entry),
+            "otherwise": {
+                switch schedule.otherwise {
+                case .off: return "off"
+                case .playlist(let name): return name
+                }
+            }(),
+        ]
+        if let timezone = schedule.timezone { tree["timezone"] = timezone }
+        return tree
+    }
+
+    static func slide(_ scheduled: ScheduledSlide) -> [String: Any] {
+        let slide = scheduled.slide
+        var entry: [String: Any] = ["path": slide.path]
+        if let duration = slide.duration { entry["duration"] = DurationSyntax.format(duration) }
+        if let fit = slide.fit { entry["fit"] = fit.rawValue }
+        switch slide.action {
+        case .goTo(let index)?: entry["action"] = ["goto": index]
+        case .post(let url, let timeout)?: entry["action"] = ["post": url, "timeout": DurationSyntax.format(timeout)]
+        case nil: break
+        }
+        if let from = scheduled.validity.from { entry["from"] = start(from) }
+        if let until = scheduled.validity.until { entry["until"] = end(until) }
+        return entry
+    }
+
+    static func entry(_ entry: ScheduleEntry) -> [String: Any] {
+        var tree: [String: Any] = ["playlist": entry.playlist, "priority": entry.priority]
+        switch entry.period {
+        case .weekly(let window):
+            tree["days"] = window.days.sorted().map(\.shortName)
+            tree["from"] = window.from.description
+            tree["until"] = window.until.description
+        case .dates(let range):
+            tree["dates"] = ["from": start(range.from), "until": end(range.until)]
+        }
+        return tree
+    }
+
+    /// The start of a period: `2026-12-24` at midnight, else `2026-12-24 18:00`.
+    public static func start(_ moment: LocalDateTime) -> String { moment.description }
+
+    /// The end of a period as the file writes it: a midnight is the day before's
+    /// end (`2026-12-26` for 2026-12-27 00:00), anything else its date and time.
+    public static func end(_ moment: LocalDateTime) -> String {
+        moment.time == .midnight ? moment.date.adding(days: -1).description : moment.description
+    }
+}

@@ -3,7 +3,7 @@ SWIFT ?= swift
 # Build: the C libraries Vitrine links (see Package.swift's system-library targets).
 BUILD_PACKAGES := pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev
 # Test: djpeg is the reference decoder the fixture tests compare against.
-TEST_PACKAGES := libjpeg-turbo-progs
+TEST_PACKAGES := libjpeg-turbo-progs signify-openbsd
 # Benchmarks: the reference tools measured side by side.
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml

@@ -73,6 +73,11 @@ let package = Package(
             name: "VitrineConfig",
             dependencies: ["VitrineCore", .product(name: "Yams", package: "Yams")]),
 
+        // MARK: The fleet channel: signed manifests, signify keys, publishing (docs/fleet.md)
+        .target(
+            name: "VitrineChannel",
+            dependencies: ["VitrineCore", "VitrineConfig", .product(name: "Crypto", package: "swift-crypto")]),
+
         // MARK: The kiosk
         .target(
             name: "VitrineRuntime",
@@ -108,6 +113,7 @@ let package = Package(
             name: "vitrine",
             dependencies: [
                 "VitrineServer", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev",
+                "VitrineChannel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -115,6 +121,9 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore"]),
         .testTarget(name: "VitrineConfigTests", dependencies: ["VitrineConfig", "VitrineCore"]),
+        .testTarget(
+            name: "VitrineChannelTests",
+            dependencies: ["VitrineChannel", "VitrineConfig", "VitrineCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"], exclude: ["Damaged"]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(

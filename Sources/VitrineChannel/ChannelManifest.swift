@@ -1,0 +1,281 @@
+import Foundation
+import VitrineConfig
+import VitrineCore
+
+/// `channel.json`: what a channel says its kiosks should show, signed as a
+/// whole by `channel.json.sig`. See docs/fleet.md.
+///
+///     {
+///       "format": 1,
+///       "version": 7,                               only ever increases
+///       "published": "2026-03-28T12:00:00Z",
+///       "expires": "2026-04-04T12:00:00Z",          optional
+///       "epoch": "2026-03-28T00:00:00Z",            optional: for synchronised rotation (later)
+///       "configuration": { ... },                   ConfigDocument's canonical form, slide paths "blob:<sha256>"
+///       "blobs": { "<sha256>": {"path": "blobs/ab/<sha256>", "size": 123456} },
+///       "groups": { ... }                           optional, reserved (see `groupsJSON`)
+///     }
+public struct ChannelManifest: Hashable, Sendable {
+    /// The one format this code reads and writes.
+    public static let format = 1
+    public static let fileName = "channel.json"
+    public static let signatureFileName = "channel.json.sig"
+
+    /// Only ever increases: a kiosk refuses a version not newer than the one it applied.
+    public var version: UInt64
+    public var published: WallInstant
+    /// After this instant the manifest is refused: a publisher must re-sign
+    /// (with a new version) before then, so a mirror that keeps serving an old
+    /// manifest cannot freeze a kiosk on it for ever.
+    public var expires: WallInstant?
+    /// A reference instant for rotating in step across kiosks (not used yet).
+    public var epoch: WallInstant?
+    /// The configuration; its slide and placeholder paths are `blob:<sha256>`
+    /// (each listed in `blobs`) or http(s) URLs.
+    public var configuration: KioskConfiguration
+    /// The configuration's JSON exactly as signed.
+    public var configurationJSON: [UInt8]
+    /// By SHA-256.
+    public var blobs: [String: ChannelBlob]
+    /// Extension point: per-group (later per-device) configurations. Format 1
+    /// only checks it is an object and keeps its exact JSON; nothing acts on it
+    /// yet. When groups are built they get their own type here, and a kiosk
+    /// picks its group's configuration after verification, so the signature
+    /// still covers every group at once.
+    public var groupsJSON: [UInt8]?
+
+    /// The blob a `blob:` reference names, if the manifest lists it.
+    public func blob(for reference: String) -> ChannelBlob? {
+        guard reference.hasPrefix(ChannelBlob.referencePrefix) else { return nil }
+        return blobs[String(reference.dropFirst(ChannelBlob.referencePrefix.count))]
+    }
+}
+
+/// One problem in a manifest, by field: `version: must be a whole number`.
+public struct ManifestIssue: Hashable, Sendable, CustomStringConvertible {
+    /// The key path (`blobs.<sha256>.size`, `configuration.slides[0].path`); empty for the document.
+    public var field: String
+    public var message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { field.isEmpty ? message : "\(field): \(message)" }
+}
+
+/// A manifest that cannot be used, with every problem found in it.
+public struct ChannelManifestError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var issues: [ManifestIssue]
+
+    public init(file: String, issues: [ManifestIssue]) {
+        self.file = file
+        self.issues = issues
+    }
+
+    /// One line per issue: `channel.json: version: must be a whole number`.
+    public var lines: [String] { issues.map { "\(file): \($0)" } }
+
+    /// All on one line, for a log.
+    public var description: String { lines.joined(separator: "; ") }
+}
+
+extension ChannelManifest {
+    /// Reads and checks a manifest. This is parsing: call it only on bytes
+    /// whose signature has been checked (`ChannelVerifier` does), or on the
+    /// publisher's own file.
+    public static func parse(_ bytes: [UInt8], file: String = fileName) throws(ChannelManifestError) -> ChannelManifest {
+        func fail(_ field: String, _ message: String) -> ChannelManifestError {
+            ChannelManifestError(file: file, issues: [ManifestIssue(field: field, message: message)])
+        }
+        let root: ManifestJSON
+        do {
+            root = try ManifestJSON.parse(bytes)
+        } catch {
+            throw fail("", "syntax error at \(ManifestJSON.position(of: error.offset, in: bytes)): \(error.message)")
+        }
+        guard case .object(let members) = root.value else { throw fail("", "must be a JSON object, found \(root.value.typeName)") }
+        let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+
+        // The format first: another format's fields may mean other things, so
+        // nothing else is worth reporting.
+        guard let format = fields["format"] else { throw fail("format", "is required (this Vitrine reads format \(Self.format))") }
+        guard case .number(let formatText) = format.value, let formatNumber = UInt64(formatText) else {
+            throw fail("format", "must be a whole number, found \(describe(format.value))")
+        }
+        guard formatNumber == UInt64(Self.format) else {
+            throw fail("format", "unsupported format \(formatNumber): this Vitrine reads format \(Self.format)")
+        }
+
+        var issues: [ManifestIssue] = []
+        func report(_ field: String, _ message: String) { issues.append(ManifestIssue(field: field, message: message)) }
+        let known: Set<String> = ["format", "version", "published", "expires", "epoch", "configuration", "blobs", "groups"]
+        for (key, _) in members where !known.contains(key) {
+            report(key, "unknown field (format \(Self.format) has \(known.sorted().joined(separator: ", ")))")
+        }
+
+        func required(_ key: String) -> ManifestJSON? {
+            if let value = fields[key] { return value }
+            report(key, "is required")
+            return nil
+        }
+        func whole(_ value: ManifestJSON, at field: String) -> UInt64? {
+            guard case .number(let text) = value.value, let number = UInt64(text) else {
+                report(field, "must be a whole number from 0 to \(UInt64.max), found \(describe(value.value))")
+                return nil
+            }
+            return number
+        }
+        func instant(_ value: ManifestJSON, at field: String) -> WallInstant? {
+            guard case .string(let text) = value.value, let instant = RFC3339.parse(text) else {
+                report(field, "must be an RFC 3339 date and time such as 2026-03-28T12:00:00Z, found \(describe(value.value))")
+                return nil
+            }
+            return instant
+        }
+
+        let version = required("version").flatMap { whole($0, at: "version") }
+        let published = required("published").flatMap { instant($0, at: "published") }
+        let expires = fields["expires"].flatMap { instant($0, at: "expires") }
+        let epoch = fields["epoch"].flatMap { instant($0, at: "epoch") }
+        if let published, let expires, expires <= published {
+            report("expires", "must be after published (\(RFC3339.format(published))), found \(RFC3339.format(expires))")
+        }
+
+        var blobs: [String: ChannelBlob] = [:]
+        if let node = required("blobs") {
+            if case .object(let entries) = node.value {
+                for (sha256, entry) in entries {
+                    let field = "blobs.\(sha256)"
+                    guard ChannelDigest.isSHA256(sha256) else {
+                        report(field, "a blob's name must be its SHA-256: 64 lowercase hex digits")
+                        continue
+                    }
+                    guard case .object(let properties) = entry.value else {
+                        report(field, "must be an object {\"path\": ..., \"size\": ...}, found \(entry.value.typeName)")
+                        continue
+                    }
+                    var path: String?
+                    var size: UInt64?
+                    for (key, value) in properties {
+                        switch key {
+                        case "path":
+                            guard case .string(let text) = value.value else {
+                                report("\(field).path", "must be a string, found \(value.value.typeName)")
+                                continue
+                            }
+                            guard text == ChannelBlob.path(for: sha256) else {
+                                report("\(field).path", "must be \(ChannelBlob.path(for: sha256)) (format \(Self.format) fixes where a blob is), found \(text)")
+                                continue
+                            }
+                            path = text
+                        case "size":
+                            size = whole(value, at: "\(field).size")
+                        default:
+                            report("\(field).\(key)", "unknown field (a blob has path and size)")
+                        }
+                    }
+                    if !properties.contains(where: { $0.key == "path" }) { report("\(field).path", "is required") }
+                    if !properties.contains(where: { $0.key == "size" }) { report("\(field).size", "is required") }
+                    if path != nil, let size { blobs[sha256] = ChannelBlob(sha256: sha256, size: size) }
+                }
+            } else {
+                report("blobs", "must be an object of blobs by SHA-256, found \(node.value.typeName)")
+            }
+        }
+
+        var configuration: KioskConfiguration?
+        var configurationJSON: [UInt8] = []
+        if let node = required("configuration") {
+            if case .object = node.value {
+                configurationJSON = Array(bytes[node.range])
+                configuration = readConfiguration(configurationJSON, blobs: blobs, report: report)
+            } else {
+                report("configuration", "must be an object (a configuration in its JSON form), found \(node.value.typeName)")
+            }
+        }
+
+        var groupsJSON: [UInt8]?
+        if let node = fields["groups"] {
+            if case .object = node.value {
+                groupsJSON = Array(bytes[node.range])
+            } else {
+                report("groups", "must be an object, found \(node.value.typeName)")
+            }
+        }
+
+        guard issues.isEmpty, let version, let published, let configuration else {
+            throw ChannelManifestError(file: file, issues: issues)
+        }
+        return ChannelManifest(version: version, published: published, expires: expires, epoch: epoch,
+                               configuration: configuration, configurationJSON: configurationJSON, blobs: blobs,
+                               groupsJSON: groupsJSON)
+    }
+
+    /// The configuration through `ConfigLoader`, the same reader and checks a
+    /// local file gets, then the channel's own rules: every picture is a
+    /// listed blob or a URL, and `api` (the kiosk's own listener and token)
+    /// never comes from a channel.
+    private static func readConfiguration(_ json: [UInt8], blobs: [String: ChannelBlob],
+                                          report: (String, String) -> Void) -> KioskConfiguration? {
+        let text = String(decoding: json, as: UTF8.self)
+        if ConfigLoader.topLevelKeys(text).contains("api") {
+            report("configuration.api", "a channel may not set api: the listener and token belong to each kiosk's local file")
+        }
+        let configuration: KioskConfiguration
+        do {
+            configuration = try ConfigLoader.parse(text)
+        } catch {
+            for issue in error.issues {
+                report(issue.path.isEmpty ? "configuration" : "configuration.\(issue.path)", issue.message)
+            }
+            return nil
+        }
+        var pictures = configuration.allSlides.map { ($0.keyPath + ".path", $0.slide.path) }
+        if let placeholder = configuration.placeholder { pictures.append(("placeholder", placeholder)) }
+        for (keyPath, path) in pictures {
+            let field = "configuration.\(keyPath)"
+            if case .url = SlideSource(path) { continue }
+            guard path.hasPrefix(ChannelBlob.referencePrefix) else {
+                report(field, "must be blob:<sha256> (a picture the channel carries) or an http(s) URL, found \(path)")
+                continue
+            }
+            let sha256 = String(path.dropFirst(ChannelBlob.referencePrefix.count))
+            if !ChannelDigest.isSHA256(sha256) {
+                report(field, "a blob reference must be blob: followed by 64 lowercase hex digits, found \(path)")
+            } else if blobs[sha256] == nil {
+                report(field, "names blob \(sha256), which blobs does not list")
+            }
+        }
+        return configuration
+    }
+
+    private static func describe(_ value: ManifestJSON.Value) -> String {
+        switch value {
+        case .number(let text): text
+        case .string(let text): "\"\(text.count > 40 ? text.prefix(40) + "…" : text)\""
+        default: value.typeName
+        }
+    }
+
+    /// The manifest's bytes, as the publisher writes them: sorted keys, two
+    /// spaces of indentation, a final newline. `configuration` must already
+    /// name its pictures as `blob:` references.
+    public static func document(version: UInt64, published: WallInstant, expires: WallInstant?, epoch: WallInstant?,
+                                configuration: KioskConfiguration, blobs: [ChannelBlob]) -> [UInt8] {
+        var tree: [String: Any] = [
+            "format": Self.format,
+            "version": NSNumber(value: version),
+            "published": RFC3339.format(published),
+            "configuration": ConfigDocument.tree(configuration),
+            "blobs": Dictionary(blobs.map { ($0.sha256, ["path": $0.path, "size": NSNumber(value: $0.size)] as [String: Any]) },
+                                uniquingKeysWith: { first, _ in first }),
+        ]
+        if let expires { tree["expires"] = RFC3339.format(expires) }
+        if let epoch { tree["epoch"] = RFC3339.format(epoch) }
+        let data = try! JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return Array(data) + [0x0A]
+    }
+}

@@ -1,0 +1,273 @@
+import VitrineConfig
+import VitrineCore
+
+/// Why a publish did not happen. Nothing is half-published: the manifest
+/// (and signature) are replaced only after every blob is in place.
+public enum ChannelPublishError: Error, Sendable, CustomStringConvertible {
+    case configuration(ConfigError)
+    /// Pictures that cannot be published: missing, unreadable, or `asset:` references.
+    case pictures(file: String, [ConfigIssue])
+    /// The channel's current manifest cannot be read, so the next version is unknown.
+    case previousManifest(path: String, reason: String)
+    case versionNotNewer(requested: UInt64, previous: UInt64)
+    case file(ChannelFileError)
+    case signing(String)
+    /// The manifest just made does not read back: a bug, reported rather than published.
+    case selfCheck(ChannelManifestError)
+
+    public var description: String {
+        switch self {
+        case .configuration(let error):
+            return error.description
+        case .pictures(let file, let issues):
+            return issues.map { "\(file): \($0)" }.joined(separator: "\n")
+        case .previousManifest(let path, let reason):
+            return "\(path): \(reason); the next version is unknown: fix or move the file, or give --version"
+        case .versionNotNewer(let requested, let previous):
+            return "version \(requested) is not newer than the channel's current version \(previous): kiosks would refuse it"
+        case .file(let error):
+            return error.description
+        case .signing(let reason):
+            return "cannot sign the manifest: \(reason)"
+        case .selfCheck(let error):
+            return "the manifest made does not read back (a bug in vitrine): \(error)"
+        }
+    }
+}
+
+/// Writes a configuration and its pictures into a channel directory, the
+/// I/O edge of the channel (the verifier is pure):
+///
+///     CHANNEL/channel.json       the manifest
+///     CHANNEL/channel.json.sig   its signify signature
+///     CHANNEL/blobs/ab/ab12…     each picture, by the SHA-256 of its bytes
+///
+/// Blobs are only ever added: a picture already there is neither rewritten
+/// nor touched (its name is its content), and old ones stay, because a kiosk
+/// that fetched the previous manifest a moment ago may still be downloading
+/// them. One publisher at a time per directory.
+public enum ChannelPublisher {
+    public enum Signing: Sendable {
+        /// Sign in-process with an unencrypted signify key; `comment` is the
+        /// signature file's comment (signify writes "verify with KEY.pub").
+        case key(SignifySecretKey, comment: String)
+        /// Leave the manifest unsigned, for `signify-openbsd -S` offline.
+        case unsigned
+    }
+
+    public struct Request: Sendable {
+        public var configurationFile: String
+        public var directory: String
+        public var signing: Signing
+        /// Nil: the current version plus one (1 for a new channel).
+        public var version: UInt64?
+        /// How long after `now` the manifest expires; nil: it does not.
+        public var expiresAfterSeconds: Int64?
+        public var epoch: WallInstant?
+
+        public init(configurationFile: String, directory: String, signing: Signing, version: UInt64? = nil,
+                    expiresAfterSeconds: Int64? = nil, epoch: WallInstant? = nil) {
+            self.configurationFile = configurationFile
+            self.directory = directory
+            self.signing = signing
+            self.version = version
+            self.expiresAfterSeconds = expiresAfterSeconds
+            self.epoch = epoch
+        }
+    }
+
+    public struct Outcome: Sendable {
+        public var version: UInt64
+        public var previousVersion: UInt64?
+        public var manifest: [UInt8]
+        public var signature: SignifySignature?
+        public var blobsWritten: [ChannelBlob]
+        public var blobsKept: [ChannelBlob]
+        public var manifestPath: String
+        public var signaturePath: String
+    }
+
+    public static func publish(_ request: Request, now: WallInstant) throws(ChannelPublishError) -> Outcome {
+        let directory = request.directory
+        let manifestPath = directory + "/" + ChannelManifest.fileName
+        let signaturePath = directory + "/" + ChannelManifest.signatureFileName
+
+        var configuration: KioskConfiguration
+        do {
+            configuration = try ConfigLoader.load(file: request.configurationFile)
+        } catch {
+            throw .configuration(error)
+        }
+
+        // Every picture the configuration names, checked before anything is written.
+        var pictures = configuration.allSlides.map { (keyPath: $0.keyPath + ".path", path: $0.slide.path) }
+        if let placeholder = configuration.placeholder { pictures.append((keyPath: "placeholder", path: placeholder)) }
+        var issues = ConfigLoader.fileIssues(in: configuration).filter { !$0.message.hasPrefix("asset ") }
+        for picture in pictures {
+            if case .asset = SlideSource(picture.path) {
+                issues.append(ConfigIssue(
+                    path: picture.keyPath,
+                    message: "an asset: reference cannot be published: a channel carries pictures from files (or http(s) URLs its kiosks download)"))
+            }
+        }
+        guard issues.isEmpty else { throw .pictures(file: request.configurationFile, issues) }
+
+        let previousVersion = try currentVersion(at: manifestPath, required: request.version == nil)
+        let version: UInt64
+        if let requested = request.version {
+            if let previousVersion, requested <= previousVersion {
+                throw .versionNotNewer(requested: requested, previous: previousVersion)
+            }
+            version = requested
+        } else {
+            guard (previousVersion ?? 0) < UInt64.max else {
+                throw .previousManifest(path: manifestPath, reason: "the version is at its maximum")
+            }
+            version = (previousVersion ?? 0) + 1
+        }
+
+        // Hash every picture; keep the bytes only of those the channel lacks.
+        var blobs: [String: ChannelBlob] = [:]
+        var referenceByPath: [String: String] = [:]
+        var missing: [String: [UInt8]] = [:]
+        var kept: [ChannelBlob] = []
+        for picture in pictures where referenceByPath[picture.path] == nil {
+            guard case .file = SlideSource(picture.path), let file = configuration.resolve(picture.path) else { continue }
+            let bytes: [UInt8]
+            do {
+                bytes = try ChannelFiles.read(file)
+            } catch {
+                throw .pictures(file: request.configurationFile, [ConfigIssue(path: picture.keyPath, message: error.description)])
+            }
+            let blob = ChannelBlob(sha256: ChannelDigest.sha256(bytes), size: UInt64(bytes.count))
+            referenceByPath[picture.path] = blob.reference
+            guard blobs[blob.sha256] == nil else { continue }
+            blobs[blob.sha256] = blob
+            // Its name is its content: a blob already there at its size is this
+            // picture, written whole by an earlier publish (blobs too are renamed
+            // into place), so it is left alone.
+            if ChannelFiles.size(directory + "/" + blob.path) == blob.size {
+                kept.append(blob)
+            } else {
+                missing[blob.sha256] = bytes
+            }
+        }
+
+        // The configuration as the channel carries it: pictures by blob.
+        func rewrite(_ path: String) -> String { referenceByPath[path] ?? path }
+        for index in configuration.slides.indices {
+            configuration.slides[index].path = rewrite(configuration.slides[index].path)
+        }
+        if var schedule = configuration.schedule {
+            for playlist in schedule.playlists.indices {
+                for slide in schedule.playlists[playlist].slides.indices {
+                    schedule.playlists[playlist].slides[slide].slide.path = rewrite(schedule.playlists[playlist].slides[slide].slide.path)
+                }
+            }
+            configuration.schedule = schedule
+        }
+        configuration.placeholder = configuration.placeholder.map(rewrite)
+
+        let manifest = ChannelManifest.document(
+            version: version, published: now, expires: request.expiresAfterSeconds.map { now + $0 }, epoch: request.epoch,
+            configuration: configuration, blobs: blobs.values.sorted { $0.sha256 < $1.sha256 })
+        // What kiosks will parse must parse here first.
+        do {
+            _ = try ChannelManifest.parse(manifest)
+        } catch {
+            throw .selfCheck(error)
+        }
+        var signature: SignifySignature?
+        if case .key(let key, let comment) = request.signing {
+            do {
+                signature = try key.sign(manifest, comment: comment)
+            } catch {
+                throw .signing("\(error)")
+            }
+        }
+
+        do throws(ChannelFileError) {
+            // 1. Blobs first, each renamed into place whole. Until the manifest
+            //    changes nobody asks for the new ones; afterwards they are all there.
+            var written: [ChannelBlob] = []
+            var touchedDirectories = Set<String>()
+            for blob in blobs.values.sorted(by: { $0.sha256 < $1.sha256 }) {
+                guard let bytes = missing[blob.sha256] else { continue }
+                let path = directory + "/" + blob.path
+                let blobDirectory = String(path[..<path.lastIndex(of: "/")!])
+                try ChannelFiles.makeDirectories(blobDirectory)
+                try ChannelFiles.commit(try ChannelFiles.writeTemporary(bytes, for: path), to: path)
+                touchedDirectories.insert(blobDirectory)
+                written.append(blob)
+            }
+            for blobDirectory in touchedDirectories.sorted() { try ChannelFiles.syncDirectory(blobDirectory) }
+            if !touchedDirectories.isEmpty { try ChannelFiles.syncDirectory(directory + "/blobs") }
+            try ChannelFiles.makeDirectories(directory)
+
+            // 2. The manifest goes in last, after every blob it names is durable:
+            //    a client fetching mid-publish sees the old manifest (whose blobs
+            //    are all still there: none is ever removed) or the new one (whose
+            //    blobs are all there already), never a manifest naming a missing blob.
+            //
+            // The manifest and its signature are two files and cannot change in one
+            // step; a client may always see one old and one new (it fetched across
+            // a publish), which it refuses as a bad signature and retries at the next
+            // poll, keeping what it shows. To keep that rare, both are written and
+            // fsynced before either is renamed, so they change within microseconds
+            // of each other, and the manifest changes first: a follower fetches the
+            // manifest first and the signature second, so it can only get "new
+            // manifest, old signature" if both of its fetches land between the two
+            // renames. (Renaming the signature first would mismatch whenever a
+            // publish started between its two fetches and ended after the first.)
+            let manifestTemporary = try ChannelFiles.writeTemporary(manifest, for: manifestPath)
+            if let signature {
+                let signatureTemporary: String
+                do {
+                    signatureTemporary = try ChannelFiles.writeTemporary(signature.fileBytes, for: signaturePath)
+                } catch {
+                    try? ChannelFiles.remove(manifestTemporary)
+                    throw error
+                }
+                try ChannelFiles.commit(manifestTemporary, to: manifestPath)
+                try ChannelFiles.commit(signatureTemporary, to: signaturePath)
+            } else {
+                // Unsigned: the old signature goes first, so clients see an
+                // unsigned manifest (old, then new) until the operator signs it
+                // offline, never a signature that does not match (which would look
+                // like tampering in every kiosk's log).
+                try ChannelFiles.remove(signaturePath)
+                try ChannelFiles.commit(manifestTemporary, to: manifestPath)
+            }
+            try ChannelFiles.syncDirectory(directory)
+            return Outcome(version: version, previousVersion: previousVersion, manifest: manifest, signature: signature,
+                           blobsWritten: written, blobsKept: kept, manifestPath: manifestPath, signaturePath: signaturePath)
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// The version of the manifest already in the channel, nil for a new
+    /// channel. Only the version is read: the file is the publisher's own, and
+    /// an older vitrine's manifest should not stop a newer one publishing.
+    static func currentVersion(at path: String, required: Bool) throws(ChannelPublishError) -> UInt64? {
+        guard ChannelFiles.exists(path) else { return nil }
+        let reason: String
+        do {
+            let bytes = try ChannelFiles.read(path)
+            let root = try ManifestJSON.parse(bytes)
+            if case .object(let members) = root.value, let node = members.first(where: { $0.key == "version" })?.value,
+               case .number(let text) = node.value, let version = UInt64(text) {
+                return version
+            }
+            reason = "has no whole-number version"
+        } catch let error as ChannelFileError {
+            reason = error.description
+        } catch let error as ManifestJSON.SyntaxError {
+            reason = "syntax error: \(error.message)"
+        } catch {
+            reason = "\(error)"
+        }
+        if required { throw .previousManifest(path: path, reason: reason) }
+        return nil
+    }
+}

@@ -1,0 +1,110 @@
+import VitrineCore
+
+/// Why a kiosk will not apply what a channel serves. Each has a one-line
+/// description for a log line and a short stable `code` for status and
+/// metrics.
+public enum ChannelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The signature does not verify the manifest's bytes with the key it
+    /// names, or the signature file cannot be read. Also what a client sees
+    /// when it fetched the manifest and the signature across a publish (one
+    /// old, one new): it keeps what it has and tries again at the next poll.
+    case badSignature(String)
+    /// Signed by a key the kiosk does not trust.
+    case unknownKey(KeyNumber)
+    /// The version is not newer than the one applied: nothing new when equal,
+    /// a rollback or a replay of an old manifest when older.
+    case notNewer(version: UInt64, applied: UInt64)
+    /// Past its expiry: the publisher stopped re-signing, or someone keeps
+    /// serving an old manifest (a freeze).
+    case expired(at: WallInstant)
+    /// Signed, but not a manifest this kiosk can use.
+    case malformed(ChannelManifestError)
+
+    public var code: String {
+        switch self {
+        case .badSignature: "bad-signature"
+        case .unknownKey: "unknown-key"
+        case .notNewer: "not-newer"
+        case .expired: "expired"
+        case .malformed: "malformed"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .badSignature(let detail):
+            "bad signature: \(detail)"
+        case .unknownKey(let keyNumber):
+            "unknown key: \(ChannelManifest.signatureFileName) is signed with key \(keyNumber), which is not one of the trusted keys"
+        case .notNewer(let version, let applied) where version == applied:
+            "not newer: version \(version) is the version already applied (nothing new)"
+        case .notNewer(let version, let applied):
+            "not newer: version \(version) is older than the applied version \(applied) (refused as a rollback or replay)"
+        case .expired(let at):
+            "expired: the manifest expired at \(RFC3339.format(at)) and the publisher has not published a newer one"
+        case .malformed(let error):
+            "malformed manifest: \(error)"
+        }
+    }
+}
+
+/// A manifest whose signature checked out, with the key that signed it.
+public struct VerifiedManifest: Hashable, Sendable {
+    public var manifest: ChannelManifest
+    public var keyNumber: KeyNumber
+}
+
+/// Decides whether a fetched manifest may be applied. Pure: it takes the
+/// bytes and the wall time, and neither reads a clock nor touches a file.
+///
+/// The checks, in order:
+/// 1. the signature, over the manifest's exact bytes, with the trusted key
+///    its keynum names (several keys may be trusted at once, for rotation);
+/// 2. the manifest's form (only now is it parsed);
+/// 3. expiry against `now`;
+/// 4. the version against the last one applied (rollback and replay).
+/// Expiry comes before the version so that a kiosk that polls the same,
+/// expired manifest reports `expired` (the channel is stale, which an
+/// operator must hear about), not "nothing new".
+public struct ChannelVerifier: Sendable {
+    public var trustedKeys: [SignifyPublicKey]
+
+    public init(trustedKeys: [SignifyPublicKey]) {
+        self.trustedKeys = trustedKeys
+    }
+
+    /// - Parameters:
+    ///   - manifest: `channel.json`'s bytes.
+    ///   - signature: `channel.json.sig`'s bytes.
+    ///   - appliedVersion: the version last applied, nil if none.
+    ///   - now: the wall time (a kiosk passes its clock; tests pass any).
+    public func verify(manifest: [UInt8], signature: [UInt8], appliedVersion: UInt64?,
+                       now: WallInstant) throws(ChannelRefusal) -> VerifiedManifest {
+        let signed: SignifySignature
+        do {
+            signed = try SignifySignature(parsing: signature, file: ChannelManifest.signatureFileName)
+        } catch {
+            throw .badSignature(error.description)
+        }
+        let candidates = trustedKeys.filter { $0.keyNumber == signed.keyNumber }
+        guard !candidates.isEmpty else { throw .unknownKey(signed.keyNumber) }
+        guard candidates.contains(where: { $0.isValid(signed, for: manifest) }) else {
+            throw .badSignature("\(ChannelManifest.signatureFileName) does not verify \(ChannelManifest.fileName) with key \(signed.keyNumber)")
+        }
+
+        // Parsed only now that the signature checked out: reading JSON (and a
+        // whole configuration through YAML) is attack surface, which only the
+        // holder of a trusted key gets to reach.
+        let parsed: ChannelManifest
+        do {
+            parsed = try ChannelManifest.parse(manifest)
+        } catch {
+            throw .malformed(error)
+        }
+        if let expires = parsed.expires, now >= expires { throw .expired(at: expires) }
+        if let appliedVersion, parsed.version <= appliedVersion {
+            throw .notNewer(version: parsed.version, applied: appliedVersion)
+        }
+        return VerifiedManifest(manifest: parsed, keyNumber: signed.keyNumber)
+    }
+}

@@ -1,0 +1,240 @@
+import ArgumentParser
+import Foundation
+import VitrineChannel
+import VitrineCore
+
+/// `vitrine channel keygen|publish|verify`: a fleet channel, a directory of a
+/// signed manifest and pictures that any static HTTP origin can serve
+/// (docs/fleet.md). Kiosks following a channel is not built yet.
+struct ChannelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "channel",
+        abstract: "Make signing keys, publish a configuration to a channel directory, and verify a channel.",
+        discussion: """
+            A channel is a directory: channel.json (the manifest: version, configuration, pictures), \
+            channel.json.sig (its signify signature) and blobs/ (the pictures by SHA-256). Keys and signatures \
+            are OpenBSD signify's, so signify-openbsd can make keys, sign and verify too. See docs/fleet.md.
+            """,
+        subcommands: [ChannelKeygenCommand.self, ChannelPublishCommand.self, ChannelVerifyCommand.self])
+}
+
+struct ChannelKeygenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen",
+        abstract: "Make an Ed25519 key pair in signify's format (as signify-openbsd -G -n does).",
+        discussion: """
+            The secret key is written unencrypted with mode 0600, so that vitrine channel publish --key can sign \
+            with it: keep it on the publishing machine only. For a key protected by a passphrase, use \
+            signify-openbsd -G and sign offline (vitrine channel publish --unsigned, then signify-openbsd -S). \
+            Neither file may exist already.
+            """)
+
+    @Option(name: .customLong("public"), help: ArgumentHelp("Where to write the public key (give it to the kiosks).", valueName: "FILE.pub"))
+    var publicKey: String
+
+    @Option(name: .customLong("secret"), help: ArgumentHelp("Where to write the secret key.", valueName: "FILE.sec"))
+    var secretKey: String
+
+    @Option(help: "The keys' comment, as signify -c has it: the files say \"COMMENT public key\" and \"COMMENT secret key\".")
+    var comment = "vitrine channel"
+
+    func run() throws {
+        let key: SignifySecretKey
+        do {
+            key = try ChannelKeys.generate(publicKeyPath: publicKey, secretKeyPath: secretKey, comment: comment)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        print("public key: \(publicKey) (key number \(key.keyNumber)): give this one to the kiosks")
+        print("secret key: \(secretKey) (mode 0600, unencrypted): keep it on the publishing machine only")
+    }
+}
+
+struct ChannelPublishCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Publish a configuration and its pictures to a channel directory.",
+        discussion: """
+            Copies each picture to blobs/ unless it is already there, then writes channel.json with the next \
+            version (the current one plus one, or --version), and signs it: with --key, in-process with an \
+            unencrypted signify secret key; with --unsigned, not at all: sign it afterwards, offline, with \
+            signify-openbsd -S -s KEY.sec -m CHANNEL/channel.json -x CHANNEL/channel.json.sig. \
+            Pictures are named by relative or absolute paths or http(s) URLs; asset: references cannot be published. \
+            The manifest is replaced last, after every picture it names is in place.
+            """)
+
+    @Option(name: .shortAndLong, help: "The configuration file (YAML or JSON).")
+    var config: String
+
+    @Option(help: ArgumentHelp("The channel directory (created if need be).", valueName: "CHANNEL"))
+    var dir: String
+
+    @Option(help: ArgumentHelp("Sign with this unencrypted signify secret key.", valueName: "FILE.sec"))
+    var key: String?
+
+    @Flag(help: "Leave the manifest unsigned, to sign offline with signify-openbsd -S.")
+    var unsigned = false
+
+    @Option(help: ArgumentHelp("The new version; it must be greater than the channel's current one. Default: current + 1.", valueName: "N"))
+    var version: UInt64?
+
+    @Option(help: ArgumentHelp("Kiosks refuse the manifest this long after publishing (30m, 12h, 7d, 2w): publish again before then.", valueName: "DURATION"))
+    var expires: String?
+
+    @Option(help: ArgumentHelp("A reference instant for synchronised rotation, RFC 3339 (2026-03-28T00:00:00Z); kiosks do not use it yet.", valueName: "TIME"))
+    var epoch: String?
+
+    func validate() throws {
+        guard (key != nil) != unsigned else { throw ValidationError("give exactly one of --key FILE.sec and --unsigned") }
+        if let expires, ChannelDuration.seconds(expires) == nil {
+            throw ValidationError("--expires must be a whole number and a unit: 30m, 12h, 7d or 2w, found \(expires)")
+        }
+        if let epoch, RFC3339.parse(epoch) == nil {
+            throw ValidationError("--epoch must be an RFC 3339 date and time such as 2026-03-28T00:00:00Z, found \(epoch)")
+        }
+    }
+
+    func run() throws {
+        let signing: ChannelPublisher.Signing
+        if let key {
+            do {
+                let secret = try ChannelKeys.loadSecretKey(key)
+                signing = .key(secret, comment: ChannelKeys.signatureComment(secretKeyPath: key, key: secret))
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+        } else {
+            signing = .unsigned
+        }
+        let request = ChannelPublisher.Request(
+            configurationFile: config, directory: dir, signing: signing, version: version,
+            expiresAfterSeconds: expires.flatMap(ChannelDuration.seconds), epoch: epoch.flatMap(RFC3339.parse))
+        let outcome: ChannelPublisher.Outcome
+        do {
+            outcome = try ChannelPublisher.publish(request, now: WallInstant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let manifest = try? ChannelManifest.parse(outcome.manifest)
+        var line = "\(outcome.manifestPath): version \(outcome.version)"
+        line += outcome.previousVersion.map { " (was \($0))" } ?? " (a new channel)"
+        if let manifest {
+            line += ", published \(RFC3339.format(manifest.published))"
+            line += manifest.expires.map { ", expires \(RFC3339.format($0))" } ?? ", does not expire"
+        }
+        print(line)
+        print("blobs: \(outcome.blobsWritten.count) written, \(outcome.blobsKept.count) already there")
+        if let signature = outcome.signature {
+            print("\(outcome.signaturePath): signed with key \(signature.keyNumber)")
+        } else {
+            print("unsigned: kiosks refuse it until it is signed; sign it offline with")
+            print("  signify-openbsd -S -s KEY.sec -m \(outcome.manifestPath) -x \(outcome.signaturePath)")
+        }
+    }
+}
+
+struct ChannelVerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a channel directory as a kiosk would: signature, form, expiry, version, and every blob.",
+        discussion: """
+            Prints the verdict. Exit status: 0 when a kiosk trusting these keys would apply the channel and every \
+            blob is present and matches; 1 otherwise, with the refusal's code (bad-signature, unknown-key, \
+            not-newer, expired, malformed) or the blobs that do not match.
+            """)
+
+    @Option(help: ArgumentHelp("The channel directory.", valueName: "CHANNEL"))
+    var dir: String
+
+    @Option(name: .customLong("key"), parsing: .upToNextOption,
+            help: ArgumentHelp("Trusted public keys (signify .pub files); repeat or list several for key rotation.", valueName: "FILE.pub"))
+    var keys: [String]
+
+    @Option(help: ArgumentHelp("The version a kiosk last applied: the manifest must be newer.", valueName: "N"))
+    var appliedVersion: UInt64?
+
+    @Option(help: ArgumentHelp("Judge expiry at this instant (RFC 3339) instead of now.", valueName: "TIME"))
+    var at: String?
+
+    func validate() throws {
+        guard !keys.isEmpty else { throw ValidationError("give at least one trusted key: --key FILE.pub") }
+        if let at, RFC3339.parse(at) == nil {
+            throw ValidationError("--at must be an RFC 3339 date and time such as 2026-03-28T12:00:00Z, found \(at)")
+        }
+    }
+
+    func run() throws {
+        var trusted: [SignifyPublicKey] = []
+        for path in keys {
+            do {
+                trusted.append(try ChannelKeys.loadPublicKey(path))
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+        }
+        let manifestPath = dir + "/" + ChannelManifest.fileName
+        let signaturePath = dir + "/" + ChannelManifest.signatureFileName
+        let manifestBytes: [UInt8]
+        do {
+            manifestBytes = try ChannelFiles.read(manifestPath)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let now = at.flatMap(RFC3339.parse) ?? WallInstant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
+        let verified: VerifiedManifest
+        do throws(ChannelRefusal) {
+            guard ChannelFiles.exists(signaturePath) else {
+                throw ChannelRefusal.badSignature("\(ChannelManifest.signatureFileName) is missing: the manifest is unsigned")
+            }
+            let signatureBytes: [UInt8]
+            do {
+                signatureBytes = try ChannelFiles.read(signaturePath, limit: 4096)
+            } catch {
+                throw ChannelRefusal.badSignature(error.description)
+            }
+            verified = try ChannelVerifier(trustedKeys: trusted)
+                .verify(manifest: manifestBytes, signature: signatureBytes, appliedVersion: appliedVersion, now: now)
+        } catch {
+            print("\(manifestPath): refused: \(error) [\(error.code)]")
+            throw ExitCode(1)
+        }
+        let manifest = verified.manifest
+        let keyFile = zip(keys, trusted).first { $0.1.keyNumber == verified.keyNumber }?.0 ?? "?"
+        print("\(manifestPath): verified: version \(manifest.version), published \(RFC3339.format(manifest.published)), signed with key \(verified.keyNumber) (\(keyFile))")
+        if let expires = manifest.expires {
+            let hours = (expires - now) / 3600
+            print("expires \(RFC3339.format(expires)) (in \(hours >= 48 ? "\(hours / 24) days" : "\(hours) hours"))")
+        } else {
+            print("does not expire")
+        }
+        let slides = manifest.configuration.allSlides.count
+        print("configuration: \(slides) slide\(slides == 1 ? "" : "s")\(manifest.configuration.schedule == nil ? "" : " (with a schedule)"), \(manifest.blobs.count) blob\(manifest.blobs.count == 1 ? "" : "s")")
+
+        var problems: [String] = []
+        for blob in manifest.blobs.values.sorted(by: { $0.sha256 < $1.sha256 }) {
+            do {
+                try blob.check(try ChannelFiles.read(dir + "/" + blob.path))
+            } catch let mismatch as BlobMismatch {
+                problems.append(mismatch.description)
+            } catch {
+                problems.append("\(blob.path): \(error)")
+            }
+        }
+        if problems.isEmpty {
+            print("blobs: all \(manifest.blobs.count) present and matching")
+        } else {
+            for problem in problems { print("blob refused: \(problem)") }
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// `--expires`: a whole number and a unit.
+enum ChannelDuration {
+    static func seconds(_ text: String) -> Int64? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        guard let unit = text.last.flatMap({ units[$0] }), let count = Int64(text.dropLast()), count > 0,
+              count <= Int64.max / unit / 2 else { return nil }
+        return count * unit
+    }
+}

@@ -121,6 +121,9 @@ public final class Kiosk {
                 logger.info("resumed by an operator")
             case .setScreenPower(let request):
                 power.request(request)
+            case .setOverride(let override):
+                // Shown by the programme owner (being built): logged until then.
+                logger.notice("override \(override?.id ?? "cleared") received")
             case .apply(let next, let version):
                 // Decode the new playlist's first pictures now, into a store of its
                 // own; the switch waits for them, so it never shows a black frame.

@@ -21,6 +21,8 @@ public enum KioskCommand: Hashable, Sendable {
     case apply(KioskConfiguration, version: String)
     /// Switch the screen on or off (an operator, through the API).
     case setScreenPower(ScreenPower.Request)
+    /// Show an emergency override at once, or end the one showing (nil).
+    case setOverride(KioskOverride?)
 }
 
 /// A question for the display thread, answered at its next turn.
@@ -46,6 +48,11 @@ public struct KioskStatus: Hashable, Sendable {
     public var screen: ScreenPower.State = .on
     /// What was last asked of the screen.
     public var screenRequested: ScreenPower.Request = .on
+    /// The emergency override showing, if one is.
+    public var override: KioskOverride?
+    /// What the schedule shows now, since when, until when and what comes
+    /// next; nil without a schedule.
+    public var schedule: ScheduleStatus?
 
     public static let errorLimit = 20
 }
@@ -103,5 +110,20 @@ public final class KioskControl: Sendable {
 
     func publish(_ status: KioskStatus) {
         mutex.withLock { published = status }
+    }
+}
+
+/// The schedule's part of the status: what it shows now and what comes next.
+public struct ScheduleStatus: Hashable, Sendable {
+    public var now: ScheduleState
+    /// The change at `now.until`, if there is one.
+    public var next: ScheduleShowing?
+    /// The schedule's zone (`Europe/Berlin`).
+    public var timezone: String
+
+    public init(now: ScheduleState, next: ScheduleShowing?, timezone: String) {
+        self.now = now
+        self.next = next
+        self.timezone = timezone
     }
 }

@@ -1,7 +1,8 @@
 /// Whether the screen should be lit, as a pure function of what was asked and
-/// of time: an operator's (or later a schedule's) request, and a touch on a
-/// dark screen that wakes it for a while. The kiosk applies the answer to the
-/// display; tests run it on virtual time.
+/// of time: the last request (an operator's, or the schedule's at its screen-on
+/// and screen-off moments), a touch on a dark screen that wakes it for a while,
+/// and an emergency override, which holds it lit whatever was asked. The kiosk
+/// applies the answer to the display; tests run it on virtual time.
 public struct ScreenPower: Hashable, Sendable {
     /// What somebody asked the screen to be.
     public enum Request: String, Hashable, Sendable, CaseIterable {
@@ -16,10 +17,12 @@ public struct ScreenPower: Hashable, Sendable {
         case off
         /// Asked to be off, lit by a touch until this instant.
         case wokenByTouch(until: MonotonicInstant)
+        /// Lit because an emergency override shows, whatever was asked.
+        case heldByOverride
 
         public var isLit: Bool {
             switch self {
-            case .on, .wokenByTouch: return true
+            case .on, .wokenByTouch, .heldByOverride: return true
             case .off: return false
             }
         }
@@ -30,6 +33,9 @@ public struct ScreenPower: Hashable, Sendable {
     /// do not wake it.
     public var wakeOnTouch: Duration?
     private var wokenUntil: MonotonicInstant?
+    /// An override is showing: the screen is lit, and a request made meanwhile
+    /// takes effect when the override ends.
+    public var heldByOverride = false
 
     public init(wakeOnTouch: Duration?) {
         self.wakeOnTouch = wakeOnTouch
@@ -52,6 +58,7 @@ public struct ScreenPower: Hashable, Sendable {
     }
 
     public func state(at now: MonotonicInstant) -> State {
+        if heldByOverride { return .heldByOverride }
         switch requested {
         case .on:
             return .on

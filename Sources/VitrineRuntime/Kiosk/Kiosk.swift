@@ -19,8 +19,13 @@ import VitrineCore
 /// configuration until its slide boundary), `LifecycleReporter` (systemd READY,
 /// watchdog, the first-frame line) and `RecentErrors`.
 public final class Kiosk {
+    /// The configuration the carousel runs: the one applied, with the slides
+    /// its schedule or an override puts on screen (`KioskProgramme`).
     public private(set) var configuration: KioskConfiguration
-    private var configurationVersion: String?
+    /// Its version, and which of its playlists (or an override) it is.
+    private var shown: ShownIdentity
+    /// The schedule and the override: what to show by the wall clock.
+    private let programme: KioskProgramme
     public let display: DisplayBackend
     private let logger: Logger
     private let loop: EventLoop
@@ -52,9 +57,14 @@ public final class Kiosk {
     public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
                 notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics()) throws(SystemError) {
         let startedAt = MonotonicClock.now()
+        let programme = KioskProgramme(configuration: configuration, version: version, logger: logger)
+        let first = programme.start(at: startedAt)
+        let applied = configuration
+        let configuration = first.show?.configuration ?? applied
+        self.programme = programme
         self.configuration = configuration
+        self.shown = ShownIdentity(version: version, selection: first.show?.selection ?? .configuration)
         self.metrics = metrics
-        self.configurationVersion = version
         self.display = display
         self.logger = logger
         self.loop = try EventLoop()
@@ -64,6 +74,8 @@ public final class Kiosk {
         self.pacing = FramePacing(refreshInterval: display.refreshInterval)
         self.lifecycle = LifecycleReporter(notifier: notifier, logger: logger, startedAt: startedAt)
         self.power = KioskPower(wakeOnTouch: configuration.power.wakeOnTouch, logger: logger)
+        if let request = first.power { power.request(request, by: "the schedule") }
+        power.holdForOverride(programme.override != nil)
         self.store = Self.makeStore(configuration, output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup,
                                     metrics: metrics)
         self.displayGeneration = display.generation
@@ -96,6 +108,8 @@ public final class Kiosk {
                     measureLatency()
                 case .descriptor(let descriptor):
                     handleInput(on: descriptor)
+                case .wallClock(let stepped):
+                    programme.wallClockChanged(stepped: stepped)
                 case .signal, .timer, .wakeup:
                     break
                 }
@@ -122,21 +136,36 @@ public final class Kiosk {
             case .setScreenPower(let request):
                 power.request(request)
             case .setOverride(let override):
-                // Shown by the programme owner (being built): logged until then.
-                logger.notice("override \(override?.id ?? "cleared") received")
+                follow(programme.setOverride(override, at: now), version: pending?.identity.version ?? shown.version)
             case .apply(let next, let version):
-                // Decode the new playlist's first pictures now, into a store of its
-                // own; the switch waits for them, so it never shows a black frame.
-                let store = Self.makeStore(next, output: logicalSize, wakeup: loop.wakeup, metrics: metrics)
-                // The same playlist with a picture newly downloaded: keep the
-                // position, and have the slides around it ready for the swap.
-                let sameShow = version == configurationVersion && next.carouselSettings == configuration.carouselSettings
-                store.request(sameShow ? engine.slidesToPrefetch() : Array(next.slides.indices.prefix(2)))
-                pending = PendingConfiguration(configuration: next, version: version, store: store, sameShow: sameShow)
-                logger.info(sameShow ? "pictures of configuration \(version) changed; they show from the next slide boundary"
-                                     : "configuration \(version) received; it applies at the next slide boundary")
+                follow(programme.apply(next, version: version, at: now), version: version)
             }
         }
+        if let change = programme.takeDueChange(at: now) {
+            follow(change, version: pending?.identity.version ?? shown.version)
+        }
+    }
+
+    /// Does what the schedule or an override asks: the screen on or off, and
+    /// what to show, from the next slide boundary or (an override) at once.
+    private func follow(_ change: Programme.Change, version: String?) {
+        if let request = change.power { power.request(request, by: "the schedule") }
+        power.holdForOverride(programme.override != nil)
+        guard let show = change.show else { return }
+        let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
+        // Decode the new playlist's first pictures now, into a store of its
+        // own; the switch waits for them, so it never shows a black frame.
+        let store = Self.makeStore(next, output: logicalSize, wakeup: loop.wakeup, metrics: metrics)
+        // The same playlist with a picture newly downloaded: keep the
+        // position, and have the slides around it ready for the swap.
+        let sameShow = identity == shown && next.carouselSettings == configuration.carouselSettings
+        store.request(sameShow ? engine.slidesToPrefetch() : Array(next.slides.indices.prefix(2)))
+        pending = PendingConfiguration(configuration: next, identity: identity, store: store, sameShow: sameShow,
+                                       immediate: change.immediate)
+        let what = identity.selection == .configuration ? "configuration \(version ?? "")" : "\(identity.selection)"
+        logger.info(sameShow ? "pictures of \(what) changed; they show from the next slide boundary"
+                             : change.immediate ? "\(what) shows as soon as its first picture is ready"
+                             : "\(what) received; it applies at the next slide boundary")
     }
 
     /// Switches to a pending configuration once its first picture is ready and
@@ -144,10 +173,10 @@ public final class Kiosk {
     /// come, or not rotating at all. Never mid-transition or under a finger.
     private func applyPendingConfigurationIfDue(at now: MonotonicInstant) {
         guard let pending, pending.isReady(currentSlide: engine.currentSlide),
-              PendingConfiguration.isAtSlideBoundary(engine, at: now) else { return }
-        let next = pending.configuration, version = pending.version
+              pending.immediate || PendingConfiguration.isAtSlideBoundary(engine, at: now) else { return }
+        let next = pending.configuration, version = pending.identity.version ?? "", previous = shown
         configuration = next
-        configurationVersion = version
+        shown = pending.identity
         store = pending.store
         renderer.compositor = next.compositor
         self.pending = nil
@@ -161,17 +190,23 @@ public final class Kiosk {
         for reason in pauses { engine.pause(reason, at: now) }
         touch.update(configuration: next)
         power.wakeOnTouch = next.power.wakeOnTouch
-        logger.notice("configuration \(version) applied", metadata: ["slides": "\(next.slides.count)"])
-        onEvent?(.configurationApplied(version: version))
+        if shown.version != previous.version {
+            logger.notice("configuration \(version) applied", metadata: ["slides": "\(next.slides.count)"])
+            onEvent?(.configurationApplied(version: version))
+        }
+        if shown.selection != previous.selection {
+            logger.notice("now showing \(shown.selection)", metadata: ["slides": "\(next.slides.count)"])
+        }
     }
 
     private func publishStatus() {
         control.publish(KioskStatus(
             currentSlide: engine.currentSlide, slideCount: configuration.slides.count, playing: engine.isPlaying,
             pausedBecause: engine.scheduler.pauseReasons.map(\.rawValue).sorted(), output: display.description,
-            inputDevices: touch.deviceNames, configurationVersion: configurationVersion,
+            inputDevices: touch.deviceNames, configurationVersion: shown.version,
             startedAt: lifecycle.startedAt, recentErrors: recentErrors.messages,
-            screen: power.power.state(at: MonotonicClock.now()), screenRequested: power.power.requested))
+            screen: power.power.state(at: MonotonicClock.now()), screenRequested: power.power.requested,
+            override: programme.override, schedule: programme.scheduleStatus))
     }
 
     /// Touch input: device events through the recognizer into the engine.
@@ -377,6 +412,8 @@ public final class Kiosk {
         // A touch's wake ending turns the screen off again on time.
         if let change = power.nextChange(after: MonotonicClock.now()) { wake = min(wake ?? change, change) }
         loop.setTimer(wake)
+        // The schedule's next change, or the override's end, on the wall clock.
+        loop.setWallTimer(programme.nextWallDeadline)
     }
 }
 

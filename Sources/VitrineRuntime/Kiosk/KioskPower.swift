@@ -23,9 +23,16 @@ final class KioskPower {
         set { power.wakeOnTouch = newValue }
     }
 
-    func request(_ request: ScreenPower.Request) {
+    func request(_ request: ScreenPower.Request, by whom: String = "an operator") {
         power.request(request)
-        logger.notice("screen \(request.rawValue) requested")
+        logger.notice("screen \(request.rawValue) requested by \(whom)")
+    }
+
+    /// An emergency override holds the screen lit while it shows.
+    func holdForOverride(_ held: Bool) {
+        guard held != power.heldByOverride else { return }
+        power.heldByOverride = held
+        logger.notice(held ? "the screen is held on while the override shows" : "the override no longer holds the screen on")
     }
 
     /// Whether `gesture` is for the carousel: false for every gesture of a

@@ -5,10 +5,14 @@ import VitrineCore
 /// into a store of its own, so that the switch never shows a black frame.
 struct PendingConfiguration {
     let configuration: KioskConfiguration
-    let version: String
+    /// The version and the schedule's or override's choice it shows.
+    let identity: ShownIdentity
     let store: SlideFrameStore
     /// The same playlist with a picture newly downloaded: the switch keeps the position.
     let sameShow: Bool
+    /// An override starting or ending: shown as soon as its first picture is
+    /// ready, without waiting for the slide boundary.
+    let immediate: Bool
 
     /// Whether the pictures the switch shows first are decoded, or have failed
     /// (the placeholder is final too).
@@ -36,4 +40,10 @@ struct PendingConfiguration {
             return true
         }
     }
+}
+
+/// What is on screen: the configuration's version, and what of it shows.
+struct ShownIdentity: Hashable {
+    var version: String?
+    var selection: Programme.Selection
 }

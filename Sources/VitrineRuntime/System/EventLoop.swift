@@ -3,8 +3,9 @@ import Glibc
 import VitrineCore
 
 /// The display thread's only place to sleep: `epoll_wait` over the display's
-/// event fd (DRM), input fds, one timerfd for the next deadline, an eventfd that
-/// other threads write to wake it, and a signalfd for SIGTERM/SIGINT/SIGHUP.
+/// event fd (DRM), input fds, one timerfd for the next deadline, a second one on
+/// the wall clock (the schedule's next change), an eventfd that other threads
+/// write to wake it, and a signalfd for SIGTERM/SIGINT/SIGHUP.
 ///
 /// Nothing here spins: with a static slide and no input the thread stays in
 /// `epoll_wait` until the rotation deadline.
@@ -12,6 +13,9 @@ public final class EventLoop {
     /// What woke the loop.
     public enum Source: Hashable, Sendable {
         case timer
+        /// The wall-clock timer: its instant came, or (`stepped`) the wall
+        /// clock was set, by NTP, an operator or a first time sync.
+        case wallClock(stepped: Bool)
         case wakeup
         case signal(Int32)
         case descriptor(Int32)
@@ -19,6 +23,9 @@ public final class EventLoop {
 
     private let epollDescriptor: Int32
     private let timerDescriptor: Int32
+    private let wallTimerDescriptor: Int32
+    /// What the wall timer is armed for, so that an unchanged deadline costs no system call.
+    private var wallDeadline: WallInstant?
     private let signalDescriptor: Int32
     public let wakeup: WakeupSignal
 
@@ -36,6 +43,8 @@ public final class EventLoop {
         guard epollDescriptor >= 0 else { throw SystemError("epoll_create1") }
         timerDescriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         guard timerDescriptor >= 0 else { throw SystemError("timerfd_create") }
+        wallTimerDescriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        guard wallTimerDescriptor >= 0 else { throw SystemError("timerfd_create(CLOCK_REALTIME)") }
         var set = sigset_t()
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
@@ -43,6 +52,7 @@ public final class EventLoop {
         guard signalDescriptor >= 0 else { throw SystemError("signalfd") }
         wakeup = try WakeupSignal()
         try watch(timerDescriptor)
+        try watch(wallTimerDescriptor)
         try watch(signalDescriptor)
         try watch(wakeup.descriptor)
     }
@@ -50,6 +60,7 @@ public final class EventLoop {
     deinit {
         close(epollDescriptor)
         close(timerDescriptor)
+        close(wallTimerDescriptor)
         close(signalDescriptor)
     }
 
@@ -80,6 +91,26 @@ public final class EventLoop {
         timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
+    /// Arms the wall-clock timer for `instant` (`TFD_TIMER_ABSTIME` on
+    /// `CLOCK_REALTIME`), or disarms it for nil.
+    ///
+    /// `TFD_TIMER_CANCEL_ON_SET`: when the wall clock is set while the timer is
+    /// armed, the timer fires at once and its read fails with `ECANCELED`
+    /// (`.wallClock(stepped: true)`), so a step is noticed when it happens, not
+    /// at a deadline that now means another moment. A cancelled timer stays
+    /// disarmed until it is armed again: `wait` forgets the deadline so that the
+    /// next call re-arms it.
+    public func setWallTimer(_ instant: WallInstant?) {
+        guard instant != wallDeadline else { return }
+        wallDeadline = instant
+        var spec = itimerspec()
+        if let instant {
+            // All-zero disarms: the epoch itself (a board that booted in 1970) becomes 1 s.
+            spec.it_value.tv_sec = Int(max(instant.secondsSinceEpoch, 1))
+        }
+        timerfd_settime(wallTimerDescriptor, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+    }
+
     /// Sleeps until something is ready (or `timeoutMilliseconds`, -1 for none)
     /// and returns what woke it, having drained the timer, wakeup and signal fds.
     public func wait(timeoutMilliseconds: Int32 = -1) throws(SystemError) -> [Source] {
@@ -98,6 +129,12 @@ public final class EventLoop {
                 var expirations: UInt64 = 0
                 _ = read(timerDescriptor, &expirations, 8)
                 sources.append(.timer)
+            } else if fd == wallTimerDescriptor {
+                var expirations: UInt64 = 0
+                let stepped = read(wallTimerDescriptor, &expirations, 8) < 0 && errno == ECANCELED
+                // Fired or cancelled, the timer is disarmed now (a one-shot): re-arm at the next call.
+                wallDeadline = nil
+                sources.append(.wallClock(stepped: stepped))
             } else if fd == wakeup.descriptor {
                 wakeup.drain()
                 sources.append(.wakeup)

@@ -36,10 +36,15 @@ struct PowerRoutes {
     /// when a touch's wake ends.
     static func object(_ status: KioskStatus, now: MonotonicInstant) -> [String: Any] {
         var object: [String: Any] = ["state": status.screen.isLit ? "on" : "off", "requested": status.screenRequested.rawValue]
+        object["heldByOverride"] = false
         switch status.screen {
         case .on, .off:
             object["wokenByTouch"] = false
             object["wakeEndsInSeconds"] = NSNull()
+        case .heldByOverride:
+            object["wokenByTouch"] = false
+            object["wakeEndsInSeconds"] = NSNull()
+            object["heldByOverride"] = true
         case .wokenByTouch(let until):
             object["wokenByTouch"] = true
             object["wakeEndsInSeconds"] = max(0, (until - now).secondsValue)

@@ -1,0 +1,73 @@
+import Logging
+import VitrineConfig
+import VitrineCore
+
+/// The schedule and the emergency override for the display loop: the pure
+/// `Programme` fed with the wall clock when its timer comes or the clock is
+/// stepped (`EventLoop.setWallTimer`), each change logged once.
+///
+/// The loop asks it what to show at start, on a push, on an override, and at
+/// its turns; it never reads the wall clock otherwise, so a kiosk without a
+/// schedule or an override never wakes for one.
+final class KioskProgramme {
+    private var programme: Programme
+    private let logger: Logger
+    /// The wall timer came or the clock was stepped: observe at the next turn.
+    private var due = false
+
+    init(configuration: KioskConfiguration, version: String?, logger: Logger) {
+        self.logger = logger
+        programme = Programme(configuration: configuration, version: version,
+                              timeline: Self.timeline(of: configuration, logger: logger))
+    }
+
+    /// What to show first.
+    func start(at monotonic: MonotonicInstant) -> Programme.Change {
+        logged(programme.start(wall: WallClock.now(), monotonic: monotonic))
+    }
+
+    /// A configuration was pushed (or its downloads changed).
+    func apply(_ configuration: KioskConfiguration, version: String, at monotonic: MonotonicInstant) -> Programme.Change {
+        logged(programme.apply(configuration, version: version, timeline: Self.timeline(of: configuration, logger: logger),
+                               wall: WallClock.now(), monotonic: monotonic))
+    }
+
+    func setOverride(_ override: KioskOverride?, at monotonic: MonotonicInstant) -> Programme.Change {
+        if let override { logger.notice("override \(override.id) received: \(override.slides.count) slides until \(override.until)") }
+        return logged(programme.setOverride(override, wall: WallClock.now(), monotonic: monotonic))
+    }
+
+    /// The wall-clock timer fired, or the wall clock was set.
+    func wallClockChanged(stepped: Bool) {
+        due = true
+        if stepped { logger.info("the wall clock was set: checking the schedule") }
+    }
+
+    /// What the wall clock calls for, when its timer came since the last turn.
+    func takeDueChange(at monotonic: MonotonicInstant) -> Programme.Change? {
+        guard due else { return nil }
+        due = false
+        return logged(programme.observe(wall: WallClock.now(), monotonic: monotonic))
+    }
+
+    var nextWallDeadline: WallInstant? { programme.nextWallDeadline }
+    var override: KioskOverride? { programme.override }
+    var scheduleStatus: ScheduleStatus? { programme.scheduleStatus }
+
+    private func logged(_ change: Programme.Change) -> Programme.Change {
+        for note in change.notes { logger.notice("\(note)") }
+        return change
+    }
+
+    /// The configuration's schedule in its zone. The loader refuses a zone
+    /// tzdata does not know, so nil here means the zone's file went missing
+    /// since: the top-level slides show, and the log says why.
+    private static func timeline(of configuration: KioskConfiguration, logger: Logger) -> ScheduleTimeline? {
+        guard let schedule = configuration.schedule else { return nil }
+        guard let timeline = schedule.timeline() else {
+            logger.error("schedule.timezone: no time zone \(schedule.timezone ?? "") in tzdata; the schedule is not followed")
+            return nil
+        }
+        return timeline
+    }
+}

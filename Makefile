@@ -8,7 +8,7 @@ TEST_PACKAGES := libjpeg-turbo-progs signify-openbsd
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test unit-test remote-test console-test vm-test image-test bench bench-api soak openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test unit-test remote-test console-test vm-test image-test deb bench bench-api soak openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -53,10 +53,19 @@ vm-test: deps
 	Tests/VM/run-vm-tests.sh
 
 # Boot to kiosk: a Debian bookworm image (debootstrap, cached in .build-image) with
-# deploy/install.sh's unit, booted in QEMU (TCG): first slide with no login, a pushed
-# configuration shown and kept over a reboot, restarts after kill -9 and a hung loop.
-image-test: deps
-	Tests/Image/run-image-test.sh
+# the package from `make deb` installed by apt-get, booted in QEMU (TCG): first slide
+# with no login, a pushed configuration shown and kept over a reboot, restarts after
+# kill -9 and a hung loop. Also checks dpkg -r/--purge and deploy/install.sh --root.
+image-test: deb
+	VITRINE_IMAGE_DEB=$$(deploy/debian/build-deb.sh --print-deb) Tests/Image/run-image-test.sh
+
+# Debian packages from the static release build (.build-static, as vm-test, image-test
+# and soak use): .build-deb/vitrine_VERSION_ARCH.deb and vitrine-dbgsym_VERSION_ARCH.deb,
+# checked with lintian (deploy/debian/build-deb.sh; docs/deployment.md).
+DEB_PACKAGES := dpkg-dev binutils chrpath lintian
+deb: deps
+	@deploy/dev/ensure-packages.sh $(DEB_PACKAGES)
+	deploy/debian/build-deb.sh
 
 bench: release
 	@deploy/dev/ensure-packages.sh $(BENCH_PACKAGES)

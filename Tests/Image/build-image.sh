@@ -1,28 +1,35 @@
 #!/usr/bin/env bash
 # Builds the bootable Debian image of the image test (Tests/Image/imagetest.py):
 # a small bookworm root filesystem made with debootstrap from Debian's
-# packages (systemd, udev, Debian's stock kernel, the runtime libraries), with
-# the static-stdlib vitrine binary, the unit and a starter configuration
-# installed by deploy/install.sh --root, packed into an ext4 disk image.
+# packages (systemd, udev, Debian's stock kernel), with Vitrine's Debian
+# package (`make deb`) installed by `apt-get install ./vitrine_VERSION_ARCH.deb`
+# in a chroot, as on a real system: apt brings the runtime libraries from the
+# package's Depends, and its postinst makes the user, the state directory and
+# the starter configuration and enables the unit. The tree is then packed
+# into an ext4 disk image.
 #
-#   build-image.sh BINARY OUTDIR [CONFIG]
+#   build-image.sh DEB OUTDIR [CONFIG]
 #
 # OUTDIR receives disk.img (ext4, the root filesystem for root=/dev/vda),
 # vmlinuz and initrd.img (the rootfs's own kernel and initramfs, for QEMU's
 # -kernel/-initrd). CONFIG, when given, is placed at /etc/vitrine/vitrine.yaml
-# before the installer runs, which then keeps it (it writes its starter
-# configuration only where there is none).
+# before the package is installed, which then keeps it (its postinst writes
+# the starter configuration only where there is none).
 #
 # The debootstrapped root filesystem is cached as OUTDIR/rootfs-KEY.tar, KEY
-# naming the suite, mirror and package list: only the first run downloads.
+# naming the suite, mirror and package lists: only the first run downloads.
+# OUTDIR/rootfs-base.tar links to it, for deploy/install.sh's checks in
+# run-image-test.sh, which install into a fresh copy of the same tree.
 # The mirror is the first Debian one this host's apt uses (or $VITRINE_IMAGE_MIRROR).
 #
-# Test-only additions, never made by the installer: root autologin on the
-# serial console ttyS0 (the harness's shell), DHCP on the virtual NIC, and the
-# installer's sources in /root/vitrine-src (for its checks on the live system).
+# Test-only additions, never made by the package: root autologin on the
+# serial console ttyS0 (the harness's shell), DHCP on the virtual NIC, the
+# package itself in /root (to remove and reinstall it on the live system), and
+# the installer's sources in /root/vitrine-src (for its checks there).
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: $0 BINARY OUTDIR [CONFIG]" >&2; exit 64; }
-binary=$(readlink -f "$1")
+[ $# -ge 2 ] || { echo "usage: $0 DEB OUTDIR [CONFIG]" >&2; exit 64; }
+deb=$(readlink -f "$1")
+[ -f "$deb" ] || { echo "$0: no package at $1 (make deb)" >&2; exit 1; }
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 config=${3:+$(readlink -f "$3")}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,10 +38,15 @@ repo=$(cd "$here/../.." && pwd)
 "$repo/deploy/dev/ensure-packages.sh" debootstrap e2fsprogs
 
 suite=bookworm
-# What the kiosk needs at run time (deploy/install.sh installs the same on a
-# real system), the boot essentials, and procps for the harness's pgrep.
+# The boot essentials, and procps for the harness's pgrep. Not the kiosk's
+# runtime libraries: those must come from the package's Depends.
 packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps
-packages+=,libdrm2,libturbojpeg0,libjpeg62-turbo,libevdev2,libpng16-16,zlib1g,libstdc++6,libgcc-s1
+# ...but downloaded once, at the cache stage, into the tree's apt cache (not
+# installed), so that apt-get install of the package, and install.sh --root in
+# run-image-test.sh, need no network afterwards. This list is only that hint:
+# a dependency missing from it is downloaded then, one missing from Depends
+# shows as a kiosk that cannot start.
+prefetch=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 adduser)
 
 # The Debian mirror this host's apt uses: the first deb822 URIs or one-line
 # `deb` entry ending in /debian (not -security, not a third-party repository).
@@ -54,8 +66,8 @@ find_mirror() {
 }
 mirror=${VITRINE_IMAGE_MIRROR:-$(find_mirror)}
 
-# Version 1 of the cached tree: bump when the cache stage below changes.
-key=$(printf '1 %s %s %s' "$suite" "$mirror" "$packages" | sha256sum | cut -c1-12)
+# Version 2 of the cached tree: bump when the cache stage below changes.
+key=$(printf '2 %s %s %s %s' "$suite" "$mirror" "$packages" "${prefetch[*]}" | sha256sum | cut -c1-12)
 cache="$out/rootfs-$key.tar"
 if [ ! -f "$cache" ]; then
     echo "debootstrap $suite from $mirror (cached afterwards as $(basename "$cache"))"
@@ -73,11 +85,17 @@ if [ ! -f "$cache" ]; then
     chroot "$staging" update-initramfs -u -k all > "$out/initramfs.log" 2>&1 || { umount "$staging/proc"; cat "$out/initramfs.log" >&2; exit 1; }
     umount "$staging/proc"
     chroot "$staging" apt-get clean
+    # debootstrap leaves apt's package lists for the mirror in the tree: enough
+    # for apt to resolve the package's Depends, offline, from these downloads.
+    chroot "$staging" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --download-only \
+        --no-install-recommends "${prefetch[@]}" > "$out/prefetch.log" 2>&1 || { cat "$out/prefetch.log" >&2; exit 1; }
     tar -C "$staging" --numeric-owner -cf "$cache.partial" .
     mv "$cache.partial" "$cache"
     rm -rf "$staging"
     echo "rootfs cached in $(( $(date +%s) - started )) s"
 fi
+
+ln -sfn "$(basename "$cache")" "$out/rootfs-base.tar"
 
 root="$out/rootfs"
 rm -rf "$root"
@@ -114,7 +132,20 @@ if [ -n "$config" ]; then
     install -d -m 0755 "$root/etc/vitrine"
     install -m 0644 "$config" "$root/etc/vitrine/vitrine.yaml"
 fi
-"$repo/deploy/install.sh" --root "$root" --binary "$binary"
+# The package, installed as a user would: `apt-get install ./FILE.deb` resolves
+# its Depends (from the cache stage's downloads) and runs its maintainer
+# scripts. In a chroot there is no running systemd: the postinst enables the
+# unit (deb-systemd-helper makes the links itself) and starts nothing. The
+# .deb stays in /root for the checks on the live system (test only).
+cp "$deb" "$root/root/"
+if ! chroot "$root" sh -c "cd /root && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./$(basename "$deb")" \
+        > "$out/apt-install.log" 2>&1; then
+    tail -30 "$out/apt-install.log" >&2
+    exit 1
+fi
+grep -E '^(Setting up|Unpacking|vitrine:)' "$out/apt-install.log" | sed 's/^/  /'
+# The downloaded packages: in the cache, not in the image.
+chroot "$root" apt-get clean
 
 kernel=$(find "$root/boot" -name 'vmlinuz-*' -printf '%f\n' | sort -V | tail -1)
 cp "$root/boot/$kernel" "$out/vmlinuz"

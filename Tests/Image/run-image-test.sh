@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # the checks below are functions called through check()
 # The boot-to-kiosk test (`make image-test`):
-#   1. builds the release binary with the Swift standard library linked in
-#      (the same build as the VM tests, in .build-static; $VITRINE_IMAGE_BINARY
-#      names an already built one instead);
-#   2. shellchecks the installer and these scripts;
-#   3. builds a Debian bookworm image with deploy/install.sh --root
+#   1. builds the Debian package (deploy/debian/build-deb.sh, `make deb`: the
+#      static-stdlib release binary of .build-static, stripped);
+#      $VITRINE_IMAGE_DEB names an already built one instead, as `make
+#      image-test` does after `make deb`. The host's reference renders use the
+#      binary in the package, or $VITRINE_IMAGE_BINARY;
+#   2. shellchecks the installer, the package's scripts and these scripts;
+#   3. builds a Debian bookworm image with the package installed by apt-get
 #      (Tests/Image/build-image.sh; the debootstrap is cached in .build-image);
-#   4. checks the installer on the image's tree: a second run changes nothing,
-#      --uninstall removes what it installed and keeps the state, --purge
-#      removes that too; on a Raspberry Pi tree, the kernel command line words
-#      go on once and come off at --uninstall;
-#   5. boots the image in QEMU (TCG) and runs Tests/Image/imagetest.py.
+#   4. checks the package on the image's tree, in a chroot (no systemd
+#      running): what the postinst made, then dpkg -r, reinstall and --purge;
+#   5. checks deploy/install.sh --root on a fresh copy of the same tree: a
+#      second run changes nothing, --uninstall removes what it installed and
+#      keeps the state, --purge removes that too; on a Raspberry Pi tree, the
+#      kernel command line words go on once and come off at --uninstall;
+#   6. boots the image in QEMU (TCG) and runs Tests/Image/imagetest.py.
 # Run as root (debootstrap, chroot, file ownership in the image).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,19 +23,29 @@ started=$(date +%s)
 phase() { echo "== $* ($(( $(date +%s) - started )) s)"; }
 deploy/dev/ensure-packages.sh qemu-system-x86 debootstrap e2fsprogs python3 shellcheck
 
+out=.build-image
+mkdir -p "$out"
+if [ -n "${VITRINE_IMAGE_DEB:-}" ]; then
+    deb=$VITRINE_IMAGE_DEB
+else
+    phase "static build and package"
+    deploy/debian/build-deb.sh
+    deb=$(deploy/debian/build-deb.sh --print-deb)
+fi
+[ -f "$deb" ] || { echo "$0: no package at $deb" >&2; exit 1; }
 if [ -n "${VITRINE_IMAGE_BINARY:-}" ]; then
     binary=$VITRINE_IMAGE_BINARY   # a binary built elsewhere (the same static-stdlib build)
 else
-    phase "static build"
-    swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine
-    binary=.build-static/release/vitrine
+    # The very binary the image runs, for the host's reference renders and install.sh's checks.
+    binary=$out/vitrine
+    dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/vitrine > "$binary"
+    chmod 0755 "$binary"
 fi
 
 phase "shellcheck"
-shellcheck deploy/install.sh Tests/Image/build-image.sh Tests/Image/run-image-test.sh
+shellcheck deploy/install.sh deploy/debian/build-deb.sh deploy/debian/postinst deploy/debian/prerm deploy/debian/postrm \
+    Tests/Image/build-image.sh Tests/Image/run-image-test.sh
 
-out=.build-image
-mkdir -p "$out"
 # The image's configuration: the test's kiosk plus the API with a known token.
 token=image-test-token-3f9c2a7d51
 {
@@ -40,15 +54,82 @@ token=image-test-token-3f9c2a7d51
 } > "$out/vitrine.yaml"
 
 phase "image"
-Tests/Image/build-image.sh "$binary" "$out" "$out/vitrine.yaml"
+Tests/Image/build-image.sh "$deb" "$out" "$out/vitrine.yaml"
 
-phase "installer"
-root=$out/rootfs
 failed=0
+group=installer
 check() {
     local name=$1; shift
-    if "$@"; then echo "PASS [installer] $name"; else echo "FAIL [installer] $name"; failed=1; fi
+    if "$@"; then echo "PASS [$group] $name"; else echo "FAIL [$group] $name"; failed=1; fi
 }
+in_groups() {
+    local group
+    for group in video input render; do
+        grep -qE "^$group:[^:]*:[^:]*:(.*,)?vitrine(,|\$)" "$root/etc/group" || return 1
+    done
+}
+
+# The package on the image's tree (disk.img is made already), in a chroot:
+# the maintainer scripts' paths without a running systemd.
+phase "package"
+group=package
+root=$out/rootfs
+# Names from the image's passwd and group, not the host's.
+owner_mode() { chroot "$root" stat -c '%U:%G %a' "$1"; }
+package_installed() {
+    # shellcheck disable=SC2016  # ${Status} is dpkg-query's field, not the shell's
+    chroot "$root" dpkg-query -W -f='${Status}' vitrine 2> /dev/null | grep -q "install ok installed" \
+        && test -x "$root/usr/bin/vitrine" && test -f "$root/lib/systemd/system/vitrine.service" \
+        && test -f "$root/lib/udev/rules.d/70-vitrine.rules"
+}
+libraries_found() {
+    chroot "$root" ldd /usr/bin/vitrine > "$out/ldd.txt" 2>&1 && ! grep -q "not found" "$out/ldd.txt"
+}
+enabled() { test -L "$root/etc/systemd/system/multi-user.target.wants/vitrine.service"; }
+configuration_kept() {
+    cmp -s "$out/vitrine.yaml" "$root/etc/vitrine/vitrine.yaml" && test -f "$root/etc/vitrine/images/01-welcome.jpg"
+}
+removed_keeping_state() {
+    ! test -e "$root/usr/bin/vitrine" && ! test -e "$root/lib/systemd/system/vitrine.service" \
+        && grep -q "^vitrine:" "$root/etc/passwd" && test -d "$root/var/lib/vitrine" && test -d "$root/etc/vitrine/images"
+}
+reinstalled_with_starter() {
+    # check-config runs on the host: in a chroot without /proc the Swift
+    # runtime sees no arguments, and vitrine would print its help and exit 0.
+    package_installed && enabled && test "$(owner_mode /etc/vitrine/vitrine.yaml)" = "root:vitrine 640" \
+        && "$binary" check-config "$root/etc/vitrine/vitrine.yaml" > /dev/null
+}
+package_purged() {
+    ! grep -q "^vitrine:" "$root/etc/passwd" && ! grep -q "^vitrine:" "$root/etc/group" \
+        && ! test -e "$root/var/lib/vitrine" && ! test -e "$root/etc/vitrine" && ! enabled
+}
+check "apt-get install ./$(basename "$deb") installed it: the binary, the unit, the udev rule" package_installed
+check "ldd in the image finds every library /usr/bin/vitrine links" libraries_found
+check "the unit is enabled (multi-user.target.wants)" enabled
+check "the system user vitrine is in video, input and render" in_groups
+check "/var/lib/vitrine is the user's, mode 0700" test "$(owner_mode /var/lib/vitrine)" = "vitrine:vitrine 700"
+check "the image's configuration is kept, and the demo pictures are copied" configuration_kept
+# Removed, then installed again with no configuration: the starter is written.
+rm "$root/etc/vitrine/vitrine.yaml"
+chroot "$root" dpkg -r vitrine > "$out/dpkg-remove.log" 2>&1 || cat "$out/dpkg-remove.log" >&2
+check "dpkg -r removes the binary and the unit, keeps the user, /var/lib/vitrine and /etc/vitrine" removed_keeping_state
+chroot "$root" dpkg -i "/root/$(basename "$deb")" > "$out/dpkg-reinstall.log" 2>&1 || cat "$out/dpkg-reinstall.log" >&2
+check "installing it again enables the unit and writes a valid starter configuration (root:vitrine 0640)" \
+    reinstalled_with_starter
+chroot "$root" dpkg --purge vitrine > "$out/dpkg-purge.log" 2>&1 || cat "$out/dpkg-purge.log" >&2
+check "dpkg --purge removes the user and group, /var/lib/vitrine, /etc/vitrine and the unit's links" package_purged
+
+# deploy/install.sh, for machines without dpkg, on a fresh copy of the same
+# debootstrapped tree (its runtime packages come from the cached downloads).
+phase "installer"
+group=installer
+root=$out/installer-root
+rm -rf "$root"
+mkdir -p "$root"
+tar -C "$root" --numeric-owner -xpf "$out/rootfs-base.tar"
+install -d -m 0755 "$root/etc/vitrine"
+install -m 0644 "$out/vitrine.yaml" "$root/etc/vitrine/vitrine.yaml"
+deploy/install.sh --root "$root" --binary "$binary" > "$out/install.log" 2>&1 || { cat "$out/install.log" >&2; exit 1; }
 manifest() {
     (cd "$root" && find etc usr/local var/lib -xdev -printf '%p %m %U %G %s %T@\n' | sort)
 }
@@ -58,12 +139,6 @@ manifest > "$out/manifest-2"
 check "a second run says nothing changed" grep -q "nothing changed" <<< "$second"
 check "a second run changes no file, mode, owner or time" cmp -s "$out/manifest-1" "$out/manifest-2"
 check "the unit is enabled" test -L "$root/etc/systemd/system/multi-user.target.wants/vitrine.service"
-in_groups() {
-    local group
-    for group in video input render; do
-        grep -qE "^$group:[^:]*:[^:]*:(.*,)?vitrine(,|\$)" "$root/etc/group" || return 1
-    done
-}
 uninstalled() {
     ! test -e "$root/usr/local/lib/systemd/system/vitrine.service" && ! test -e "$root/usr/local/bin/vitrine" \
         && ! test -e "$root/etc/udev/rules.d/70-vitrine.rules" \

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 import VitrineConfig
 import VitrineCore
 import VitrinePNG
@@ -15,6 +16,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Seconds after start, for example 12.5.")
     var at: Double
 
+    @Option(help: ArgumentHelp(
+        "With a schedule: the wall-clock instant whose playlist to render, as vitrine schedule's --from takes it (2026-03-28T07:00:05Z); --at then counts from when that playlist began showing, as the kiosk starts a newly scheduled playlist from its first slide.",
+        valueName: "instant"))
+    var wall: String?
+
     @Option(name: .shortAndLong, help: "The file to write: PNG, or binary PPM when it ends in .ppm (for tools that compare raw pixels).")
     var out: String
 
@@ -30,7 +36,8 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.bootstrap()
-        let configuration = try loadConfiguration(config, logger: logger)
+        var configuration = try loadConfiguration(config, logger: logger)
+        if let wall { configuration = try scheduled(configuration, at: wall, logger: logger) }
         let renderer = FrameRenderer(configuration: configuration, output: size.flatMap(PixelSize.init(parsing:)))
         let (frame, failures) = renderer.render(at: at)
         for failure in failures { logger.error("\(failure)") }
@@ -39,6 +46,27 @@ struct RenderCommand: ParsableCommand {
             try FileIO.writeAtomically(bytes, to: out, durable: false)
         } catch {
             logger.critical("cannot write \(out): \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension RenderCommand {
+    /// The configuration as the kiosk shows it at `wall`: the schedule's playlist then.
+    func scheduled(_ configuration: KioskConfiguration, at wall: String, logger: Logger) throws -> KioskConfiguration {
+        guard let schedule = configuration.schedule, let timeline = schedule.timeline() else {
+            logger.critical("\(config): --wall needs a schedule section")
+            throw ExitCode(64)
+        }
+        guard let instant = ScheduleCommand.instant(wall, in: timeline.zone) else {
+            logger.critical("--wall must be an ISO 8601 date and time such as 2026-03-28T12:00:00Z, found \(wall)")
+            throw ExitCode(64)
+        }
+        switch timeline.showing(at: instant) {
+        case .playlist(let name, let slides):
+            return configuration.showingPlaylist(name, slides: slides)
+        case .off:
+            logger.critical("the schedule has the screen off at \(instant): there is no frame to render")
             throw ExitCode(1)
         }
     }

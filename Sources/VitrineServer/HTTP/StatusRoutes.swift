@@ -24,6 +24,7 @@ struct StatusRoutes {
                 "configVersion": kiosk.store.current.version, "screen": status.screen.isLit ? "on" : "off",
             ]
             object["slide"] = status.currentSlide.map { $0 as Any } ?? NSNull()
+            object["schedule"] = status.schedule.map(Self.scheduleObject) ?? NSNull()
             return JSONResponse.make(.ok, object)
         }
         router.post("/api/v1/control") { request, _ in try await control(request) }
@@ -34,6 +35,18 @@ struct StatusRoutes {
             let png = try await kiosk.offload { try PNGCodec.encode(frame, fast: true) }
             return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "no-store"])
         }
+    }
+
+    /// What the schedule shows now, since and until when (RFC 3339, UTC), and what comes next.
+    static func scheduleObject(_ schedule: ScheduleStatus) -> [String: Any] {
+        [
+            "showing": schedule.now.showing.description,
+            "playlist": schedule.now.showing.playlistName.map { $0 as Any } ?? NSNull(),
+            "since": schedule.now.since.map { $0.description as Any } ?? NSNull(),
+            "until": schedule.now.until.map { $0.description as Any } ?? NSNull(),
+            "next": schedule.next.map { $0.description as Any } ?? NSNull(),
+            "timezone": schedule.timezone,
+        ]
     }
 
     private func control(_ request: Request) async throws -> Response {

@@ -55,6 +55,11 @@ cp "$modules_src"/modules.order "$modules_src"/modules.builtin* "$root/lib/modul
 depmod -b "$root" "$kver"
 
 # The binary and the libraries it links.
+# The zones the VM's schedule configurations name (tzdata, as on a Debian system).
+mkdir -p "$root/usr/share/zoneinfo/Europe"
+cp /usr/share/zoneinfo/UTC "$root/usr/share/zoneinfo/UTC"
+cp /usr/share/zoneinfo/Europe/Berlin "$root/usr/share/zoneinfo/Europe/Berlin"
+
 cp "$binary" "$root/usr/bin/vitrine"
 ldd "$binary" | grep -oE '/[^ ]+' | while read -r library; do
     mkdir -p "$root$(dirname "$library")"

@@ -225,10 +225,12 @@ class Results:
         return condition
 
 
-def host_render(vitrine, config, seconds, size, work, name):
-    """`vitrine render` on the host of the same configuration and instant, as PPM."""
+def host_render(vitrine, config, seconds, size, work, name, wall=None):
+    """`vitrine render` on the host of the same configuration and instant, as PPM;
+    with `wall`, of the schedule's playlist at that wall-clock instant."""
     out = os.path.join(work, name + ".ppm")
-    subprocess.run([vitrine, "render", "--config", config, "--at", str(seconds), "--size", size, "--out", out], check=True)
+    command = [vitrine, "render", "--config", config, "--at", str(seconds), "--size", size, "--out", out]
+    subprocess.run(command + (["--wall", wall] if wall else []), check=True)
     return Image.load_ppm(out)
 
 
@@ -565,6 +567,13 @@ def run_suite(args):
     guest = Guest(args.gpu, args.kernel, args.initrd, work)
     try:
         results.check("boots with a DRM card", True, f"{guest.boot_seconds:.1f} s to the shell")
+        if args.only:
+            # Development: only the named groups of checks, in this boot (not used by make vm-test).
+            import importlib
+            for group in args.only.split(","):
+                module = importlib.import_module(f"{group}_checks")
+                getattr(module, f"{group}_checks")(guest, results, args, mirror, work)
+            return results
         status, listing = guest.run("vitrine displays")
         results.check("vitrine displays lists a connected connector and its modes",
                       status == 0 and " connected" in listing and "modes:" in listing, listing.strip().replace("\n", " | ")[:200])
@@ -645,6 +654,9 @@ def run_suite(args):
             power_checks(guest, results, args, mirror, work, "power-legacy.yaml")
             # The replug's modeset through drmModeSetCrtc too (on the boot without the touch checks).
             hotplug_checks(guest, results, args, mirror, work, "hotplug-legacy.yaml")
+        # Last: it sets the guest's wall clock.
+        from schedule_checks import schedule_checks
+        schedule_checks(guest, results, args, mirror, work)
     finally:
         guest.stop()
     return results
@@ -657,6 +669,7 @@ def main():
     parser.add_argument("--initrd", required=True)
     parser.add_argument("--vitrine", required=True, help="the host's vitrine binary, for the reference renders")
     parser.add_argument("--work", required=True)
+    parser.add_argument("--only", help="comma-separated groups of checks from Tests/VM/NAME_checks.py, e.g. schedule")
     args = parser.parse_args()
     results = run_suite(args)
     print(f"vm-{args.gpu}: {results.passed} passed, {results.failed} failed", flush=True)

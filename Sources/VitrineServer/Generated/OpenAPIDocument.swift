@@ -804,9 +804,9 @@ paths:
                 $ref: "#/components/schemas/Power"
               examples:
                 on:
-                  value: {state: "on", requested: "on", wokenByTouch: false, wakeEndsInSeconds: null}
+                  value: {state: "on", requested: "on", wokenByTouch: false, wakeEndsInSeconds: null, heldByOverride: false}
                 wokenByTouch:
-                  value: {state: "on", requested: "off", wokenByTouch: true, wakeEndsInSeconds: 21.4}
+                  value: {state: "on", requested: "off", wokenByTouch: true, wakeEndsInSeconds: 21.4, heldByOverride: false}
         "401":
           $ref: "#/components/responses/Unauthorized"
     put:
@@ -1225,7 +1225,7 @@ components:
     Power:
       type: object
       additionalProperties: false
-      required: [state, requested, wokenByTouch, wakeEndsInSeconds]
+      required: [state, requested, wokenByTouch, wakeEndsInSeconds, heldByOverride]
       properties:
         state:
           type: string
@@ -1243,6 +1243,9 @@ components:
           nullable: true
           minimum: 0
           description: When a touch's wake ends, in seconds from now; null otherwise.
+        heldByOverride:
+          type: boolean
+          description: Lit because an emergency override shows (`POST /api/v1/override`), whatever was requested.
     PowerRequest:
       type: object
       additionalProperties: false

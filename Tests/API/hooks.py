@@ -98,11 +98,29 @@ def _point_references(configuration):
             slides[index] = asset(slide)
 
 
+# A schedule's entries name its playlists, two entries of one kind and priority
+# must not overlap, and its dates must exist (no 2026-02-30): JSON Schema can
+# say none of that. A schedule in a *valid* generated configuration is replaced
+# by a small valid one; an invalid one is left alone, so negative cases stay
+# negative. Schedules themselves are tested in VitrineConfigTests. (The schema
+# cannot say either that `slides` must be empty beside a schedule.)
+VALID_SCHEDULE = {"timezone": "UTC", "playlists": {"day": []}, "entries": [], "otherwise": "day"}
+
+
+def _valid_schedule(configuration, case):
+    meta = case.meta
+    if isinstance(configuration.get("schedule"), dict) and meta is not None and meta.generation.mode.is_positive:
+        configuration["schedule"] = json.loads(json.dumps(VALID_SCHEDULE))
+        # With a schedule its playlists say what shows: the top-level slides must be empty.
+        configuration["slides"] = []
+
+
 @schemathesis.hook
 def before_call(ctx, case, kwargs):
     _relabel_mixed_cases(case)
     if case.operation.method.upper() == "PUT" and case.operation.path == "/api/v1/config" and isinstance(case.body, dict):
         _point_references(case.body)
+        _valid_schedule(case.body, case)
 
 
 def _relabel_mixed_cases(case):

@@ -1201,6 +1201,40 @@ components:
           description: Whether the screen is lit (see `/api/v1/power`).
         vitrineVersion:
           type: string
+        schedule:
+          description: What the schedule shows now and next; null without a schedule.
+          nullable: true
+          allOf:
+            - $ref: "#/components/schemas/ScheduleStatus"
+    ScheduleStatus:
+      type: object
+      additionalProperties: false
+      required: [showing, playlist, since, until, next, timezone]
+      properties:
+        showing:
+          type: string
+          description: What shows now, as `vitrine schedule` writes it (`playlist day (slides 0, 1)`, `screen off`).
+        playlist:
+          type: string
+          nullable: true
+          description: The playlist showing; null while the schedule has the screen off.
+        since:
+          type: string
+          format: date-time
+          nullable: true
+          description: When that began (UTC); null when it has always been so.
+        until:
+          type: string
+          format: date-time
+          nullable: true
+          description: When it changes next (UTC); null when it never does.
+        next:
+          type: string
+          nullable: true
+          description: What shows from `until` on.
+        timezone:
+          type: string
+          description: The zone the schedule is in.
     ControlCommand:
       oneOf:
         - type: object
@@ -1377,6 +1411,8 @@ components:
           $ref: "#/components/schemas/Decode"
         power:
           $ref: "#/components/schemas/PowerSettings"
+        schedule:
+          $ref: "#/components/schemas/Schedule"
     Slide:
       description: "A slide, or a plain string as shorthand for `{path: ...}`. GET always returns the object form."
       oneOf:
@@ -1453,6 +1489,8 @@ components:
           $ref: "#/components/schemas/Decode"
         power:
           $ref: "#/components/schemas/PowerSettings"
+        schedule:
+          $ref: "#/components/schemas/Schedule"
     PushedSlide:
       description: "A slide in a pushed configuration: as `Slide`, with a `path` a push may name."
       oneOf:
@@ -1693,6 +1731,105 @@ components:
           type: string
           default: /tmp/vitrine-preview.png
           description: Where the headless backend keeps its live preview PNG.
+    Schedule:
+      type: object
+      additionalProperties: false
+      description: |
+        Playlists by time of day, day of the week and date (docs/configuration.md, "Schedule"). With a schedule, the
+        kiosk shows the playlist its entries choose at the wall-clock time, or `otherwise`, and the top-level `slides`
+        must be empty. Refused with 422 and key paths: an entry naming no playlist, two
+        entries of the same kind and priority naming different playlists that overlap, an unknown zone, `until` not
+        after `from`, an impossible date. Times are on the zone's wall clock, including daylight saving time.
+      properties:
+        timezone:
+          type: string
+          minLength: 1
+          description: An IANA zone (`Europe/Berlin`); default the system's (`/etc/localtime`).
+          example: Europe/Berlin
+        playlists:
+          type: object
+          description: Named playlists; each a list of slides as `slides` takes them, each optionally valid only from/until a date.
+          additionalProperties:
+            type: array
+            items:
+              $ref: "#/components/schemas/ScheduledSlide"
+        entries:
+          type: array
+          items:
+            $ref: "#/components/schemas/ScheduleEntry"
+        otherwise:
+          type: string
+          minLength: 1
+          default: "off"
+          description: What shows when no entry applies, `off` (the screen switched off) or a playlist's name.
+    ScheduledSlide:
+      description: A slide as in `slides`, or its object form with `from` and `until` (a date, or a date and time) limiting when it shows.
+      oneOf:
+        - $ref: "#/components/schemas/SlidePath"
+        - type: object
+          additionalProperties: false
+          required: [path]
+          properties:
+            path:
+              $ref: "#/components/schemas/SlidePath"
+            duration:
+              allOf:
+                - $ref: "#/components/schemas/IntervalDuration"
+            fit:
+              $ref: "#/components/schemas/FitMode"
+            action:
+              $ref: "#/components/schemas/TapAction"
+            from:
+              $ref: "#/components/schemas/ScheduleMoment"
+            until:
+              $ref: "#/components/schemas/ScheduleMoment"
+    ScheduleEntry:
+      type: object
+      additionalProperties: false
+      required: [playlist]
+      description: A weekly window (`days`, `from`, `until`) or a date range (`dates`) showing `playlist`. A date range beats every weekly window; among entries of one kind the higher `priority` wins.
+      properties:
+        playlist:
+          type: string
+          minLength: 1
+        priority:
+          type: integer
+          minimum: -1000
+          maximum: 1000
+          default: 0
+        days:
+          description: "`mon` … `sun` (or `monday` …), `weekdays`, `weekend` or `daily`, or a list of them. GET returns the list of short names."
+          oneOf:
+            - type: string
+            - type: array
+              items:
+                type: string
+        from:
+          $ref: "#/components/schemas/ClockTime"
+        until:
+          $ref: "#/components/schemas/ClockTime"
+        dates:
+          description: One day (`2026-12-24`), or a range; GET returns the range form.
+          oneOf:
+            - $ref: "#/components/schemas/ScheduleMoment"
+            - type: object
+              additionalProperties: false
+              required: [from]
+              properties:
+                from:
+                  $ref: "#/components/schemas/ScheduleMoment"
+                until:
+                  $ref: "#/components/schemas/ScheduleMoment"
+    ClockTime:
+      type: string
+      description: A time of day on the schedule's clock, `07:00`, `7:00` or `07:00:30`; `24:00` (only as `until`) is the end of the day.
+      pattern: '^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$'
+      example: "07:00"
+    ScheduleMoment:
+      type: string
+      description: A date (`2026-12-24`), or a date and time on the schedule's clock (`2026-12-24 18:00`, or with a `T`). As an end, a date alone includes that whole day.
+      pattern: '^[T ]*[0-9]{4}-[0-9]{2}-[0-9]{2}([T ]+[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?)?[T ]*$'
+      example: "2026-12-24 18:00"
     PowerSettings:
       type: object
       additionalProperties: false

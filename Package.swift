@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "VitrineServer",
             dependencies: [
-                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG",
+                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineChannel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
+                "VitrineServer", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineChannel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

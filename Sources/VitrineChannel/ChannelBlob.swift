@@ -1,4 +1,5 @@
 import Crypto
+import VitrineConfig
 
 /// One picture a channel carries: `blobs/<first two hex digits>/<sha256>`,
 /// named by the SHA-256 of its bytes, so a blob never changes once written
@@ -23,7 +24,7 @@ public struct ChannelBlob: Hashable, Sendable {
 
     /// The `blob:` reference a manifest's configuration uses for a slide.
     public var reference: String { Self.referencePrefix + sha256 }
-    public static let referencePrefix = "blob:"
+    public static let referencePrefix = SlideSource.blobPrefix
 
     /// Checks downloaded (or stored) bytes against the manifest.
     public func check(_ bytes: [UInt8]) throws(BlobMismatch) {
@@ -42,7 +43,16 @@ public struct BlobMismatch: Error, Hashable, Sendable, CustomStringConvertible {
     public var expectedSize: UInt64
     public var actualSize: UInt64
 
+    /// A download that went on past the manifest's size (and was cut there):
+    /// its digest was never computed.
+    public static func tooLarge(_ blob: ChannelBlob) -> BlobMismatch {
+        BlobMismatch(path: blob.path, expectedSHA256: blob.sha256, actualSHA256: "", expectedSize: blob.size, actualSize: blob.size + 1)
+    }
+
     public var description: String {
+        if actualSHA256.isEmpty {
+            return "\(path): more than the \(expectedSize) bytes the manifest says"
+        }
         if expectedSize != actualSize {
             return "\(path): \(actualSize) bytes, the manifest says \(expectedSize) (SHA-256 \(actualSHA256))"
         }

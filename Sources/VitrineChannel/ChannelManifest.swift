@@ -51,26 +51,14 @@ public struct ChannelManifest: Hashable, Sendable {
     }
 }
 
-/// One problem in a manifest, by field: `version: must be a whole number`.
-public struct ManifestIssue: Hashable, Sendable, CustomStringConvertible {
-    /// The key path (`blobs.<sha256>.size`, `configuration.slides[0].path`); empty for the document.
-    public var field: String
-    public var message: String
-
-    public init(field: String, message: String) {
-        self.field = field
-        self.message = message
-    }
-
-    public var description: String { field.isEmpty ? message : "\(field): \(message)" }
-}
-
 /// A manifest that cannot be used, with every problem found in it.
 public struct ChannelManifestError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String
-    public var issues: [ManifestIssue]
+    /// Each by key path (`version`, `blobs.<sha256>.size`, `configuration.slides[0].path`;
+    /// empty for the document), as a configuration's issues are.
+    public var issues: [ConfigIssue]
 
-    public init(file: String, issues: [ManifestIssue]) {
+    public init(file: String, issues: [ConfigIssue]) {
         self.file = file
         self.issues = issues
     }
@@ -88,7 +76,7 @@ extension ChannelManifest {
     /// publisher's own file.
     public static func parse(_ bytes: [UInt8], file: String = fileName) throws(ChannelManifestError) -> ChannelManifest {
         func fail(_ field: String, _ message: String) -> ChannelManifestError {
-            ChannelManifestError(file: file, issues: [ManifestIssue(field: field, message: message)])
+            ChannelManifestError(file: file, issues: [ConfigIssue(path: field, message: message)])
         }
         let root: ManifestJSON
         do {
@@ -109,8 +97,8 @@ extension ChannelManifest {
             throw fail("format", "unsupported format \(formatNumber): this Vitrine reads format \(Self.format)")
         }
 
-        var issues: [ManifestIssue] = []
-        func report(_ field: String, _ message: String) { issues.append(ManifestIssue(field: field, message: message)) }
+        var issues: [ConfigIssue] = []
+        func report(_ field: String, _ message: String) { issues.append(ConfigIssue(path: field, message: message)) }
         let known: Set<String> = ["format", "version", "published", "expires", "epoch", "configuration", "blobs", "groups"]
         for (key, _) in members where !known.contains(key) {
             report(key, "unknown field (format \(Self.format) has \(known.sorted().joined(separator: ", ")))")
@@ -221,12 +209,16 @@ extension ChannelManifest {
     private static func readConfiguration(_ json: [UInt8], blobs: [String: ChannelBlob],
                                           report: (String, String) -> Void) -> KioskConfiguration? {
         let text = String(decoding: json, as: UTF8.self)
-        if ConfigLoader.topLevelKeys(text).contains("api") {
+        let sections = ConfigLoader.topLevelKeys(text)
+        if sections.contains("api") {
             report("configuration.api", "a channel may not set api: the listener and token belong to each kiosk's local file")
+        }
+        if sections.contains("channel") {
+            report("configuration.channel", "a channel may not set channel: which channel a kiosk follows, and with which keys, belongs to its local file")
         }
         let configuration: KioskConfiguration
         do {
-            configuration = try ConfigLoader.parse(text)
+            configuration = try ConfigLoader.parse(text, blobReferences: true)
         } catch {
             for issue in error.issues {
                 report(issue.path.isEmpty ? "configuration" : "configuration.\(issue.path)", issue.message)

@@ -154,19 +154,7 @@ public enum ChannelPublisher {
         }
 
         // The configuration as the channel carries it: pictures by blob.
-        func rewrite(_ path: String) -> String { referenceByPath[path] ?? path }
-        for index in configuration.slides.indices {
-            configuration.slides[index].path = rewrite(configuration.slides[index].path)
-        }
-        if var schedule = configuration.schedule {
-            for playlist in schedule.playlists.indices {
-                for slide in schedule.playlists[playlist].slides.indices {
-                    schedule.playlists[playlist].slides[slide].slide.path = rewrite(schedule.playlists[playlist].slides[slide].slide.path)
-                }
-            }
-            configuration.schedule = schedule
-        }
-        configuration.placeholder = configuration.placeholder.map(rewrite)
+        configuration = configuration.replacingPicturePaths { referenceByPath[$0] ?? $0 }
 
         let manifest = ChannelManifest.document(
             version: version, published: now, expires: request.expiresAfterSeconds.map { now + $0 }, epoch: request.epoch,

@@ -19,6 +19,15 @@ public enum ChannelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     case expired(at: WallInstant)
     /// Signed, but not a manifest this kiosk can use.
     case malformed(ChannelManifestError)
+    /// A blob the manifest names is not what the manifest says (size or
+    /// SHA-256): damaged or replaced on the origin or on the way.
+    case blobMismatch(BlobMismatch)
+    /// A blob matches the manifest but is not a picture this kiosk can show
+    /// (not a JPEG or PNG, undecodable, over `decode.maxPixels`).
+    case blobUnusable(path: String, reason: String)
+
+    /// Every code, for metrics that list each reason (also at zero).
+    public static let codes = ["bad-signature", "unknown-key", "malformed", "expired", "not-newer", "blob-mismatch", "blob-unusable"]
 
     public var code: String {
         switch self {
@@ -27,6 +36,8 @@ public enum ChannelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .notNewer: "not-newer"
         case .expired: "expired"
         case .malformed: "malformed"
+        case .blobMismatch: "blob-mismatch"
+        case .blobUnusable: "blob-unusable"
         }
     }
 
@@ -44,6 +55,10 @@ public enum ChannelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
             "expired: the manifest expired at \(RFC3339.format(at)) and the publisher has not published a newer one"
         case .malformed(let error):
             "malformed manifest: \(error)"
+        case .blobMismatch(let mismatch):
+            "blob mismatch: \(mismatch)"
+        case .blobUnusable(let path, let reason):
+            "blob unusable: \(path): \(reason)"
         }
     }
 }

@@ -17,17 +17,7 @@ public enum ConfigDocument {
     /// The configuration as JSONSerialization objects, keyed as the file is.
     public static func tree(_ c: KioskConfiguration) -> [String: Any] {
         func duration(_ d: Duration) -> String { DurationSyntax.format(d) }
-        let slides: [[String: Any]] = c.slides.map { slide in
-            var entry: [String: Any] = ["path": slide.path]
-            if let d = slide.duration { entry["duration"] = duration(d) }
-            if let fit = slide.fit { entry["fit"] = fit.rawValue }
-            switch slide.action {
-            case .goTo(let index)?: entry["action"] = ["goto": index]
-            case .post(let url, let timeout)?: entry["action"] = ["post": url, "timeout": duration(timeout)]
-            case nil: break
-            }
-            return entry
-        }
+        let slides = c.slides.map(slide)
         var output: [String: Any] = [
             "display": c.output.display.rawValue, "modesetting": c.output.modesetting.rawValue,
             "rotation": c.output.rotation, "width": c.output.width, "height": c.output.height, "preview": c.output.preview,
@@ -66,5 +56,20 @@ public enum ConfigDocument {
         if let placeholder = c.placeholder { document["placeholder"] = placeholder }
         if let schedule = c.schedule { document["schedule"] = ScheduleDocument.tree(schedule) }
         return document
+    }
+
+    /// One slide in its canonical object form (`{"path": ...}` and the keys it
+    /// sets), as `slides` has it; the slide reader reads it back to an equal value.
+    public static func slide(_ slide: SlideConfiguration) -> [String: Any] {
+        func duration(_ d: Duration) -> String { DurationSyntax.format(d) }
+        var entry: [String: Any] = ["path": slide.path]
+        if let d = slide.duration { entry["duration"] = duration(d) }
+        if let fit = slide.fit { entry["fit"] = fit.rawValue }
+        switch slide.action {
+        case .goTo(let index)?: entry["action"] = ["goto": index]
+        case .post(let url, let timeout)?: entry["action"] = ["post": url, "timeout": duration(timeout)]
+        case nil: break
+        }
+        return entry
     }
 }

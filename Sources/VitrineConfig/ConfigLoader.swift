@@ -18,7 +18,10 @@ public enum ConfigLoader {
         return try parse(text, baseDirectory: directory.isEmpty ? "." : directory, source: path)
     }
 
-    public static func parse(_ text: String, baseDirectory: String = ".", source: String? = nil) throws(ConfigError) -> KioskConfiguration {
+    /// - Parameter blobReferences: whether pictures may be `blob:<sha256>`, as
+    ///   only a channel manifest's configuration may name them.
+    public static func parse(_ text: String, baseDirectory: String = ".", source: String? = nil,
+                             blobReferences: Bool = false) throws(ConfigError) -> KioskConfiguration {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -33,6 +36,7 @@ public enum ConfigLoader {
             throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: "the configuration is empty")])
         }
         let reader = ConfigNodeReader()
+        reader.allowsBlobReferences = blobReferences
         var configuration = KioskConfiguration()
         configuration.baseDirectory = baseDirectory
         if var top = reader.object(root, at: "") {
@@ -230,6 +234,9 @@ public enum ConfigLoader {
             c.api.urlRefresh = a.read("urlRefresh") { $0.duration($1, at: $2, maximum: .seconds(7 * 86_400)) } ?? c.api.urlRefresh
             c.api.urlTimeout = a.read("urlTimeout") { $0.duration($1, at: $2, maximum: .seconds(600)) } ?? c.api.urlTimeout
         }
+        if let (node, path) = top.take("channel") {
+            c.channel = ChannelConfigurationReader.read(node, at: path, reader: top.reader, in: c)
+        }
     }
 
     private static func section(_ top: inout ObjectReader, _ key: String, _ body: (inout ObjectReader) -> Void) {
@@ -301,10 +308,16 @@ public enum ConfigLoader {
             reader.report(keyPath, problem)
             return nil
         }
+        // `blob:` names a picture a channel's manifest carries. Anywhere else it
+        // would be read as a file called "blob:…", which is never what was meant.
+        if path.hasPrefix(SlideSource.blobPrefix), !reader.allowsBlobReferences {
+            reader.report(keyPath, "a blob: reference names a picture in a channel's manifest and can be used only there; name a file, an asset: or an http(s) URL, found \(path)")
+            return nil
+        }
         return path
     }
 
-    private static func syntaxMessage(_ error: Error) -> String {
+    static func syntaxMessage(_ error: Error) -> String {
         if let yaml = error as? YamlError {
             // One line: the position and the problem, then the context it arose in. Yams'
             // own description puts the problem on a second line, followed by a snippet,

@@ -6,6 +6,8 @@ import Yams
 /// on after a problem so that one run reports them all.
 final class ConfigNodeReader {
     private(set) var issues: [ConfigIssue] = []
+    /// Whether pictures may be `blob:` references (a channel manifest's configuration only).
+    var allowsBlobReferences = false
 
     func report(_ path: String, _ message: String) {
         issues.append(ConfigIssue(path: path, message: message))

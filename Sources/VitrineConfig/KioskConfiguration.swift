@@ -24,6 +24,9 @@ public struct KioskConfiguration: Hashable, Sendable {
     public var schedule: ScheduleConfiguration?
     /// The remote API; set only in the local file (see `APIConfiguration`).
     public var api = APIConfiguration()
+    /// The signed channel this kiosk follows; nil: none. Like `api`, set only in
+    /// the local file (see `ChannelConfiguration`).
+    public var channel: ChannelConfiguration?
 
     // Not keys of the file: where paths lead on this machine.
 

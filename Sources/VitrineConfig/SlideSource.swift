@@ -8,6 +8,10 @@ public enum SlideSource: Hashable, Sendable {
     case url(String)
 
     public static let assetPrefix = "asset:"
+    /// `blob:<sha256>`: a picture a channel's manifest carries. Only a manifest's
+    /// configuration may use it (`ConfigLoader.parse(_:blobReferences:)`); a kiosk
+    /// following the channel stores the blob as the asset of the same SHA-256.
+    public static let blobPrefix = "blob:"
 
     public init(_ path: String) {
         if path.hasPrefix(Self.assetPrefix) {

@@ -18,23 +18,32 @@ public final class RemoteKiosk: Sendable {
     public let fetcher: URLImageFetcher
     public let requests = RequestCounter()
     public let settings: APIConfiguration
+    /// The channel this kiosk follows, if its local file names one.
+    public let channel: ChannelFollower?
+    /// The emergency override, kept in the state directory over restarts.
+    public let overrides: OverrideStore
     let startedAt: MonotonicInstant
-    private let logger: Logger
+    let logger: Logger
 
     /// Joins the remote side to a kiosk made with `fetcher`'s view of the state
     /// (`URLImageFetcher.localFiles` in its configuration's downloads).
     public init(store: StateStore, fetcher: URLImageFetcher, control: KioskControl, metrics: KioskMetrics, events: EventHub,
-                logger: Logger) {
+                logger: Logger, channel: ChannelFollower? = nil) {
         self.store = store
+        self.channel = channel
         self.fetcher = fetcher
         self.control = control
         self.metrics = metrics
         self.events = events
         self.logger = logger
         settings = store.current.configuration.api
+        overrides = OverrideStore(directory: store.directory, now: WallClock.now(), logger: logger)
         startedAt = control.status.startedAt
         fetcher.onChange { [weak self] in self?.downloadsChanged() }
         fetcher.track(store.current.configuration)
+        // A channel's new version takes the path a push takes.
+        channel?.onApply { [weak self] stored in self?.apply(stored) }
+        startOverride()
     }
 
     /// The configuration to start a kiosk with: the stored one with the copies

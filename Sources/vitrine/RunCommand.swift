@@ -60,11 +60,15 @@ struct RunCommand: ParsableCommand {
         }
         let backend = try DisplaySelection.open(configuration, logger: logger)
         let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: backend, logger: logger)
+        // The channel section, like api, comes from the local file whichever configuration shows.
+        let channel = store.current.configuration.channel.map { ChannelFollower(settings: $0, store: store, logger: logger) }
         let remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
-                                 logger: logger)
+                                 logger: logger, channel: channel)
         kiosk.onEvent = { event in if let event = ServerEvent(event) { events.publish(event) } }
 
         let fetching = Task { await fetcher.run() }
+        let following = Task { await channel?.run() }
+        if let channel { logger.info("following the channel \(channel.settings.url)") }
         var server: APIServerRunner?
         if case .address = settings.listen {
             let token = try store.apiToken(configured: settings.token)
@@ -91,6 +95,7 @@ struct RunCommand: ParsableCommand {
         }
         defer {
             fetching.cancel()
+            following.cancel()
             if let server {
                 // Let open requests finish and event streams end, for up to two seconds.
                 let stopped = DispatchSemaphore(value: 0)

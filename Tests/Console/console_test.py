@@ -17,7 +17,11 @@ server's message at the drop zone; the new slide moves to the top with its up
 button, the interval is changed, and Save pushes it all; the API then returns
 that order, and the kiosk's screen, both fetched through the API and in the
 page's preview, turns green. Then pause and resume, a 422 with its issue path
-at the Save button, and a 412 conflict that offers a reload.
+at the Save button, and a 412 conflict that offers a reload. Then the
+emergency override: a new picture set through the override panel fills the
+screen at once and the panel says until when; Clear brings the playlist
+back; an already uploaded picture can be chosen instead. Without a schedule
+the schedule block stays hidden.
 
 Prints one line per step; exits 0 when every step passed. Leaves a picture of
 the page in /tmp/console.png (and a narrow one in /tmp/console-narrow.png).
@@ -43,6 +47,7 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 TOKEN = "console-test-token-123456"
 WIDTH, HEIGHT = 320, 240
 GREEN = (40, 190, 70)
+ORANGE = (240, 140, 20)
 RED = (220, 30, 30)
 BLUE = (30, 60, 220)
 COLOUR_TOLERANCE = 40
@@ -315,6 +320,9 @@ def run(binary, work):
     green_path = os.path.join(work, "green.jpg")
     with open(green_path, "wb") as f:
         f.write(solid_jpeg(640, 480, GREEN))
+    alert_path = os.path.join(work, "alert.jpg")
+    with open(alert_path, "wb") as f:
+        f.write(solid_jpeg(640, 480, ORANGE))
     text_path = os.path.join(work, "notes.txt")
     with open(text_path, "w") as f:
         f.write("This is not a picture.\n")
@@ -474,6 +482,50 @@ def run(binary, work):
         if browser.property("#slide-duration-0", "value") != "":
             raise TestFailure("the reload kept the unsaved duration")
         step("a concurrent change makes Save answer 412; the reload shows the other change")
+
+        # The emergency override: no schedule, so its block is hidden; set a new picture, then clear it.
+        if browser.displayed("#schedule-box"):
+            raise TestFailure("the schedule block shows although the configuration has no schedule")
+        if not browser.property("#override-clear", "disabled"):
+            raise TestFailure("Clear is enabled with no override active")
+
+        def screen_centre():
+            status, _, png = api.request("GET", "/api/v1/screenshot")
+            return png_pixel(png, WIDTH // 2, HEIGHT // 2) if status == 200 else None
+
+        browser.type("#override-file", alert_path, clear=False)
+        browser.type("#override-duration", "5m")
+        browser.click("#override-set")
+        wait_until("the override to be set", lambda: browser.text("#override-status").startswith("Override "))
+        if browser.text("#override-error"):
+            raise TestFailure(f"unexpected override error: {browser.text('#override-error')}")
+        status, _, override = api.json("GET", "/api/v1/override")
+        if status != 200 or len(override["slides"]) != 1 or not override["slides"][0]["path"].startswith("asset:"):
+            raise TestFailure(f"GET /api/v1/override answered {status} {override}")
+        colour = wait_until("the kiosk to show the override", lambda: close_to(screen_centre(), ORANGE) and screen_centre(),
+                            timeout=10, interval=0.2)
+        wait_until("the panel to show the active override",
+                   lambda: override["id"] in browser.text("#override-active") and not browser.property("#override-clear", "disabled"))
+        step(f"override {override['id']} set through the panel with a new picture: the screen's centre is {colour}; "
+             f"the panel says {browser.text('#override-active')!r}")
+
+        browser.click("#override-clear")
+        wait_until("the override to end", lambda: api.json("GET", "/api/v1/override")[0] == 404)
+        wait_until("the playlist back on screen", lambda: (lambda c: c is not None and not close_to(c, ORANGE))(screen_centre()), timeout=10)
+        wait_until("the panel to say none is active", lambda: browser.text("#override-active") == "No override is active.")
+        if api.json("GET", "/api/v1/status")[2]["override"] is not None:
+            raise TestFailure("the status still reports an override after Clear")
+        step("Clear ended it: GET /api/v1/override is 404, the status's override is null, the playlist is back")
+
+        browser.script("const s = document.getElementById('override-asset'); s.value = arguments[0];", asset["ref"])
+        browser.click("#override-set")
+        wait_until("the override of an uploaded picture", lambda: api.json("GET", "/api/v1/override")[0] == 200)
+        chosen = api.json("GET", "/api/v1/override")[2]
+        if [slide["path"] for slide in chosen["slides"]] != [asset["ref"]]:
+            raise TestFailure(f"the override of an uploaded picture shows {chosen['slides']}")
+        browser.click("#override-clear")
+        wait_until("the second override to end", lambda: api.json("GET", "/api/v1/override")[0] == 404)
+        step("an already uploaded picture can be chosen for the override, and cleared again")
 
         browser.resize(420, 900)
         time.sleep(0.5)

@@ -124,7 +124,7 @@ import VitrineCore
         let refusals: [ChannelRefusal] = [
             .badSignature("x"), .unknownKey(signer.keyNumber), .notNewer(version: 1, applied: 2), .expired(at: publishedAt),
             .malformed(ChannelManifestError(file: "channel.json", issues: [
-                ManifestIssue(field: "version", message: "a"), ManifestIssue(field: "format", message: "b"),
+                ConfigIssue(path: "version", message: "a"), ConfigIssue(path: "format", message: "b"),
             ])),
         ]
         #expect(Set(refusals.map(\.code)) == ["bad-signature", "unknown-key", "not-newer", "expired", "malformed"])
@@ -260,7 +260,7 @@ import VitrineCore
             slides: [{path: \(blob.reference), duration: 3s, action: {goto: 0}}, "https://example.com/x.jpg"]
             interval: 4s
             transition: {type: crossfade, duration: 250ms}
-            """)
+            """, blobReferences: true)
         configuration.baseDirectory = "."
         let bytes = ChannelManifest.document(version: 42, published: publishedAt, expires: publishedAt + 3600,
                                              epoch: WallInstant(secondsSinceEpoch: 0), configuration: configuration, blobs: [blob])

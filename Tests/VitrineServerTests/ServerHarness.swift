@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrineJPEG
@@ -29,7 +30,7 @@ final class ServerHarness: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// - Parameter yaml: the local configuration file; red.jpg, green.jpg and blue.jpg sit beside it.
-    init(yaml: String = ServerHarness.defaultYAML, stateDirectory: String? = nil) throws {
+    init(yaml: String = ServerHarness.defaultYAML, stateDirectory: String? = nil, channelPolicy: ChannelPollPolicy? = nil) throws {
         directory = NSTemporaryDirectory() + "vitrine-server-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (name, color) in Self.colors { try Self.jpeg(color).write(to: directory + "/\(name).jpg") }
@@ -48,8 +49,12 @@ final class ServerHarness: @unchecked Sendable {
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: logger)
         nonisolated(unsafe) let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: display,
                                                   logger: logger)
+        // The channel section, when the local file has one, as `vitrine run` follows it.
+        let channel = store.current.configuration.channel.map { [store] in
+            ChannelFollower(settings: $0, store: store, logger: logger, policy: channelPolicy)
+        }
         remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
-                             logger: logger)
+                             logger: logger, channel: channel)
         kiosk.onEvent = { event in if let event = ServerEvent(event) { events.publish(event) } }
         stop = kiosk.stopHandle
         let finished = self.finished

@@ -158,6 +158,10 @@ paths:
         | `vitrine_touches_total` | counter | touches (finger down) |
         | `vitrine_api_requests_total{method="GET",status="200"}` | counter | API requests by method and status |
         | `vitrine_uptime_seconds` | gauge | seconds since the kiosk started |
+        | `vitrine_channel_version` | gauge | the channel version applied (only when following a channel, as the three below) |
+        | `vitrine_channel_refusals_total{reason="expired"}` | counter | refused manifests and blobs by reason, each refused manifest once |
+        | `vitrine_channel_last_reached_timestamp_seconds` | gauge | when the origin last answered, Unix time (0: not since start) |
+        | `vitrine_channel_consecutive_failures` | gauge | polls in a row without a usable answer |
       responses:
         "200":
           description: The metrics.
@@ -237,7 +241,9 @@ paths:
 
         Rules beyond those of the file format:
 
-        - the `api` section must not be there (422 at path `api`);
+        - the `api` and `channel` sections must not be there (422 at path `api` or `channel`);
+        - a kiosk that follows a channel (docs/fleet.md) refuses pushes with 409 naming the channel, unless its local
+          file sets `channel.allowLocalPush: true`;
         - a slide's `path` (and `placeholder`) must be `asset:<64 lower-case hex digits>` naming an uploaded asset
           that exists, an `http://` or `https://` URL, or a relative path without `..` components, resolved against
           the local configuration file's directory. Absolute paths and `..` are refused (422).
@@ -348,6 +354,8 @@ paths:
               example:
                 error: the configuration changed since version 3f9a2c71d04be815; it is now a0c4e9d2b7f61358
                 currentVersion: a0c4e9d2b7f61358
+        "409":
+          $ref: "#/components/responses/FollowingAChannel"
         "413":
           $ref: "#/components/responses/PayloadTooLarge"
         "415":
@@ -402,7 +410,7 @@ paths:
         "401":
           $ref: "#/components/responses/Unauthorized"
         "409":
-          description: There is no previous configuration.
+          description: There is no previous configuration; or the kiosk follows a channel (docs/fleet.md) and its local file does not set `channel.allowLocalPush`.
           content:
             application/json:
               schema:
@@ -856,6 +864,176 @@ paths:
                 issues:
                   - path: state
                     message: must be on or off
+  /api/v1/override:
+    post:
+      tags: [control]
+      operationId: setOverride
+      summary: Show an emergency override at once
+      description: |
+        Shows slides (or one picture) at once, not at the next slide boundary, above whatever the schedule says and
+        even while the screen is switched off (the screen is held on while it shows), until its end on the wall
+        clock; then the kiosk goes back to what it showed before by itself. A new override replaces the current one.
+        The override is stored in the state directory (`override.json`) before the kiosk is told, so a restart shows
+        it again until it ends.
+
+        The body is either
+
+        - JSON (`application/json`): `slides` (read as a configuration's `slides`, each `asset:<id>` of an uploaded
+          asset or an absolute path to a readable picture on the kiosk; never a URL, since an emergency must not wait
+          on the network), exactly one of `until` (RFC 3339) and `duration` (`"30m"`), and optionally `interval`; or
+        - one picture (`image/jpeg` or `image/png`), with `duration` or `until` (and optionally `name`) in the query:
+          it is stored as an asset exactly as `POST /api/v1/assets` stores it, and shown alone.
+
+        The end must be after the kiosk's clock and at most 7 days after it. A refused override changes nothing.
+      security:
+        - bearerAuth: []
+      parameters:
+        - name: duration
+          in: query
+          required: false
+          description: With a picture body, how long it shows (as the body's `duration`); give this or `until`. Not with a JSON body.
+          schema:
+            $ref: "#/components/schemas/OverrideDuration"
+          example: 30m
+        - name: until
+          in: query
+          required: false
+          description: With a picture body, when it ends (RFC 3339); give this or `duration`. Not with a JSON body.
+          schema:
+            type: string
+            format: date-time
+          example: "2026-11-23T18:00:00Z"
+        - name: name
+          in: query
+          required: false
+          description: With a picture body, the asset's name, by the rules of `POST /api/v1/assets`. Not with a JSON body.
+          schema:
+            type: string
+            minLength: 1
+            maxLength: 255
+            pattern: '^\.?([^./\\\x00-\x1f\x7f-\x9f\u2028\u2029]\.?)+$'
+          example: alert.jpg
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/OverrideRequest"
+            examples:
+              duration:
+                value: {slides: ["asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"], duration: 30m}
+              until:
+                value: {slides: ["/srv/pictures/closed.jpg", {path: "/srv/pictures/exit.jpg", duration: 20s}], until: "2026-11-23T18:00:00Z", interval: 10s}
+          image/jpeg:
+            schema:
+              type: string
+              format: binary
+          image/png:
+            schema:
+              type: string
+              format: binary
+      responses:
+        "201":
+          description: Stored, and sent to the display loop, which shows it as soon as its first picture is decoded.
+          headers:
+            Location:
+              schema:
+                type: string
+                enum: [/api/v1/override]
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Override"
+              examples:
+                override:
+                  $ref: "#/components/examples/Override"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "409":
+          description: The picture has more pixels than the current configuration's `decode.maxPixels` allows.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "413":
+          $ref: "#/components/responses/PayloadTooLarge"
+        "415":
+          description: The Content-Type is none of `application/json`, `image/jpeg`, `image/png`, or a picture body is neither JPEG nor PNG by its first bytes.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "send the override as application/json ({\"slides\": [\"asset:<sha256>\"], \"duration\": \"30m\"}), or one picture as image/jpeg or image/png with ?duration= or ?until=; the Content-Type was text/plain"
+        "422":
+          description: |
+            The override is not valid: `issues` names each problem by its key path (`slides[0].path`, `duration`,
+            `until`) or query parameter. A URL, a relative path, an asset not uploaded or a file that is missing or
+            unreadable is refused at its slide's `path`; an end in the past or more than 7 days ahead at `until` or
+            `duration`; a picture that does not decode as an upload would be.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              examples:
+                url:
+                  value:
+                    error: "the override's pictures cannot all be shown"
+                    issues:
+                      - path: slides[0].path
+                        message: "an override cannot show a URL (https://example.com/alert.jpg): an emergency must not wait on the network; upload the picture first (POST /api/v1/assets, or POST /api/v1/override with the picture as the body) and name it asset:<sha256>"
+                past:
+                  value:
+                    error: "the override is not valid: until: must be in the future: it is 2026-11-23T08:00:00Z, and the kiosk's clock says 2026-11-23T09:12:40Z"
+                    issues:
+                      - path: until
+                        message: "must be in the future: it is 2026-11-23T08:00:00Z, and the kiosk's clock says 2026-11-23T09:12:40Z"
+    get:
+      tags: [control]
+      operationId: getOverride
+      summary: The override showing
+      security:
+        - bearerAuth: []
+      responses:
+        "200":
+          description: The active override (stored, and the wall clock before its `until`).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Override"
+              examples:
+                override:
+                  $ref: "#/components/examples/Override"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          description: No override is active.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: no override is active
+    delete:
+      tags: [control]
+      operationId: clearOverride
+      summary: End the override now
+      description: Removes the stored override and tells the display loop, which goes back at once to what it showed before (the schedule's playlist, or the screen off if the schedule or an operator has it off).
+      security:
+        - bearerAuth: []
+      responses:
+        "204":
+          description: Ended.
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          description: No override is active.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: no override is active
   /api/v1/screenshot:
     get:
       tags: [control]
@@ -903,6 +1081,8 @@ paths:
         | `swiped` | `SwipedEvent` |
         | `configApplied` | `ConfigAppliedEvent` (the new configuration is on screen) |
         | `assetAdded` | an `Asset` (a new asset was stored) |
+        | `overrideSet` | an `Override` (set through the API; it shows once its first picture is decoded) |
+        | `overrideCleared` | `{"id": "<the override's id>"}` (deleted through the API; one that ends by itself sends none) |
         | `error` | `ErrorEvent` (something an operator should see, such as a picture that cannot be shown) |
 
         A comment line `: keep-alive` is sent every 15 seconds. Browsers' `EventSource` cannot send the
@@ -925,7 +1105,7 @@ paths:
                 properties:
                   event:
                     type: string
-                    enum: [slideChanged, tapped, swiped, configApplied, assetAdded, error]
+                    enum: [slideChanged, tapped, swiped, configApplied, assetAdded, overrideSet, overrideCleared, error]
                   data:
                     type: string
                     pattern: '^\{.*\}$'
@@ -993,6 +1173,22 @@ components:
             $ref: "#/components/schemas/Error"
           example:
             error: the upload is 73400320 bytes; the limit (api.maxUploadSize) is 50000000
+    FollowingAChannel:
+      description: The kiosk follows a channel, which decides what it shows; its local file does not set `channel.allowLocalPush`.
+      content:
+        application/json:
+          schema:
+            type: object
+            required: [error, channel]
+            properties:
+              error:
+                type: string
+              channel:
+                type: string
+                description: The channel's URL.
+          example:
+            error: "this kiosk follows the channel https://origin.example/channels/lobby: publish to the channel instead, or set channel.allowLocalPush: true in its local configuration file"
+            channel: https://origin.example/channels/lobby
     BadAssetID:
       description: The id is not 64 hexadecimal digits.
       content:
@@ -1022,6 +1218,14 @@ components:
         height: 1080
         inUse: true
         added: "2026-11-22T09:00:00Z"
+    Override:
+      value:
+        id: 3f9a2c71
+        since: "2026-11-23T09:12:40Z"
+        until: "2026-11-23T09:42:40Z"
+        interval: null
+        slides:
+          - path: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
     CanonicalConfiguration:
       summary: What GET returns
       value:
@@ -1206,6 +1410,109 @@ components:
           nullable: true
           allOf:
             - $ref: "#/components/schemas/ScheduleStatus"
+        override:
+          description: The emergency override the display loop shows (`POST /api/v1/override`); null when none does.
+          nullable: true
+          allOf:
+            - $ref: "#/components/schemas/Override"
+        channel:
+          description: The signed channel this kiosk follows (docs/fleet.md); null when it follows none.
+          nullable: true
+          allOf:
+            - $ref: "#/components/schemas/ChannelStatus"
+    ChannelStatus:
+      type: object
+      additionalProperties: false
+      required: [url, group, device, state, version, published, appliedAt, ageSeconds, lastReached, allowLocalPush, pending, refused, lastError]
+      properties:
+        url:
+          type: string
+          description: The channel's directory on its origin.
+        group:
+          type: string
+          nullable: true
+        device:
+          type: string
+          nullable: true
+        state:
+          type: string
+          enum: [waiting, checking, downloading, ready, "off"]
+          description: What the follower does now; `off` when no trusted key could be read (see `lastError`).
+        version:
+          type: integer
+          minimum: 0
+          nullable: true
+          description: The channel version applied; null before the first.
+        published:
+          type: string
+          format: date-time
+          nullable: true
+          description: When that version was published (UTC).
+        appliedAt:
+          type: string
+          format: date-time
+          nullable: true
+          description: When this kiosk applied it (UTC).
+        ageSeconds:
+          type: integer
+          minimum: 0
+          nullable: true
+          description: Seconds since that version was published; it keeps growing while the origin is away.
+        lastReached:
+          type: string
+          format: date-time
+          nullable: true
+          description: When the origin last answered a poll (UTC); null when not since the kiosk started.
+        allowLocalPush:
+          type: boolean
+          description: Whether `PUT /api/v1/config` and rollback still work (otherwise they answer 409).
+        pending:
+          type: object
+          nullable: true
+          additionalProperties: false
+          required: [version, remainingPictures]
+          description: A newer version whose pictures are downloading; nothing of it shows until all are there.
+          properties:
+            version:
+              type: integer
+              minimum: 0
+            remainingPictures:
+              type: integer
+              minimum: 0
+        refused:
+          type: object
+          nullable: true
+          additionalProperties: false
+          required: [reason, version, at, message]
+          description: What the origin serves now and the kiosk refuses; null when nothing is refused.
+          properties:
+            reason:
+              type: string
+              enum: [bad-signature, unknown-key, malformed, expired, not-newer, blob-mismatch, blob-unusable]
+            version:
+              type: integer
+              minimum: 0
+              nullable: true
+              description: The refused version, when its signature verified far enough to read it.
+            at:
+              type: string
+              format: date-time
+            message:
+              type: string
+              description: The log line's text.
+        lastError:
+          type: object
+          nullable: true
+          additionalProperties: false
+          required: [message, at]
+          description: Why the last poll got no usable answer (the origin unreachable, a 5xx, a timeout), until the next that does.
+          properties:
+            message:
+              type: string
+            at:
+              type: string
+              format: date-time
+              nullable: true
     ScheduleStatus:
       type: object
       additionalProperties: false
@@ -1235,6 +1542,96 @@ components:
         timezone:
           type: string
           description: The zone the schedule is in.
+    OverrideRequest:
+      type: object
+      additionalProperties: false
+      description: An emergency override as `POST /api/v1/override` takes it as JSON. Exactly one of `until` and `duration`.
+      required: [slides]
+      oneOf:
+        - required: [until]
+        - required: [duration]
+      properties:
+        slides:
+          type: array
+          minItems: 1
+          description: What shows, in order, read as a configuration's `slides` are (a tap action's `goto` names one of these).
+          items:
+            $ref: "#/components/schemas/OverrideSlide"
+        until:
+          type: string
+          format: date-time
+          description: When it ends (RFC 3339, any offset; kept to the whole second), after the kiosk's clock and at most 7 days after it.
+        duration:
+          $ref: "#/components/schemas/OverrideDuration"
+        interval:
+          description: How long each slide stays unless it sets its own `duration`; without it, the configuration's `interval`.
+          allOf:
+            - $ref: "#/components/schemas/IntervalDuration"
+    OverrideSlide:
+      description: "A slide of an override: as `Slide`, with a `path` an override may name; a plain string is shorthand for `{path: ...}`."
+      oneOf:
+        - $ref: "#/components/schemas/OverrideSlidePath"
+        - $ref: "#/components/schemas/OverrideSlideObject"
+    OverrideSlideObject:
+      type: object
+      additionalProperties: false
+      required: [path]
+      properties:
+        path:
+          $ref: "#/components/schemas/OverrideSlidePath"
+        duration:
+          description: Overrides the override's `interval` for this slide. Greater than 0, at most 86400s.
+          allOf:
+            - $ref: "#/components/schemas/IntervalDuration"
+        fit:
+          $ref: "#/components/schemas/FitMode"
+        action:
+          $ref: "#/components/schemas/TapAction"
+    OverrideSlidePath:
+      type: string
+      description: |
+        `asset:` and the 64 lower-case hex digits of an uploaded asset that exists, or an absolute path to a readable
+        picture on the kiosk. Never a URL (upload the picture first) and never a relative path; an asset that does not
+        exist or a file that is missing is refused with 422. No NUL character.
+      pattern: '^(asset:[0-9a-f]{64}|/[^\x00]*)$'
+      example: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+    OverrideDuration:
+      description: |
+        How long an override shows: a duration greater than 0 and at most 7 days (604800s, 10080m), as `DurationText`
+        (the pattern states the bounds for each unit), or a JSON number of seconds; a fraction of a second rounds the end up to the next whole second.
+      oneOf:
+        - type: string
+          pattern: '^ *(?:(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9]|[1-5][0-9][0-9][0-9][0-9][0-9]|60[0-3][0-9][0-9][0-9]|604[0-7][0-9][0-9])(?:\.[0-9]+)?|0*604800(?:\.0+)?|0*\.0{0,8}[1-9][0-9]*) *s?|(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]|[1-5][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]|60[0-3][0-9][0-9][0-9][0-9][0-9][0-9]|604[0-7][0-9][0-9][0-9][0-9][0-9])(?:\.[0-9]+)?|0*604800000(?:\.0+)?|0*\.0{0,5}[1-9][0-9]*) *ms|(?:0*(?:[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]|100[0-7][0-9])(?:\.[0-9]+)?|0*10080(?:\.0+)?|0*\.0{0,9}[1-9][0-9]*) *(?:min|m)) *$'
+        - type: number
+          minimum: 0.0001
+          maximum: 604800
+    Override:
+      type: object
+      additionalProperties: false
+      required: [id, since, until, interval, slides]
+      properties:
+        id:
+          type: string
+          pattern: '^[0-9a-f]{8}$'
+          description: Names the override in the status, the log and events.
+        since:
+          type: string
+          format: date-time
+          description: When it was set (UTC, whole seconds).
+        until:
+          type: string
+          format: date-time
+          description: When it ends by itself (UTC, whole seconds).
+        interval:
+          type: string
+          nullable: true
+          description: Its own interval in the display form of `DurationText`; null when the configuration's applies.
+        slides:
+          type: array
+          minItems: 1
+          description: "Its slides, in the object form (`{path: ...}` and the keys each sets)."
+          items:
+            $ref: "#/components/schemas/OverrideSlideObject"
     ControlCommand:
       oneOf:
         - type: object

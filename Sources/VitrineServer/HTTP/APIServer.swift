@@ -28,6 +28,7 @@ public enum APIServer {
         AssetRoutes(kiosk: kiosk).add(to: routes)
         StatusRoutes(kiosk: kiosk).add(to: routes)
         PowerRoutes(kiosk: kiosk).add(to: routes)
+        OverrideRoutes(kiosk: kiosk).add(to: routes)
         EventRoutes(kiosk: kiosk).add(to: routes)
         return router
     }

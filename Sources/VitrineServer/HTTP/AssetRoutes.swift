@@ -58,6 +58,17 @@ struct AssetRoutes {
     }
 
     private func upload(_ request: Request) async throws -> Response {
+        let (asset, created) = try await Self.store(request, kiosk: kiosk)
+        let object = asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id))
+        return JSONResponse.make(created ? .created : .ok, object, headers: [.location: "/api/v1/assets/\(asset.id)"])
+    }
+
+    /// Stores the picture in `request`'s body as an asset, inspected as an upload
+    /// is (a whole decode, within the configuration's `decode.maxPixels`), named by
+    /// its `name` query parameter, and announced (`assetAdded`) when it is new.
+    /// Returns the asset and whether it is new; an override of one picture
+    /// stores it this way too.
+    static func store(_ request: Request, kiosk: RemoteKiosk) async throws -> (asset: Asset, created: Bool) {
         let limit = kiosk.settings.maxUploadBytes
         let name = try Self.name(request.uri.queryParameters.get("name"))
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
@@ -83,9 +94,8 @@ struct AssetRoutes {
             }
         }
         let (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.add(body, image: image, name: name ?? "upload") }
-        let object = asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id))
-        if created { kiosk.events.publish(ServerEvent("assetAdded", object)) }
-        return JSONResponse.make(created ? .created : .ok, object, headers: [.location: "/api/v1/assets/\(asset.id)"])
+        if created { kiosk.events.publish(ServerEvent("assetAdded", asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id)))) }
+        return (asset, created)
     }
 
     /// A thumbnail, or the API's error for why there is none: 409 for a picture over

@@ -15,13 +15,26 @@ struct ConfigRoutes {
         }
         router.put("/api/v1/config") { request, _ in try await put(request) }
         router.post("/api/v1/config/rollback") { _, _ in
+            try refuseWhileFollowingAChannel()
             let change = try await kiosk.offload { [kiosk] in try kiosk.store.rollback() }
             kiosk.apply(change.current)
             return changeResponse(change)
         }
     }
 
+    /// A kiosk that follows a channel shows what the channel says: a local push
+    /// or rollback would be replaced by the channel's next version, and would
+    /// silently make this kiosk differ from its fleet meanwhile. So both are
+    /// refused, naming the channel, unless the local file sets
+    /// `channel.allowLocalPush: true`.
+    private func refuseWhileFollowingAChannel() throws {
+        guard let channel = kiosk.store.current.configuration.channel, !channel.allowLocalPush else { return }
+        throw APIError(.conflict, "this kiosk follows the channel \(channel.url): publish to the channel instead, or set channel.allowLocalPush: true in its local configuration file",
+                       extra: ["channel": channel.url])
+    }
+
     private func put(_ request: Request) async throws -> Response {
+        try refuseWhileFollowingAChannel()
         let ifMatch = try request.headers[.ifMatch].map(Self.ifMatchVersion)
         let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let type, Self.contentTypes.contains(type) else {

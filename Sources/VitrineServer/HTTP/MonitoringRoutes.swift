@@ -10,9 +10,10 @@ struct MonitoringRoutes {
     func add(to router: RecordingRouter<BasicRequestContext>) {
         router.get("/metrics") { _, _ in
             let uptime = MonotonicClock.now() - kiosk.startedAt
-            let text = PrometheusExposition.text(
+            var text = PrometheusExposition.text(
                 kiosk: kiosk.metrics.snapshot, requests: kiosk.requests.snapshot,
                 uptimeSeconds: uptime.secondsValue)
+            if let channel = kiosk.channel { text += ChannelStatusReport.metrics(channel) }
             return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
 

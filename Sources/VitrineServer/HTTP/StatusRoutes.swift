@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import VitrineConfig
 import VitrineCore
 import VitrinePNG
 import VitrineRuntime
@@ -25,6 +26,8 @@ struct StatusRoutes {
             ]
             object["slide"] = status.currentSlide.map { $0 as Any } ?? NSNull()
             object["schedule"] = status.schedule.map(Self.scheduleObject) ?? NSNull()
+            object["override"] = status.override.map(OverrideDocument.object) ?? NSNull()
+            object["channel"] = kiosk.channel.map { ChannelStatusReport.object($0, wall: WallClock.now()) } ?? NSNull()
             return JSONResponse.make(.ok, object)
         }
         router.post("/api/v1/control") { request, _ in try await control(request) }

@@ -45,6 +45,8 @@ public final class StateStore: Sendable {
     private let local: KioskConfiguration
     private let logger: Logger
     private let state: Mutex<(current: StoredConfiguration, previous: StoredConfiguration?)>
+    /// What holds assets besides the configurations (an emergency override), asked under the state lock.
+    private let assetHolders = Mutex<[@Sendable () -> AssetHold?]>([])
 
     public enum Origin: String, Sendable {
         case seeded = "seeded from the configuration file"
@@ -134,6 +136,9 @@ public final class StateStore: Sendable {
         if sections.contains("api") {
             issues.append(ConfigIssue(path: "api", message: "can be set only in the kiosk's local configuration file, not pushed"))
         }
+        if sections.contains("channel") {
+            issues.append(ConfigIssue(path: "channel", message: "can be set only in the kiosk's local configuration file, not pushed"))
+        }
         if sections.contains("output") && pushed.output != local.output {
             issues.append(ConfigIssue(path: "output", message: "can be changed only in the kiosk's local configuration file; push the output section as GET /api/v1/config returns it"))
         }
@@ -207,6 +212,9 @@ public final class StateStore: Sendable {
                     throw APIError(.conflict, "asset \(id) is in use by the \(label) configuration (version \(stored.version))")
                 }
             }
+            if let hold = otherHolds().first(where: { $0.ids.contains(id) }) {
+                throw APIError(.conflict, "asset \(id) is in use by \(hold.holder)")
+            }
             try assets.remove(id)
         }
     }
@@ -224,13 +232,41 @@ public final class StateStore: Sendable {
         return ids
     }
 
-    /// Asset ids the current or previous configuration uses.
+    /// Asset ids the current or previous configuration uses, or another holder (an override).
     public func assetsInUse(downloads: [String: String]) -> Set<String> {
         state.withLock { state in
             [state.current, state.previous].compactMap { $0 }.reduce(into: Set<String>()) {
                 $0.formUnion(Self.assetIDs(in: $1.configuration, downloads: downloads))
-            }
+            }.union(otherHolds().flatMap(\.ids))
         }
+    }
+
+    /// Assets something besides the configurations uses, and what that is (for the 409's message).
+    public struct AssetHold: Sendable {
+        public var holder: String
+        public var ids: Set<String>
+
+        public init(holder: String, ids: Set<String>) {
+            self.holder = holder
+            self.ids = ids
+        }
+    }
+
+    /// Adds a holder of assets that `deleteAsset` refuses to delete and
+    /// `assetsInUse` lists. `hold` is asked under the state lock.
+    public func addAssetHolder(_ hold: @escaping @Sendable () -> AssetHold?) {
+        assetHolders.withLock { $0.append(hold) }
+    }
+
+    /// Runs `body` under the state lock, so that no asset is deleted while it
+    /// runs: what checks that assets exist and then starts holding them does
+    /// both in one step.
+    public func holdingAssets<T: Sendable>(_ body: () throws -> T) throws -> T {
+        try state.withLock { _ in try body() }
+    }
+
+    private func otherHolds() -> [AssetHold] {
+        assetHolders.withLock { $0 }.compactMap { $0() }
     }
 
     // MARK: Token
@@ -269,6 +305,7 @@ public final class StateStore: Sendable {
     static func stored(_ configuration: KioskConfiguration, local: KioskConfiguration) -> StoredConfiguration {
         var value = configuration
         value.api = local.api
+        value.channel = local.channel
         value.output = local.output
         value.baseDirectory = local.baseDirectory
         value.assetDirectory = local.assetDirectory

@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import VitrineServer
 
-/// `vitrine remote status|next|previous|pause|resume|goto N|screenshot|power [on|off]`.
+/// `vitrine remote status|next|previous|pause|resume|goto N|screenshot|power [on|off]|override set|clear|show`.
 struct RemoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remote",
         abstract: "Ask a running kiosk for its status, step or pause it, take a screenshot, or switch its screen off and on.",
-        subcommands: [Status.self, Next.self, Previous.self, Pause.self, Resume.self, GoTo.self, Screenshot.self, Power.self])
+        subcommands: [Status.self, Next.self, Previous.self, Pause.self, Resume.self, GoTo.self, Screenshot.self, Power.self,
+                      OverrideCommand.self])
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the kiosk's status as JSON.")

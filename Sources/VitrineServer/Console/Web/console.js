@@ -459,6 +459,7 @@
   async function loadAssets() {
     const result = await json(await api('GET', '/assets'));
     state.assets = new Map(result.assets.map((asset) => [asset.id, asset]));
+    renderOverrideAssets();
   }
 
   async function uploadFiles(fileList) {
@@ -649,12 +650,100 @@
       $('#recent-errors-box').hidden = errors.length === 0;
       $('#recent-errors').replaceChildren(...errors.map((text) => element('li', {text})));
       if (currentSlideOnScreen() !== before) markCurrentSlide();
+      renderSchedule(status.schedule);
+      renderOverride(status.override);
     } catch (error) {
       if (state.token) {
         $('#status').textContent = error.message;
         $('#status').classList.add('offline');
       }
     }
+  }
+
+  /// A wall-clock time from the API (RFC 3339, UTC) in the browser's own time.
+  function localTime(text) {
+    const date = new Date(text);
+    return Number.isNaN(date.getTime()) ? text : date.toLocaleString();
+  }
+
+  /// What the schedule shows now, until when and what comes next; hidden without a schedule.
+  function renderSchedule(schedule) {
+    $('#schedule-box').hidden = !schedule;
+    if (!schedule) return;
+    const now = schedule.showing === 'screen off' || schedule.playlist === null ? 'Screen off' : `Showing ${schedule.showing}`;
+    $('#schedule-now').textContent = now + (schedule.until ? ` until ${localTime(schedule.until)}` : ' from now on')
+      + ` (${schedule.timezone})`;
+    $('#schedule-next').textContent = schedule.next ? `Next: ${schedule.next}` : 'Nothing else is scheduled.';
+  }
+
+  // MARK: Emergency override
+
+  /// The override the display loop shows (from the status), and Clear only while there is one.
+  function renderOverride(override) {
+    const card = $('.override-card');
+    card.classList.toggle('active', Boolean(override));
+    $('#override-clear').disabled = !override;
+    $('#override-active').textContent = override
+      ? `Override ${override.id} is showing ${override.slides.length === 1 ? 'one picture' : `${override.slides.length} slides`}`
+        + ` until ${localTime(override.until)}.`
+      : 'No override is active.';
+  }
+
+  function renderOverrideAssets() {
+    const select = $('#override-asset');
+    const chosen = select.value;
+    const options = Array.from(state.assets.values()).map((asset) =>
+      element('option', {value: asset.ref, text: `${asset.name} (${asset.width}×${asset.height})`}));
+    select.replaceChildren(element('option', {value: '', text: '(none)'}), ...options);
+    select.value = Array.from(select.options).some((option) => option.value === chosen) ? chosen : '';
+  }
+
+  async function setOverride(event) {
+    event.preventDefault();
+    const file = $('#override-file').files[0];
+    const ref = $('#override-asset').value;
+    const duration = $('#override-duration').value.trim();
+    const status = $('#override-status');
+    const errors = $('#override-error');
+    status.textContent = '';
+    errors.textContent = '';
+    if (!file && !ref) { errors.textContent = 'Choose a picture to upload, or one already uploaded.'; return; }
+    const button = $('#override-set');
+    button.disabled = true;
+    try {
+      // A new picture goes as the body, stored as an asset on the way; an uploaded one is named by its ref.
+      const response = file
+        ? await api('POST', `/override?duration=${encodeURIComponent(duration)}&name=${encodeURIComponent(file.name)}`, {
+          body: file, headers: {'Content-Type': file.type || 'image/jpeg'},
+        })
+        : await api('POST', '/override', {
+          body: JSON.stringify({slides: [ref], duration}), headers: {'Content-Type': 'application/json'},
+        });
+      const override = await response.json();
+      status.textContent = `Override ${override.id} set until ${localTime(override.until)}.`;
+      $('#override-file').value = '';
+      renderOverride(override);
+      setTimeout(() => { refreshStatus(); refreshPreview(); }, 300);
+    } catch (error) {
+      const issues = (error.body && error.body.issues) || [];
+      errors.textContent = issues.length ? issues.map((issue) => `${issue.path}: ${issue.message}`).join('\n') : error.message;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  async function clearOverride() {
+    $('#override-status').textContent = '';
+    $('#override-error').textContent = '';
+    try {
+      await api('DELETE', '/override');
+      $('#override-status').textContent = 'Override cleared.';
+    } catch (error) {
+      // 404: it had ended already; the status below says so either way.
+      if (error.status !== 404) $('#override-error').textContent = error.message;
+    }
+    renderOverride(null);
+    setTimeout(() => { refreshStatus(); refreshPreview(); }, 300);
   }
 
   function markCurrentSlide() {
@@ -692,6 +781,8 @@
       case 'swiped': return `Swipe ${data.direction} from slide ${data.from + 1}`;
       case 'configApplied': return `Configuration ${data.version} is on screen`;
       case 'assetAdded': return `Picture added: ${data.name} (${data.width}×${data.height})`;
+      case 'overrideSet': return `Override ${data.id} set until ${localTime(data.until)}`;
+      case 'overrideCleared': return `Override ${data.id} cleared`;
       case 'error': return data.message;
       default: return `${name} ${JSON.stringify(data)}`;
     }
@@ -725,7 +816,13 @@
         if (data.id) {
           state.assets.set(data.id, data);
           if (!state.dirty) renderPlaylist();
+          renderOverrideAssets();
         }
+        break;
+      case 'overrideSet':
+      case 'overrideCleared':
+        refreshStatus();
+        refreshPreview();
         break;
       case 'error':
         refreshStatus();
@@ -838,6 +935,8 @@
     $('#reload').addEventListener('click', () => reload(false));
     $('#rollback').addEventListener('click', rollback);
     $('#add-path-form').addEventListener('submit', (event) => { event.preventDefault(); addPath(); });
+    $('#override-form').addEventListener('submit', setOverride);
+    $('#override-clear').addEventListener('click', clearOverride);
     for (const command of ['next', 'previous', 'pause', 'resume']) {
       $(`#${command}`).addEventListener('click', () => control(command));
     }

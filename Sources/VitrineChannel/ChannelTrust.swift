@@ -1,0 +1,40 @@
+import VitrineConfig
+
+/// A trusted key that cannot be used, naming the configuration key and the file.
+public struct ChannelKeyError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `channel.keys[1]`.
+    public var field: String
+    public var message: String
+
+    public var description: String { "\(field): \(message)" }
+}
+
+/// The public keys a `channel` section trusts, read from their files or inline text.
+public enum ChannelTrust {
+    /// Every key, or the first problem: a kiosk follows with all of the keys it
+    /// was given or not at all, so that a key file missing on one machine shows
+    /// up at once rather than at the next key rotation.
+    public static func keys(_ channel: ChannelConfiguration) throws(ChannelKeyError) -> [SignifyPublicKey] {
+        var keys: [SignifyPublicKey] = []
+        for (index, source) in channel.keys.enumerated() {
+            let field = "channel.keys[\(index)]"
+            do {
+                switch source {
+                case .inline(let base64):
+                    let text = "untrusted comment: \(field)\n\(base64)\n"
+                    keys.append(try SignifyPublicKey(parsing: Array(text.utf8), file: field))
+                case .file(let path):
+                    keys.append(try ChannelKeys.loadPublicKey(path))
+                }
+            } catch let error as SignifyFileError {
+                throw ChannelKeyError(field: field, message: error.description)
+            } catch let error as ChannelFileError {
+                throw ChannelKeyError(field: field, message: "cannot read the public key: \(error)")
+            } catch {
+                throw ChannelKeyError(field: field, message: "\(error)")
+            }
+        }
+        guard !keys.isEmpty else { throw ChannelKeyError(field: "channel.keys", message: "no trusted key: a channel cannot be followed without one") }
+        return keys
+    }
+}

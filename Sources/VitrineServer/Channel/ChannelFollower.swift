@@ -1,0 +1,376 @@
+import Foundation
+import Logging
+import NIOPosix
+import Synchronization
+import VitrineChannel
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+
+/// Follows a signed channel (docs/fleet.md): polls `channel.json` and its
+/// signature with conditional GETs, verifies them (the signature before
+/// anything else), downloads the pictures of a newer version into the asset
+/// store, checking each against its SHA-256, and only when every picture is
+/// there stores the configuration and hands it to the kiosk, which switches at
+/// the next slide boundary. The I/O edge: what to do next, when, and what the
+/// status says is `ChannelFollowerState`, which is pure.
+///
+/// Refusals and errors never change what is on screen: the kiosk keeps the
+/// last good version for as long as the origin is away or refused.
+public final class ChannelFollower: Sendable {
+    public let settings: ChannelConfiguration
+    private let store: StateStore
+    private let origin: ChannelOrigin
+    /// Nil when no trusted key could be read: then the follower is `off`.
+    private let verifier: ChannelVerifier?
+    private let logger: Logger
+    private let wallClock: @Sendable () -> WallInstant
+    private let state: Mutex<ChannelFollowerState>
+    private let lastPair = Mutex<FetchedPair?>(nil)
+    private let applyHandler = Mutex<(@Sendable (StoredConfiguration) -> Void)?>(nil)
+    private var recordPath: String { store.directory + "/" + ChannelFollowRecord.fileName }
+
+    /// The largest `channel.json` and `channel.json.sig` accepted.
+    static let manifestLimit = 8 << 20
+    static let signatureLimit = 4096
+
+    /// The manifest and signature fetched last, with their ETags, so that a
+    /// poll answered 304 can be decided without fetching them again.
+    private struct FetchedPair: Sendable {
+        var manifest: [UInt8]
+        var manifestETag: String?
+        var signature: [UInt8]
+        var signatureETag: String?
+        /// The pair's outcome is final: it was applied, or it is the applied
+        /// version. A refused pair (or one whose pictures failed to download)
+        /// is decided again at the next poll, from these bytes if unchanged.
+        var settled: Bool
+    }
+
+    /// - Parameters:
+    ///   - policy: the poll policy; nil: the one `settings` asks for.
+    ///   - wallClock: the wall time, for expiry and the status (tests pass their own).
+    public init(settings: ChannelConfiguration, store: StateStore, logger: Logger, policy: ChannelPollPolicy? = nil,
+                wallClock: @escaping @Sendable () -> WallInstant = { WallClock.now() }) {
+        self.settings = settings
+        self.store = store
+        self.logger = logger
+        self.wallClock = wallClock
+        origin = ChannelOrigin(timeout: settings.timeout)
+
+        let recordPath = store.directory + "/" + ChannelFollowRecord.fileName
+        var applied: AppliedChannelVersion?
+        if let bytes = try? FileIO.read(recordPath, limit: 1 << 20) {
+            switch ChannelFollowRecord.parse(bytes) {
+            case .success(let record) where record.url == settings.url(of: ""):
+                applied = record.applied
+            case .success(let record):
+                logger.notice("channel \(settings.url): following a new channel; the version applied from \(record.url) does not count for it")
+            case .failure(let error):
+                // Only a hand edit or a disk fault can do this (the file is replaced
+                // atomically); the next version applied rewrites it.
+                logger.error("ignoring \(recordPath): \(error); any newer version of the channel will apply")
+            }
+        }
+        // The configuration on screen is not the one the applied version became:
+        // the local file was edited (it wins at start), or the kiosk was killed
+        // between storing the configuration and recording the version. Then that
+        // version may be applied once more. With local pushes allowed, a pushed
+        // configuration is the operator's own and stands until a newer version.
+        let reapply = applied.map { $0.configurationVersion != store.current.version } ?? false
+        var state = ChannelFollowerState(policy: policy ?? ChannelPollPolicy(settings), applied: applied,
+                                         reapplyAllowed: reapply && !settings.allowLocalPush, now: MonotonicClock.now())
+        do {
+            verifier = ChannelVerifier(trustedKeys: try ChannelTrust.keys(settings))
+        } catch {
+            verifier = nil
+            var random = SystemRandomNumberGenerator()
+            state.handle(.stopped(reason: error.description), wall: wallClock(), now: MonotonicClock.now(), random: &random)
+            logger.error("channel \(settings.url) cannot be followed: \(error); the kiosk keeps showing its stored configuration")
+        }
+        self.state = Mutex(state)
+    }
+
+    /// `handler` gets each newly stored configuration, to hand to the kiosk
+    /// (`RemoteKiosk.apply`, the path pushes take).
+    public func onApply(_ handler: @escaping @Sendable (StoredConfiguration) -> Void) {
+        applyHandler.withLock { $0 = handler }
+    }
+
+    /// The follower's state now, for status and metrics.
+    public var snapshot: ChannelFollowerState { state.withLock { $0 } }
+
+    /// Polls until the task is cancelled (or at once returns when `off`).
+    public func run() async {
+        while !Task.isCancelled {
+            let now = MonotonicClock.now()
+            guard let next = state.withLock({ $0.nextPoll }) else { return }
+            if now >= next {
+                await poll()
+                continue
+            }
+            // Nothing wakes this sleep early, so it is cancelled only at shutdown:
+            // not the repeated cancelled sleeps whose timers URLImageFetcher avoids.
+            try? await Task.sleep(for: next - now)
+        }
+    }
+
+    /// One poll: fetch, verify, download, apply; every outcome goes to the state.
+    func poll() async {
+        guard let verifier, case .checking = record(.pollStarted).activity else { return }
+        let manifestURL = settings.url(of: ChannelManifest.fileName)
+        let signatureURL = settings.url(of: ChannelManifest.signatureFileName)
+        let (previous, applied, reapply) = (lastPair.withLock { $0 }, snapshot.applied, snapshot.reapplyAllowed)
+        // Without the bytes in memory (after a restart), the applied version's
+        // ETags still allow a 304, which then means "the version applied".
+        let knownETags = previous.map { ($0.manifestETag, $0.signatureETag) }
+            ?? (reapply ? (nil, nil) : (applied?.manifestETag, applied?.signatureETag))
+
+        let manifestAnswer: ChannelOrigin.Answer
+        let signatureAnswer: ChannelOrigin.Answer
+        do {
+            // The manifest first, then the signature: the publisher renames them in
+            // that order, so a pair fetched across a publish is rare (docs/fleet.md).
+            manifestAnswer = try await origin.get(manifestURL, ifNoneMatch: knownETags.0, limit: Self.manifestLimit)
+            signatureAnswer = try await origin.get(signatureURL, ifNoneMatch: knownETags.1, limit: Self.signatureLimit)
+        } catch let error as ChannelOrigin.Failure {
+            return fail(error.description)
+        } catch {
+            return fail("\(manifestURL): larger than \(Self.manifestLimit) bytes (or its signature than \(Self.signatureLimit))")
+        }
+
+        if case .notModified = manifestAnswer, case .notModified = signatureAnswer, previous?.settled ?? true {
+            record(.unchanged)
+            return
+        }
+        var pair: FetchedPair
+        switch manifestAnswer {
+        case .missing:
+            return fail("\(manifestURL): the origin has no channel.json (404)")
+        case .fetched(let bytes, let etag):
+            pair = FetchedPair(manifest: bytes, manifestETag: etag, signature: [], signatureETag: nil, settled: false)
+        case .notModified:
+            guard let previous else {
+                // 304 to a persisted ETag, but the signature changed: fetch the manifest whole.
+                lastPair.withLock { $0 = nil }
+                return await pollWithoutETags(verifier)
+            }
+            pair = FetchedPair(manifest: previous.manifest, manifestETag: previous.manifestETag, signature: [], signatureETag: nil,
+                               settled: false)
+        }
+        switch signatureAnswer {
+        case .missing:
+            lastPair.withLock { $0 = pair }
+            record(.refused(.badSignature("\(ChannelManifest.signatureFileName) is missing at \(signatureURL): the manifest is unsigned"),
+                            version: nil))
+            return
+        case .fetched(let bytes, let etag):
+            pair.signature = bytes
+            pair.signatureETag = etag
+        case .notModified:
+            guard let previous else {
+                lastPair.withLock { $0 = nil }
+                return await pollWithoutETags(verifier)
+            }
+            pair.signature = previous.signature
+            pair.signatureETag = previous.signatureETag
+        }
+        lastPair.withLock { $0 = pair }
+        await decide(pair, verifier: verifier)
+    }
+
+    /// The rare poll where one file answered 304 to an ETag remembered from
+    /// before a restart and the other changed: the pair is fetched again whole.
+    private func pollWithoutETags(_ verifier: ChannelVerifier) async {
+        let manifestURL = settings.url(of: ChannelManifest.fileName)
+        let signatureURL = settings.url(of: ChannelManifest.signatureFileName)
+        do {
+            guard case .fetched(let manifest, let manifestETag) = try await origin.get(manifestURL, ifNoneMatch: nil, limit: Self.manifestLimit) else {
+                return fail("\(manifestURL): the origin has no channel.json (404)")
+            }
+            guard case .fetched(let signature, let signatureETag) = try await origin.get(signatureURL, ifNoneMatch: nil, limit: Self.signatureLimit) else {
+                record(.refused(.badSignature("\(ChannelManifest.signatureFileName) is missing at \(signatureURL): the manifest is unsigned"),
+                                version: nil))
+                return
+            }
+            let pair = FetchedPair(manifest: manifest, manifestETag: manifestETag, signature: signature, signatureETag: signatureETag,
+                                   settled: false)
+            lastPair.withLock { $0 = pair }
+            await decide(pair, verifier: verifier)
+        } catch let error as ChannelOrigin.Failure {
+            fail(error.description)
+        } catch {
+            fail("\(manifestURL): larger than \(Self.manifestLimit) bytes (or its signature than \(Self.signatureLimit))")
+        }
+    }
+
+    /// Verifies the pair and, for a newer version, downloads and applies it.
+    private func decide(_ pair: FetchedPair, verifier: ChannelVerifier) async {
+        let verified: VerifiedManifest
+        do {
+            // The signature first: nothing in the manifest is parsed, let alone
+            // used, before it verifies with a trusted key (ChannelVerifier).
+            verified = try verifier.verify(manifest: pair.manifest, signature: pair.signature,
+                                           appliedVersion: snapshot.versionToExceed, now: wallClock())
+        } catch {
+            if case .notNewer(let version, _) = error, version == snapshot.applied?.version {
+                lastPair.withLock { $0?.settled = true }
+            }
+            record(.refused(error, version: Self.version(refusedBy: error, manifest: pair.manifest)))
+            return
+        }
+        let manifest = verified.manifest
+        let missing = manifest.picturesToShow.filter { !store.assets.contains($0.sha256) }
+        record(.accepted(version: manifest.version, missing: missing.count))
+
+        for blob in missing {
+            guard await download(blob, of: manifest) else { return }
+            record(.blobStored)
+        }
+        await apply(manifest, pair: pair)
+    }
+
+    /// Downloads one blob, checks it against the manifest and stores it as the
+    /// asset of its SHA-256. False (with the refusal or error recorded) if not.
+    private func download(_ blob: ChannelBlob, of manifest: ChannelManifest) async -> Bool {
+        let url = settings.url(of: blob.path)
+        let bytes: [UInt8]
+        do {
+            switch try await origin.get(url, ifNoneMatch: nil, limit: Int(clamping: blob.size)) {
+            case .fetched(let body, _): bytes = body
+            case .missing, .notModified:
+                fail("\(url): the origin does not have this picture of version \(manifest.version) (yet)")
+                return false
+            }
+        } catch is ChannelOrigin.TooLarge {
+            record(.refused(.blobMismatch(.tooLarge(blob)), version: manifest.version))
+            return false
+        } catch {
+            fail("\(error)")
+            return false
+        }
+        do {
+            try blob.check(bytes)
+        } catch {
+            // Never stored: the asset store holds only what the manifest promised.
+            record(.refused(.blobMismatch(error), version: manifest.version))
+            return false
+        }
+        let maxPixels = manifest.configuration.decode.maxPixels
+        let image: InspectedImage
+        do {
+            image = try await NIOThreadPool.singleton.runIfActive { try ImageInspection.inspect(bytes, maxPixels: maxPixels) }
+        } catch let failure as ImageInspection.Failure {
+            let reason: String
+            switch failure { case .notAnImage(let text), .undecodable(let text), .overPixelLimit(let text): reason = text }
+            record(.refused(.blobUnusable(path: blob.path, reason: reason), version: manifest.version))
+            return false
+        } catch {
+            fail("cannot inspect \(url): \(error)")
+            return false
+        }
+        do {
+            let name = "channel v\(manifest.version) \(blob.sha256.prefix(12))"
+            _ = try await NIOThreadPool.singleton.runIfActive { [store] in try store.assets.add(bytes, image: image, name: name) }
+        } catch {
+            fail("cannot store \(url) in \(store.assets.directory): \(error)")
+            return false
+        }
+        return true
+    }
+
+    /// Stores the version and hands it to the kiosk.
+    ///
+    /// The order is what makes a SIGKILL at any moment leave the previous
+    /// version or the new one, never a mix:
+    /// 1. every picture is in the asset store already, each written to a
+    ///    temporary file, fsynced and renamed (AssetStore), so config.json
+    ///    never names a picture that is not durable;
+    /// 2. config.json is replaced (StateStore: config.previous.json, then
+    ///    config.json, each temporary file, fsync, rename, fsync of the
+    ///    directory); that rename is the switch;
+    /// 3. only then is the version recorded (channel-state.json, the same way).
+    /// Killed between 2 and 3, the kiosk restarts on the new configuration with
+    /// the old version recorded; the configuration's version differs from the
+    /// record's, so the same version is accepted once more and recorded, nothing
+    /// older. Recording first would be worse: killed before 2, the kiosk would
+    /// believe the version applied and never apply it.
+    private func apply(_ manifest: ChannelManifest, pair: FetchedPair) async {
+        let configuration = manifest.configurationWithAssets
+        let change: StateStore.Change
+        do {
+            change = try await NIOThreadPool.singleton.runIfActive { [store] in try store.replace(with: configuration, ifMatch: nil) }
+        } catch {
+            record(.applyFailed("cannot store version \(manifest.version) in \(store.directory): \(error)"))
+            return
+        }
+        let applied = AppliedChannelVersion(
+            version: manifest.version, published: manifest.published, expires: manifest.expires, appliedAt: wallClock(),
+            manifestETag: pair.manifestETag, signatureETag: pair.signatureETag, configurationVersion: change.current.version)
+        let record = ChannelFollowRecord(url: settings.url(of: ""), applied: applied)
+        do {
+            try await NIOThreadPool.singleton.runIfActive { [recordPath] in try FileIO.writeAtomically(record.json, to: recordPath, mode: 0o640) }
+        } catch {
+            // The configuration is stored and shows; only the record is missing, so
+            // after a restart this version is accepted once more (see above).
+            logger.error("cannot record channel version \(manifest.version) in \(recordPath): \(error)")
+        }
+        if change.changed { applyHandler.withLock { $0 }?(change.current) }
+        lastPair.withLock { $0?.settled = true }
+        self.record(.applied(applied))
+    }
+
+    /// The version a refusal concerns. Read from the manifest only when its
+    /// signature verified (an expired or unusable manifest); never from bytes
+    /// whose signature did not.
+    private static func version(refusedBy refusal: ChannelRefusal, manifest: [UInt8]) -> UInt64? {
+        switch refusal {
+        case .notNewer(let version, _): version
+        case .expired: try? ChannelManifest.parse(manifest).version
+        case .badSignature, .unknownKey, .malformed, .blobMismatch, .blobUnusable: nil
+        }
+    }
+
+    private func fail(_ message: String) {
+        record(.unreachable(message))
+    }
+
+    /// Hands `event` to the state, logs what is news, and returns the state after.
+    @discardableResult
+    private func record(_ event: ChannelFollowerEvent) -> ChannelFollowerState {
+        let wall = wallClock()
+        let now = MonotonicClock.now()
+        var random = SystemRandomNumberGenerator()
+        let (isNews, after) = state.withLock { state -> (Bool, ChannelFollowerState) in
+            let isNews = state.handle(event, wall: wall, now: now, random: &random)
+            return (isNews, state)
+        }
+        guard isNews else { return after }
+        let keeping = after.applied.map { "keeping version \($0.version)" } ?? "keeping the configuration on screen"
+        let next = after.nextPoll.map { " next attempt in \(Self.seconds($0 - now))" } ?? ""
+        switch event {
+        case .refused:
+            if let refused = after.lastRefusal {
+                let version = refused.version.map { " version \($0)" } ?? ""
+                logger.error("channel \(settings.url): refused\(version): \(refused.refusal) [\(refused.refusal.code)]; \(keeping)")
+            }
+        case .unchanged:
+            if let refused = after.lastRefusal {
+                logger.error("channel \(settings.url): version \(refused.version ?? 0) on screen: \(refused.refusal) [\(refused.refusal.code)]; \(keeping)")
+            }
+        case .unreachable(let message), .applyFailed(let message):
+            logger.warning("channel \(settings.url): \(message); \(keeping);\(next)")
+        case .applied(let version):
+            logger.notice("channel \(settings.url): applied version \(version.version) (published \(RFC3339.format(version.published))); the display switches at its next slide boundary")
+        case .stopped(let reason):
+            logger.error("channel \(settings.url): stopped following: \(reason)")
+        case .pollStarted, .accepted, .blobStored:
+            break
+        }
+        return after
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.1fs", duration.secondsValue)
+    }
+}

@@ -1,0 +1,58 @@
+import AsyncHTTPClient
+import NIOCore
+import VitrineCore
+
+/// The HTTP side of following a channel: conditional GETs of its files
+/// (AsyncHTTPClient, as the URL slides use), each with its own deadline.
+struct ChannelOrigin: Sendable {
+    /// How long one request may take, from the `channel` section.
+    var timeout: Duration
+
+    enum Answer: Sendable {
+        /// 304: the file is still the one with the ETag sent.
+        case notModified
+        /// 200, with its ETag if the origin gives one.
+        case fetched([UInt8], etag: String?)
+        /// 404 or 410.
+        case missing
+    }
+
+    /// What went wrong, naming the URL: a log line and the status's `lastError`.
+    struct Failure: Error, CustomStringConvertible {
+        var url: String
+        var reason: String
+        var description: String { "\(url): \(reason)" }
+    }
+
+    /// Body larger than `limit` bytes.
+    struct TooLarge: Error {}
+
+    /// GET `url`, with `If-None-Match: etag` when there is one.
+    func get(_ url: String, ifNoneMatch etag: String?, limit: Int) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
+        if let etag { request.headers.add(name: "If-None-Match", value: etag) }
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.shared.execute(request, deadline: .now() + .nanoseconds(timeout.nanoseconds))
+        } catch {
+            throw Failure(url: url, reason: "cannot be reached: \(error)")
+        }
+        switch response.status.code {
+        case 200:
+            do {
+                let body = try await response.body.collect(upTo: limit)
+                return .fetched(Array(body.readableBytesView), etag: response.headers.first(name: "ETag"))
+            } catch is NIOTooManyBytesError {
+                throw TooLarge()
+            } catch {
+                throw Failure(url: url, reason: "the download broke off: \(error)")
+            }
+        case 304 where etag != nil:
+            return .notModified
+        case 404, 410:
+            return .missing
+        default:
+            throw Failure(url: url, reason: "the origin answered \(response.status.code) \(response.status.reasonPhrase)")
+        }
+    }
+}

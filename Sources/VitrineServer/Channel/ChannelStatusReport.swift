@@ -1,0 +1,71 @@
+import Foundation
+import VitrineChannel
+import VitrineCore
+
+/// The channel's part of `GET /api/v1/status` and of `/metrics`.
+enum ChannelStatusReport {
+    /// `channel` in the status: what is applied, how old it is, when the
+    /// origin was last reached, what the follower is doing, and the refusal
+    /// that stands.
+    static func object(_ follower: ChannelFollower, wall: WallInstant) -> [String: Any] {
+        let settings = follower.settings
+        let state = follower.snapshot
+        func instant(_ value: WallInstant?) -> Any { value.map { RFC3339.format($0) as Any } ?? NSNull() }
+        var object: [String: Any] = [
+            "url": settings.url,
+            "group": settings.group.map { $0 as Any } ?? NSNull(),
+            "device": settings.device.map { $0 as Any } ?? NSNull(),
+            "state": state.activity.name,
+            "version": state.applied.map { NSNumber(value: $0.version) as Any } ?? NSNull(),
+            "published": instant(state.applied?.published),
+            "appliedAt": instant(state.applied?.appliedAt),
+            "ageSeconds": state.applied.map { max(0, wall - $0.published) as Any } ?? NSNull(),
+            "lastReached": instant(state.lastReached),
+            "allowLocalPush": settings.allowLocalPush,
+        ]
+        switch state.activity {
+        case .downloading(let version, let remaining):
+            object["pending"] = ["version": NSNumber(value: version), "remainingPictures": remaining]
+        case .ready(let version):
+            object["pending"] = ["version": NSNumber(value: version), "remainingPictures": 0]
+        case .waiting, .checking, .off:
+            object["pending"] = NSNull()
+        }
+        if let refused = state.lastRefusal {
+            object["refused"] = [
+                "reason": refused.refusal.code, "version": refused.version.map { NSNumber(value: $0) as Any } ?? NSNull(),
+                "at": RFC3339.format(refused.at), "message": refused.refusal.description,
+            ] as [String: Any]
+        } else {
+            object["refused"] = NSNull()
+        }
+        if case .off(let reason) = state.activity {
+            object["lastError"] = ["message": reason, "at": NSNull()] as [String: Any]
+        } else if let failure = state.lastFailure {
+            object["lastError"] = ["message": failure.message, "at": RFC3339.format(failure.at)]
+        } else {
+            object["lastError"] = NSNull()
+        }
+        return object
+    }
+
+    /// Prometheus lines (text format 0.0.4) for the channel.
+    static func metrics(_ follower: ChannelFollower) -> String {
+        let state = follower.snapshot
+        var lines: [String] = []
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) \(type)")
+            for sample in samples { lines.append(sample.labels.isEmpty ? "\(name) \(sample.value)" : "\(name){\(sample.labels)} \(sample.value)") }
+        }
+        metric("vitrine_channel_version", "gauge", "The channel version applied (0 before the first).",
+               [("", "\(state.applied?.version ?? 0)")])
+        metric("vitrine_channel_refusals_total", "counter", "Manifests and blobs refused, by reason (each refused manifest once).",
+               ChannelRefusal.codes.map { ("reason=\"\($0)\"", "\(state.refusalCounts[$0] ?? 0)") })
+        metric("vitrine_channel_last_reached_timestamp_seconds", "gauge", "When the origin last answered, in Unix time (0: never since start).",
+               [("", "\(state.lastReached?.secondsSinceEpoch ?? 0)")])
+        metric("vitrine_channel_consecutive_failures", "gauge", "Polls in a row that got no usable answer.",
+               [("", "\(state.consecutiveFailures)")])
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,67 @@
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+
+/// The emergency override between the API, the state directory and the
+/// display thread: stored first (so that it survives a restart), then sent to
+/// the display thread, which shows it at once and ends it at its `until`.
+extension RemoteKiosk {
+    /// At start: the stored override's assets are held, and one that is still
+    /// active is sent to the display thread, which takes it at its first turn.
+    func startOverride() {
+        store.addAssetHolder { [overrides] in
+            guard let active = overrides.active(at: WallClock.now()) else { return nil }
+            return StateStore.AssetHold(holder: "the emergency override \(active.id) (until \(active.until))",
+                                        ids: overrides.assetIDs(at: WallClock.now()))
+        }
+        let now = WallClock.now()
+        guard let active = overrides.active(at: now) else { return }
+        if active.since > now {
+            // The clock is behind the moment it was set (a board without an RTC
+            // before NTP): the display thread would drop it as not begun.
+            logger.warning("the stored override \(active.id) was set at \(active.since), after the wall clock's \(now): not shown until it is set again")
+            return
+        }
+        logger.notice("the stored override \(active.id) shows again until \(active.until)")
+        control.send(.setOverride(active))
+    }
+
+    /// Makes `request` the override, replacing any other: its pictures must be
+    /// there (`OverrideSources`; a 422 naming each slide otherwise), and it is
+    /// stored durably before the display thread hears of it.
+    func setOverride(_ request: OverrideRequest, now: WallInstant) async throws -> KioskOverride {
+        let override = KioskOverride(id: Self.newOverrideID(), slides: request.slides, interval: request.interval, since: now,
+                                     until: request.until)
+        try await offload { [store, overrides] in
+            // Under the state lock: no asset named here is deleted between the check and the write.
+            try store.holdingAssets {
+                let issues = OverrideSources.issues(override.slides, assets: store.assets)
+                guard issues.isEmpty else {
+                    throw APIError(.unprocessableContent, "the override's pictures cannot all be shown", issues: issues)
+                }
+                try overrides.replace(with: override)
+            }
+        }
+        control.send(.setOverride(override))
+        events.publish(ServerEvent("overrideSet", OverrideDocument.object(override)))
+        return override
+    }
+
+    /// Ends the active override. Nil (and nothing sent) when none is active;
+    /// an ended one left in the state directory is removed either way.
+    func clearOverride(now: WallInstant) async throws -> KioskOverride? {
+        let active = overrides.active(at: now)
+        try await offload { [overrides] in _ = try overrides.clear() }
+        guard let active else { return nil }
+        control.send(.setOverride(nil))
+        events.publish(ServerEvent("overrideCleared", ["id": active.id]))
+        return active
+    }
+
+    /// Eight random hex digits: enough to tell one operator's override from the next.
+    static func newOverrideID() -> String {
+        let value = UInt32.random(in: .min ... .max)
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}

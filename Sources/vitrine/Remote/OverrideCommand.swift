@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import VitrineServer
+
+/// `vitrine remote override set|clear|show`: the emergency override
+/// (`/api/v1/override`), which shows at once, above any schedule and with the
+/// screen held on, until it ends or is cleared.
+struct OverrideCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "override",
+        abstract: "Show an emergency override at once, end it, or print it.",
+        subcommands: [Set.self, Clear.self, Show.self])
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show one picture, or slides already on the kiosk, at once until the end given.",
+            discussion: """
+                --picture uploads a JPEG or PNG with the request and shows it alone. --slide names a picture already on \
+                the kiosk: asset:<sha256> of an uploaded one, or an absolute path on the kiosk (never a URL). \
+                The end is --duration (30m, 90s; at most 10080m, 7 days) or --until (RFC 3339, 2026-11-23T18:00:00Z). \
+                A new override replaces the current one; it survives a restart of the kiosk until it ends.
+                """)
+        @Option(help: ArgumentHelp("A JPEG or PNG file to upload and show.", valueName: "FILE"))
+        var picture: String?
+        @Option(name: .customLong("slide"), help: ArgumentHelp("A picture on the kiosk: asset:<sha256> or an absolute path (repeat for several).", valueName: "PATH"))
+        var slides: [String] = []
+        @Option(help: ArgumentHelp("How long it shows: 30m, 90s, 1.5m.", valueName: "D"))
+        var duration: String?
+        @Option(help: ArgumentHelp("When it ends, RFC 3339: 2026-11-23T18:00:00Z.", valueName: "T"))
+        var until: String?
+        @Option(help: ArgumentHelp("How long each of several slides stays (default: the configuration's interval).", valueName: "D"))
+        var interval: String?
+        @OptionGroup var remote: RemoteOptions
+
+        func validate() throws {
+            guard (picture == nil) != slides.isEmpty else { throw ValidationError("give either --picture FILE or one or more --slide PATH") }
+            guard (duration == nil) != (until == nil) else { throw ValidationError("give either --duration or --until") }
+            if picture != nil, interval != nil { throw ValidationError("--interval is for several --slide pictures, not one --picture") }
+        }
+
+        func run() throws {
+            let client = try remote.client()
+            let reply: RemoteClient.Reply
+            if let picture {
+                guard let data = FileManager.default.contents(atPath: picture) else { throw ValidationError("cannot read \(picture)") }
+                var query = URLComponents()
+                query.queryItems = [duration.map { URLQueryItem(name: "duration", value: $0) }, until.map { URLQueryItem(name: "until", value: $0) },
+                                    URLQueryItem(name: "name", value: (picture as NSString).lastPathComponent)].compactMap { $0 }
+                // The kiosk recognises the picture by its bytes; the type only says "a picture, not JSON".
+                let type = picture.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg"
+                let path = "/api/v1/override?" + (query.percentEncodedQuery ?? "")
+                reply = try waitFor { try await client.send(.POST, path, body: Array(data), contentType: type, expecting: [201]) }
+            } else {
+                var body: [String: Any] = ["slides": slides]
+                if let duration { body["duration"] = duration }
+                if let until { body["until"] = until }
+                if let interval { body["interval"] = interval }
+                let json = Array(try JSONSerialization.data(withJSONObject: body))
+                reply = try waitFor { try await client.send(.POST, "/api/v1/override", body: json, contentType: "application/json", expecting: [201]) }
+            }
+            let object = reply.json
+            print("override \(object["id"] as? String ?? "?") shows until \(object["until"] as? String ?? "?")")
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End the override now; the kiosk goes back to what it showed.")
+        @OptionGroup var remote: RemoteOptions
+
+        func run() throws {
+            let client = try remote.client()
+            let reply = try waitFor { try await client.send(.DELETE, "/api/v1/override", expecting: [204, 404]) }
+            print(reply.status == 204 ? "override cleared" : "no override is active")
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the active override as JSON, or say that there is none.")
+        @OptionGroup var remote: RemoteOptions
+
+        func run() throws {
+            let client = try remote.client()
+            let reply = try waitFor { try await client.send(.GET, "/api/v1/override", expecting: [200, 404]) }
+            guard reply.status == 200 else {
+                print("no override is active")
+                return
+            }
+            let data = try JSONSerialization.data(withJSONObject: reply.json, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,390 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+import VitrineChannel
+import VitrineConfig
+import VitrineCore
+@testable import VitrineRuntime
+@testable import VitrineServer
+
+/// A static origin on loopback: serves a channel directory with ETags (the
+/// SHA-256 of each file), answers `If-None-Match` with 304 and counts those,
+/// and can be taken down (503 for everything) and brought back.
+final class ChannelOriginServer: Sendable {
+    /// What the routes share with the tests.
+    final class Record: Sendable {
+        let notModified = Mutex(0)
+        let down = Mutex(false)
+        let port = Mutex<Int?>(nil)
+    }
+
+    let directory: String
+    let record = Record()
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    var port: Int { record.port.withLock { $0 } ?? 0 }
+    var url: String { "http://127.0.0.1:\(port)/lobby" }
+    var notModifiedCount: Int { record.notModified.withLock { $0 } }
+    func setDown(_ value: Bool) { record.down.withLock { $0 = value } }
+
+    init(directory: String) async throws {
+        self.directory = directory
+        let router = Router()
+        let record = self.record
+        router.get("**") { request, _ -> Response in
+            if record.down.withLock({ $0 }) { return Response(status: .serviceUnavailable) }
+            let path = request.uri.path
+            guard path.hasPrefix("/lobby/"), !path.contains(".."),
+                  let data = FileManager.default.contents(atPath: directory + path) else {
+                return Response(status: .notFound)
+            }
+            let etag = "\"\(ChannelDigest.sha256(Array(data)).prefix(16))\""
+            if request.headers[.ifNoneMatch] == etag {
+                record.notModified.withLock { $0 += 1 }
+                return Response(status: .notModified, headers: [.eTag: etag])
+            }
+            return Response(status: .ok, headers: [.eTag: etag], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                      onServerRunning: { channel in record.port.withLock { $0 = channel.localAddress?.port } })
+        task.withLock { $0 = Task { try? await application.runService(gracefulShutdownSignals: []) } }
+        for _ in 0..<250 where record.port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    func stop() async {
+        let running = task.withLock { $0 }
+        running?.cancel()
+        await running?.value
+    }
+}
+
+/// A publisher's channel directory, its origin, and a kiosk's state directory
+/// with a follower on it.
+final class ChannelFixture: @unchecked Sendable {
+    let root = NSTemporaryDirectory() + "vitrine-channel-follow-" + UUID().uuidString
+    var channelDirectory: String { root + "/origin/lobby" }
+    var stateDirectory: String { root + "/state" }
+    let signer = SignifySecretKey.generate(comment: "lobby")
+    let server: ChannelOriginServer
+    /// What followers hand over, and the wall clock they see.
+    final class Shared: Sendable {
+        let applied = Mutex<[StoredConfiguration]>([])
+        /// The wall clock the followers see: now, plus this many seconds.
+        let clockOffset = Mutex<Int64>(0)
+    }
+    let shared = Shared()
+    static let policy = ChannelPollPolicy(interval: .milliseconds(100), jitter: .zero, backoffBase: .milliseconds(50),
+                                          backoffLimit: .milliseconds(400))
+
+    init() async throws {
+        let root = self.root
+        try FileManager.default.createDirectory(atPath: root + "/origin/lobby", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/kiosk", withIntermediateDirectories: true)
+        for (name, color) in ServerHarness.colors { try ServerHarness.jpeg(color).write(to: root + "/\(name).jpg") }
+        try Array("slides: [red.jpg]\n".utf8).write(to: root + "/kiosk/vitrine.yaml")
+        try ServerHarness.jpeg(ServerHarness.colors["red"]!).write(to: root + "/kiosk/red.jpg")
+        server = try await ChannelOriginServer(directory: root + "/origin")
+    }
+
+    func close() async {
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    var settings: ChannelConfiguration {
+        ChannelConfiguration(url: server.url, keys: [.inline(String(String(decoding: signer.publicKey.fileBytes, as: UTF8.self)
+                .split(separator: "\n")[1]))])
+    }
+
+    /// Publishes `colours` as the playlist; returns the version.
+    @discardableResult
+    func publish(_ colours: [String], key: SignifySecretKey? = nil, version: UInt64? = nil, expiresAfter: Int64? = nil) throws -> UInt64 {
+        let yaml = root + "/publish.yaml"
+        try Array("slides: [\(colours.map { "\($0).jpg" }.joined(separator: ", "))]\ninterval: 10m\n".utf8).write(to: yaml)
+        let signing = ChannelPublisher.Signing.key(key ?? signer, comment: "verify with lobby.pub")
+        return try ChannelPublisher.publish(.init(configurationFile: yaml, directory: channelDirectory, signing: signing, version: version,
+                                                  expiresAfterSeconds: expiresAfter), now: WallClock.now()).version
+    }
+
+    /// The channel's two files, to serve again later (a replay).
+    func snapshotFiles() -> [String: Data] {
+        [ChannelManifest.fileName, ChannelManifest.signatureFileName].reduce(into: [:]) {
+            $0[$1] = FileManager.default.contents(atPath: channelDirectory + "/" + $1)
+        }
+    }
+
+    func restore(_ files: [String: Data]) throws {
+        for (name, data) in files { try Array(data).write(to: channelDirectory + "/" + name) }
+    }
+
+    /// A kiosk's state store and a follower on it, as `vitrine run` makes them.
+    func follower(settings: ChannelConfiguration? = nil) throws -> (ChannelFollower, StateStore) {
+        let logger = Logger(label: "test")
+        let seedFile = root + "/kiosk/vitrine.yaml"
+        let store = try StateStore(directory: stateDirectory, seedFile: seedFile,
+                                   seed: Result { () throws(ConfigError) in try ConfigLoader.load(file: seedFile) }, logger: logger)
+        let shared = self.shared
+        let follower = ChannelFollower(settings: settings ?? self.settings, store: store, logger: logger, policy: Self.policy,
+                                       wallClock: { WallClock.now() + shared.clockOffset.withLock { $0 } })
+        follower.onApply { stored in shared.applied.withLock { $0.append(stored) } }
+        return (follower, store)
+    }
+
+    var appliedCount: Int { shared.applied.withLock { $0.count } }
+
+    /// The pictures the stored configuration shows, as colour names.
+    func shownColours(_ store: StateStore) -> [String] {
+        store.current.configuration.slides.map { slide -> String in
+            guard case .asset(let id) = SlideSource(slide.path) else { return "not an asset: \(slide.path)" }
+            return ServerHarness.colors.keys.first { (try? ServerHarness.jpeg(ServerHarness.colors[$0]!)).map(ContentDigest.sha256) == id } ?? id
+        }
+    }
+}
+
+@Suite("channel: a kiosk follows a channel", .serialized)
+struct ChannelFollowerTests {
+    @Test func appliesV1ThenAnswers304ThenAppliesV2() async throws {
+        let fixture = try await ChannelFixture()
+        let (follower, store) = try fixture.follower()
+        try fixture.publish(["green"])
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == 1)
+        #expect(fixture.shownColours(store) == ["green"])
+        #expect(fixture.appliedCount == 1)
+        #expect(follower.snapshot.lastReached != nil)
+        #expect(FileManager.default.fileExists(atPath: fixture.stateDirectory + "/channel-state.json"))
+        // The previous configuration (the file's) is the rollback target, as after a push.
+        #expect(store.previous?.configuration.slides.map(\.path) == ["red.jpg"])
+
+        // Unchanged: both files answer 304, nothing is applied again.
+        await follower.poll()
+        await follower.poll()
+        #expect(fixture.server.notModifiedCount == 4)
+        #expect(fixture.appliedCount == 1)
+
+        try fixture.publish(["blue", "green"])
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == 2)
+        #expect(fixture.shownColours(store) == ["blue", "green"])
+        #expect(fixture.appliedCount == 2)
+        #expect(follower.snapshot.lastRefusal == nil)
+        let status = ChannelStatusReport.object(follower, wall: WallClock.now())
+        #expect(status["version"] as? Int == 2)
+        #expect(status["state"] as? String == "waiting")
+        #expect(status["refused"] is NSNull)
+        await fixture.close()
+    }
+
+    /// Polls once with the origin serving what `change` made of v2, expecting
+    /// `reason`, with v1 kept on screen and nothing applied.
+    func expectRefusal(_ reason: String, version: UInt64?, clockOffset: Int64 = 0,
+                       _ change: (ChannelFixture) throws -> Void) async throws {
+        let fixture = try await ChannelFixture()
+        let (follower, store) = try fixture.follower()
+        try fixture.publish(["green"])
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == 1)
+        let shown = store.current.version
+        try change(fixture)
+        fixture.shared.clockOffset.withLock { $0 = clockOffset }
+        await follower.poll()
+        let state = follower.snapshot
+        #expect(state.lastRefusal?.refusal.code == reason)
+        #expect(state.lastRefusal?.version == version)
+        #expect(state.applied?.version == 1)
+        #expect(store.current.version == shown)
+        #expect(fixture.appliedCount == 1)
+        #expect(state.refusalCounts == [reason: 1])
+        let refused = ChannelStatusReport.object(follower, wall: WallClock.now())["refused"] as? [String: Any]
+        #expect(refused?["reason"] as? String == reason)
+        #expect((refused?["message"] as? String)?.isEmpty == false)
+        #expect(ChannelStatusReport.metrics(follower).contains("vitrine_channel_refusals_total{reason=\"\(reason)\"} 1"))
+        // Polled again, the same refusal is neither logged nor counted twice.
+        await follower.poll()
+        #expect(follower.snapshot.refusalCounts == [reason: 1])
+        #expect(fixture.appliedCount == 1)
+        await fixture.close()
+    }
+
+    @Test func aTamperedManifestIsABadSignature() async throws {
+        try await expectRefusal("bad-signature", version: nil) { fixture in
+            try fixture.publish(["blue"])
+            let path = fixture.channelDirectory + "/channel.json"
+            let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 9")
+            try Array(text.utf8).write(to: path)
+        }
+    }
+
+    @Test func aReplayedOlderManifestIsNotNewer() async throws {
+        let fixture = try await ChannelFixture()
+        let (follower, store) = try fixture.follower()
+        try fixture.publish(["green"])
+        let v1 = fixture.snapshotFiles()
+        try fixture.publish(["blue"])
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == 2)
+        try fixture.restore(v1)
+        await follower.poll()
+        #expect(follower.snapshot.lastRefusal?.refusal == .notNewer(version: 1, applied: 2))
+        #expect(follower.snapshot.lastRefusal?.version == 1)
+        #expect(fixture.shownColours(store) == ["blue"])
+        #expect(fixture.appliedCount == 1)
+        await fixture.close()
+    }
+
+    @Test func anExpiredManifestIsRefused() async throws {
+        try await expectRefusal("expired", version: 2, clockOffset: 7200) { fixture in
+            try fixture.publish(["blue"], expiresAfter: 3600)
+        }
+    }
+
+    @Test func aManifestSignedWithAnUntrustedKeyIsAnUnknownKey() async throws {
+        try await expectRefusal("unknown-key", version: nil) { fixture in
+            try fixture.publish(["blue"], key: SignifySecretKey.generate(comment: "stranger"))
+        }
+    }
+
+    @Test func aCorruptedBlobIsRefusedAndNeverStored() async throws {
+        try await expectRefusal("blob-mismatch", version: 2) { fixture in
+            try fixture.publish(["blue", "green"])
+            let blue = ContentDigest.sha256(try ServerHarness.jpeg(ServerHarness.colors["blue"]!))
+            var bytes = try ServerHarness.jpeg(ServerHarness.colors["blue"]!)
+            bytes[bytes.count / 2] ^= 0xFF
+            try bytes.write(to: fixture.channelDirectory + "/" + ChannelBlob.path(for: blue))
+            #expect(!FileManager.default.fileExists(atPath: fixture.stateDirectory + "/assets/" + blue))
+        }
+    }
+
+    @Test func offlineItBacksOffKeepsTheLastGoodVersionThenConverges() async throws {
+        let fixture = try await ChannelFixture()
+        let (follower, store) = try fixture.follower()
+        try fixture.publish(["green"])
+        await follower.poll()
+        let reached = try #require(follower.snapshot.lastReached)
+        fixture.server.setDown(true)
+        let running = Task { await follower.run() }
+        let deadline = Date().addingTimeInterval(10)
+        while follower.snapshot.consecutiveFailures < 4, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let offline = follower.snapshot
+        #expect(offline.consecutiveFailures >= 4)
+        #expect(offline.applied?.version == 1)
+        #expect(offline.lastReached == reached)
+        #expect(offline.lastFailure?.message.contains("503") == true)
+        #expect(fixture.shownColours(store) == ["green"])
+        let status = ChannelStatusReport.object(follower, wall: WallClock.now())
+        #expect((status["lastError"] as? [String: Any])?["message"] as? String == offline.lastFailure?.message)
+        #expect(status["ageSeconds"] as? Int64 != nil)
+
+        try fixture.publish(["blue"])
+        fixture.server.setDown(false)
+        while follower.snapshot.applied?.version != 2, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        running.cancel()
+        await running.value
+        #expect(follower.snapshot.applied?.version == 2)
+        #expect(follower.snapshot.consecutiveFailures == 0)
+        #expect(follower.snapshot.lastFailure == nil)
+        #expect(fixture.shownColours(store) == ["blue"])
+        await fixture.close()
+    }
+
+    @Test func theAppliedVersionSurvivesARestartWithoutBeingAppliedAgain() async throws {
+        let fixture = try await ChannelFixture()
+        let v1: [String: Data]
+        do {
+            let (follower, _) = try fixture.follower()
+            try fixture.publish(["green"])
+            v1 = fixture.snapshotFiles()
+            try fixture.publish(["blue"])
+            await follower.poll()
+            #expect(follower.snapshot.applied?.version == 2)
+        }
+        #expect(fixture.appliedCount == 1)
+        // A new process on the same state directory: it knows version 2 and its ETags.
+        let (restarted, store) = try fixture.follower()
+        #expect(restarted.snapshot.applied?.version == 2)
+        #expect(!restarted.snapshot.reapplyAllowed)
+        let before = fixture.server.notModifiedCount
+        await restarted.poll()
+        #expect(fixture.server.notModifiedCount == before + 2)
+        #expect(fixture.appliedCount == 1)
+        // And still refuses the older one.
+        try fixture.restore(v1)
+        await restarted.poll()
+        #expect(restarted.snapshot.lastRefusal?.refusal.code == "not-newer")
+        #expect(fixture.shownColours(store) == ["blue"])
+        #expect(fixture.appliedCount == 1)
+        await fixture.close()
+    }
+
+    @Test func aKeyFileThatCannotBeReadTurnsFollowingOffNamingIt() async throws {
+        let fixture = try await ChannelFixture()
+        var settings = fixture.settings
+        settings.keys = [.file(fixture.root + "/missing.pub")]
+        let (follower, _) = try fixture.follower(settings: settings)
+        guard case .off(let reason) = follower.snapshot.activity else { Issue.record("\(follower.snapshot.activity)"); return }
+        #expect(reason.contains("channel.keys[0]"))
+        #expect(reason.contains("missing.pub"))
+        await follower.run()  // returns at once
+        await fixture.close()
+    }
+}
+
+@Suite("channel: the kiosk and its API", .serialized)
+struct ChannelKioskTests {
+    @Test func theScreenShowsTheChannelAndLocalPushesAre409() async throws {
+        let fixture = try await ChannelFixture()
+        try fixture.publish(["blue"])
+        let key = String(decoding: fixture.signer.publicKey.fileBytes, as: UTF8.self).split(separator: "\n")[1]
+        let yaml = ServerHarness.defaultYAML + "\nchannel: {url: \"\(fixture.server.url)\", keys: [\"\(key)\"], group: lobby, device: left}"
+        let harness = try ServerHarness(yaml: yaml, channelPolicy: ChannelFixture.policy)
+        defer { harness.close() }
+        let follower = try #require(harness.remote.channel)
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == 1)
+        #expect(try await URLImageTests().waitForScreen(harness, ServerHarness.colors["blue"]!))
+        try await harness.application().test(.router) { client in
+            let (status, answer) = try await sendJSON(client, .put, "/api/v1/config", #"{"slides": ["red.jpg"]}"#)
+            #expect(status == .conflict)
+            #expect((answer["error"] as? String)?.contains(fixture.server.url) == true)
+            #expect(answer["channel"] as? String == fixture.server.url)
+            try await client.execute(uri: "/api/v1/config/rollback", method: .post, headers: authorized()) { #expect($0.status == .conflict) }
+            try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { response in
+                let channel = json(response.body)["channel"] as? [String: Any]
+                #expect(channel?["version"] as? Int == 1)
+                #expect(channel?["group"] as? String == "lobby")
+                #expect(channel?["device"] as? String == "left")
+                #expect(channel?["url"] as? String == fixture.server.url)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("vitrine_channel_version 1"))
+                #expect(text.contains("vitrine_channel_refusals_total{reason=\"bad-signature\"} 0"))
+            }
+            // A push may not carry a channel section either.
+            let (pushStatus, _) = try await sendJSON(client, .put, "/api/v1/config", #"{"channel": {"url": "https://evil.example/c", "keys": ["x.pub"]}}"#)
+            #expect(pushStatus == .conflict)
+        }
+        #expect(try await URLImageTests().waitForScreen(harness, ServerHarness.colors["blue"]!))
+        await fixture.close()
+    }
+
+    @Test func withAllowLocalPushAPushStandsAndAChannelSectionInItIs422() async throws {
+        let fixture = try await ChannelFixture()
+        let key = String(decoding: fixture.signer.publicKey.fileBytes, as: UTF8.self).split(separator: "\n")[1]
+        let yaml = ServerHarness.defaultYAML + "\nchannel: {url: \"\(fixture.server.url)\", keys: [\"\(key)\"], allowLocalPush: true}"
+        let harness = try ServerHarness(yaml: yaml)
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            let (status, _) = try await sendJSON(client, .put, "/api/v1/config", #"{"slides": ["green.jpg"]}"#)
+            #expect(status == .ok)
+            let (refused, answer) = try await sendJSON(client, .put, "/api/v1/config", #"{"slides": ["green.jpg"], "channel": {"url": "https://evil.example/c", "keys": ["x.pub"]}}"#)
+            #expect(refused == .unprocessableContent)
+            #expect((answer["issues"] as? [[String: Any]])?.contains { $0["path"] as? String == "channel" } == true)
+        }
+        await fixture.close()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import VitrineConfig
+import VitrineCore
+@testable import VitrineRuntime
+@testable import VitrineServer
+
+/// The remote side of a kiosk whose display thread never runs: what the API
+/// sends it stays in its `KioskControl`, for `commands()` to take. A second
+/// harness on the same state directory is the kiosk after a restart.
+final class OverrideHarness: @unchecked Sendable {
+    let directory: String
+    let stateDirectory: String
+    let remote: RemoteKiosk
+    /// A picture on the kiosk, by absolute path.
+    let picturePath: String
+
+    init(stateDirectory: String? = nil) throws {
+        directory = NSTemporaryDirectory() + "vitrine-override-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        picturePath = directory + "/red.jpg"
+        try ServerHarness.jpeg(ServerHarness.colors["red"]!).write(to: picturePath)
+        let configPath = directory + "/vitrine.yaml"
+        try Array(ServerHarness.defaultYAML.replacingOccurrences(of: "[red.jpg, green.jpg]", with: "[red.jpg]").utf8).write(to: configPath)
+        self.stateDirectory = stateDirectory ?? directory + "/state"
+        let logger = Logger(label: "test")
+        let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: configPath) }
+        let store = try StateStore(directory: self.stateDirectory, seedFile: configPath, seed: seed, logger: logger)
+        let events = EventHub()
+        let fetcher = URLImageFetcher(store: store, settings: store.current.configuration.api,
+                                      maxPixels: store.current.configuration.decode.maxPixels, events: events, logger: logger)
+        let control = KioskControl(wakeup: try WakeupSignal(), initial: KioskStatus(
+            currentSlide: 0, slideCount: 1, playing: false, pausedBecause: [], output: "none", inputDevices: [],
+            configurationVersion: store.current.version, startedAt: MonotonicClock.now(), recentErrors: []))
+        remote = RemoteKiosk(store: store, fetcher: fetcher, control: control, metrics: KioskMetrics(), events: events, logger: logger)
+    }
+
+    /// Removes this harness's files (its state directory too, unless it was given one).
+    func close() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// What was sent to the display thread since the last call.
+    func commands() -> [KioskCommand] { remote.control.takeCommands() }
+
+    /// The overrides sent, in order (nil: "end the one showing").
+    func overridesSent() -> [KioskOverride?] {
+        commands().compactMap { if case .setOverride(let override) = $0 { return .some(override) } else { return nil } }
+    }
+
+    func application() -> some ApplicationProtocol {
+        Application(router: APIServer.router(remote, token: ServerHarness.token))
+    }
+
+    var overrideFile: String { stateDirectory + "/override.json" }
+}

@@ -29,6 +29,8 @@ public struct KioskOverride: Hashable, Sendable {
         self.until = until
     }
 
-    /// Whether it still shows at `instant`.
-    public func isActive(at instant: WallInstant) -> Bool { since <= instant && instant < until }
+    /// Whether it still shows at `instant`: until its end. A clock behind
+    /// `since` (a board without a battery-backed clock, before its time sync,
+    /// or a clock set back) does not hide an emergency message; only its end does.
+    public func isActive(at instant: WallInstant) -> Bool { instant < until }
 }

@@ -130,6 +130,19 @@ struct ProgrammeTests {
         #expect(change.notes.first == "override e1 not shown: it ended at \(Self.at(8))")
     }
 
+    /// Stored at 10:00, shown again after a restart on a board whose clock is
+    /// not set yet (1970): an emergency message is not hidden by a clock behind.
+    @Test func anOverrideShowsWhileTheClockIsBehindTheMomentItWasSet() {
+        var programme = Self.programme()
+        _ = programme.start(wall: WallInstant(secondsSinceEpoch: 40), monotonic: .seconds(5))
+        let change = programme.setOverride(Self.override(until: Self.at(11), since: Self.at(10)),
+                                           wall: WallInstant(secondsSinceEpoch: 41), monotonic: .seconds(6))
+        #expect(change.show?.selection == .override("e1"))
+        let synced = programme.observe(wall: Self.at(11, 0, 1), monotonic: .seconds(30))
+        #expect(synced.show?.selection == .playlist("day", slides: [0, 1]))
+        #expect(synced.notes.contains("override e1 ended at \(Self.at(11))"))
+    }
+
     /// An NTP step over two nights: one change, to what is due at the new time.
     @Test func aStepForwardOverSeveralChangesAppliesOnlyTheLast() {
         var programme = Self.programme()

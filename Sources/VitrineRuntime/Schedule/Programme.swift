@@ -138,8 +138,7 @@ struct Programme {
         var change = Change()
         if let current = override, !current.isActive(at: wall) {
             override = nil
-            // An override set for a time the clock has not reached is dropped too.
-            if wall >= current.until { change.notes.append("override \(current.id) ended at \(current.until)") }
+            change.notes.append("override \(current.id) ended at \(current.until)")
         }
         if var tracker {
             let update = tracker.observe(wall: wall, monotonic: monotonic)

@@ -16,12 +16,6 @@ extension RemoteKiosk {
         }
         let now = WallClock.now()
         guard let active = overrides.active(at: now) else { return }
-        if active.since > now {
-            // The clock is behind the moment it was set (a board without an RTC
-            // before NTP): the display thread would drop it as not begun.
-            logger.warning("the stored override \(active.id) was set at \(active.since), after the wall clock's \(now): not shown until it is set again")
-            return
-        }
         logger.notice("the stored override \(active.id) shows again until \(active.until)")
         control.send(.setOverride(active))
     }

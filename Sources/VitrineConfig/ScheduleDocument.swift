@@ -5,8 +5,6 @@ import VitrineCore
 /// midnight, a period's last day written as the file writes it (inclusive).
 /// `ConfigLoader.parse` reads it back to an equal value.
 ///
-/// `ConfigDocument.tree` does not call it yet: that is what makes the remote
-/// API store and serve a schedule (`document["schedule"] = ScheduleDocument.tree(schedule)`).
 public enum ScheduleDocument {
     public static func tree(_ schedule: ScheduleConfiguration) -> [String: Any] {
         var playlists: [String: Any] = [:]
@@ -28,15 +26,8 @@ public enum ScheduleDocument {
     }
 
     static func slide(_ scheduled: ScheduledSlide) -> [String: Any] {
-        let slide = scheduled.slide
-        var entry: [String: Any] = ["path": slide.path]
-        if let duration = slide.duration { entry["duration"] = DurationSyntax.format(duration) }
-        if let fit = slide.fit { entry["fit"] = fit.rawValue }
-        switch slide.action {
-        case .goTo(let index)?: entry["action"] = ["goto": index]
-        case .post(let url, let timeout)?: entry["action"] = ["post": url, "timeout": DurationSyntax.format(timeout)]
-        case nil: break
-        }
+        // A slide as the top-level playlist writes it, with its validity.
+        var entry = ConfigDocument.slide(scheduled.slide)
         if let from = scheduled.validity.from { entry["from"] = start(from) }
         if let until = scheduled.validity.until { entry["until"] = end(until) }
         return entry

@@ -24,7 +24,7 @@ struct KioskControlTests {
             switch event {
             case .carousel(let carousel): events.append(carousel)
             case .configurationApplied(let version): events.appendApplied(version)
-            case .error: break
+            case .error, .overrideEnded: break
             }
         }
         return (kiosk, display, events)

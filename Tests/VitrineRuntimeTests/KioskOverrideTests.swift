@@ -26,7 +26,8 @@ struct KioskOverrideTests {
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
         let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
         let control = kiosk.control, stop = kiosk.stopHandle
-        let observed = Locked<String>()
+        let observed = Locked<String>(), ended = Locked<String>()
+        kiosk.onEvent = { if case .overrideEnded(let id) = $0 { ended.append(id) } }
 
         Thread.detachNewThread {
             defer { stop.stop() }
@@ -62,5 +63,6 @@ struct KioskOverrideTests {
         }
         try kiosk.run()
         #expect(observed.all == ["shown after less than 1 s", "screen held on", "blue", "after the end: screen off", "red"])
+        #expect(ended.all == ["e1"], "the end is reported once, for the event stream")
     }
 }

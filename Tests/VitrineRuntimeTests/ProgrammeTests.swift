@@ -95,6 +95,7 @@ struct ProgrammeTests {
         #expect(end.immediate, "an override ends at once, not at a slide boundary")
         #expect(end.power == nil, "the schedule still asks the screen off; only the override held it on")
         #expect(end.notes.contains("override e1 ended at \(Self.at(3, 10))"))
+        #expect(end.endedOverride == "e1")
         #expect(programme.nextWallDeadline == Self.at(7))
     }
 
@@ -106,6 +107,7 @@ struct ProgrammeTests {
         #expect(cleared.show?.selection == .playlist("day", slides: [0, 1]))
         #expect(cleared.immediate)
         #expect(cleared.notes == ["override e1 cleared"])
+        #expect(cleared.endedOverride == nil, "a cleared override is reported by the API that cleared it")
         #expect(programme.nextWallDeadline == Self.at(19))
     }
 

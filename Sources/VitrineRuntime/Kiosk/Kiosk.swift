@@ -150,6 +150,7 @@ public final class Kiosk {
     /// what to show, from the next slide boundary or (an override) at once.
     private func follow(_ change: Programme.Change, version: String?) {
         if let request = change.power { power.request(request, by: "the schedule") }
+        if let ended = change.endedOverride { onEvent?(.overrideEnded(id: ended)) }
         power.holdForOverride(programme.override != nil)
         guard let show = change.show else { return }
         let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)

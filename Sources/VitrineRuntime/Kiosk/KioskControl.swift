@@ -7,6 +7,8 @@ public enum KioskEvent: Hashable, Sendable {
     case carousel(CarouselEvent)
     /// A new configuration is on screen.
     case configurationApplied(version: String)
+    /// An emergency override reached its end by itself (one deleted through the API is reported there).
+    case overrideEnded(id: String)
     /// Something went wrong that an operator should see (a picture that cannot be shown).
     case error(String)
 }

@@ -54,6 +54,8 @@ struct Programme {
         var power: ScreenPower.Request?
         /// What happened, for the log: one line each.
         var notes: [String] = []
+        /// The override that reached its end at this update (not one cleared by a request).
+        var endedOverride: String?
     }
 
     private(set) var configuration: KioskConfiguration
@@ -139,6 +141,7 @@ struct Programme {
         if let current = override, !current.isActive(at: wall) {
             override = nil
             change.notes.append("override \(current.id) ended at \(current.until)")
+            change.endedOverride = current.id
         }
         if var tracker {
             let update = tracker.observe(wall: wall, monotonic: monotonic)

@@ -41,6 +41,8 @@ public struct ServerEvent: Hashable, Sendable {
             return nil
         case .configurationApplied(let version):
             self.init("configApplied", ["version": version])
+        case .overrideEnded(let id):
+            self.init("overrideCleared", ["id": id])
         case .error(let message):
             self.init("error", ["message": message])
         }

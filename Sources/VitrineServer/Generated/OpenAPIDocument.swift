@@ -1082,7 +1082,7 @@ paths:
         | `configApplied` | `ConfigAppliedEvent` (the new configuration is on screen) |
         | `assetAdded` | an `Asset` (a new asset was stored) |
         | `overrideSet` | an `Override` (set through the API; it shows once its first picture is decoded) |
-        | `overrideCleared` | `{"id": "<the override's id>"}` (deleted through the API; one that ends by itself sends none) |
+        | `overrideCleared` | `{"id": "<the override's id>"}` (deleted through the API, or ended by itself at its `until`) |
         | `error` | `ErrorEvent` (something an operator should see, such as a picture that cannot be shown) |
 
         A comment line `: keep-alive` is sent every 15 seconds. Browsers' `EventSource` cannot send the

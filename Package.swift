@@ -57,6 +57,8 @@ let package = Package(
         // Not a library wrapper: the compositor's row copies and blends with
         // non-temporal stores, which Swift cannot ask for (docs/architecture.md).
         .target(name: "CPixelRows", path: "Sources/CPixelRows"),
+        // Header-only: the kernel's HDMI-CEC interface (linux/cec.h), the one cec-ctl uses.
+        .systemLibrary(name: "CLinuxCEC", path: "Sources/CLinuxCEC"),
         .systemLibrary(
             name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
@@ -66,6 +68,7 @@ let package = Package(
         .target(name: "VitrinePNG", dependencies: ["CLibPNG", "VitrineCore"]),
         .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore"]),
         .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore"]),
+        .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore"]),
 
         // MARK: Pure core and configuration
         .target(name: "VitrineCore", dependencies: ["CPixelRows"]),
@@ -82,7 +85,7 @@ let package = Package(
         .target(
             name: "VitrineRuntime",
             dependencies: [
-                "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev", "CLinuxEvents",
+                "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -125,6 +128,7 @@ let package = Package(
             name: "VitrineChannelTests",
             dependencies: ["VitrineChannel", "VitrineConfig", "VitrineCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"], exclude: ["Damaged"]),
+        .testTarget(name: "VitrineCECTests", dependencies: ["VitrineCEC", "VitrineCore"]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(
             name: "VitrineEvdevTests", dependencies: ["VitrineEvdev", "VitrineCore", "VitrineConfig", "VitrineRuntime"],

@@ -51,7 +51,7 @@ public enum ConfigDocument {
             ],
             "output": output,
             "decode": ["maxPixels": c.decode.maxPixels, "cacheSlides": c.decode.cacheSlides],
-            "power": ["wakeOnTouch": c.power.wakeOnTouch.map(duration) ?? "off"],
+            "power": ["wakeOnTouch": c.power.wakeOnTouch.map(duration) ?? "off", "cec": c.power.cec.description],
         ]
         if let placeholder = c.placeholder { document["placeholder"] = placeholder }
         if let schedule = c.schedule { document["schedule"] = ScheduleDocument.tree(schedule) }

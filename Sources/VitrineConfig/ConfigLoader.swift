@@ -202,6 +202,14 @@ public enum ConfigLoader {
                 if case .scalar(let scalar) = node, scalar.string == "off" { return .some(nil) }
                 return reader.duration(node, at: path, maximum: .seconds(86_400)).map { .some($0) }
             } ?? c.power.wakeOnTouch
+            c.power.cec = p.read("cec") { reader, node, path in
+                guard let text = reader.string(node, at: path) else { return nil }
+                guard let setting = CECSetting(text) else {
+                    reader.report(path, "must be auto, off or the path of a CEC adapter such as /dev/cec0, found \(text)")
+                    return nil
+                }
+                return setting
+            } ?? c.power.cec
         }
         section(&top, "api") { a in
             c.api.listen = a.read("listen") { reader, node, path in

@@ -198,7 +198,36 @@ public struct PowerConfiguration: Hashable, Sendable {
     /// How long a touch lights a screen that was switched off; nil (`off`):
     /// touches leave it dark (they still do nothing else).
     public var wakeOnTouch: Duration? = .seconds(30)
+    /// Which HDMI-CEC adapter tells the TV when the screen goes off and on.
+    public var cec: CECSetting = .auto
     public init() {}
+}
+
+/// `power.cec`: whether, and through which adapter, the TV follows the screen's power over HDMI-CEC.
+public enum CECSetting: Hashable, Sendable, CustomStringConvertible {
+    /// The adapter of the HDMI output the kiosk drives, if the kernel has one; nothing otherwise.
+    case auto
+    case off
+    /// This adapter (/dev/cecN).
+    case adapter(String)
+
+    public init?(_ text: String) {
+        switch text {
+        case "auto": self = .auto
+        case "off": self = .off
+        default:
+            guard text.hasPrefix("/"), text.count > 1, !text.contains("\0") else { return nil }
+            self = .adapter(text)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: return "auto"
+        case .off: return "off"
+        case .adapter(let path): return path
+        }
+    }
 }
 
 public struct DecodeConfiguration: Hashable, Sendable {

@@ -20,6 +20,8 @@ public final class RemoteKiosk: Sendable {
     public let settings: APIConfiguration
     /// The channel this kiosk follows, if its local file names one.
     public let channel: ChannelFollower?
+    /// The TV this kiosk tells of screen changes over HDMI-CEC (`power.cec`), if any.
+    public let television: CECTelevision?
     /// The emergency override, kept in the state directory over restarts.
     public let overrides: OverrideStore
     let startedAt: MonotonicInstant
@@ -28,9 +30,10 @@ public final class RemoteKiosk: Sendable {
     /// Joins the remote side to a kiosk made with `fetcher`'s view of the state
     /// (`URLImageFetcher.localFiles` in its configuration's downloads).
     public init(store: StateStore, fetcher: URLImageFetcher, control: KioskControl, metrics: KioskMetrics, events: EventHub,
-                logger: Logger, channel: ChannelFollower? = nil) {
+                logger: Logger, channel: ChannelFollower? = nil, television: CECTelevision? = nil) {
         self.store = store
         self.channel = channel
+        self.television = television
         self.fetcher = fetcher
         self.control = control
         self.metrics = metrics

@@ -62,9 +62,16 @@ struct RunCommand: ParsableCommand {
         let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: backend, logger: logger)
         // The channel section, like api, comes from the local file whichever configuration shows.
         let channel = store.current.configuration.channel.map { ChannelFollower(settings: $0, store: store, logger: logger) }
+        // The TV follows the screen over HDMI-CEC; like api, read once at start.
+        let television = CECTelevision(setting: configuration.power.cec,
+                                       drmConnector: (backend as? DRMDisplay)?.connectorReference, logger: logger)
+        television?.start()
         let remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
-                                 logger: logger, channel: channel)
-        kiosk.onEvent = { event in if let event = ServerEvent(event) { events.publish(event) } }
+                                 logger: logger, channel: channel, television: television)
+        kiosk.onEvent = { event in
+            if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
+            if let event = ServerEvent(event) { events.publish(event) }
+        }
 
         let fetching = Task { await fetcher.run() }
         let following = Task { await channel?.run() }
@@ -94,6 +101,7 @@ struct RunCommand: ParsableCommand {
             logger.info("API off (api.listen: off)")
         }
         defer {
+            television?.stop()
             fetching.cancel()
             following.cancel()
             if let server {

@@ -42,8 +42,10 @@ done
 printf 'root:x:0:0:root:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/tmp:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nvideo:x:44:\nnogroup:x:65534:\n' > "$root/etc/group"
 
-# Kernel modules: the DRM drivers under test and input, with their dependencies.
-wanted="bochs virtio-gpu virtio_pci virtio_input evdev uinput"
+# Kernel modules: the DRM drivers under test and input, with their dependencies;
+# and vivid, whose HDMI input and output come with real kernel CEC adapters
+# (CONFIG_VIDEO_VIVID_CEC) for the HDMI-CEC checks.
+wanted="bochs virtio-gpu virtio_pci virtio_input evdev uinput vivid"
 for module in $wanted; do
     line=$(grep -E "/$module\.ko(\.[a-z]+)?:" "$modules_src/modules.dep")
     for path in ${line%%:*} ${line#*:}; do
@@ -66,8 +68,9 @@ ldd "$binary" | grep -oE '/[^ ]+' | while read -r library; do
     cp -L "$library" "$root$library"
 done
 
-# evemu, to create a uinput touchscreen in the guest and play recorded events into it.
-for tool in evemu-device evemu-play; do
+# evemu, to create a uinput touchscreen in the guest and play recorded events into it;
+# cec-ctl and cec-follower (v4l-utils), to play the TV on vivid's CEC bus.
+for tool in evemu-device evemu-play cec-ctl cec-follower; do
     cp "$(command -v $tool)" "$root/usr/bin/"
     ldd "$(command -v $tool)" | grep -oE '/[^ ]+' | while read -r library; do
         mkdir -p "$root$(dirname "$library")"

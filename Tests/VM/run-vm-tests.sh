@@ -8,7 +8,7 @@
 # About 10 s to boot each VM under TCG, a few minutes in all after the build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-deploy/dev/ensure-packages.sh qemu-system-x86 busybox-static kmod cpio python3 evemu-tools
+deploy/dev/ensure-packages.sh qemu-system-x86 busybox-static kmod cpio python3 evemu-tools v4l-utils
 gpus=("$@")
 [ ${#gpus[@]} -gt 0 ] || gpus=(bochs virtio)
 

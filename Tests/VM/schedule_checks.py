@@ -7,31 +7,16 @@ deadline and a step.
 """
 import json
 import os
-import re
 import time
 
-from vmtest import (MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, crtc_states, host_render, logged, metric)
+from vmtest import (MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, api_request, crtc_states, host_render, logged, metric)
 
 CONFIG = "schedule.yaml"
 LOG, STATE, PID = "/tmp/schedule.log", "/tmp/schedule-state", "/tmp/schedule.pid"
 
 
 def api(guest, method, path, body=None):
-    """(status code, parsed JSON body or None) of a request with the kiosk's token, over the guest's loopback."""
-    payload = body or ""
-    request = (f"printf '{method} {path} HTTP/1.0\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: application/json\\r\\n"
-               f"Content-Length: {len(payload)}\\r\\n\\r\\n%s' \"$(cat {STATE}/api-token)\" '{payload}' | nc -w 5 127.0.0.1 8080")
-    _, output = guest.run(request)
-    status = re.search(r"HTTP/1\.\d (\d{3})", output)
-    # The serial console turns each \n into \r\n: the body is what follows the
-    # first line that starts a JSON object (the echoed command starts with printf).
-    lines = [line.strip() for line in output.splitlines()]
-    start = next((i for i, line in enumerate(lines) if line.startswith("{")), None)
-    try:
-        document = json.loads("".join(lines[start:])) if start is not None else None
-    except ValueError:
-        document = None
-    return (int(status.group(1)) if status else None), document
+    return api_request(guest, STATE, method, path, body)
 
 
 def logged_times(guest, text, count, timeout):

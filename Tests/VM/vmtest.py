@@ -499,6 +499,24 @@ def crtc_states(guest):
     return [(state.get("enable"), state.get("active")) for state in states]
 
 
+def api_request(guest, state_dir, method, path, body=None):
+    """(status code, parsed JSON body or None) of a request with the kiosk's token, over the guest's loopback."""
+    payload = body or ""
+    request = (f"printf '{method} {path} HTTP/1.0\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: application/json\\r\\n"
+               f"Content-Length: {len(payload)}\\r\\n\\r\\n%s' \"$(cat {state_dir}/api-token)\" '{payload}' | nc -w 5 127.0.0.1 8080")
+    _, output = guest.run(request)
+    status = re.search(r"HTTP/1\.\d (\d{3})", output)
+    # The serial console turns each \n into \r\n: the body is what follows the
+    # first line that starts a JSON object (the echoed command starts with printf).
+    lines = [line.strip() for line in output.splitlines()]
+    start = next((i for i, line in enumerate(lines) if line.startswith("{")), None)
+    try:
+        document = json.loads("".join(lines[start:])) if start is not None else None
+    except ValueError:
+        document = None
+    return (int(status.group(1)) if status else None), document
+
+
 def api_put(guest, state_dir, path, body):
     """PUT with the kiosk's generated token over the guest's loopback; the status line."""
     _, output = guest.run(f"printf 'PUT {path} HTTP/1.0\\r\\nAuthorization: Bearer %s\\r\\nContent-Type: application/json\\r\\n"
@@ -654,6 +672,10 @@ def run_suite(args):
             power_checks(guest, results, args, mirror, work, "power-legacy.yaml")
             # The replug's modeset through drmModeSetCrtc too (on the boot without the touch checks).
             hotplug_checks(guest, results, args, mirror, work, "hotplug-legacy.yaml")
+        if args.gpu == "virtio":
+            # HDMI-CEC does not depend on the GPU: once, in the boot without the touch checks.
+            from cec_checks import cec_checks
+            cec_checks(guest, results, args, mirror, work)
         # Last: it sets the guest's wall clock.
         from schedule_checks import schedule_checks
         schedule_checks(guest, results, args, mirror, work)

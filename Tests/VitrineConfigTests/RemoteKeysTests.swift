@@ -119,10 +119,11 @@ struct ConfigDocumentTests {
             output: {display: headless, card: /dev/dri/card1, connector: HDMI-A-1, mode: 1280x720@59.94, modesetting: legacy,
                      rotation: 270, width: 800, height: 480, preview: /run/p.png}
             decode: {maxPixels: 1000, cacheSlides: 3}
-            power: {wakeOnTouch: off}
+            power: {wakeOnTouch: off, cec: /dev/cec1}
             """
         let c = try ConfigLoader.parse(text, baseDirectory: "/k")
         #expect(c.power.wakeOnTouch == nil)
+        #expect(c.power.cec == .adapter("/dev/cec1"))
         let json = String(decoding: ConfigDocument.json(c), as: UTF8.self)
         #expect(try ConfigLoader.parse(json, baseDirectory: "/k") == c)
         #expect(!json.contains("\"api\""), "the api section never leaves the local file")
@@ -138,10 +139,28 @@ struct ConfigDocumentTests {
         for (text, issue) in [
             ("power: {wakeOnTouch: 0}", "power.wakeOnTouch: must be greater than 0"),
             ("power: {wakeOnTouch: never}", "power.wakeOnTouch: must be a duration: seconds as a number (5, 0.4) or with a unit (400ms, 5s, 2m), found never"),
-            ("power: {wake: 5s}", "power.wake: unknown key (known keys: wakeOnTouch)"),
+            ("power: {wake: 5s}", "power.wake: unknown key (known keys: cec, wakeOnTouch)"),
         ] {
             #expect(throws: ConfigError.self) { try ConfigLoader.parse(text) }
             do { _ = try ConfigLoader.parse(text) } catch { #expect(error.issues.map(\.description) == [issue]) }
+        }
+    }
+
+    @Test func powerCecIsAutoOffOrAnAdapterPath() throws {
+        #expect(try ConfigLoader.parse("{}").power.cec == .auto)
+        #expect(try ConfigLoader.parse("power: {cec: off}").power.cec == .off)
+        #expect(try ConfigLoader.parse("power: {cec: auto}").power.cec == .auto)
+        #expect(try ConfigLoader.parse("power: {cec: /dev/cec2}").power.cec == .adapter("/dev/cec2"))
+        let json = String(decoding: ConfigDocument.json(try ConfigLoader.parse("power: {cec: off}")), as: UTF8.self)
+        #expect(json.contains("\"cec\" : \"off\""), "\(json)")
+        for text in ["power: {cec: cec0}", "power: {cec: /}", "power: {cec: true}", "power: {cec: \"\"}"] {
+            do {
+                _ = try ConfigLoader.parse(text)
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.issues.count == 1 && error.issues[0].path == "power.cec", "\(text): \(error)")
+                #expect(error.description.contains("must be auto, off or the path of a CEC adapter such as /dev/cec0"), "\(error)")
+            }
         }
     }
 

@@ -24,6 +24,7 @@ struct KioskControlTests {
             switch event {
             case .carousel(let carousel): events.append(carousel)
             case .configurationApplied(let version): events.appendApplied(version)
+            case .screenChanged(let lit): events.screens.append(lit)
             case .error, .overrideEnded: break
             }
         }
@@ -38,6 +39,29 @@ struct KioskControlTests {
             stop.stop()
         }
         try kiosk.run()
+    }
+
+    /// What a TV on HDMI-CEC follows: the display's state at start, then each change, once.
+    @Test func theScreensStateIsReportedAtStartAndAtEachChange() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let (kiosk, _, events) = try makeKiosk(directory, yaml: """
+            slides: [red.jpg, green.jpg]
+            output: { width: 160, height: 90 }
+            """)
+        let lit = Locked<Bool>()
+        try run(kiosk) { control in
+            Thread.sleep(forTimeInterval: 0.2)
+            control.send(.setScreenPower(.off))
+            Thread.sleep(forTimeInterval: 0.2)
+            lit.append(control.status.screen.isLit)
+            control.send(.setScreenPower(.off))
+            Thread.sleep(forTimeInterval: 0.1)
+            control.send(.setScreenPower(.on))
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(lit.all == [false])
+        #expect(events.screens.all == [true, false, true], "a second off request changes nothing, and is not reported")
     }
 
     @Test func navigationAndRemotePause() throws {

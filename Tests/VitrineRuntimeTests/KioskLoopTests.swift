@@ -46,6 +46,8 @@ final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var events: [CarouselEvent] = []
     let appliedVersions = Locked<String>()
+    /// `screenChanged` events: the display lit (true) or dark (false).
+    let screens = Locked<Bool>()
     func append(_ event: CarouselEvent) { lock.lock(); events.append(event); lock.unlock() }
     var all: [CarouselEvent] { lock.lock(); defer { lock.unlock() }; return events }
 }

@@ -38,6 +38,13 @@ public final class DRMDisplay: DisplayBackend {
     }
 
     public var outputSize: PixelSize { scanout.size }
+
+    /// The card's number (the N of /dev/dri/cardN, its device minor) and the
+    /// connector's KMS id: how an HDMI-CEC adapter names the connector it
+    /// belongs to (`CEC_ADAP_G_CONNECTOR_INFO`).
+    public var connectorReference: (card: UInt32, connector: UInt32)? {
+        cardDevice.map { ($0.minor, scanout.connector.id) }
+    }
     public var refreshInterval: Duration { scanout.mode.refreshInterval }
     public var pacesItself: Bool { true }
     public var lastScanout: MonotonicInstant? { lastFlip.map { MonotonicInstant(nanoseconds: $0.timestampNanoseconds) } }

@@ -290,9 +290,15 @@ public final class Kiosk {
             recentErrors.append(message)
             onEvent?(.error(message))
         }
-        if power.apply(at: now, display: display, engine: &engine) {
+        switch power.apply(at: now, display: display, engine: &engine) {
+        case .cameOn?:
             // The frame from before the screen went dark is stale.
             renderer.invalidate()
+            onEvent?(.screenChanged(lit: true))
+        case .wentDark?:
+            onEvent?(.screenChanged(lit: false))
+        case nil:
+            break
         }
         metrics.screenLit(display.isPoweredOn)
         let store = self.store

@@ -11,6 +11,9 @@ public enum KioskEvent: Hashable, Sendable {
     case overrideEnded(id: String)
     /// Something went wrong that an operator should see (a picture that cannot be shown).
     case error(String)
+    /// The display came on or went dark (also its state at start): a TV on
+    /// HDMI-CEC follows it (`CECTelevision`).
+    case screenChanged(lit: Bool)
 }
 
 /// A request from outside the display thread.

@@ -7,8 +7,9 @@ import VitrineCore
 final class KioskPower {
     private(set) var power: ScreenPower
     private let logger: Logger
-    /// Whether the display was last found lit; rotation is paused while it is not.
-    private var lit = true
+    /// Whether the display was last found lit; rotation is paused while it is
+    /// not. nil before the first turn, so that the first state is reported too.
+    private var lit: Bool?
     /// A touch woke the screen: its gesture ends before anything reaches the carousel.
     private var swallowingGesture = false
 
@@ -47,13 +48,20 @@ final class KioskPower {
         return false
     }
 
-    /// Brings the display to the state `now` asks for. Returns true when the
-    /// screen has just come on (the frame before it went dark is stale).
-    func apply(at now: MonotonicInstant, display: DisplayBackend, engine: inout CarouselEngine) -> Bool {
+    /// The display came on or went dark.
+    enum LitChange {
+        /// The frame from before it went dark is stale.
+        case cameOn
+        case wentDark
+    }
+
+    /// Brings the display to the state `now` asks for. Returns the change, if
+    /// the display's state changed (the first call reports the state it starts in).
+    func apply(at now: MonotonicInstant, display: DisplayBackend, engine: inout CarouselEngine) -> LitChange? {
         let wanted = power.state(at: now).isLit
         if wanted != display.isPoweredOn {
             // A commit behind a pending flip fails: the flip's completion wakes the loop, which tries again.
-            guard !display.isFlipPending else { return false }
+            guard !display.isFlipPending else { return nil }
             do {
                 try display.setPower(wanted)
             } catch {
@@ -62,13 +70,14 @@ final class KioskPower {
         }
         let nowLit = display.isPoweredOn
         defer { lit = nowLit }
-        guard nowLit != lit else { return false }
+        guard nowLit != lit else { return nil }
         if nowLit {
             engine.resume(.screenOff, at: now)
+            return .cameOn
         } else {
             engine.pause(.screenOff, at: now)
+            return .wentDark
         }
-        return nowLit
     }
 
     func nextChange(after now: MonotonicInstant) -> MonotonicInstant? { power.nextChange(after: now) }

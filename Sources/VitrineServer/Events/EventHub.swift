@@ -37,7 +37,8 @@ public struct ServerEvent: Hashable, Sendable {
         case .carousel(.swiped(let from, let direction)):
             // The API names the finger's movement: moving left brings the next slide.
             self.init("swiped", ["from": from, "direction": direction == .next ? "left" : "right"])
-        case .carousel(.dragBegan), .carousel(.dragEnded):
+        case .carousel(.dragBegan), .carousel(.dragEnded), .screenChanged:
+            // The screen's power is in /api/v1/status and /api/v1/power.
             return nil
         case .configurationApplied(let version):
             self.init("configApplied", ["version": version])

@@ -1420,6 +1420,56 @@ components:
           nullable: true
           allOf:
             - $ref: "#/components/schemas/ChannelStatus"
+        tv:
+          description: The TV this kiosk tells of screen changes over HDMI-CEC (`power.cec`); null with `power.cec` off.
+          nullable: true
+          allOf:
+            - $ref: "#/components/schemas/TVStatus"
+    TVStatus:
+      type: object
+      additionalProperties: false
+      required: [adapter, physicalAddress, logicalAddress, wanted, reported, confirmed, problem, commandsAcknowledged, deliveryFailures]
+      properties:
+        adapter:
+          type: string
+          nullable: true
+          description: The CEC adapter in use, such as /dev/cec0; null while none is (none found, or it cannot be opened).
+        physicalAddress:
+          type: string
+          nullable: true
+          pattern: '^[0-9a-f]\.[0-9a-f]\.[0-9a-f]\.[0-9a-f]$'
+          description: The kiosk's place in the HDMI tree, from the TV's EDID (1.0.0.0 on the TV's first input).
+        logicalAddress:
+          type: integer
+          nullable: true
+          minimum: 0
+          maximum: 15
+          description: The kiosk's address on the CEC bus (4 is the first playback device).
+        wanted:
+          type: string
+          nullable: true
+          enum: ["on", standby, null]
+          description: What the TV should be, following the screen; null before the kiosk's first frame.
+        reported:
+          type: string
+          nullable: true
+          enum: ["on", standby, turningOn, turningToStandby, null]
+          description: What the TV last answered to Give Device Power Status; null when it has not answered.
+        confirmed:
+          type: boolean
+          description: Whether the TV reported being where it should be, or on its way there.
+        problem:
+          type: string
+          nullable: true
+          description: Why it is not confirmed (the TV does not answer, ignored three commands, was switched by its remote), or why no adapter is in use.
+        commandsAcknowledged:
+          type: integer
+          minimum: 0
+          description: Standby and Image View On commands the TV acknowledged since the kiosk started.
+        deliveryFailures:
+          type: integer
+          minimum: 0
+          description: Commands and questions that did not reach the TV.
     ChannelStatus:
       type: object
       additionalProperties: false
@@ -2239,6 +2289,17 @@ components:
             - $ref: "#/components/schemas/IntervalDuration"
             - type: string
               enum: ["off"]
+        cec:
+          description: >-
+            Which HDMI-CEC adapter tells the TV when the screen goes off (Standby) and on (Image View On, Active
+            Source): `auto` (the adapter of the HDMI output the kiosk drives, if any), `off`, or a device path such
+            as `/dev/cec0`. Read when the kiosk starts.
+          default: auto
+          oneOf:
+            - type: string
+              enum: [auto, "off"]
+            - type: string
+              pattern: '^/[^\x00]+$'
     Decode:
       type: object
       additionalProperties: false

@@ -14,6 +14,7 @@ struct MonitoringRoutes {
                 kiosk: kiosk.metrics.snapshot, requests: kiosk.requests.snapshot,
                 uptimeSeconds: uptime.secondsValue)
             if let channel = kiosk.channel { text += ChannelStatusReport.metrics(channel) }
+            if let television = kiosk.television { text += TelevisionReport.metrics(television.status) }
             return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
 

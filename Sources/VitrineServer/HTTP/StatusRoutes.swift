@@ -28,6 +28,7 @@ struct StatusRoutes {
             object["schedule"] = status.schedule.map(Self.scheduleObject) ?? NSNull()
             object["override"] = status.override.map(OverrideDocument.object) ?? NSNull()
             object["channel"] = kiosk.channel.map { ChannelStatusReport.object($0, wall: WallClock.now()) } ?? NSNull()
+            object["tv"] = kiosk.television.map { TelevisionReport.object($0.status) } ?? NSNull()
             return JSONResponse.make(.ok, object)
         }
         router.post("/api/v1/control") { request, _ in try await control(request) }

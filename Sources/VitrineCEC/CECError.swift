@@ -1,0 +1,45 @@
+import Glibc
+
+/// Why the kernel's CEC interface refused: every failing `open` or `ioctl` of
+/// this module becomes one of these, with the device and the call named.
+public struct CECError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Operation: String, Hashable, Sendable {
+        case open
+        case capabilities = "CEC_ADAP_G_CAPS"
+        case physicalAddress = "CEC_ADAP_G_PHYS_ADDR"
+        case logicalAddresses = "CEC_ADAP_G_LOG_ADDRS"
+        case claim = "CEC_ADAP_S_LOG_ADDRS"
+        case connector = "CEC_ADAP_G_CONNECTOR_INFO"
+        case transmit = "CEC_TRANSMIT"
+    }
+
+    public let path: String
+    public let operation: Operation
+    public let errno: Int32
+
+    public init(path: String, operation: Operation, errno: Int32) {
+        self.path = path
+        self.operation = operation
+        self.errno = errno
+    }
+
+    /// The adapter went away (an unplugged USB-CEC dongle, a driver unbound): reopen it.
+    public var adapterRemoved: Bool { errno == ENODEV }
+
+    public var description: String {
+        let reason: String
+        switch (operation, errno) {
+        case (.open, EACCES): reason = "permission denied; add the kiosk's user to the 'video' group"
+        case (.open, ENOENT): reason = "no such CEC adapter"
+        case (_, ENODEV): reason = "the adapter was removed"
+        // ENONET: no logical address is claimed, which the kernel does only
+        // while the adapter has a physical address, that is while the HDMI
+        // sink (the TV) is connected and its EDID read.
+        case (.transmit, ENONET): reason = "no logical address claimed (is an HDMI display connected?)"
+        case (.claim, EBUSY): reason = "another process configured this adapter"
+        case (.transmit, EBUSY): reason = "the adapter is busy"
+        default: reason = String(cString: strerror(errno))
+        }
+        return operation == .open ? "\(path): \(reason)" : "\(path): \(operation.rawValue): \(reason)"
+    }
+}

@@ -1,0 +1,16 @@
+import VitrineCEC
+
+/// Which CEC adapter `power.cec: auto` uses, from what the kernel says of each.
+enum CECAdapterChoice {
+    /// The adapter that sits on the DRM connector the kiosk drives, when the
+    /// driver says which (`CEC_CAP_CONNECTOR_INFO`, as vc4 on a Raspberry Pi
+    /// does); else the first that can transmit and has a source's physical
+    /// address. One at 0.0.0.0 is the TV end of a cable (an HDMI input, such
+    /// as a capture card's or vivid's), never ours; one at f.f.f.f has no
+    /// display connected now, and is taken only when no other can be.
+    static func choose(from adapters: [CECAdapterInfo], drmConnector: CECAdapterInfo.DRMConnectorReference?) -> CECAdapterInfo? {
+        let usable = adapters.filter { $0.canTransmit && $0.physicalAddress != .tv }
+        if let drmConnector, let match = usable.first(where: { $0.drmConnector == drmConnector }) { return match }
+        return usable.first { $0.physicalAddress.isValid } ?? usable.first
+    }
+}

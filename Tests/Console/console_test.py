@@ -486,6 +486,8 @@ def run(binary, work):
         # The emergency override: no schedule, so its block is hidden; set a new picture, then clear it.
         if browser.displayed("#schedule-box"):
             raise TestFailure("the schedule block shows although the configuration has no schedule")
+        if browser.displayed("#tv-box"):
+            raise TestFailure("the TV block shows although this machine has no CEC adapter")
         if not browser.property("#override-clear", "disabled"):
             raise TestFailure("Clear is enabled with no override active")
 

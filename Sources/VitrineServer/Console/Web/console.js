@@ -651,6 +651,7 @@
       $('#recent-errors').replaceChildren(...errors.map((text) => element('li', {text})));
       if (currentSlideOnScreen() !== before) markCurrentSlide();
       renderSchedule(status.schedule);
+      renderTelevision(status.tv);
       renderOverride(status.override);
     } catch (error) {
       if (state.token) {
@@ -674,6 +675,18 @@
     $('#schedule-now').textContent = now + (schedule.until ? ` until ${localTime(schedule.until)}` : ' from now on')
       + ` (${schedule.timezone})`;
     $('#schedule-next').textContent = schedule.next ? `Next: ${schedule.next}` : 'Nothing else is scheduled.';
+  }
+
+  /// The TV on HDMI-CEC: what it should be and what it last said. Hidden
+  /// while no adapter is in use (most PCs have none; why is in /api/v1/status).
+  function renderTelevision(tv) {
+    $('#tv-box').hidden = !tv || !tv.adapter;
+    if (!tv || !tv.adapter) return;
+    const names = {on: 'on', standby: 'in standby', turningOn: 'turning on', turningToStandby: 'going to standby'};
+    const wanted = tv.wanted === null ? 'not yet told' : `should be ${names[tv.wanted]}`;
+    const reported = tv.reported === null ? 'has not reported its power' : `reports ${names[tv.reported]}`;
+    $('#tv-state').textContent = `The TV ${wanted} and ${reported} (${tv.adapter}, ${tv.physicalAddress}).`;
+    $('#tv-problem').textContent = tv.problem || '';
   }
 
   // MARK: Emergency override

@@ -13,11 +13,20 @@ import VitrineCore
 ///       "epoch": "2026-03-28T00:00:00Z",            optional: for synchronised rotation (later)
 ///       "configuration": { ... },                   ConfigDocument's canonical form, slide paths "blob:<sha256>"
 ///       "blobs": { "<sha256>": {"path": "blobs/ab/<sha256>", "size": 123456} },
-///       "groups": { ... }                           optional, reserved (see `groupsJSON`)
+///       "groups": { "<name>": { ... } },             optional: each group's playlist (format 2)
+///       "devices": { "<id>": { ... } }               optional: per-device values (format 2)
 ///     }
+///
+/// Format 2 is format 1 with `groups` and `devices` in use; the publisher
+/// writes format 1 when the manifest has neither, so kiosks that read only
+/// format 1 follow such a channel still, and refuse (rather than half
+/// understand) one that serves groups or devices.
 public struct ChannelManifest: Hashable, Sendable {
-    /// The one format this code reads and writes.
-    public static let format = 1
+    /// The newest format, written when the manifest has groups or devices
+    /// (otherwise format 1 is written).
+    public static let format = 2
+    /// The formats this code reads.
+    public static let formats: ClosedRange<UInt64> = 1...2
     public static let fileName = "channel.json"
     public static let signatureFileName = "channel.json.sig"
 
@@ -37,12 +46,16 @@ public struct ChannelManifest: Hashable, Sendable {
     public var configurationJSON: [UInt8]
     /// By SHA-256.
     public var blobs: [String: ChannelBlob]
-    /// Extension point: per-group (later per-device) configurations. Format 1
-    /// only checks it is an object and keeps its exact JSON; nothing acts on it
-    /// yet. When groups are built they get their own type here, and a kiosk
-    /// picks its group's configuration after verification, so the signature
-    /// still covers every group at once.
+    /// `groups` exactly as signed. In format 1 it was reserved: only checked
+    /// to be an object, and nothing acts on it (`groups` stays empty).
     public var groupsJSON: [UInt8]?
+    /// Format 2: each group's playlist by name (`channel.group`), pictures as
+    /// `blob:` references or URLs like the configuration's. A kiosk picks its
+    /// own after verification (`selecting(group:device:)`), so the signature
+    /// covers every group at once.
+    public var groups: [String: GroupPlaylist] = [:]
+    /// Format 2: per-device values by device id (`channel.device`).
+    public var devices: [String: DeviceValues] = [:]
 
     /// The blob a `blob:` reference names, if the manifest lists it.
     public func blob(for reference: String) -> ChannelBlob? {
@@ -89,19 +102,21 @@ extension ChannelManifest {
 
         // The format first: another format's fields may mean other things, so
         // nothing else is worth reporting.
-        guard let format = fields["format"] else { throw fail("format", "is required (this Vitrine reads format \(Self.format))") }
+        let readable = "format " + Self.formats.map(String.init).joined(separator: " or ")
+        guard let format = fields["format"] else { throw fail("format", "is required (this Vitrine reads \(readable))") }
         guard case .number(let formatText) = format.value, let formatNumber = UInt64(formatText) else {
             throw fail("format", "must be a whole number, found \(describe(format.value))")
         }
-        guard formatNumber == UInt64(Self.format) else {
-            throw fail("format", "unsupported format \(formatNumber): this Vitrine reads format \(Self.format)")
+        guard Self.formats.contains(formatNumber) else {
+            throw fail("format", "unsupported format \(formatNumber): this Vitrine reads \(readable)")
         }
 
         var issues: [ConfigIssue] = []
         func report(_ field: String, _ message: String) { issues.append(ConfigIssue(path: field, message: message)) }
-        let known: Set<String> = ["format", "version", "published", "expires", "epoch", "configuration", "blobs", "groups"]
+        var known: Set<String> = ["format", "version", "published", "expires", "epoch", "configuration", "blobs", "groups"]
+        if formatNumber >= 2 { known.insert("devices") }
         for (key, _) in members where !known.contains(key) {
-            report(key, "unknown field (format \(Self.format) has \(known.sorted().joined(separator: ", ")))")
+            report(key, "unknown field (format \(formatNumber) has \(known.sorted().joined(separator: ", ")))")
         }
 
         func required(_ key: String) -> ManifestJSON? {
@@ -155,7 +170,7 @@ extension ChannelManifest {
                                 continue
                             }
                             guard text == ChannelBlob.path(for: sha256) else {
-                                report("\(field).path", "must be \(ChannelBlob.path(for: sha256)) (format \(Self.format) fixes where a blob is), found \(text)")
+                                report("\(field).path", "must be \(ChannelBlob.path(for: sha256)) (format \(formatNumber) fixes where a blob is), found \(text)")
                                 continue
                             }
                             path = text
@@ -186,11 +201,29 @@ extension ChannelManifest {
         }
 
         var groupsJSON: [UInt8]?
+        var groups: [String: GroupPlaylist] = [:]
         if let node = fields["groups"] {
-            if case .object = node.value {
+            if case .object(let entries) = node.value {
                 groupsJSON = Array(bytes[node.range])
+                // Format 1 reserved the field: checked to be an object, nothing more.
+                if formatNumber >= 2 {
+                    groups = readGroups(entries, in: bytes, blobs: blobs, report: report)
+                }
             } else {
                 report("groups", "must be an object, found \(node.value.typeName)")
+            }
+        }
+
+        var devices: [String: DeviceValues] = [:]
+        if formatNumber >= 2, let node = fields["devices"] {
+            if case .object = node.value {
+                do {
+                    devices = try DeviceValues.parseDevices(String(decoding: bytes[node.range], as: UTF8.self))
+                } catch {
+                    for issue in error.issues { report(issue.path.isEmpty ? "devices" : "devices.\(issue.path)", issue.message) }
+                }
+            } else {
+                report("devices", "must be an object of per-device values by device id, found \(node.value.typeName)")
             }
         }
 
@@ -199,7 +232,37 @@ extension ChannelManifest {
         }
         return ChannelManifest(version: version, published: published, expires: expires, epoch: epoch,
                                configuration: configuration, configurationJSON: configurationJSON, blobs: blobs,
-                               groupsJSON: groupsJSON)
+                               groupsJSON: groupsJSON, groups: groups, devices: devices)
+    }
+
+    /// Format 2's `groups`: each through `GroupPlaylist` (the configuration
+    /// reader, and only the keys a group may set), its pictures checked as the
+    /// configuration's are.
+    private static func readGroups(_ entries: [(key: String, value: ManifestJSON)], in bytes: [UInt8], blobs: [String: ChannelBlob],
+                                   report: (String, String) -> Void) -> [String: GroupPlaylist] {
+        var groups: [String: GroupPlaylist] = [:]
+        for (name, entry) in entries {
+            let field = "groups.\(name)"
+            if let problem = DeviceValues.nameProblem(name) {
+                report(field, "a group name \(problem)")
+                continue
+            }
+            guard case .object = entry.value else {
+                report(field, "must be an object (a group's playlist keys), found \(entry.value.typeName)")
+                continue
+            }
+            let text = String(decoding: bytes[entry.range], as: UTF8.self)
+            let group: GroupPlaylist
+            do {
+                group = try GroupPlaylist.parse(text, blobReferences: true)
+            } catch {
+                for issue in error.issues { report(issue.path.isEmpty ? field : "\(field).\(issue.path)", issue.message) }
+                continue
+            }
+            checkPictures(of: group.configuration, at: field, blobs: blobs, report: report)
+            groups[name] = group
+        }
+        return groups
     }
 
     /// The configuration through `ConfigLoader`, the same reader and checks a
@@ -216,6 +279,9 @@ extension ChannelManifest {
         if sections.contains("channel") {
             report("configuration.channel", "a channel may not set channel: which channel a kiosk follows, and with which keys, belongs to its local file")
         }
+        if sections.contains("plays") {
+            report("configuration.plays", "a channel may not set plays: where a kiosk's proof of play goes belongs to its local file")
+        }
         let configuration: KioskConfiguration
         do {
             configuration = try ConfigLoader.parse(text, blobReferences: true)
@@ -225,10 +291,17 @@ extension ChannelManifest {
             }
             return nil
         }
+        checkPictures(of: configuration, at: "configuration", blobs: blobs, report: report)
+        return configuration
+    }
+
+    /// Every picture a configuration (or a group) names is a listed blob or a URL.
+    private static func checkPictures(of configuration: KioskConfiguration, at prefix: String, blobs: [String: ChannelBlob],
+                                      report: (String, String) -> Void) {
         var pictures = configuration.allSlides.map { ($0.keyPath + ".path", $0.slide.path) }
         if let placeholder = configuration.placeholder { pictures.append(("placeholder", placeholder)) }
         for (keyPath, path) in pictures {
-            let field = "configuration.\(keyPath)"
+            let field = "\(prefix).\(keyPath)"
             if case .url = SlideSource(path) { continue }
             guard path.hasPrefix(ChannelBlob.referencePrefix) else {
                 report(field, "must be blob:<sha256> (a picture the channel carries) or an http(s) URL, found \(path)")
@@ -241,7 +314,6 @@ extension ChannelManifest {
                 report(field, "names blob \(sha256), which blobs does not list")
             }
         }
-        return configuration
     }
 
     private static func describe(_ value: ManifestJSON.Value) -> String {
@@ -254,11 +326,13 @@ extension ChannelManifest {
 
     /// The manifest's bytes, as the publisher writes them: sorted keys, two
     /// spaces of indentation, a final newline. `configuration` must already
-    /// name its pictures as `blob:` references.
+    /// name its pictures as `blob:` references, and so must the groups. Format
+    /// 1 without groups and devices, else 2.
     public static func document(version: UInt64, published: WallInstant, expires: WallInstant?, epoch: WallInstant?,
-                                configuration: KioskConfiguration, blobs: [ChannelBlob]) -> [UInt8] {
+                                configuration: KioskConfiguration, blobs: [ChannelBlob],
+                                groups: [String: GroupPlaylist] = [:], devices: [String: DeviceValues] = [:]) -> [UInt8] {
         var tree: [String: Any] = [
-            "format": Self.format,
+            "format": groups.isEmpty && devices.isEmpty ? 1 : Self.format,
             "version": NSNumber(value: version),
             "published": RFC3339.format(published),
             "configuration": ConfigDocument.tree(configuration),
@@ -267,6 +341,8 @@ extension ChannelManifest {
         ]
         if let expires { tree["expires"] = RFC3339.format(expires) }
         if let epoch { tree["epoch"] = RFC3339.format(epoch) }
+        if !groups.isEmpty { tree["groups"] = groups.mapValues(\.tree) }
+        if !devices.isEmpty { tree["devices"] = devices.mapValues(\.tree) }
         let data = try! JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         return Array(data) + [0x0A]
     }

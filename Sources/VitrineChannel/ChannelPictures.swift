@@ -35,11 +35,18 @@ extension ChannelManifest {
 
     /// The configuration as a kiosk stores it: each `blob:<sha256>` becomes
     /// `asset:<sha256>`, the asset the blob is stored as (an asset's id is the
-    /// SHA-256 of its bytes, as a blob's name is). URLs stay as they are.
+    /// SHA-256 of its bytes, as a blob's name is). URLs stay as they are. A
+    /// `sync: true` without an epoch of its own gets the manifest's `epoch`,
+    /// which the stored configuration then keeps over restarts.
     public var configurationWithAssets: KioskConfiguration {
-        configuration.replacingPicturePaths { path in
+        var stored = configuration.replacingPicturePaths { path in
             path.hasPrefix(ChannelBlob.referencePrefix)
                 ? SlideSource.assetPrefix + path.dropFirst(ChannelBlob.referencePrefix.count) : path
         }
+        if var sync = stored.sync, sync.epoch == nil, let epoch {
+            sync.epoch = epoch
+            stored.sync = sync
+        }
+        return stored
     }
 }

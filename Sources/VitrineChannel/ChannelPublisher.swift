@@ -1,3 +1,4 @@
+import Foundation
 import VitrineConfig
 import VitrineCore
 
@@ -64,15 +65,23 @@ public enum ChannelPublisher {
         /// How long after `now` the manifest expires; nil: it does not.
         public var expiresAfterSeconds: Int64?
         public var epoch: WallInstant?
+        /// Each group's playlist: the group's name and a configuration file
+        /// that sets only what a group may (`GroupPlaylist.keys`).
+        public var groupFiles: [(name: String, file: String)]
+        /// A file of per-device values by device id (`DeviceValues.parseDevices`).
+        public var devicesFile: String?
 
         public init(configurationFile: String, directory: String, signing: Signing, version: UInt64? = nil,
-                    expiresAfterSeconds: Int64? = nil, epoch: WallInstant? = nil) {
+                    expiresAfterSeconds: Int64? = nil, epoch: WallInstant? = nil,
+                    groupFiles: [(name: String, file: String)] = [], devicesFile: String? = nil) {
             self.configurationFile = configurationFile
             self.directory = directory
             self.signing = signing
             self.version = version
             self.expiresAfterSeconds = expiresAfterSeconds
             self.epoch = epoch
+            self.groupFiles = groupFiles
+            self.devicesFile = devicesFile
         }
     }
 
@@ -98,19 +107,13 @@ public enum ChannelPublisher {
         } catch {
             throw .configuration(error)
         }
+        let (groups, devices) = try readGroupsAndDevices(request)
 
-        // Every picture the configuration names, checked before anything is written.
-        var pictures = configuration.allSlides.map { (keyPath: $0.keyPath + ".path", path: $0.slide.path) }
-        if let placeholder = configuration.placeholder { pictures.append((keyPath: "placeholder", path: placeholder)) }
-        var issues = ConfigLoader.fileIssues(in: configuration).filter { !$0.message.hasPrefix("asset ") }
-        for picture in pictures {
-            if case .asset = SlideSource(picture.path) {
-                issues.append(ConfigIssue(
-                    path: picture.keyPath,
-                    message: "an asset: reference cannot be published: a channel carries pictures from files (or http(s) URLs its kiosks download)"))
-            }
+        // Every picture the configuration and the groups name, checked before anything is written.
+        try checkPictures(of: configuration, file: request.configurationFile)
+        for (name, group) in groups.sorted(by: { $0.key < $1.key }) {
+            try checkPictures(of: group.configuration, file: request.groupFiles.first { $0.name == name }?.file ?? name)
         }
-        guard issues.isEmpty else { throw .pictures(file: request.configurationFile, issues) }
 
         let previousVersion = try currentVersion(at: manifestPath, required: request.version == nil)
         let version: UInt64
@@ -126,39 +129,50 @@ public enum ChannelPublisher {
             version = (previousVersion ?? 0) + 1
         }
 
-        // Hash every picture; keep the bytes only of those the channel lacks.
+        // Hash every picture, of every group too; keep the bytes only of those
+        // the channel lacks.
         var blobs: [String: ChannelBlob] = [:]
-        var referenceByPath: [String: String] = [:]
         var missing: [String: [UInt8]] = [:]
         var kept: [ChannelBlob] = []
-        for picture in pictures where referenceByPath[picture.path] == nil {
-            guard case .file = SlideSource(picture.path), let file = configuration.resolve(picture.path) else { continue }
-            let bytes: [UInt8]
-            do {
-                bytes = try ChannelFiles.read(file)
-            } catch {
-                throw .pictures(file: request.configurationFile, [ConfigIssue(path: picture.keyPath, message: error.description)])
+        /// `configuration` as the channel carries it: pictures by blob.
+        func carried(_ configuration: KioskConfiguration, file label: String) throws(ChannelPublishError) -> KioskConfiguration {
+            var pictures = configuration.allSlides.map { (keyPath: $0.keyPath + ".path", path: $0.slide.path) }
+            if let placeholder = configuration.placeholder { pictures.append((keyPath: "placeholder", path: placeholder)) }
+            var referenceByPath: [String: String] = [:]
+            for picture in pictures where referenceByPath[picture.path] == nil {
+                guard case .file = SlideSource(picture.path), let file = configuration.resolve(picture.path) else { continue }
+                let bytes: [UInt8]
+                do {
+                    bytes = try ChannelFiles.read(file)
+                } catch {
+                    throw .pictures(file: label, [ConfigIssue(path: picture.keyPath, message: error.description)])
+                }
+                let blob = ChannelBlob(sha256: ChannelDigest.sha256(bytes), size: UInt64(bytes.count))
+                referenceByPath[picture.path] = blob.reference
+                guard blobs[blob.sha256] == nil else { continue }
+                blobs[blob.sha256] = blob
+                // Its name is its content: a blob already there at its size is this
+                // picture, written whole by an earlier publish (blobs too are renamed
+                // into place), so it is left alone.
+                if ChannelFiles.size(directory + "/" + blob.path) == blob.size {
+                    kept.append(blob)
+                } else {
+                    missing[blob.sha256] = bytes
+                }
             }
-            let blob = ChannelBlob(sha256: ChannelDigest.sha256(bytes), size: UInt64(bytes.count))
-            referenceByPath[picture.path] = blob.reference
-            guard blobs[blob.sha256] == nil else { continue }
-            blobs[blob.sha256] = blob
-            // Its name is its content: a blob already there at its size is this
-            // picture, written whole by an earlier publish (blobs too are renamed
-            // into place), so it is left alone.
-            if ChannelFiles.size(directory + "/" + blob.path) == blob.size {
-                kept.append(blob)
-            } else {
-                missing[blob.sha256] = bytes
-            }
+            return configuration.replacingPicturePaths { referenceByPath[$0] ?? $0 }
         }
-
-        // The configuration as the channel carries it: pictures by blob.
-        configuration = configuration.replacingPicturePaths { referenceByPath[$0] ?? $0 }
+        configuration = try carried(configuration, file: request.configurationFile)
+        var carriedGroups: [String: GroupPlaylist] = [:]
+        for (name, group) in groups.sorted(by: { $0.key < $1.key }) {
+            let file = request.groupFiles.first { $0.name == name }?.file ?? name
+            carriedGroups[name] = GroupPlaylist(sets: group.sets, configuration: try carried(group.configuration, file: file))
+        }
 
         let manifest = ChannelManifest.document(
             version: version, published: now, expires: request.expiresAfterSeconds.map { now + $0 }, epoch: request.epoch,
-            configuration: configuration, blobs: blobs.values.sorted { $0.sha256 < $1.sha256 })
+            configuration: configuration, blobs: blobs.values.sorted { $0.sha256 < $1.sha256 },
+            groups: carriedGroups, devices: devices)
         // What kiosks will parse must parse here first.
         do {
             _ = try ChannelManifest.parse(manifest)
@@ -232,6 +246,54 @@ public enum ChannelPublisher {
         } catch {
             throw .file(error)
         }
+    }
+
+    /// The groups' files and the devices file, each read and checked (groups
+    /// with the configuration's reader, and only the keys a group may set).
+    static func readGroupsAndDevices(_ request: Request) throws(ChannelPublishError)
+        -> (groups: [String: GroupPlaylist], devices: [String: DeviceValues]) {
+        var groups: [String: GroupPlaylist] = [:]
+        for (name, file) in request.groupFiles {
+            if let problem = DeviceValues.nameProblem(name) {
+                throw .configuration(ConfigError(source: file, issues: [ConfigIssue(path: "", message: "the group's name \(problem)")]))
+            }
+            guard groups[name] == nil else {
+                throw .configuration(ConfigError(source: file, issues: [ConfigIssue(path: "", message: "group \"\(name)\" is given twice")]))
+            }
+            do {
+                let text = try String(decoding: ChannelFiles.read(file), as: UTF8.self)
+                let directory = (file as NSString).deletingLastPathComponent
+                groups[name] = try GroupPlaylist.parse(text, baseDirectory: directory.isEmpty ? "." : directory, source: file)
+            } catch let error as ConfigError {
+                throw .configuration(error)
+            } catch {
+                throw .configuration(ConfigError(source: file, issues: [ConfigIssue(path: "", message: "cannot read the file: \(error)")]))
+            }
+        }
+        guard let devicesFile = request.devicesFile else { return (groups, [:]) }
+        do {
+            let text = try String(decoding: ChannelFiles.read(devicesFile), as: UTF8.self)
+            return (groups, try DeviceValues.parseDevices(text, source: devicesFile))
+        } catch let error as ConfigError {
+            throw .configuration(error)
+        } catch {
+            throw .configuration(ConfigError(source: devicesFile, issues: [ConfigIssue(path: "", message: "cannot read the file: \(error)")]))
+        }
+    }
+
+    /// The pictures a configuration (or a group) names must be files that
+    /// exist, or URLs: never `asset:` references, which live in one kiosk.
+    static func checkPictures(of configuration: KioskConfiguration, file: String) throws(ChannelPublishError) {
+        var issues = ConfigLoader.fileIssues(in: configuration).filter { !$0.message.hasPrefix("asset ") }
+        for (keyPath, slide) in configuration.allSlides.map({ ($0.keyPath + ".path", $0.slide.path) })
+            + [configuration.placeholder].compactMap({ $0 }).map({ ("placeholder", $0) }) {
+            if case .asset = SlideSource(slide) {
+                issues.append(ConfigIssue(
+                    path: keyPath,
+                    message: "an asset: reference cannot be published: a channel carries pictures from files (or http(s) URLs its kiosks download)"))
+            }
+        }
+        guard issues.isEmpty else { throw .pictures(file: file, issues) }
     }
 
     /// The version of the manifest already in the channel, nil for a new

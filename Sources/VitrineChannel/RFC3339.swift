@@ -2,13 +2,28 @@ import VitrineCore
 
 /// RFC 3339 timestamps, the manifest's `published`, `expires` and `epoch`:
 /// `2026-03-28T12:00:00Z`, or with an offset (`2026-03-28T13:00:00+01:00`)
-/// and fractional seconds, which are dropped (times are whole seconds, as
-/// `WallInstant` is). Written always in UTC with `Z`.
+/// and fractional seconds, which `parse` drops (times are whole seconds, as
+/// `WallInstant` is) and `parseNanoseconds` keeps. Written always in UTC with `Z`.
 public enum RFC3339 {
     public static func format(_ instant: WallInstant) -> String { instant.description }
 
     /// Nil if `text` is not an RFC 3339 date-time.
-    public static func parse(_ text: String) -> WallInstant? {
+    public static func parse(_ text: String) -> WallInstant? { parseWithFraction(text)?.instant }
+
+    /// Nanoseconds since the epoch, keeping up to nine digits of the
+    /// fraction (more are dropped); nil if `text` is not an RFC 3339
+    /// date-time. Instants beyond what 64-bit nanoseconds hold (before 1678,
+    /// after 2262) become the nearest one that fits: still before or after
+    /// every instant a kiosk records.
+    public static func parseNanoseconds(_ text: String) -> Int64? {
+        guard let (instant, fraction) = parseWithFraction(text) else { return nil }
+        let (seconds, overflow) = instant.secondsSinceEpoch.multipliedReportingOverflow(by: 1_000_000_000)
+        let (nanoseconds, overflowAgain) = seconds.addingReportingOverflow(fraction)
+        guard !overflow, !overflowAgain else { return instant.secondsSinceEpoch < 0 ? .min : .max }
+        return nanoseconds
+    }
+
+    private static func parseWithFraction(_ text: String) -> (instant: WallInstant, fraction: Int64)? {
         let bytes = Array(text.utf8)
         // yyyy-mm-ddThh:mm:ss is 19 bytes; then fractions, then Z or ±hh:mm.
         guard bytes.count >= 20 else { return nil }
@@ -28,10 +43,16 @@ public enum RFC3339 {
               let date = LocalDate(year: year, month: month, day: day)
         else { return nil }
         var index = 19
+        var fraction: Int64 = 0
         if bytes[index] == UInt8(ascii: ".") {
             index += 1
             let digitsStart = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+            var scale: Int64 = 100_000_000
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                fraction += Int64(bytes[index] - 0x30) * scale
+                scale /= 10
+                index += 1
+            }
             guard index > digitsStart else { return nil }
         }
         guard index < bytes.count else { return nil }
@@ -52,6 +73,6 @@ public enum RFC3339 {
         var leap: Int64 = 0
         if second == 60 { second = 59; leap = 1 }
         guard let time = LocalTime(hour: hour, minute: minute, second: second), time < .endOfDay else { return nil }
-        return WallInstant(utc: date, time) - Int64(offsetSeconds) + leap
+        return (WallInstant(utc: date, time) - Int64(offsetSeconds) + leap, fraction)
     }
 }

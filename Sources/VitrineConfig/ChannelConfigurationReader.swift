@@ -76,8 +76,8 @@ enum ChannelConfigurationReader {
 
     private static func nonEmpty(_ reader: ConfigNodeReader, _ node: Node, _ path: String) -> String? {
         guard let text = reader.string(node, at: path) else { return nil }
-        guard !text.isEmpty, text.count <= 200, !text.contains(where: \.isNewline) else {
-            reader.report(path, "must be one line of 1 to 200 characters")
+        if let problem = DeviceValues.nameProblem(text) {
+            reader.report(path, problem)
             return nil
         }
         return text

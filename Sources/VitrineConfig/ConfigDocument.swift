@@ -55,6 +55,7 @@ public enum ConfigDocument {
         ]
         if let placeholder = c.placeholder { document["placeholder"] = placeholder }
         if let schedule = c.schedule { document["schedule"] = ScheduleDocument.tree(schedule) }
+        if let sync = c.sync { document["sync"] = sync.document }
         return document
     }
 

@@ -197,6 +197,7 @@ public enum ConfigLoader {
             c.decode.cacheSlides = d.read("cacheSlides") { $0.integer($1, at: $2, in: 3...64) } ?? c.decode.cacheSlides
         }
         readSchedule(&top, into: &c)
+        if let (node, path) = top.take("sync"), let sync = RotationSync.read(node, at: path, reader: top.reader) { c.sync = sync }
         section(&top, "power") { p in
             c.power.wakeOnTouch = p.read("wakeOnTouch") { (reader, node, path) -> Duration?? in
                 if case .scalar(let scalar) = node, scalar.string == "off" { return .some(nil) }
@@ -245,6 +246,7 @@ public enum ConfigLoader {
         if let (node, path) = top.take("channel") {
             c.channel = ChannelConfigurationReader.read(node, at: path, reader: top.reader, in: c)
         }
+        section(&top, "plays") { PlaysConfigurationReader.read(&$0, into: &c.plays) }
     }
 
     private static func section(_ top: inout ObjectReader, _ key: String, _ body: (inout ObjectReader) -> Void) {

@@ -20,6 +20,8 @@ public struct KioskConfiguration: Hashable, Sendable {
     public var output = OutputConfiguration()
     public var decode = DecodeConfiguration()
     public var power = PowerConfiguration()
+    /// Rotation in step with other kiosks, by the wall clock; nil: on its own.
+    public var sync: RotationSync?
     /// Playlists by time of day, day of the week and date; nil: `slides` shows all the time.
     public var schedule: ScheduleConfiguration?
     /// The remote API; set only in the local file (see `APIConfiguration`).
@@ -27,6 +29,9 @@ public struct KioskConfiguration: Hashable, Sendable {
     /// The signed channel this kiosk follows; nil: none. Like `api`, set only in
     /// the local file (see `ChannelConfiguration`).
     public var channel: ChannelConfiguration?
+    /// Proof of play: where the log of slides shown is uploaded. Like `api`,
+    /// set only in the local file (see `PlaysConfiguration`).
+    public var plays = PlaysConfiguration()
 
     // Not keys of the file: where paths lead on this machine.
 

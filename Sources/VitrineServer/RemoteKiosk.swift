@@ -24,13 +24,17 @@ public final class RemoteKiosk: Sendable {
     public let television: CECTelevision?
     /// The emergency override, kept in the state directory over restarts.
     public let overrides: OverrideStore
+    /// Proof of play: the log of slides shown and its upload, if kept.
+    public let plays: ProofOfPlay?
     let startedAt: MonotonicInstant
     let logger: Logger
 
     /// Joins the remote side to a kiosk made with `fetcher`'s view of the state
     /// (`URLImageFetcher.localFiles` in its configuration's downloads).
     public init(store: StateStore, fetcher: URLImageFetcher, control: KioskControl, metrics: KioskMetrics, events: EventHub,
-                logger: Logger, channel: ChannelFollower? = nil, television: CECTelevision? = nil) {
+                logger: Logger, channel: ChannelFollower? = nil, television: CECTelevision? = nil,
+                plays: ProofOfPlay? = nil) {
+        self.plays = plays
         self.store = store
         self.channel = channel
         self.television = television

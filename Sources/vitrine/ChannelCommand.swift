@@ -60,7 +60,10 @@ struct ChannelPublishCommand: ParsableCommand {
             unencrypted signify secret key; with --unsigned, not at all: sign it afterwards, offline, with \
             signify-openbsd -S -s KEY.sec -m CHANNEL/channel.json -x CHANNEL/channel.json.sig. \
             Pictures are named by relative or absolute paths or http(s) URLs; asset: references cannot be published. \
-            The manifest is replaced last, after every picture it names is in place.
+            The manifest is replaced last, after every picture it names is in place. \
+            --group NAME=FILE gives the kiosks of a group (channel.group) their own playlist: FILE is a configuration \
+            file that sets only playlist keys (slides or schedule, interval, transition, ...). --devices FILE gives \
+            per-device values by device id (channel.device): output.rotation, touch.calibration, touch.devices.
             """)
 
     @Option(name: .shortAndLong, help: "The configuration file (YAML or JSON).")
@@ -81,6 +84,14 @@ struct ChannelPublishCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Kiosks refuse the manifest this long after publishing (30m, 12h, 7d, 2w): publish again before then.", valueName: "DURATION"))
     var expires: String?
 
+    @Option(name: .customLong("group"),
+            help: ArgumentHelp("A group's playlist: the group's name (channel.group) and a configuration file of playlist keys; repeat for each group.",
+                               valueName: "NAME=FILE"))
+    var groups: [String] = []
+
+    @Option(help: ArgumentHelp("Per-device values by device id (channel.device): output.rotation and touch calibration.", valueName: "FILE"))
+    var devices: String?
+
     @Option(help: ArgumentHelp("A reference instant for synchronised rotation, RFC 3339 (2026-03-28T00:00:00Z); kiosks do not use it yet.", valueName: "TIME"))
     var epoch: String?
 
@@ -92,6 +103,15 @@ struct ChannelPublishCommand: ParsableCommand {
         if let epoch, RFC3339.parse(epoch) == nil {
             throw ValidationError("--epoch must be an RFC 3339 date and time such as 2026-03-28T00:00:00Z, found \(epoch)")
         }
+        for group in groups where groupFile(group) == nil {
+            throw ValidationError("--group must be NAME=FILE, such as lobby=lobby.yaml, found \(group)")
+        }
+    }
+
+    /// `NAME=FILE`, split at the first `=`.
+    private func groupFile(_ option: String) -> (name: String, file: String)? {
+        guard let equals = option.firstIndex(of: "="), equals != option.startIndex, option.index(after: equals) != option.endIndex else { return nil }
+        return (String(option[..<equals]), String(option[option.index(after: equals)...]))
     }
 
     func run() throws {
@@ -108,7 +128,8 @@ struct ChannelPublishCommand: ParsableCommand {
         }
         let request = ChannelPublisher.Request(
             configurationFile: config, directory: dir, signing: signing, version: version,
-            expiresAfterSeconds: expires.flatMap(ChannelDuration.seconds), epoch: epoch.flatMap(RFC3339.parse))
+            expiresAfterSeconds: expires.flatMap(ChannelDuration.seconds), epoch: epoch.flatMap(RFC3339.parse),
+            groupFiles: groups.compactMap(groupFile), devicesFile: devices)
         let outcome: ChannelPublisher.Outcome
         do {
             outcome = try ChannelPublisher.publish(request, now: WallInstant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
@@ -123,6 +144,9 @@ struct ChannelPublishCommand: ParsableCommand {
             line += manifest.expires.map { ", expires \(RFC3339.format($0))" } ?? ", does not expire"
         }
         print(line)
+        if let manifest, !manifest.groups.isEmpty || !manifest.devices.isEmpty {
+            print("groups: \(manifest.groups.isEmpty ? "none" : manifest.groups.keys.sorted().joined(separator: ", ")); devices: \(manifest.devices.count)")
+        }
         print("blobs: \(outcome.blobsWritten.count) written, \(outcome.blobsKept.count) already there")
         if let signature = outcome.signature {
             print("\(outcome.signaturePath): signed with key \(signature.keyNumber)")
@@ -155,6 +179,12 @@ struct ChannelVerifyCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Judge expiry at this instant (RFC 3339) instead of now.", valueName: "TIME"))
     var at: String?
+
+    @Option(help: ArgumentHelp("Decide as a kiosk of this group (channel.group) would, and say what it shows.", valueName: "NAME"))
+    var group: String?
+
+    @Option(help: ArgumentHelp("Decide as this device (channel.device) would, and say which values it takes.", valueName: "ID"))
+    var device: String?
 
     func validate() throws {
         guard !keys.isEmpty else { throw ValidationError("give at least one trusted key: --key FILE.pub") }
@@ -198,7 +228,13 @@ struct ChannelVerifyCommand: ParsableCommand {
             print("\(manifestPath): refused: \(error) [\(error.code)]")
             throw ExitCode(1)
         }
-        let manifest = verified.manifest
+        let manifest: ChannelManifest
+        do {
+            manifest = try verified.manifest.selecting(group: group, device: device)
+        } catch {
+            print("\(manifestPath): refused: \(ChannelRefusal.malformed(error)) [malformed]")
+            throw ExitCode(1)
+        }
         let keyFile = zip(keys, trusted).first { $0.1.keyNumber == verified.keyNumber }?.0 ?? "?"
         print("\(manifestPath): verified: version \(manifest.version), published \(RFC3339.format(manifest.published)), signed with key \(verified.keyNumber) (\(keyFile))")
         if let expires = manifest.expires {
@@ -209,6 +245,13 @@ struct ChannelVerifyCommand: ParsableCommand {
         }
         let slides = manifest.configuration.allSlides.count
         print("configuration: \(slides) slide\(slides == 1 ? "" : "s")\(manifest.configuration.schedule == nil ? "" : " (with a schedule)"), \(manifest.blobs.count) blob\(manifest.blobs.count == 1 ? "" : "s")")
+        for (name, playlist) in manifest.groups.sorted(by: { $0.key < $1.key }) {
+            print("group \(name): sets \(playlist.sets.sorted().joined(separator: ", "))\(name == group ? " (this kiosk's)" : "")")
+        }
+        if !manifest.devices.isEmpty { print("devices: \(manifest.devices.keys.sorted().joined(separator: ", "))") }
+        if let device, let values = manifest.devices[device] {
+            print("device \(device): sets \(values.setKeyPaths.joined(separator: ", "))")
+        }
 
         var problems: [String] = []
         for blob in manifest.blobs.values.sorted(by: { $0.sha256 < $1.sha256 }) {

@@ -48,6 +48,18 @@ struct RunCommand: ParsableCommand {
         logger.info("configuration \(store.current.version): \(store.origin.rawValue)", metadata: ["state": "\(stateDir)"])
 
         let events = EventHub()
+        // Proof of play: every slide shown, logged on a queue of its own (and
+        // uploaded with plays.upload); plays, like api, comes from the local file.
+        let local = store.current.configuration
+        let plays: ProofOfPlay?
+        do {
+            plays = try ProofOfPlay(stateDirectory: stateDir, settings: local.plays,
+                                    device: local.channel?.device ?? ProofOfPlay.hostName(), logger: logger)
+        } catch {
+            // The screen matters more than its log: show the playlist anyway.
+            logger.error("proof of play is off: \(error)")
+            plays = nil
+        }
         let settings = store.current.configuration.api
         let fetcher = URLImageFetcher(store: store, settings: settings, maxPixels: store.current.configuration.decode.maxPixels,
                                       events: events, logger: logger)
@@ -67,14 +79,17 @@ struct RunCommand: ParsableCommand {
                                        drmConnector: (backend as? DRMDisplay)?.connectorReference, logger: logger)
         television?.start()
         let remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
-                                 logger: logger, channel: channel, television: television)
+                                 logger: logger, channel: channel, television: television, plays: plays)
         kiosk.onEvent = { event in
             if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
+            plays?.handle(event)
             if let event = ServerEvent(event) { events.publish(event) }
         }
 
         let fetching = Task { await fetcher.run() }
         let following = Task { await channel?.run() }
+        let uploading = Task { await plays?.run() }
+        if let uploader = plays?.uploader { logger.info("uploading plays to \(uploader.url)") }
         if let channel { logger.info("following the channel \(channel.settings.url)") }
         var server: APIServerRunner?
         if case .address = settings.listen {
@@ -104,6 +119,8 @@ struct RunCommand: ParsableCommand {
             television?.stop()
             fetching.cancel()
             following.cancel()
+            uploading.cancel()
+            plays?.stop()
             if let server {
                 // Let open requests finish and event streams end, for up to two seconds.
                 let stopped = DispatchSemaphore(value: 0)

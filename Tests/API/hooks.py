@@ -115,6 +115,16 @@ def _valid_schedule(configuration, case):
         configuration["slides"] = []
 
 
+# `sync.epoch` must be a real date and time (no 2026-02-30, no 25:00), which a
+# pattern cannot say: in a *valid* generated configuration it is replaced by
+# one; an invalid one is left alone. Epochs are tested in VitrineConfigTests.
+def _valid_sync(configuration, case):
+    meta = case.meta
+    sync = configuration.get("sync")
+    if isinstance(sync, dict) and "epoch" in sync and meta is not None and meta.generation.mode.is_positive:
+        sync["epoch"] = "2026-01-01T00:00:00Z"
+
+
 # An override must show at once, so its pictures must be on the kiosk and its
 # end ahead of the kiosk's clock (at most 7 days): JSON Schema can say neither,
 # nor that `duration`/`until` in the query go with a picture body only. In a
@@ -159,6 +169,7 @@ def before_call(ctx, case, kwargs):
     if case.operation.method.upper() == "PUT" and case.operation.path == "/api/v1/config" and isinstance(case.body, dict):
         _point_references(case.body)
         _valid_schedule(case.body, case)
+        _valid_sync(case.body, case)
     if case.operation.method.upper() == "POST" and case.operation.path == "/api/v1/override":
         _valid_override(case)
 

@@ -282,6 +282,28 @@ struct SplitMix64: RandomNumberGenerator {
 }
 
 @Suite struct ChannelPicturesTests {
+    /// Rotation in step counts from the channel's epoch when the configuration names none, and the
+    /// stored configuration keeps it; an epoch of the configuration's own stands.
+    @Test func syncTakesTheChannelsEpoch() throws {
+        let sha = ChannelDigest.sha256(Array("picture".utf8))
+        let blob = try #require(ChannelManifest.parse(manifestBytes()).blobs.first?.value)
+        let epoch = WallInstant(secondsSinceEpoch: 1_767_225_600)
+        var configuration = KioskConfiguration()
+        configuration.slides = [SlideConfiguration(path: "blob:" + sha)]
+        configuration.sync = RotationSync()
+        func stored(_ configuration: KioskConfiguration, epoch: WallInstant?) throws -> KioskConfiguration {
+            try ChannelManifest.parse(ChannelManifest.document(
+                version: 3, published: WallInstant(secondsSinceEpoch: 1_800_000_000), expires: nil, epoch: epoch,
+                configuration: configuration, blobs: [blob])).configurationWithAssets
+        }
+        #expect(try stored(configuration, epoch: epoch).sync == RotationSync(epoch: epoch))
+        #expect(try stored(configuration, epoch: nil).sync == RotationSync(epoch: nil))
+        configuration.sync = RotationSync(epoch: WallInstant(secondsSinceEpoch: 86_400))
+        #expect(try stored(configuration, epoch: epoch).sync?.epoch == WallInstant(secondsSinceEpoch: 86_400))
+        configuration.sync = nil
+        #expect(try stored(configuration, epoch: epoch).sync == nil)
+    }
+
     @Test func blobReferencesBecomeAssetsEverywhereAndURLsStay() throws {
         let picture: [UInt8] = Array("picture".utf8)
         let sha = ChannelDigest.sha256(picture)

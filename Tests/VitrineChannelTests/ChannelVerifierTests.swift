@@ -186,8 +186,8 @@ import VitrineCore
     }
 
     @Test func anUnknownFormatIsRefusedAlone() throws {
-        #expect(try issues(manifest(version: "\"x\"", format: "2")) == ["format: unsupported format 2: this Vitrine reads format 1"])
-        #expect(try issues(#"{"version": 1}"#) == ["format: is required (this Vitrine reads format 1)"])
+        #expect(try issues(manifest(version: "\"x\"", format: "3")) == ["format: unsupported format 3: this Vitrine reads format 1 or 2"])
+        #expect(try issues(#"{"version": 1}"#) == ["format: is required (this Vitrine reads format 1 or 2)"])
     }
 
     @Test func syntaxErrorsSayWhere() throws {

@@ -19,14 +19,13 @@ final class ChannelOriginServer: Sendable {
     final class Record: Sendable {
         let notModified = Mutex(0)
         let down = Mutex(false)
-        let port = Mutex<Int?>(nil)
     }
 
     let directory: String
     let record = Record()
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let server: LoopbackServer
 
-    var port: Int { record.port.withLock { $0 } ?? 0 }
+    var port: Int { server.port ?? 0 }
     var url: String { "http://127.0.0.1:\(port)/lobby" }
     var notModifiedCount: Int { record.notModified.withLock { $0 } }
     func setDown(_ value: Bool) { record.down.withLock { $0 = value } }
@@ -49,17 +48,10 @@ final class ChannelOriginServer: Sendable {
             }
             return Response(status: .ok, headers: [.eTag: etag], body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                      onServerRunning: { channel in record.port.withLock { $0 = channel.localAddress?.port } })
-        task.withLock { $0 = Task { try? await application.runService(gracefulShutdownSignals: []) } }
-        for _ in 0..<250 where record.port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        server = try await LoopbackServer(router)
     }
 
-    func stop() async {
-        let running = task.withLock { $0 }
-        running?.cancel()
-        await running?.value
-    }
+    func stop() async { await server.stop() }
 }
 
 /// A publisher's channel directory, its origin, and a kiosk's state directory

@@ -53,9 +53,15 @@ final class ServerHarness: @unchecked Sendable {
         let channel = store.current.configuration.channel.map { [store] in
             ChannelFollower(settings: $0, store: store, logger: logger, policy: channelPolicy)
         }
+        // Proof of play, as `vitrine run` keeps it.
+        let plays = try ProofOfPlay(stateDirectory: self.stateDirectory, settings: store.current.configuration.plays,
+                                    device: "test-kiosk", logger: logger)
         remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
-                             logger: logger, channel: channel)
-        kiosk.onEvent = { event in if let event = ServerEvent(event) { events.publish(event) } }
+                             logger: logger, channel: channel, plays: plays)
+        kiosk.onEvent = { event in
+            plays.handle(event)
+            if let event = ServerEvent(event) { events.publish(event) }
+        }
         stop = kiosk.stopHandle
         let finished = self.finished
         Thread.detachNewThread {

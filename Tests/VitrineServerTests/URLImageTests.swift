@@ -11,16 +11,15 @@ import VitrineCore
 
 /// A picture server on loopback that revalidates with an ETag and counts what it answered.
 final class PictureServer: Sendable {
-    /// What the server answered, in order, and the port it listens on.
+    /// What the server answered, in order.
     final class Record: Sendable {
         let statuses = Mutex<[Int]>([])
-        let port = Mutex<Int?>(nil)
     }
 
     let record = Record()
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let server: LoopbackServer
 
-    var port: Int? { record.port.withLock { $0 } }
+    var port: Int? { server.port }
     var statuses: [Int] { record.statuses.withLock { $0 } }
 
     init(picture: [UInt8]) async throws {
@@ -35,17 +34,10 @@ final class PictureServer: Sendable {
             return Response(status: .ok, headers: [.eTag: "\"v1\"", .contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: picture)))
         }
         router.get("/not-a-picture") { _, _ in "hello" }
-        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                      onServerRunning: { channel in record.port.withLock { $0 = channel.localAddress?.port } })
-        task.withLock { $0 = Task { try? await application.runService(gracefulShutdownSignals: []) } }
-        for _ in 0..<250 where port == nil { try await Task.sleep(for: .milliseconds(20)) }
+        server = try await LoopbackServer(router)
     }
 
-    func stop() async {
-        let running = task.withLock { $0 }
-        running?.cancel()
-        await running?.value
-    }
+    func stop() async { await server.stop() }
 }
 
 @Suite("URL images")

@@ -290,8 +290,12 @@ public struct CarouselEngine: Sendable {
 
     /// Navigates; returns false when the command does nothing (a single page, the
     /// end of a non-looping playlist, or a slide that is not in the playlist).
+    /// `cause` is what the page change is reported as: `.automatic` when
+    /// rotation in step (`RotationInStep`) brings a kiosk back to the slide its
+    /// group shows.
     @discardableResult
-    public mutating func perform(_ command: CarouselCommand, at now: MonotonicInstant) -> Bool {
+    public mutating func perform(_ command: CarouselCommand, at now: MonotonicInstant,
+                                 cause: PageChangeCause = .command) -> Bool {
         guard pages.count >= 2 else { return false }
         // A command during an animation continues from where the picture is now,
         // towards a page counted from the animation's target. An animation that is
@@ -324,7 +328,7 @@ public struct CarouselEngine: Sendable {
             target = anchor + (forward ? 1 : -1)
             if wrappedPage(target) != page { substitute = (target, slide) }
         }
-        startAnimation(from: from, toPage: target, at: now, cause: .command, substitute: substitute ?? heldSubstitute)
+        startAnimation(from: from, toPage: target, at: now, cause: cause, substitute: substitute ?? heldSubstitute)
         if takesADrag { outbox.append(.dragEnded(slide: currentSlide ?? 0, paged: false)) }
         return true
     }
@@ -400,6 +404,14 @@ public struct CarouselEngine: Sendable {
             if case .dragging(let drag) = phase { settle(drag, toPage: drag.startPage, at: now, swipe: nil) }
             resume(.touch, at: now)
         }
+    }
+
+    /// Moves the next automatic page change to `deadline`, while one is
+    /// scheduled (rotation playing, the slide resting): rotation in step puts
+    /// it on the wall clock's instant instead of the slide's own dwell.
+    public mutating func alignRotation(to deadline: MonotonicInstant) {
+        guard case .resting = phase else { return }
+        scheduler.align(deadline: deadline)
     }
 
     public mutating func pause(_ reason: PauseReason, at now: MonotonicInstant) {

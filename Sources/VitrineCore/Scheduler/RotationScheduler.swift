@@ -77,6 +77,12 @@ public struct RotationScheduler: Hashable, Sendable {
         deadline = now + delay + currentDwell
     }
 
+    /// Moves a scheduled change to `deadline`; nothing while none is scheduled (paused, or waiting).
+    public mutating func align(deadline: MonotonicInstant) {
+        guard self.deadline != nil else { return }
+        self.deadline = deadline
+    }
+
     /// Holds rotation without a pause reason, while the engine waits for the next
     /// slide's picture to be decoded.
     public mutating func clearDeadline() { deadline = nil }

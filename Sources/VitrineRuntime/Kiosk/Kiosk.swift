@@ -17,7 +17,9 @@ import VitrineCore
 /// what is on screen), `FramePacing` (when the next frame may go, and the pacing
 /// statistics), `InputLatencyTracker`, `PendingConfiguration` (a pushed
 /// configuration until its slide boundary), `LifecycleReporter` (systemd READY,
-/// watchdog, the first-frame line) and `RecentErrors`.
+/// watchdog, the first-frame line), `RecentErrors` and `PlayReporter` (which
+/// presented frame first shows a slide at rest, for proof of play). Rotation in
+/// step with a group is `KioskProgramme`'s (`InStepRotation`).
 public final class Kiosk {
     /// The configuration the carousel runs: the one applied, with the slides
     /// its schedule or an override puts on screen (`KioskProgramme`).
@@ -43,6 +45,8 @@ public final class Kiosk {
     /// A configuration waiting for its slide boundary, with its pictures decoding.
     private var pending: PendingConfiguration?
     private var recentErrors = RecentErrors()
+    /// Which slide a presented frame first shows at rest, for proof of play.
+    private var plays = PlayReporter()
     /// The picture changed but could not be drawn yet (pacing, or a pending flip).
     private var needsRedraw = false
     private var running = true
@@ -80,6 +84,7 @@ public final class Kiosk {
                                     metrics: metrics)
         self.displayGeneration = display.generation
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: startedAt)
+        programme.inStep.update(for: configuration)
         for descriptor in display.eventDescriptors { try loop.watch(descriptor) }
         control = KioskControl(wakeup: loop.wakeup, initial: KioskStatus(
             currentSlide: nil, slideCount: configuration.slides.count, playing: false, pausedBecause: [],
@@ -106,6 +111,7 @@ public final class Kiosk {
                 case .descriptor(let descriptor) where display.eventDescriptors.contains(descriptor):
                     try display.handleEvents(on: descriptor)
                     measureLatency()
+                    if let shown = plays.scanoutCompleted(at: display.lastScanout) { onEvent?(.slideShown(shown)) }
                 case .descriptor(let descriptor):
                     handleInput(on: descriptor)
                 case .wallClock(let stepped):
@@ -188,6 +194,7 @@ public final class Kiosk {
         }
         let pauses = engine.scheduler.pauseReasons
         engine = CarouselEngine(settings: next.carouselSettings, start: now)
+        programme.inStep.update(for: next)
         for reason in pauses { engine.pause(reason, at: now) }
         touch.update(configuration: next)
         power.wakeOnTouch = next.power.wakeOnTouch
@@ -296,15 +303,21 @@ public final class Kiosk {
             renderer.invalidate()
             onEvent?(.screenChanged(lit: true))
         case .wentDark?:
+            plays.screenWentDark()
             onEvent?(.screenChanged(lit: false))
         case nil:
             break
         }
         metrics.screenLit(display.isPoweredOn)
         let store = self.store
+        // Rotation in step: before advancing, a kiosk out of step jumps to the
+        // group's slide when the group's instant has come; after it, a slide
+        // that has just come to rest gets its next change on the group's instant.
+        programme.inStep.keep(&engine)
         for event in engine.advance(to: now, isReady: { store.isSettled($0) }) {
             report(event, at: now)
         }
+        programme.inStep.keep(&engine)
         store.request(engine.slidesToPrefetch())
         draw(at: now)
         answerQueries(at: now)
@@ -373,6 +386,10 @@ public final class Kiosk {
             needsRedraw = false
             latency.framePresented()
             reportFirstFrame(scene, at: now)
+            if let shown = plays.presented(scene, configuration: configuration, decoded: { store.frame(of: $0) != nil },
+                                           flipPending: display.isFlipPending) {
+                onEvent?(.slideShown(shown))
+            }
         } catch {
             logger.error("cannot present a frame: \(error)")
         }

@@ -14,6 +14,8 @@ public enum KioskEvent: Hashable, Sendable {
     /// The display came on or went dark (also its state at start): a TV on
     /// HDMI-CEC follows it (`CECTelevision`).
     case screenChanged(lit: Bool)
+    /// A presented frame first showed a new slide at rest (proof of play: `PlayLog`).
+    case slideShown(SlideShown)
 }
 
 /// A request from outside the display thread.

@@ -12,11 +12,14 @@ import VitrineCore
 final class KioskProgramme {
     private var programme: Programme
     private let logger: Logger
+    /// Rotation in step with a group, by the wall clock (`sync`).
+    let inStep: InStepRotation
     /// The wall timer came or the clock was stepped: observe at the next turn.
     private var due = false
 
     init(configuration: KioskConfiguration, version: String?, logger: Logger) {
         self.logger = logger
+        inStep = InStepRotation(logger: logger)
         programme = Programme(configuration: configuration, version: version,
                               timeline: Self.timeline(of: configuration, logger: logger))
     }

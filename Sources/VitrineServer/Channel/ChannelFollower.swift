@@ -219,7 +219,15 @@ public final class ChannelFollower: Sendable {
             record(.refused(error, version: Self.version(refusedBy: error, manifest: pair.manifest)))
             return
         }
-        let manifest = verified.manifest
+        // This kiosk's part: the channel's configuration, its group's playlist,
+        // its device's values. Only those pictures are downloaded.
+        let manifest: ChannelManifest
+        do {
+            manifest = try verified.manifest.selecting(group: settings.group, device: settings.device)
+        } catch {
+            record(.refused(.malformed(error), version: verified.manifest.version))
+            return
+        }
         let missing = manifest.picturesToShow.filter { !store.assets.contains($0.sha256) }
         record(.accepted(version: manifest.version, missing: missing.count))
 
@@ -295,14 +303,32 @@ public final class ChannelFollower: Sendable {
     /// record's, so the same version is accepted once more and recorded, nothing
     /// older. Recording first would be worse: killed before 2, the kiosk would
     /// believe the version applied and never apply it.
+    ///
+    /// `manifest` is this kiosk's selection (`ChannelManifest.selecting`). A
+    /// version whose selection stores the same configuration (another group's
+    /// playlist changed) is recorded as applied but not handed to the display.
+    /// The device's rotation goes to device.json, and like its touch
+    /// calibration takes effect at the next start.
     private func apply(_ manifest: ChannelManifest, pair: FetchedPair) async {
         let configuration = manifest.configurationWithAssets
+        let rotation = settings.device.flatMap { manifest.devices[$0]?.rotation }
         let change: StateStore.Change
+        let restartFor: [String]
         do {
-            change = try await NIOThreadPool.singleton.runIfActive { [store] in try store.replace(with: configuration, ifMatch: nil) }
+            (change, restartFor) = try await NIOThreadPool.singleton.runIfActive { [store] in
+                let touchBefore = store.current.configuration.touch
+                let change = try store.replace(with: configuration, ifMatch: nil)
+                var restartFor = try store.setDeviceRotation(rotation) ? ["output.rotation \(rotation.map(String.init) ?? "from the local file")"] : []
+                let touch = change.current.configuration.touch
+                if touch.calibration != touchBefore.calibration || touch.devices != touchBefore.devices { restartFor.append("touch calibration") }
+                return (change, restartFor)
+            }
         } catch {
             record(.applyFailed("cannot store version \(manifest.version) in \(store.directory): \(error)"))
             return
+        }
+        if !restartFor.isEmpty {
+            logger.notice("channel \(settings.url): version \(manifest.version) sets \(restartFor.joined(separator: " and ")) for this device\(settings.device.map { " (\($0))" } ?? ""); it takes effect at the next start of vitrine")
         }
         let applied = AppliedChannelVersion(
             version: manifest.version, published: manifest.published, expires: manifest.expires, appliedAt: wallClock(),

@@ -52,6 +52,8 @@ tags:
     description: What is on screen, and commands that change it.
   - name: events
     description: A live stream of what the kiosk does.
+  - name: plays
+    description: Proof of play, the log of the slides shown (docs/fleet.md, "Proof of play").
 
 paths:
   /:
@@ -1060,6 +1062,71 @@ paths:
               example:
                 error: no frame has been drawn yet
 
+  /api/v1/plays:
+    get:
+      tags: [plays]
+      operationId: getPlays
+      summary: The slides shown (proof of play)
+      description: |
+        Every slide the kiosk showed, oldest first: its index, its `path`, the SHA-256 of the picture, when its first
+        frame at rest reached the screen (on DRM the page flip's completion, on the wall clock in UTC with
+        microseconds) and how long it stayed. A play is recorded when it ends (the next slide shows, the screen goes
+        dark, or the kiosk stops), so the slide on screen now is not in the answer yet.
+
+        The log is kept in the state directory, at most 2 MiB (about 10,000 plays); beyond that the oldest are
+        deleted and counted in `dropped`. With `plays.upload` in the configuration, `upload` says how its upload is
+        doing.
+      security:
+        - bearerAuth: []
+      parameters:
+        - name: since
+          in: query
+          required: false
+          description: Only plays that started at or after this instant (RFC 3339, any offset, any fraction).
+          schema:
+            type: string
+            format: date-time
+          example: "2026-11-23T08:00:00Z"
+        - name: limit
+          in: query
+          required: false
+          description: At most this many plays (the oldest that match); `more` says whether others matched.
+          schema:
+            type: integer
+            minimum: 1
+            maximum: 10000
+            default: 1000
+      responses:
+        "200":
+          description: The plays that match, oldest first.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Plays"
+              example:
+                plays:
+                  - seq: 41
+                    slide: 0
+                    path: "asset:9f2c3a1e5b7d4c6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f"
+                    sha256: "9f2c3a1e5b7d4c6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f"
+                    start: "2026-11-23T08:00:00.016683Z"
+                    durationMs: 8000
+                more: false
+                dropped: 0
+                upload: null
+        "400":
+          description: "`since` is not an RFC 3339 date-time, or `limit` is not a whole number from 1 to 10000; the message and `issues` name the parameter."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "limit must be a whole number from 1 to 10000, found 0"
+                issues:
+                  - path: limit
+                    message: must be a whole number from 1 to 10000
+        "401":
+          $ref: "#/components/responses/Unauthorized"
   /api/v1/events:
     get:
       tags: [events]
@@ -1254,6 +1321,83 @@ components:
         decode: {maxPixels: 100000000, cacheSlides: 5}
 
   schemas:
+    Plays:
+      type: object
+      additionalProperties: false
+      required: [plays, more, dropped, upload]
+      properties:
+        plays:
+          type: array
+          items:
+            $ref: "#/components/schemas/Play"
+        more:
+          type: boolean
+          description: Whether more plays matched than `limit` let through; ask again with `since` the last one's `start`.
+        dropped:
+          type: integer
+          minimum: 0
+          description: Plays the log's bound deleted, oldest first, since the log began.
+        upload:
+          nullable: true
+          description: How the upload to `plays.upload` is doing; null without one.
+          allOf:
+            - $ref: "#/components/schemas/PlayUpload"
+    Play:
+      type: object
+      additionalProperties: false
+      required: [seq, slide, path, sha256, start, durationMs]
+      properties:
+        seq:
+          type: integer
+          minimum: 1
+          description: 1, 2, 3… in the order plays ended, with no gaps; a receiver of uploads keys plays by device and `seq`.
+        slide:
+          type: integer
+          minimum: 0
+          description: The slide's index in the playlist that showed it.
+        path:
+          type: string
+          description: The slide's `path` as the configuration names it.
+        sha256:
+          type: string
+          nullable: true
+          pattern: '^[0-9a-f]{64}$'
+          description: The SHA-256 of the picture shown; null when it could not be read.
+        start:
+          type: string
+          format: date-time
+          description: When the first frame showing the slide at rest reached the screen, in UTC with microseconds.
+        durationMs:
+          type: integer
+          minimum: 0
+          description: How long it stayed, in milliseconds, on the monotonic clock.
+    PlayUpload:
+      type: object
+      additionalProperties: false
+      required: [url, pending, uploaded, failures, dropped, lastError]
+      properties:
+        url:
+          type: string
+        pending:
+          type: integer
+          minimum: 0
+          description: Plays waiting to be accepted.
+        uploaded:
+          type: integer
+          minimum: 0
+          description: Plays accepted since the kiosk started.
+        failures:
+          type: integer
+          minimum: 0
+          description: Batches that did not get through since the kiosk started.
+        dropped:
+          type: integer
+          minimum: 0
+          description: Plays the log deleted before they were accepted, ever.
+        lastError:
+          type: string
+          nullable: true
+          description: Why the last batch failed; null once one gets through.
     Error:
       type: object
       required: [error]
@@ -1860,6 +2004,23 @@ components:
           $ref: "#/components/schemas/PowerSettings"
         schedule:
           $ref: "#/components/schemas/Schedule"
+        sync:
+          $ref: "#/components/schemas/RotationSync"
+    RotationSync:
+      description: >-
+        Rotation in step with the other kiosks that show the same playlist (docs/fleet.md): slide k begins at `epoch`
+        plus the durations of the slides before it, round the playlist, on the wall clock. `true` counts from the
+        channel's epoch, else 1970-01-01T00:00:00Z; `false` (the default) lets the kiosk rotate on its own. GET
+        returns `true` or `{epoch}`.
+      oneOf:
+        - type: boolean
+        - type: object
+          additionalProperties: false
+          properties:
+            epoch:
+              type: string
+              description: A UTC date and time, such as 2026-01-01T00:00:00Z.
+              pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?Z$'
     Slide:
       description: "A slide, or a plain string as shorthand for `{path: ...}`. GET always returns the object form."
       oneOf:
@@ -1938,6 +2099,8 @@ components:
           $ref: "#/components/schemas/PowerSettings"
         schedule:
           $ref: "#/components/schemas/Schedule"
+        sync:
+          $ref: "#/components/schemas/RotationSync"
     PushedSlide:
       description: "A slide in a pushed configuration: as `Slide`, with a `path` a push may name."
       oneOf:

@@ -30,6 +30,7 @@ public enum APIServer {
         PowerRoutes(kiosk: kiosk).add(to: routes)
         OverrideRoutes(kiosk: kiosk).add(to: routes)
         EventRoutes(kiosk: kiosk).add(to: routes)
+        PlaysRoutes(kiosk: kiosk).add(to: routes)
         return router
     }
 

@@ -15,6 +15,7 @@ struct MonitoringRoutes {
                 uptimeSeconds: uptime.secondsValue)
             if let channel = kiosk.channel { text += ChannelStatusReport.metrics(channel) }
             if let television = kiosk.television { text += TelevisionReport.metrics(television.status) }
+            if let plays = kiosk.plays { text += plays.metrics() }
             return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
 

@@ -1,9 +1,28 @@
 import Crypto
+import Foundation
 
 /// SHA-256 in lowercase hex: asset ids, configuration versions, seed digests.
 enum ContentDigest {
     static func sha256(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { byte in
+        hex(SHA256.hash(data: bytes))
+    }
+
+    /// The SHA-256 of a file, read 1 MiB at a time (a picture need not fit in
+    /// memory twice); nil if it cannot be read.
+    static func sha256(file path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        } catch {
+            return nil
+        }
+        return hex(hasher.finalize())
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { byte in
             let text = String(byte, radix: 16)
             return byte < 16 ? "0" + text : text
         }.joined()

@@ -21,6 +21,7 @@ public struct StoredConfiguration: Sendable {
 ///     api-token              the generated API token (mode 0600)
 ///     assets/                uploaded and downloaded pictures (AssetStore)
 ///     downloads.json         URL slides and the assets holding them (URLImageFetcher)
+///     device.json            the output rotation a channel sets for this device ({} for none)
 ///
 /// Every file is replaced with `FileIO.writeAtomically` (temporary file, fsync,
 /// rename, fsync of the directory), so a power cut leaves the old or the new
@@ -43,6 +44,9 @@ public final class StateStore: Sendable {
     /// The local file's settings that never come from a push: `api` and `output`,
     /// and where paths lead on this machine.
     private let local: KioskConfiguration
+    /// The local file's own `output.rotation`, which `local` has unless a
+    /// channel set one for this device (device.json).
+    private let fileRotation: Int
     private let logger: Logger
     private let state: Mutex<(current: StoredConfiguration, previous: StoredConfiguration?)>
     /// What holds assets besides the configurations (an emergency override), asked under the state lock.
@@ -82,6 +86,10 @@ public final class StateStore: Sendable {
         var local = seedConfiguration ?? KioskConfiguration()
         local.baseDirectory = seedConfiguration?.baseDirectory ?? (seedFile as NSString).deletingLastPathComponent
         local.assetDirectory = assets.directory
+        fileRotation = local.output.rotation
+        // The rotation a channel set for this device, read at start, when the
+        // display's rotation is set. Only while the file follows a channel as a device.
+        if local.channel?.device != nil, let rotation = Self.deviceRotation(in: directory) { local.output.rotation = rotation }
         self.local = local
 
         let stored = Self.load(directory + "/config.json", local: local, logger: logger)
@@ -136,8 +144,8 @@ public final class StateStore: Sendable {
         if sections.contains("api") {
             issues.append(ConfigIssue(path: "api", message: "can be set only in the kiosk's local configuration file, not pushed"))
         }
-        if sections.contains("channel") {
-            issues.append(ConfigIssue(path: "channel", message: "can be set only in the kiosk's local configuration file, not pushed"))
+        for section in ["channel", "plays"] where sections.contains(section) {
+            issues.append(ConfigIssue(path: section, message: "can be set only in the kiosk's local configuration file, not pushed"))
         }
         if sections.contains("output") && pushed.output != local.output {
             issues.append(ConfigIssue(path: "output", message: "can be changed only in the kiosk's local configuration file; push the output section as GET /api/v1/config returns it"))
@@ -269,6 +277,33 @@ public final class StateStore: Sendable {
         assetHolders.withLock { $0 }.compactMap { $0() }
     }
 
+    // MARK: Per-device values
+
+    static let deviceFileName = "device.json"
+
+    /// Records the output rotation a channel sets for this device (nil: none,
+    /// the local file's own) in device.json, which the next start reads: the
+    /// display's rotation is set when the kiosk starts, as for an edit of the
+    /// local file. Returns whether it differs from the rotation in force, so
+    /// takes a restart to show.
+    @discardableResult
+    public func setDeviceRotation(_ rotation: Int?) throws -> Bool {
+        let path = directory + "/" + Self.deviceFileName
+        // None is written as {} (durably, as a value is) rather than by removing the file.
+        if Self.deviceRotation(in: directory) != rotation, rotation != nil || access(path, F_OK) == 0 {
+            try FileIO.writeAtomically(Array((rotation.map { "{\"rotation\": \($0)}" } ?? "{}").utf8) + [0x0A], to: path, mode: 0o640)
+        }
+        return (rotation ?? fileRotation) != local.output.rotation
+    }
+
+    /// The rotation device.json records, if it holds one.
+    static func deviceRotation(in directory: String) -> Int? {
+        guard let bytes = try? FileIO.read(directory + "/" + deviceFileName, limit: 4096),
+              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let rotation = object["rotation"] as? Int, [0, 90, 180, 270].contains(rotation) else { return nil }
+        return rotation
+    }
+
     // MARK: Token
 
     /// The API token: the configured one, or the one generated into
@@ -306,6 +341,7 @@ public final class StateStore: Sendable {
         var value = configuration
         value.api = local.api
         value.channel = local.channel
+        value.plays = local.plays
         value.output = local.output
         value.baseDirectory = local.baseDirectory
         value.assetDirectory = local.assetDirectory

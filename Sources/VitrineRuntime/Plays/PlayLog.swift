@@ -1,0 +1,212 @@
+import Dispatch
+import Glibc
+import Logging
+import VitrineCore
+
+/// The proof-of-play log on disk (`STATE_DIRECTORY/plays/`): the I/O edge of
+/// `PlayTracker` and `PlayLogLayout`, which make every decision.
+///
+/// Everything happens on the log's own serial queue (`vitrine.plays`): the
+/// display thread only hands an event over (`shown`, `ended`) and never waits
+/// for a write, an fsync or a picture's hash. Each record is one `write` of a
+/// whole line to the newest segment, opened `O_APPEND`, then `fdatasync`, so
+/// a record the log has counted survives a power cut. SIGKILL or power loss
+/// mid-write leaves at most a torn last line: it has no newline, so reading
+/// skips it, and the next start cuts it off before appending (see `open`).
+public final class PlayLog: Sendable {
+    /// What the log has done, for the API and the metrics.
+    public struct Summary: Hashable, Sendable {
+        /// Plays recorded since the kiosk started.
+        public var recorded = 0
+        /// Records deleted by the bound, ever (sequences before the oldest kept).
+        public var dropped: UInt64 = 0
+        /// Records kept, and the sequences of the oldest and newest.
+        public var kept = 0
+        public var firstSequence: UInt64?
+        public var lastSequence: UInt64?
+        public var bytes = 0
+        /// Records lost because the disk refused them (full, read-only).
+        public var writeFailures = 0
+    }
+
+    public let directory: String
+    private let queue = DispatchQueue(label: "vitrine.plays")
+    private let logger: Logger
+    private let hashFile: @Sendable (String) -> String?
+    // Touched only on `queue`.
+    nonisolated(unsafe) private var layout: PlayLogLayout
+    nonisolated(unsafe) private var tracker = PlayTracker()
+    nonisolated(unsafe) private var hashes: [String: (stamp: FileStamp, sha256: String?)] = [:]
+    private let published = Mutex()
+    nonisolated(unsafe) private var summary = Summary()
+
+    /// Opens (creating) the log in `directory` and recovers what a crash left.
+    /// - Parameter hashFile: the SHA-256 of a file, for pictures whose name
+    ///   does not say it; run on the log's queue.
+    public init(directory: String, bounds: PlayLogLayout.Bounds = .standard, logger: Logger,
+                hashFile: @escaping @Sendable (String) -> String?) throws(SystemError) {
+        self.directory = directory
+        self.logger = logger
+        self.hashFile = hashFile
+        if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw SystemError("mkdir", subject: directory) }
+        layout = try Self.recover(directory, bounds: bounds, logger: logger)
+        publish()
+    }
+
+    // MARK: From the display thread (never waits)
+
+    /// A slide reached the screen: the play before it ends at that instant.
+    public func shown(_ shown: SlideShown) {
+        queue.async { [self] in
+            let sha256 = shown.sha256 ?? shown.file.flatMap(hash)
+            if let ended = tracker.shown(shown, sha256: sha256, sequence: layout.nextSequence) { write(ended) }
+        }
+    }
+
+    /// Nothing shows from `instant` on (the screen went dark, the kiosk stops).
+    public func ended(at instant: MonotonicInstant) {
+        queue.async { [self] in
+            if let ended = tracker.end(at: instant, sequence: layout.nextSequence) { write(ended) }
+        }
+    }
+
+    /// Waits until everything handed over so far is written (at shutdown, and in tests).
+    public func flush() { queue.sync {} }
+
+    // MARK: From other threads (they wait for the queue: never the display thread)
+
+    /// The records the query asks for, read from the segments.
+    public func query(_ query: PlayQuery) -> (records: [PlayRecord], more: Bool) {
+        queue.sync {
+            guard query.limit > 0 else { return ([], false) }
+            var found: [PlayRecord] = []
+            for segment in layout.segments(from: query.afterSequence + 1) {
+                guard let bytes = try? FileIO.read(directory + "/" + segment.fileName) else { continue }
+                let (records, more) = query.select(PlayLogLayout.parse(bytes).records)
+                found += records
+                if more || found.count > query.limit { return (Array(found.prefix(query.limit)), true) }
+            }
+            return (found, false)
+        }
+    }
+
+    public var status: Summary { published.withLock { summary } }
+
+    // MARK: On the queue
+
+    private func write(_ record: PlayRecord) {
+        let line = record.line
+        let append = layout.append(bytes: line.count)
+        let path = directory + "/" + append.segment
+        do throws(SystemError) {
+            try Self.append(line, to: path)
+            // A new segment's name must be durable before older ones go, so a
+            // power cut never leaves fewer records than the bound promises.
+            if append.creates { try Self.syncDirectory(directory) }
+            for name in append.deletes where unlink(directory + "/" + name) != 0 && errno != ENOENT {
+                logger.warning("cannot delete the old play log segment \(name): \(SystemError("unlink", subject: name))")
+            }
+            if !append.deletes.isEmpty {
+                logger.info("play log full: dropped the oldest \(append.droppedRecords) plays", metadata: ["dropped": "\(layout.dropped)"])
+            }
+            published.withLock { summary.recorded += 1 }
+        } catch {
+            logger.error("cannot record a play: \(error)")
+            published.withLock { summary.writeFailures += 1 }
+        }
+        publish()
+    }
+
+    /// The picture's SHA-256, hashed once per file version (path, size, mtime).
+    private func hash(_ file: String) -> String? {
+        guard let stamp = FileStamp(file) else { return nil }
+        if let known = hashes[file], known.stamp == stamp { return known.sha256 }
+        if hashes.count >= 4096 { hashes.removeAll() }
+        let sha256 = hashFile(file)
+        hashes[file] = (stamp, sha256)
+        return sha256
+    }
+
+    private func publish() {
+        let layout = self.layout
+        published.withLock {
+            summary.dropped = layout.dropped
+            summary.kept = layout.recordCount
+            summary.firstSequence = layout.firstSequence
+            summary.lastSequence = layout.lastSequence
+            summary.bytes = layout.byteCount
+        }
+    }
+
+    // MARK: Files
+
+    /// Reads every segment, and cuts a torn tail off any that has one: bytes
+    /// after the last newline are a write a crash interrupted. Left there, the
+    /// next record would be appended to them and both would be lost.
+    private static func recover(_ directory: String, bounds: PlayLogLayout.Bounds, logger: Logger) throws(SystemError) -> PlayLogLayout {
+        guard let dir = opendir(directory) else { throw SystemError("opendir", subject: directory) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if PlayLogLayout.firstSequence(ofFile: name) != nil { names.append(name) }
+        }
+        closedir(dir)
+        var files: [(name: String, contents: PlayLogLayout.Contents)] = []
+        for name in names {
+            let path = directory + "/" + name
+            let bytes = try FileIO.read(path)
+            let contents = PlayLogLayout.parse(bytes)
+            if contents.completeBytes < bytes.count {
+                logger.warning("play log: skipping a torn last line in \(name) (\(bytes.count - contents.completeBytes) bytes)")
+                guard truncate(path, off_t(contents.completeBytes)) == 0 else { throw SystemError("truncate", subject: path) }
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                if fd >= 0 { fsync(fd); close(fd) }
+            }
+            if contents.unreadableLines > 0 {
+                logger.warning("play log: \(contents.unreadableLines) unreadable lines in \(name) are skipped")
+            }
+            files.append((name, contents))
+        }
+        return PlayLogLayout.recovered(files, bounds: bounds)
+    }
+
+    private static func append(_ bytes: [UInt8], to path: String) throws(SystemError) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
+        guard fd >= 0 else { throw SystemError("open", subject: path) }
+        defer { close(fd) }
+        // One write for the whole line: with O_APPEND it lands at the end in
+        // one piece, and only a crash can cut it short (a torn tail, above).
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("write", subject: path)
+            }
+            written += count
+        }
+        guard fdatasync(fd) == 0 else { throw SystemError("fdatasync", subject: path) }
+    }
+
+    private static func syncDirectory(_ directory: String) throws(SystemError) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open", subject: directory) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw SystemError("fsync", subject: directory) }
+    }
+}
+
+/// A file's version as `stat` tells it: a picture replaced in place gets hashed again.
+struct FileStamp: Hashable {
+    var size: Int64
+    var modified: Int64
+    var inode: UInt64
+
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        inode = UInt64(info.st_ino)
+    }
+}

@@ -1,0 +1,56 @@
+import VitrineCore
+
+/// A slide reaching the screen at rest: what `KioskEvent.slideShown` carries.
+public struct SlideShown: Hashable, Sendable {
+    public var slide: Int
+    /// The slide's `path` as the configuration names it.
+    public var path: String
+    /// The local file the picture was decoded from.
+    public var file: String?
+    /// The picture's SHA-256 when its name says it (an asset, a downloaded
+    /// URL); otherwise nil, and the play log hashes `file` on its own thread.
+    public var sha256: String?
+    /// When its first frame reached the screen (the flip's completion on DRM).
+    public var presented: MonotonicInstant
+    /// The same instant on the wall clock, in nanoseconds since the Unix epoch.
+    public var wallNanoseconds: Int64
+
+    public init(slide: Int, path: String, file: String?, sha256: String?, presented: MonotonicInstant, wallNanoseconds: Int64) {
+        self.slide = slide
+        self.path = path
+        self.file = file
+        self.sha256 = sha256
+        self.presented = presented
+        self.wallNanoseconds = wallNanoseconds
+    }
+}
+
+/// The play on screen, and the record it becomes when it ends: when the next
+/// slide shows, the screen goes dark, or the kiosk stops. Pure, on the
+/// instants it is given. A play still on screen is in no record yet, so a
+/// crash loses at most the play in progress.
+public struct PlayTracker: Sendable {
+    public private(set) var current: SlideShown?
+    /// Its picture's hash, once known.
+    private var currentHash: String?
+
+    public init() {}
+
+    /// `shown` is on screen from now on; returns the play it ended, if any.
+    /// - Parameter sha256: the picture's hash (from the event, or computed).
+    public mutating func shown(_ shown: SlideShown, sha256: String?, sequence: UInt64) -> PlayRecord? {
+        let ended = end(at: shown.presented, sequence: sequence)
+        current = shown
+        currentHash = sha256
+        return ended
+    }
+
+    /// Nothing shows any more from `instant` (the screen went dark, the kiosk
+    /// stopped); returns the play it ended, if one was on screen.
+    public mutating func end(at instant: MonotonicInstant, sequence: UInt64) -> PlayRecord? {
+        guard let play = current else { return nil }
+        current = nil
+        return PlayRecord(sequence: sequence, slide: play.slide, path: play.path, sha256: currentHash,
+                          startNanoseconds: play.wallNanoseconds, duration: max(.zero, instant - play.presented))
+    }
+}

@@ -8,7 +8,7 @@ TEST_PACKAGES := libjpeg-turbo-progs signify-openbsd
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test unit-test remote-test console-test vm-test image-test deb bench bench-api soak openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test unit-test remote-test console-test fleet-test vm-test image-test deb bench bench-api bench-fleet soak openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -30,7 +30,7 @@ run: release
 # binary (SIGKILL mid-push, the web console in headless Chromium, the API against
 # its spec under Schemathesis), then the VM tests on a real kernel, then the
 # boot-to-kiosk image (about 6 minutes after the static build that vm-test makes).
-test: unit-test remote-test console-test api-fuzz-test vm-test image-test
+test: unit-test remote-test console-test fleet-test api-fuzz-test vm-test image-test
 
 unit-test: deps
 	@deploy/dev/ensure-packages.sh $(TEST_PACKAGES)
@@ -43,6 +43,14 @@ remote-test: unit-test
 
 console-test: unit-test
 	python3 Tests/Console/console_test.py .build/debug/vitrine
+
+# The fleet (docs/fleet.md, "Testing"): Debian's nginx, run as a foreground process with its own
+# nginx.conf, serves a signed channel on loopback to 20 headless kiosks at 320x240, each a process
+# with its own state directory and API port: publish, 304s, the five refusals, the origin down and
+# back, SIGKILL in the middle of a download, the slide-change skew of a synced group. About 70 s.
+fleet-test: unit-test
+	@deploy/dev/ensure-packages.sh nginx
+	python3 Tests/Fleet/fleet_test.py .build/debug/vitrine
 
 # Regenerates the OpenAPI document the server embeds, after docs/api/openapi.yaml changed.
 openapi:
@@ -78,6 +86,13 @@ bench: release
 bench-api: release
 	@deploy/dev/ensure-packages.sh wrk
 	python3 Tests/Bench/api_bench.py .build/release/vitrine
+
+# 50 release kiosks following a channel from nginx, in one run: publish to every screen (p50/p99),
+# the origin's requests and bytes per kiosk-hour while nothing changes, a synced group's skew,
+# and `vitrine push` of the same change to the same kiosks one by one (docs/benchmarks.md).
+bench-fleet: release
+	@deploy/dev/ensure-packages.sh nginx libjpeg-turbo-progs
+	python3 Tests/Fleet/fleet_bench.py .build/release/vitrine
 
 # A long run of the release kiosk headless at 1920x1080 with 1 s rotations and a
 # bounded API load; fails when RSS or open descriptors trend upward after warm-up.

@@ -82,6 +82,21 @@ public enum ChannelFiles {
             }
             written += count
         }
+        // nginx and Apache make a file's ETag from its modification time in
+        // whole seconds and its size. A manifest published in the same second
+        // as the one it replaces, with the same size (a version 9 after an 8),
+        // would get the same ETag, and a kiosk holding the old one would be
+        // told 304 Not Modified until the next publish. So the new file is
+        // dated at least a second after the file it replaces.
+        var replaced = stat()
+        if stat(path, &replaced) == 0 {
+            var written = stat()
+            if fstat(fd, &written) == 0, written.st_mtim.tv_sec <= replaced.st_mtim.tv_sec {
+                let later = timespec(tv_sec: replaced.st_mtim.tv_sec + 1, tv_nsec: 0)
+                var times = [later, later]
+                _ = futimens(fd, &times)
+            }
+        }
         // umask may have narrowed the mode; the files of a channel are served, so they must be readable.
         if fchmod(fd, mode) != 0 || fsync(fd) != 0 {
             let error = ChannelFileError("fsync", temporary)

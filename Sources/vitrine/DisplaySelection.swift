@@ -58,9 +58,13 @@ enum DisplaySelection {
     }
 
     private static func headless(_ configuration: KioskConfiguration, logger: Logger, reason: String?) -> DisplayBackend {
-        let display = HeadlessDisplay(size: configuration.outputSize, previewPath: configuration.output.preview, logger: logger)
+        // `off`: no PNG at all. Many headless kiosks on one machine (the fleet
+        // test) would otherwise each encode one at every slide change, all at once.
+        let path = configuration.output.preview == "off" ? nil : configuration.output.preview
+        let display = HeadlessDisplay(size: configuration.outputSize, previewPath: path, logger: logger)
         let because = reason.map { "\($0); " } ?? ""
-        logger.notice("\(because)running headless at \(configuration.outputSize), live preview PNG at \(configuration.output.preview)")
+        let preview = path.map { "live preview PNG at \($0)" } ?? "no preview PNG"
+        logger.notice("\(because)running headless at \(configuration.outputSize), \(preview)")
         return display
     }
 }

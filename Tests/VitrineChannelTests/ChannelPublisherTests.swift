@@ -102,6 +102,22 @@ import VitrineCore
         #expect(throws: ChannelRefusal.notNewer(version: 2, applied: 2)) { try verify(applied: 2) }
     }
 
+    /// nginx's ETag is the modification time in whole seconds and the size:
+    /// two publishes in one second, with manifests of one size, must still
+    /// differ in it, or kiosks would be told 304 for the second.
+    @Test func aManifestPublishedInTheSameSecondIsDatedLater() throws {
+        func modified(_ name: String) -> Int {
+            var info = stat()
+            return stat(channel + "/" + name, &info) == 0 ? info.st_mtim.tv_sec : -1
+        }
+        _ = try publish()
+        let first = (modified("channel.json"), modified("channel.json.sig"))
+        _ = try publish()
+        let second = (modified("channel.json"), modified("channel.json.sig"))
+        #expect(second.0 > first.0 && second.1 > first.1, "\(first) -> \(second)")
+        #expect(try verify().manifest.version == 2)
+    }
+
     @Test func aGivenVersionMustBeGreater() throws {
         _ = try publish(version: 10)
         let error = try #require(throws: ChannelPublishError.self) { try publish(version: 10) }

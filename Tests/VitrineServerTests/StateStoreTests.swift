@@ -89,4 +89,19 @@ struct StateStoreTests {
         #expect(info.st_mode & 0o777 == 0o600)
         #expect(try store.apiToken(configured: "configured-token-123456") == "configured-token-123456")
     }
+
+    /// `vitrine push --token -abc...` would read the token as an option.
+    @Test func aGeneratedTokenNeverStartsWithADash() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try open("{}")
+        var firsts = Set<Character>()
+        for _ in 0..<300 {
+            try? FileManager.default.removeItem(atPath: directory + "/state/api-token")
+            let token = try store.apiToken(configured: nil)
+            firsts.insert(token.first!)
+            #expect(token.count == 43 && token.dropFirst().allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        }
+        // 300 draws from 62 letters and digits: all but a few of them come up.
+        #expect(!firsts.contains("-") && !firsts.contains("_") && firsts.count > 40)
+    }
 }

@@ -27,13 +27,25 @@ struct ChannelOrigin: Sendable {
     /// Body larger than `limit` bytes.
     struct TooLarge: Error {}
 
+    /// `HTTPClient.shared`'s configuration, except that a refused or failed
+    /// connection fails the poll at once: by default AsyncHTTPClient retries
+    /// connecting until the request's deadline (`channel.timeout`, 60 s), so
+    /// an origin that is down would be noticed a minute late and the backoff
+    /// would start from there. The poll's own backoff does the retrying. Lives
+    /// as long as the process, as `HTTPClient.shared` does.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
     /// GET `url`, with `If-None-Match: etag` when there is one.
     func get(_ url: String, ifNoneMatch etag: String?, limit: Int) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         if let etag { request.headers.add(name: "If-None-Match", value: etag) }
         let response: HTTPClientResponse
         do {
-            response = try await HTTPClient.shared.execute(request, deadline: .now() + .nanoseconds(timeout.nanoseconds))
+            response = try await Self.client.execute(request, deadline: .now() + .nanoseconds(timeout.nanoseconds))
         } catch {
             throw Failure(url: url, reason: "cannot be reached: \(error)")
         }

@@ -318,7 +318,10 @@ public final class StateStore: Sendable {
         }
         var random = SystemRandomNumberGenerator()
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        let token = String((0..<43).map { _ in alphabet[Int(random.next(upperBound: UInt64(alphabet.count)))] })
+        // Not starting with "-" or "_": `vitrine push --token T` would read a leading "-" as an option.
+        let token = String((0..<43).map { index in
+            alphabet[Int(random.next(upperBound: UInt64(index == 0 ? alphabet.count - 2 : alphabet.count)))]
+        })
         try FileIO.writeAtomically(Array((token + "\n").utf8), to: path, mode: 0o600)
         logger.notice("generated an API token into \(path) (mode 0600); it is shown this once: \(token)")
         return token

@@ -24,6 +24,7 @@ public struct ChannelFollowRecord: Hashable, Sendable {
         var manifestETag: String?
         var signatureETag: String?
         var configurationVersion: String
+        var playsUpload: String?
     }
 
     /// The file's bytes: JSON with sorted keys.
@@ -31,7 +32,7 @@ public struct ChannelFollowRecord: Hashable, Sendable {
         let document = Document(url: url, version: applied.version, published: RFC3339.format(applied.published),
                                 expires: applied.expires.map(RFC3339.format), appliedAt: RFC3339.format(applied.appliedAt),
                                 manifestETag: applied.manifestETag, signatureETag: applied.signatureETag,
-                                configurationVersion: applied.configurationVersion)
+                                configurationVersion: applied.configurationVersion, playsUpload: applied.playsUpload)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return Array((try? encoder.encode(document)) ?? Data()) + [0x0A]
@@ -56,7 +57,7 @@ public struct ChannelFollowRecord: Hashable, Sendable {
         return .success(ChannelFollowRecord(url: document.url, applied: AppliedChannelVersion(
             version: document.version, published: published, expires: expires, appliedAt: appliedAt,
             manifestETag: document.manifestETag, signatureETag: document.signatureETag,
-            configurationVersion: document.configurationVersion)))
+            configurationVersion: document.configurationVersion, playsUpload: document.playsUpload)))
     }
 
     public struct RecordError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -43,9 +43,13 @@ public struct AppliedChannelVersion: Hashable, Sendable {
     /// The version (`StateStore`'s) of the configuration it became, to tell
     /// whether that configuration is still the one shown.
     public var configurationVersion: String
+    /// Where the channel asks its kiosks to POST their plays (the manifest's
+    /// `plays.upload`), kept so that a restart uploads there before the next
+    /// poll (which, unchanged, gets a 304 and no manifest to read it from).
+    public var playsUpload: String?
 
     public init(version: UInt64, published: WallInstant, expires: WallInstant?, appliedAt: WallInstant, manifestETag: String?,
-                signatureETag: String?, configurationVersion: String) {
+                signatureETag: String?, configurationVersion: String, playsUpload: String? = nil) {
         self.version = version
         self.published = published
         self.expires = expires
@@ -53,6 +57,7 @@ public struct AppliedChannelVersion: Hashable, Sendable {
         self.manifestETag = manifestETag
         self.signatureETag = signatureETag
         self.configurationVersion = configurationVersion
+        self.playsUpload = playsUpload
     }
 }
 

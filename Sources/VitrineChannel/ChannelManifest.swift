@@ -14,7 +14,8 @@ import VitrineCore
 ///       "configuration": { ... },                   ConfigDocument's canonical form, slide paths "blob:<sha256>"
 ///       "blobs": { "<sha256>": {"path": "blobs/ab/<sha256>", "size": 123456} },
 ///       "groups": { "<name>": { ... } },             optional: each group's playlist (format 2)
-///       "devices": { "<id>": { ... } }               optional: per-device values (format 2)
+///       "devices": { "<id>": { ... } },              optional: per-device values (format 2)
+///       "plays": { "upload": "https://..." }         optional: where kiosks POST proof of play (format 2)
 ///     }
 ///
 /// Format 2 is format 1 with `groups` and `devices` in use; the publisher
@@ -56,6 +57,9 @@ public struct ChannelManifest: Hashable, Sendable {
     public var groups: [String: GroupPlaylist] = [:]
     /// Format 2: per-device values by device id (`channel.device`).
     public var devices: [String: DeviceValues] = [:]
+    /// Format 2: the URL the channel's kiosks POST their plays to (`plays.upload`
+    /// in the manifest), unless a kiosk's local file names its own.
+    public var playsUpload: String?
 
     /// The blob a `blob:` reference names, if the manifest lists it.
     public func blob(for reference: String) -> ChannelBlob? {
@@ -114,7 +118,7 @@ extension ChannelManifest {
         var issues: [ConfigIssue] = []
         func report(_ field: String, _ message: String) { issues.append(ConfigIssue(path: field, message: message)) }
         var known: Set<String> = ["format", "version", "published", "expires", "epoch", "configuration", "blobs", "groups"]
-        if formatNumber >= 2 { known.insert("devices") }
+        if formatNumber >= 2 { known.formUnion(["devices", "plays"]) }
         for (key, _) in members where !known.contains(key) {
             report(key, "unknown field (format \(formatNumber) has \(known.sorted().joined(separator: ", ")))")
         }
@@ -200,6 +204,11 @@ extension ChannelManifest {
             }
         }
 
+        var playsUpload: String?
+        if formatNumber >= 2, let node = fields["plays"] {
+            playsUpload = readPlays(node, report: report)
+        }
+
         var groupsJSON: [UInt8]?
         var groups: [String: GroupPlaylist] = [:]
         if let node = fields["groups"] {
@@ -232,7 +241,7 @@ extension ChannelManifest {
         }
         return ChannelManifest(version: version, published: published, expires: expires, epoch: epoch,
                                configuration: configuration, configurationJSON: configurationJSON, blobs: blobs,
-                               groupsJSON: groupsJSON, groups: groups, devices: devices)
+                               groupsJSON: groupsJSON, groups: groups, devices: devices, playsUpload: playsUpload)
     }
 
     /// Format 2's `groups`: each through `GroupPlaylist` (the configuration
@@ -316,6 +325,28 @@ extension ChannelManifest {
         }
     }
 
+    /// `plays`: `{"upload": "https://..."}`, the only field it has.
+    private static func readPlays(_ node: ManifestJSON, report: (String, String) -> Void) -> String? {
+        guard case .object(let members) = node.value else {
+            report("plays", "must be an object {\"upload\": URL}, found \(node.value.typeName)")
+            return nil
+        }
+        var upload: String?
+        for (key, value) in members {
+            guard key == "upload" else {
+                report("plays.\(key)", "unknown field (plays has upload)")
+                continue
+            }
+            guard case .string(let text) = value.value, case .url = SlideSource(text), SlideSource.problem(with: text) == nil else {
+                report("plays.upload", "must be an http:// or https:// URL, found \(describe(value.value))")
+                continue
+            }
+            upload = text
+        }
+        if upload == nil, !members.contains(where: { $0.key == "upload" }) { report("plays.upload", "is required") }
+        return upload
+    }
+
     private static func describe(_ value: ManifestJSON.Value) -> String {
         switch value {
         case .number(let text): text
@@ -330,9 +361,10 @@ extension ChannelManifest {
     /// 1 without groups and devices, else 2.
     public static func document(version: UInt64, published: WallInstant, expires: WallInstant?, epoch: WallInstant?,
                                 configuration: KioskConfiguration, blobs: [ChannelBlob],
-                                groups: [String: GroupPlaylist] = [:], devices: [String: DeviceValues] = [:]) -> [UInt8] {
+                                groups: [String: GroupPlaylist] = [:], devices: [String: DeviceValues] = [:],
+                                playsUpload: String? = nil) -> [UInt8] {
         var tree: [String: Any] = [
-            "format": groups.isEmpty && devices.isEmpty ? 1 : Self.format,
+            "format": groups.isEmpty && devices.isEmpty && playsUpload == nil ? 1 : Self.format,
             "version": NSNumber(value: version),
             "published": RFC3339.format(published),
             "configuration": ConfigDocument.tree(configuration),
@@ -343,6 +375,7 @@ extension ChannelManifest {
         if let epoch { tree["epoch"] = RFC3339.format(epoch) }
         if !groups.isEmpty { tree["groups"] = groups.mapValues(\.tree) }
         if !devices.isEmpty { tree["devices"] = devices.mapValues(\.tree) }
+        if let playsUpload { tree["plays"] = ["upload": playsUpload] }
         let data = try! JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         return Array(data) + [0x0A]
     }

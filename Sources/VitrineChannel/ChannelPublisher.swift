@@ -70,10 +70,12 @@ public enum ChannelPublisher {
         public var groupFiles: [(name: String, file: String)]
         /// A file of per-device values by device id (`DeviceValues.parseDevices`).
         public var devicesFile: String?
+        /// Where the kiosks POST their plays (the manifest's `plays.upload`).
+        public var playsUpload: String?
 
         public init(configurationFile: String, directory: String, signing: Signing, version: UInt64? = nil,
                     expiresAfterSeconds: Int64? = nil, epoch: WallInstant? = nil,
-                    groupFiles: [(name: String, file: String)] = [], devicesFile: String? = nil) {
+                    groupFiles: [(name: String, file: String)] = [], devicesFile: String? = nil, playsUpload: String? = nil) {
             self.configurationFile = configurationFile
             self.directory = directory
             self.signing = signing
@@ -82,6 +84,7 @@ public enum ChannelPublisher {
             self.epoch = epoch
             self.groupFiles = groupFiles
             self.devicesFile = devicesFile
+            self.playsUpload = playsUpload
         }
     }
 
@@ -172,7 +175,7 @@ public enum ChannelPublisher {
         let manifest = ChannelManifest.document(
             version: version, published: now, expires: request.expiresAfterSeconds.map { now + $0 }, epoch: request.epoch,
             configuration: configuration, blobs: blobs.values.sorted { $0.sha256 < $1.sha256 },
-            groups: carriedGroups, devices: devices)
+            groups: carriedGroups, devices: devices, playsUpload: request.playsUpload)
         // What kiosks will parse must parse here first.
         do {
             _ = try ChannelManifest.parse(manifest)

@@ -29,7 +29,7 @@ public enum SlideSource: Hashable, Sendable {
     }
 
     /// Why `path` cannot be a slide's source, or nil if it can.
-    static func problem(with path: String) -> String? {
+    public static func problem(with path: String) -> String? {
         switch SlideSource(path) {
         case .asset(let id):
             return isAssetID(id) ? nil : "an asset reference must be asset: followed by 64 lowercase hex digits (its SHA-256), found \(path)"

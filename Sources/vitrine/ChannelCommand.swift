@@ -92,8 +92,12 @@ struct ChannelPublishCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Per-device values by device id (channel.device): output.rotation and touch calibration.", valueName: "FILE"))
     var devices: String?
 
-    @Option(help: ArgumentHelp("A reference instant for synchronised rotation, RFC 3339 (2026-03-28T00:00:00Z); kiosks do not use it yet.", valueName: "TIME"))
+    @Option(help: ArgumentHelp("The instant rotation in step counts from (sync: true), RFC 3339 (2026-03-28T00:00:00Z).", valueName: "TIME"))
     var epoch: String?
+
+    @Option(name: .customLong("plays-upload"),
+            help: ArgumentHelp("Where the kiosks POST their proof of play in batches (unless a kiosk's own file sets plays.upload).", valueName: "URL"))
+    var playsUpload: String?
 
     func validate() throws {
         guard (key != nil) != unsigned else { throw ValidationError("give exactly one of --key FILE.sec and --unsigned") }
@@ -129,7 +133,7 @@ struct ChannelPublishCommand: ParsableCommand {
         let request = ChannelPublisher.Request(
             configurationFile: config, directory: dir, signing: signing, version: version,
             expiresAfterSeconds: expires.flatMap(ChannelDuration.seconds), epoch: epoch.flatMap(RFC3339.parse),
-            groupFiles: groups.compactMap(groupFile), devicesFile: devices)
+            groupFiles: groups.compactMap(groupFile), devicesFile: devices, playsUpload: playsUpload)
         let outcome: ChannelPublisher.Outcome
         do {
             outcome = try ChannelPublisher.publish(request, now: WallInstant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))

@@ -49,7 +49,8 @@ struct RunCommand: ParsableCommand {
 
         let events = EventHub()
         // Proof of play: every slide shown, logged on a queue of its own (and
-        // uploaded with plays.upload); plays, like api, comes from the local file.
+        // uploaded to plays.upload, or to the URL the channel names); plays, like
+        // api, comes from the local file.
         let local = store.current.configuration
         let plays: ProofOfPlay?
         do {
@@ -74,6 +75,12 @@ struct RunCommand: ParsableCommand {
         let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: backend, logger: logger)
         // The channel section, like api, comes from the local file whichever configuration shows.
         let channel = store.current.configuration.channel.map { ChannelFollower(settings: $0, store: store, logger: logger) }
+        // Plays go to the URL the channel names (unless the local file names its
+        // own): the one recorded with the version applied before, then each new one's.
+        if let channel {
+            if let recorded = channel.recordedPlaysUpload { plays?.useChannelUpload(recorded) }
+            channel.onPlaysUpload { url in plays?.useChannelUpload(url) }
+        }
         // The TV follows the screen over HDMI-CEC; like api, read once at start.
         let television = CECTelevision(setting: configuration.power.cec,
                                        drmConnector: (backend as? DRMDisplay)?.connectorReference, logger: logger)

@@ -266,8 +266,10 @@ class FleetTest:
         failures = self.fleet.each(lambda k: k.metric("vitrine_channel_consecutive_failures"))
         log(f"  after {time.time() - down:.1f} s without the origin, every kiosk plays version {version} ({colour}); "
             f"consecutive failures {int(min(failures))} to {int(max(failures))}")
-        self.origin.start()
+        # The instant before starting it: a kiosk polling while start() waits for
+        # nginx to answer may apply the version before start() returns.
         back = time.time()
+        self.origin.start()
         # After n failures in a row the wait is up to min(poll, 30 s) x 2^(n-1).
         bound = self.poll * 2 ** max(failures) + self.reach
         latencies = self.expect_everywhere(new_version, "magenta", back, timeout=bound)
@@ -408,6 +410,50 @@ class FleetTest:
                                + ", ".join(f"k{i:02d} {t - step * interval:+.4f} s" for i, t in sorted(changes[step].items())))
         log(f"  {summary} (one 60 Hz frame: {FRAME * 1000:.1f} ms)")
 
+    def check_plays_upload(self):
+        """The channel names where proof of play goes (`--plays-upload`): every kiosk
+        POSTs its plays there, each under its device id, from the version that names it."""
+        import http.server
+        import threading
+        batches = []
+
+        class Receiver(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                try:
+                    batches.append(json.loads(body))
+                except ValueError:
+                    pass
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}/plays"
+        try:
+            running = [k for k in self.kiosks if k.process and k.process.poll() is None]
+            version, _ = self.publish("yellow", arguments=("--plays-upload", url))
+            # The kiosks still running (`--sync-group N` stops the others).
+            wait_until_shown(self.fleet, version, "yellow", self.reach, kiosks=running)
+            wanted = {f"k{k.index:02d}" for k in running}
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                devices = {b.get("device") for b in batches if b.get("plays")}
+                if wanted <= devices:
+                    break
+                time.sleep(0.25)
+            devices = {b.get("device") for b in batches if b.get("plays")}
+            if not wanted <= devices:
+                raise FleetFailure(f"plays upload: no batch from {sorted(wanted - devices)} at {url} within 30 s")
+            plays = sum(len(b["plays"]) for b in batches)
+            log(f"  the channel's plays.upload: every one of the {len(running)} kiosks POSTed its plays there "
+                f"({len(batches)} batches, {plays} plays)")
+        finally:
+            server.shutdown()
+
     def blob_of_slide(self, version, index):
         manifest = json.loads(self.saved[version]["channel.json"])
         return manifest["configuration"]["slides"][index]["path"].split(":", 1)[1]
@@ -420,6 +466,7 @@ class FleetTest:
         self.check_origin_down()
         self.check_kill_mid_download()
         self.check_sync_skew()
+        self.check_plays_upload()
 
     def close(self):
         self.fleet.stop()

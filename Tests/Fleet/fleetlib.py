@@ -313,13 +313,13 @@ class Channel:
             f.write(f"slides: [{name}]\ninterval: 1s\n{extra}")
         return path
 
-    def publish(self, colour, large=False, key=None, extra="", expires="7d", directory=None):
+    def publish(self, colour, large=False, key=None, extra="", expires="7d", directory=None, arguments=()):
         """Publishes one slide of `colour`; returns (version, the instant the command returned)."""
         picture = self.picture(colour, large)
         config = self.config_file(os.path.basename(picture), extra)
         shutil.copy(picture, os.path.join(self.work, os.path.basename(picture)))
         out = run([self.binary, "channel", "publish", "--config", config, "--dir", directory or self.dir,
-                   "--key", key or self.secret, "--expires", expires])
+                   "--key", key or self.secret, "--expires", expires, *arguments])
         published = time.time()
         version = int(re.search(r"version (\d+)", out).group(1))
         if directory is None:
@@ -388,7 +388,9 @@ class Kiosk:
                     f"api: {{listen: \"127.0.0.1:{self.port}\"}}\n"
                     f"channel:\n  url: \"{url}\"\n  keys: [\"{key}\"]\n  poll: {poll}\n  jitter: {jitter}\n"
                     f"  timeout: {timeout}\n  group: fleet\n  device: k{self.index:02d}\n"
-                    f"  allowLocalPush: {'true' if allow else 'false'}\n")
+                    f"  allowLocalPush: {'true' if allow else 'false'}\n"
+                    # Uploads (to the URL the channel names) every 2 s rather than every minute.
+                    f"plays: {{interval: 2s}}\n")
 
     def launch(self):
         if self.port is None:

@@ -258,3 +258,57 @@ import VitrineCore
         #expect(!FileManager.default.fileExists(atPath: scratch.file("channel/channel.json")))
     }
 }
+
+/// `plays.upload` in the manifest: the URL a channel's kiosks POST proof of play to.
+@Suite struct ChannelPlaysUploadTests {
+    static let sha = ChannelDigest.sha256(Array("picture".utf8))
+
+    static func document(playsUpload: String?) throws -> [UInt8] {
+        let blob = try #require(ChannelManifest.parse(manifestBytes()).blobs.first?.value)
+        var configuration = KioskConfiguration()
+        configuration.slides = [SlideConfiguration(path: "blob:" + sha)]
+        return ChannelManifest.document(version: 4, published: WallInstant(secondsSinceEpoch: 1_800_000_000), expires: nil,
+                                        epoch: nil, configuration: configuration, blobs: [blob], playsUpload: playsUpload)
+    }
+
+    @Test func itIsCarriedInFormat2AndReadBack() throws {
+        let bytes = try Self.document(playsUpload: "https://reports.example/plays")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("\"format\" : 2") && text.contains("\"upload\" : \"https://reports.example/plays\""), "\(text)")
+        #expect(try ChannelManifest.parse(bytes).playsUpload == "https://reports.example/plays")
+        // Without it, format 1 as before.
+        let plain = try Self.document(playsUpload: nil)
+        #expect(String(decoding: plain, as: UTF8.self).contains("\"format\" : 1"))
+        #expect(try ChannelManifest.parse(plain).playsUpload == nil)
+    }
+
+    @Test func aBadURLOrAFormat1ManifestWithItIsRefusedNamingTheField() throws {
+        for (replace, with, issue) in [
+            ("https://reports.example/plays", "ftp://reports.example/plays", "plays.upload: must be an http:// or https:// URL"),
+            ("\"format\" : 2", "\"format\" : 1", "plays: unknown field (format 1 has"),
+        ] {
+            let text = String(decoding: try Self.document(playsUpload: "https://reports.example/plays"), as: UTF8.self)
+                .replacingOccurrences(of: replace, with: with)
+            do {
+                _ = try ChannelManifest.parse(Array(text.utf8))
+                Issue.record("accepted with \(with)")
+            } catch {
+                #expect(error.lines.contains { $0.contains(issue) }, "\(error.lines)")
+            }
+        }
+    }
+
+    @Test func theFollowRecordKeepsIt() throws {
+        let applied = AppliedChannelVersion(version: 4, published: WallInstant(secondsSinceEpoch: 1_800_000_000), expires: nil,
+                                            appliedAt: WallInstant(secondsSinceEpoch: 1_800_000_010), manifestETag: "\"a\"",
+                                            signatureETag: nil, configurationVersion: "c1", playsUpload: "https://reports.example/plays")
+        let record = ChannelFollowRecord(url: "https://origin.example/lobby/", applied: applied)
+        #expect(try ChannelFollowRecord.parse(record.json).get() == record)
+        // A record written before the field existed still reads.
+        var older = applied
+        older.playsUpload = nil
+        let text = String(decoding: ChannelFollowRecord(url: record.url, applied: older).json, as: UTF8.self)
+        #expect(!text.contains("playsUpload"))
+        #expect(try ChannelFollowRecord.parse(Array(text.utf8)).get().applied.playsUpload == nil)
+    }
+}

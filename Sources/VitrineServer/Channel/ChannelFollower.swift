@@ -28,6 +28,7 @@ public final class ChannelFollower: Sendable {
     private let state: Mutex<ChannelFollowerState>
     private let lastPair = Mutex<FetchedPair?>(nil)
     private let applyHandler = Mutex<(@Sendable (StoredConfiguration) -> Void)?>(nil)
+    private let playsUploadHandler = Mutex<(@Sendable (String?) -> Void)?>(nil)
     private var recordPath: String { store.directory + "/" + ChannelFollowRecord.fileName }
 
     /// The largest `channel.json` and `channel.json.sig` accepted.
@@ -96,6 +97,15 @@ public final class ChannelFollower: Sendable {
     public func onApply(_ handler: @escaping @Sendable (StoredConfiguration) -> Void) {
         applyHandler.withLock { $0 = handler }
     }
+
+    /// `handler` gets the channel's proof-of-play URL (`plays.upload` in the
+    /// manifest, nil when it names none) with each version applied.
+    public func onPlaysUpload(_ handler: @escaping @Sendable (String?) -> Void) {
+        playsUploadHandler.withLock { $0 = handler }
+    }
+
+    /// The proof-of-play URL of the version applied before this start, from the record.
+    public var recordedPlaysUpload: String? { snapshot.applied?.playsUpload }
 
     /// The follower's state now, for status and metrics.
     public var snapshot: ChannelFollowerState { state.withLock { $0 } }
@@ -332,7 +342,8 @@ public final class ChannelFollower: Sendable {
         }
         let applied = AppliedChannelVersion(
             version: manifest.version, published: manifest.published, expires: manifest.expires, appliedAt: wallClock(),
-            manifestETag: pair.manifestETag, signatureETag: pair.signatureETag, configurationVersion: change.current.version)
+            manifestETag: pair.manifestETag, signatureETag: pair.signatureETag, configurationVersion: change.current.version,
+            playsUpload: manifest.playsUpload)
         let record = ChannelFollowRecord(url: settings.url(of: ""), applied: applied)
         do {
             try await NIOThreadPool.singleton.runIfActive { [recordPath] in try FileIO.writeAtomically(record.json, to: recordPath, mode: 0o640) }
@@ -342,6 +353,7 @@ public final class ChannelFollower: Sendable {
             logger.error("cannot record channel version \(manifest.version) in \(recordPath): \(error)")
         }
         if change.changed { applyHandler.withLock { $0 }?(change.current) }
+        playsUploadHandler.withLock { $0 }?(manifest.playsUpload)
         lastPair.withLock { $0?.settled = true }
         self.record(.applied(applied))
     }

@@ -1,25 +1,67 @@
 import Foundation
 import Glibc
 import Logging
+import Synchronization
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 
 /// Proof of play for one kiosk: the log of slides shown (`PlayLog`, in
-/// `STATE_DIRECTORY/plays/`) and, with `plays.upload`, its uploader. `vitrine
-/// run` hands it the kiosk's events; `GET /api/v1/plays` and `/metrics` read it.
+/// `STATE_DIRECTORY/plays/`) and its uploader, to the local file's
+/// `plays.upload` or else the URL the followed channel names. `vitrine run`
+/// hands it the kiosk's events; `GET /api/v1/plays` and `/metrics` read it.
 public final class ProofOfPlay: Sendable {
     public let log: PlayLog
-    public let uploader: PlayUploader?
+    /// The local file's `plays` section: its `upload` wins over the channel's.
+    private let settings: PlaysConfiguration
+    private let device: String
+    private let logger: Logger
+    private struct Uploading {
+        var uploader: PlayUploader?
+        var task: Task<Void, Never>?
+        var running = false
+    }
+    private let uploading: Mutex<Uploading>
 
     /// Opens the log in `stateDirectory/plays`, recovering what a crash left.
-    /// - Parameter device: the kiosk's name in upload batches.
+    /// - Parameters:
+    ///   - device: the kiosk's name in upload batches.
+    ///   - channelUpload: the URL the followed channel named when last applied, if any.
     public init(stateDirectory: String, settings: PlaysConfiguration, device: String, logger: Logger,
-                bounds: PlayLogLayout.Bounds = .standard) throws(SystemError) {
+                bounds: PlayLogLayout.Bounds = .standard, channelUpload: String? = nil) throws(SystemError) {
         let log = try PlayLog(directory: stateDirectory + "/plays", bounds: bounds, logger: logger,
                               hashFile: { ContentDigest.sha256(file: $0) })
         self.log = log
-        uploader = settings.upload.map { _ in PlayUploader(settings: settings, log: log, device: device, logger: logger) }
+        self.settings = settings
+        self.device = device
+        self.logger = logger
+        var effective = settings
+        effective.upload = settings.upload ?? channelUpload
+        uploading = Mutex(Uploading(uploader: effective.upload.map { _ in
+            PlayUploader(settings: effective, log: log, device: device, logger: logger)
+        }))
+    }
+
+    /// The uploader in use, nil when no URL is set.
+    public var uploader: PlayUploader? { uploading.withLock { $0.uploader } }
+
+    /// The followed channel named `url` for proof of play (nil: none). Unless
+    /// the local file sets its own, uploads go there from now on: the uploader
+    /// for the old URL stops (a batch it was sending may go again, which a
+    /// receiver keying plays by device and `seq` ignores), one for the new URL
+    /// carries on from the same cursor.
+    public func useChannelUpload(_ url: String?) {
+        guard settings.upload == nil, url != uploader?.url else { return }
+        var effective = settings
+        effective.upload = url
+        let next = url.map { _ in PlayUploader(settings: effective, log: log, device: device, logger: logger) }
+        uploading.withLock { state in
+            state.task?.cancel()
+            state.uploader = next
+            state.task = state.running ? next.map { uploader in Task { await uploader.run() } } : nil
+        }
+        logger.notice(url.map { "proof of play: uploading to \($0), the channel's plays.upload" }
+                      ?? "proof of play: the channel names no upload URL any more; plays are kept here only")
     }
 
     /// The kiosk's name when the channel gives none: the host's.
@@ -47,9 +89,17 @@ public final class ProofOfPlay: Sendable {
         log.flush()
     }
 
-    /// Uploads until cancelled; returns at once without `plays.upload`.
+    /// Uploads until cancelled, to whichever URL is in force (see `useChannelUpload`).
     public func run() async {
-        await uploader?.run()
+        uploading.withLock { state in
+            state.running = true
+            state.task = state.uploader.map { uploader in Task { await uploader.run() } }
+        }
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        uploading.withLock { state in
+            state.task?.cancel()
+            state.running = false
+        }
     }
 
     /// The body of `GET /api/v1/plays`.

@@ -40,7 +40,10 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-import zlib
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+import png_pixels  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -135,46 +138,10 @@ def solid_jpeg(width, height, rgb):
 
 def png_pixel(data, x, y):
     """The (r, g, b) of one pixel of an 8-bit RGB or RGBA PNG."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise TestFailure("the screenshot is not a PNG")
-    offset, idat, header = 8, bytearray(), None
-    while offset < len(data):
-        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
-        body = data[offset + 8:offset + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        elif kind == b"IEND":
-            break
-        offset += 12 + length
-    width, height, depth, colour_type, _, _, interlace = header
-    channels = {2: 3, 6: 4}.get(colour_type)
-    if depth != 8 or channels is None or interlace:
-        raise TestFailure(f"unexpected PNG format: depth {depth}, colour type {colour_type}, interlace {interlace}")
-    raw = zlib.decompress(bytes(idat))
-    stride = width * channels
-    previous = bytearray(stride)
-    for row in range(y + 1):
-        start = row * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
-        for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
-            up = previous[i]
-            upper_left = previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - upper_left
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - upper_left)
-                predictor = left if pa <= pb and pa <= pc else (up if pb <= pc else upper_left)
-                line[i] = (line[i] + predictor) & 0xFF
-        previous = line
-    return tuple(previous[x * channels:x * channels + 3])
+    try:
+        return png_pixels.png_pixel(data, x, y)
+    except ValueError as error:
+        raise TestFailure(str(error))
 
 
 def close_to(colour, expected):

@@ -29,8 +29,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fleetlib import (ROOT, COLOURS, Channel, Fleet, FleetFailure, Kiosk, Origin, log, parse_time,  # noqa: E402
-                      percentile, rfc3339, run, wait_until_shown)
+from fleetlib import (ROOT, COLOURS, Channel, Fleet, FleetFailure, Kiosk, Origin, log,  # noqa: E402
+                      percentile, run, slide_changes, synced_window, wait_until_shown)
 
 
 def summary(values):
@@ -176,18 +176,7 @@ class Bench:
             print("SKIP: plays log not available", flush=True)
             return
         interval, names = 1.0, ["red", "green", "blue"]
-        pictures = [self.channel.picture(n) for n in names]
-        for p in pictures:
-            shutil.copy(p, self.work)
-        config = os.path.join(self.work, "publish-sync.yaml")
-        with open(config, "w") as f:
-            f.write(f"slides: [{', '.join(os.path.basename(p) for p in pictures)}]\ninterval: 1s\nsync: true\n"
-                    "transition: {type: cut}\n")
-        epoch = rfc3339(int(time.time()) - 3600)
-        out = run([self.binary, "channel", "publish", "--config", config, "--dir", self.channel.dir,
-                   "--key", self.channel.secret, "--expires", "7d", "--epoch", epoch])
-        self.channel.touch()
-        version = int(out.split("version ")[1].split()[0])
+        version, _, blobs = self.channel.publish_synced(names, interval)
         deadline = time.time() + self.args.poll * (1 + self.args.jitter) + 30
         while time.time() < deadline:
             if all(v == version for v in self.fleet.each(lambda k: k.status()["channel"]["version"])):
@@ -195,30 +184,14 @@ class Bench:
             time.sleep(1)
         else:
             raise FleetFailure("the synced version did not reach every kiosk")
-        with open(os.path.join(self.channel.dir, "channel.json"), "rb") as f:
-            blobs = {s["path"].split(":", 1)[1] for s in json.loads(f.read())["configuration"]["slides"]}
         self.results["sync_all"] = self.measure_skew(self.kiosks, blobs, interval, len(names))
         group = self.kiosks[:4]
         self.fleet.each(lambda k: k.stop(), self.kiosks[4:])
         self.results["sync_group4"] = self.measure_skew(group, blobs, interval, len(names))
 
     def measure_skew(self, group, blobs, interval, count):
-        cycle = interval * count
-        # The window's ends lie half-way between slide changes, so no change straddles them.
-        since = (int((time.time() + 2 * cycle) / interval) + 0.5) * interval
-        until = since + 4 * cycle
-        time.sleep(until - time.time() + interval + 0.5)
-
-        def starts(kiosk):
-            code, body = kiosk.request(f"/api/v1/plays?since={rfc3339(int(since) - 1)}&limit=1000")
-            document = json.loads(body)
-            plays = document["plays"] if isinstance(document, dict) else document
-            return [parse_time(p["start"]) for p in plays if p.get("sha256") in blobs and since <= parse_time(p["start"]) < until]
-
-        changes = {}
-        for kiosk, instants in zip(group, self.fleet.each(starts, group)):
-            for instant in instants:
-                changes.setdefault(round(instant / interval), {})[kiosk.index] = instant
+        since, until = synced_window(interval, count, rotations=4)
+        changes = slide_changes(self.fleet, group, blobs, interval, since, until)
         complete = {step: seen for step, seen in changes.items() if len(seen) == len(group)}
         skews = [max(seen.values()) - min(seen.values()) for seen in complete.values()]
         late = [t - step * interval for step, seen in complete.items() for t in seen.values()]

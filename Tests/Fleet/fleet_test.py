@@ -31,7 +31,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fleetlib import (ROOT, Channel, Fleet, FleetFailure, Kiosk, Origin, log, parse_time, percentile,  # noqa: E402
+from fleetlib import (ROOT, Channel, Fleet, FleetFailure, Kiosk, Origin, log, percentile,  # noqa: E402
+                      slide_changes, synced_window,
                       rfc3339, run, shows, wait_until_shown)
 
 FRAME = 1 / 60
@@ -335,18 +336,7 @@ class FleetTest:
             print("SKIP: plays log not available", flush=True)
             return
         interval, names = 1.0, ["red", "green", "blue"]
-        pictures = [self.channel.picture(n) for n in names]
-        for p in pictures:
-            shutil.copy(p, self.work)
-        config = os.path.join(self.work, "publish-sync.yaml")
-        with open(config, "w") as f:
-            f.write(f"slides: [{', '.join(os.path.basename(p) for p in pictures)}]\ninterval: {interval:g}s\nsync: true\n"
-                    f"transition: {{type: cut}}\n")
-        epoch = rfc3339(int(time.time()) - 3600)
-        out = run([self.binary, "channel", "publish", "--config", config, "--dir", self.channel.dir,
-                   "--key", self.channel.secret, "--expires", "7d", "--epoch", epoch])
-        self.channel.touch()
-        version = int(out.split("version ")[1].split()[0])
+        version, epoch, blobs = self.channel.publish_synced(names, interval)
         self.saved[version] = self.channel.save()
         log(f"7. published version {version}: {len(names)} slides every {interval:g} s, cut, sync: true, epoch {epoch}")
         deadline = time.time() + self.reach + 5
@@ -358,38 +348,18 @@ class FleetTest:
         else:
             raise FleetFailure(f"sync: version {version} not applied everywhere: {versions}")
         # All the kiosks are measured (`--sync-group N` measures the first N and stops the others).
-        # They run with `output.preview: off`: with a preview PNG encoded by each of twenty debug
-        # kiosks at the same instant, their spread (up to 44 ms) measured this machine's two
-        # cores, not the sync; without it, twenty stay within a frame.
+        # They are release builds with `output.preview: off`: twenty debug builds, each encoding a
+        # preview PNG at the same instant, spread over up to 44 ms on two cores, which measured
+        # this machine, not the sync.
         group = self.kiosks[:self.sync_group] if self.sync_group else self.kiosks
         if len(group) < len(self.kiosks):
             self.fleet.each(lambda k: k.stop(), self.kiosks[len(group):])
             log(f"  all {len(self.kiosks)} kiosks applied it; the synced group measured: k00 to k{len(group) - 1:02d} "
                 f"(the other {len(self.kiosks) - len(group)} stopped, so the group does not wait for the CPU)")
-        # A kiosk that applies the version mid-slide rejoins the group at a later change: allow
-        # two whole rotations, then take the changes of the next two rotations (each play is
-        # listed once it has ended, hence the extra interval at the end).
-        cycle = interval * len(names)
-        # The window's ends lie half-way between slide changes, so no change straddles them.
-        since = (int((time.time() + 2 * cycle) / interval) + 0.5) * interval
-        until = since + 2 * cycle
-        time.sleep(until - time.time() + interval + 0.5)
-        blobs = {self.blob_of_slide(version, i) for i in range(len(names))}
-
-        def starts(kiosk):
-            code, body = kiosk.request(f"/api/v1/plays?since={rfc3339(int(since) - 1)}&limit=1000")
-            if code != 200:
-                raise FleetFailure(f"k{kiosk.index:02d}: GET /api/v1/plays answered {code}")
-            document = json.loads(body)
-            plays = document["plays"] if isinstance(document, dict) else document
-            return [parse_time(p["start"]) for p in plays
-                    if p.get("sha256") in blobs and since <= parse_time(p["start"]) < until]
-
+        # Allow two whole rotations for rejoining, then take the changes of the next two.
+        since, until = synced_window(interval, len(names), rotations=2)
         # Each slide change: the instants the kiosks logged for it, by the step it belongs to.
-        changes = {}
-        for kiosk, instants in zip(group, self.fleet.each(starts, group)):
-            for instant in instants:
-                changes.setdefault(round(instant / interval), {})[kiosk.index] = instant
+        changes = slide_changes(self.fleet, group, blobs, interval, since, until)
         everyone = {k.index for k in group}
         missing = {step: sorted(everyone - set(seen)) for step, seen in changes.items() if set(seen) != everyone}
         if missing or len(changes) < 3:
@@ -453,10 +423,6 @@ class FleetTest:
                 f"({len(batches)} batches, {plays} plays)")
         finally:
             server.shutdown()
-
-    def blob_of_slide(self, version, index):
-        manifest = json.loads(self.saved[version]["channel.json"])
-        return manifest["configuration"]["slides"][index]["path"].split(":", 1)[1]
 
     def run(self):
         self.check_first_version()

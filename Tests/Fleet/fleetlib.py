@@ -16,12 +16,14 @@ import re
 import shutil
 import signal
 import socket
-import struct
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+import png_pixels  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -105,49 +107,10 @@ def large_jpeg(directory, name, width=960, height=720):
 
 def png_centre(data):
     """The (r, g, b) of the centre pixel of an 8-bit RGB or RGBA PNG."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise FleetFailure("the screenshot is not a PNG")
-    offset, idat, header = 8, bytearray(), None
-    while offset < len(data):
-        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
-        body = data[offset + 8:offset + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        elif kind == b"IEND":
-            break
-        offset += 12 + length
-    width, height, depth, colour_type, _, _, interlace = header
-    channels = {2: 3, 6: 4}.get(colour_type)
-    if depth != 8 or channels is None or interlace:
-        raise FleetFailure(f"unexpected PNG format: depth {depth}, colour type {colour_type}, interlace {interlace}")
-    x, y = width // 2, height // 2
-    raw = zlib.decompress(bytes(idat))
-    stride = width * channels
-    previous = bytearray(stride)
-    for row in range(y + 1):
-        start = row * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
-        if kind == 1:
-            for i in range(channels, stride):
-                line[i] = (line[i] + line[i - channels]) & 0xFF
-        elif kind == 2:
-            line = bytearray((a + b) & 0xFF for a, b in zip(line, previous))
-        elif kind in (3, 4):
-            for i in range(stride):
-                left = line[i - channels] if i >= channels else 0
-                up = previous[i]
-                if kind == 3:
-                    line[i] = (line[i] + (left + up) // 2) & 0xFF
-                else:
-                    upper_left = previous[i - channels] if i >= channels else 0
-                    p = left + up - upper_left
-                    pa, pb, pc = abs(p - left), abs(p - up), abs(p - upper_left)
-                    predictor = left if pa <= pb and pa <= pc else (up if pb <= pc else upper_left)
-                    line[i] = (line[i] + predictor) & 0xFF
-        previous = line
-    return tuple(previous[x * channels:x * channels + 3])
+    try:
+        return png_pixels.png_pixel(data)
+    except ValueError as error:
+        raise FleetFailure(str(error))
 
 
 def colour_name(rgb):
@@ -334,6 +297,24 @@ class Channel:
     def current_version(self):
         return json.loads(self.manifest())["version"]
 
+    def publish_synced(self, names, interval):
+        """Publishes one picture of each colour in `names`, every `interval` seconds, cut, with
+        `sync: true` and an epoch an hour back; returns (version, epoch, the blobs of its slides)."""
+        pictures = [self.picture(name) for name in names]
+        for picture in pictures:
+            shutil.copy(picture, self.work)
+        config = os.path.join(self.work, "publish-sync.yaml")
+        with open(config, "w") as f:
+            f.write(f"slides: [{', '.join(os.path.basename(p) for p in pictures)}]\ninterval: {interval:g}s\nsync: true\n"
+                    f"transition: {{type: cut}}\n")
+        epoch = rfc3339(int(time.time()) - 3600)
+        out = run([self.binary, "channel", "publish", "--config", config, "--dir", self.dir,
+                   "--key", self.secret, "--expires", "7d", "--epoch", epoch])
+        self.touch()
+        version = int(out.split("version ")[1].split()[0])
+        blobs = {slide["path"].split(":", 1)[1] for slide in json.loads(self.manifest())["configuration"]["slides"]}
+        return version, epoch, blobs
+
     def save(self):
         """The manifest and signature as served now, to put back (or replay) later."""
         files = {}
@@ -495,6 +476,38 @@ class Fleet:
     def stop(self):
         self.each(lambda k: k.stop())
         self.pool.shutdown()
+
+
+def synced_window(interval, count, rotations):
+    """Waits out a window of `rotations` whole rotations of `count` slides every `interval` s,
+    starting two rotations from now (a kiosk that applied the version mid-slide rejoins its group
+    at a later change), and one more interval (a play is listed once it has ended); returns
+    (since, until). Its ends lie half-way between slide changes, so no change straddles them."""
+    cycle = interval * count
+    since = (int((time.time() + 2 * cycle) / interval) + 0.5) * interval
+    until = since + rotations * cycle
+    time.sleep(until - time.time() + interval + 0.5)
+    return since, until
+
+
+def slide_changes(fleet, group, blobs, interval, since, until):
+    """The slide changes in [since, until) of a synced group, from each kiosk's plays log (the
+    `start` of each play of one of `blobs`): {step: {kiosk index: instant}}, a step being the
+    change's scheduled instant divided by `interval`."""
+    def starts(kiosk):
+        code, body = kiosk.request(f"/api/v1/plays?since={rfc3339(int(since) - 1)}&limit=1000")
+        if code != 200:
+            raise FleetFailure(f"k{kiosk.index:02d}: GET /api/v1/plays answered {code}")
+        document = json.loads(body)
+        plays = document["plays"] if isinstance(document, dict) else document
+        return [parse_time(p["start"]) for p in plays
+                if p.get("sha256") in blobs and since <= parse_time(p["start"]) < until]
+
+    changes = {}
+    for kiosk, instants in zip(group, fleet.each(starts, group)):
+        for instant in instants:
+            changes.setdefault(round(instant / interval), {})[kiosk.index] = instant
+    return changes
 
 
 def shows(kiosk, version, colour):

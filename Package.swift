@@ -26,9 +26,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // The remote API. swift-configuration support is left out: Vitrine has its own configuration.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        // The remote API. No traits: swift-configuration support is left out (Vitrine has its own
+        // configuration), and so is FullFoundation, which would link Foundation and its ICU data
+        // (34 MB) for URL-encoded forms the API does not take.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -62,6 +63,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // libyaml's event parser, for the configuration: the tree is composed in VitrineYAML.
+        .systemLibrary(
+            name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]),
 
         // MARK: One Swift wrapper per C library
         .target(name: "VitrineJPEG", dependencies: ["CTurboJPEG", "CLibJPEG", "VitrineCore"]),
@@ -69,12 +74,13 @@ let package = Package(
         .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore"]),
         .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore"]),
         .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore"]),
+        .target(name: "VitrineYAML", dependencies: ["CLibYAML"]),
 
         // MARK: Pure core and configuration
         .target(name: "VitrineCore", dependencies: ["CPixelRows"]),
         .target(
             name: "VitrineConfig",
-            dependencies: ["VitrineCore", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["VitrineCore", "VitrineYAML"]),
 
         // MARK: The fleet channel: signed manifests, signify keys, publishing (docs/fleet.md)
         .target(
@@ -123,6 +129,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore"]),
+        .testTarget(name: "VitrineYAMLTests", dependencies: ["VitrineYAML"]),
         .testTarget(name: "VitrineConfigTests", dependencies: ["VitrineConfig", "VitrineCore"]),
         .testTarget(
             name: "VitrineChannelTests",
@@ -141,6 +148,7 @@ let package = Package(
             name: "VitrineServerTests",
             dependencies: [
                 "VitrineServer", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineChannel",
+                "VitrineYAML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

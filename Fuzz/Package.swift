@@ -10,7 +10,7 @@
 // A package of its own, so that the root package's normal builds never see the
 // sanitizer flags and `swift build` at the root never builds these. It depends on
 // the root package by path and uses only the library products it exports; only
-// the modules a target imports (and Yams) are built, never SwiftNIO or Hummingbird.
+// the modules a target imports (and libyaml, through VitrineYAML) are built, never SwiftNIO or Hummingbird.
 //
 // Built with: swift build --package-path Fuzz --scratch-path .build-fuzz -c release \
 //   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
@@ -23,7 +23,7 @@ let package = Package(
         .package(name: "Vitrine", path: ".."),
     ],
     targets: [
-        // ConfigLoader.parse: YAML and JSON text through Yams and validation.
+        // ConfigLoader.parse: YAML and JSON text through libyaml (VitrineYAML) and validation.
         .executableTarget(
             name: "FuzzConfig",
             dependencies: [.product(name: "VitrineConfig", package: "Vitrine")]),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VitrineCore
 
 /// What a follower persists in the kiosk's state directory

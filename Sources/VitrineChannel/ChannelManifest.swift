@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VitrineConfig
 import VitrineCore
 
@@ -365,10 +365,10 @@ extension ChannelManifest {
                                 playsUpload: String? = nil) -> [UInt8] {
         var tree: [String: Any] = [
             "format": groups.isEmpty && devices.isEmpty && playsUpload == nil ? 1 : Self.format,
-            "version": NSNumber(value: version),
+            "version": version,
             "published": RFC3339.format(published),
             "configuration": ConfigDocument.tree(configuration),
-            "blobs": Dictionary(blobs.map { ($0.sha256, ["path": $0.path, "size": NSNumber(value: $0.size)] as [String: Any]) },
+            "blobs": Dictionary(blobs.map { ($0.sha256, ["path": $0.path, "size": $0.size] as [String: Any]) },
                                 uniquingKeysWith: { first, _ in first }),
         ]
         if let expires { tree["expires"] = RFC3339.format(expires) }
@@ -376,7 +376,7 @@ extension ChannelManifest {
         if !groups.isEmpty { tree["groups"] = groups.mapValues(\.tree) }
         if !devices.isEmpty { tree["devices"] = devices.mapValues(\.tree) }
         if let playsUpload { tree["plays"] = ["upload": playsUpload] }
-        let data = try! JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        let data = try! JSONValue.encode(tree, [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         return Array(data) + [0x0A]
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VitrineConfig
 import VitrineCore
 
@@ -265,7 +265,7 @@ public enum ChannelPublisher {
             }
             do {
                 let text = try String(decoding: ChannelFiles.read(file), as: UTF8.self)
-                let directory = (file as NSString).deletingLastPathComponent
+                let directory = directoryOfPath(file)
                 groups[name] = try GroupPlaylist.parse(text, baseDirectory: directory.isEmpty ? "." : directory, source: file)
             } catch let error as ConfigError {
                 throw .configuration(error)

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 
 // OpenBSD signify's files, byte for byte (signify.c, which Debian ships as
 // signify-openbsd), so an operator can sign with the stock tool and a key

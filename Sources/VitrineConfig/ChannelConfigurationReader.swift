@@ -1,4 +1,4 @@
-import Yams
+import VitrineYAML
 
 /// Reads the `channel` section (docs/configuration.md):
 ///
@@ -12,7 +12,7 @@ import Yams
 ///       device: lobby-left
 ///       allowLocalPush: false
 enum ChannelConfigurationReader {
-    static func read(_ node: Node, at path: String, reader: ConfigNodeReader, in c: KioskConfiguration) -> ChannelConfiguration? {
+    static func read(_ node: YAMLNode, at path: String, reader: ConfigNodeReader, in c: KioskConfiguration) -> ChannelConfiguration? {
         guard var section = reader.object(node, at: path) else { return nil }
         defer { section.finish() }
         let url = section.read("url") { reader, node, path -> String? in
@@ -28,7 +28,7 @@ enum ChannelConfigurationReader {
         }
         let keys = section.read("keys") { reader, node, path -> [ChannelKeySource]? in
             // One key may be written without the list.
-            let items: [Node]
+            let items: [YAMLNode]
             if case .scalar = node { items = [node] } else { guard let list = reader.sequence(node, at: path) else { return nil }; items = list }
             guard !items.isEmpty else {
                 reader.report(path, "must name at least one signify public key (a .pub file, or its base64 line)")
@@ -74,7 +74,7 @@ enum ChannelConfigurationReader {
         return channel
     }
 
-    private static func nonEmpty(_ reader: ConfigNodeReader, _ node: Node, _ path: String) -> String? {
+    private static func nonEmpty(_ reader: ConfigNodeReader, _ node: YAMLNode, _ path: String) -> String? {
         guard let text = reader.string(node, at: path) else { return nil }
         if let problem = DeviceValues.nameProblem(text) {
             reader.report(path, problem)
@@ -84,6 +84,6 @@ enum ChannelConfigurationReader {
     }
 }
 
-private extension Node {
+private extension YAMLNode {
     var isScalar: Bool { if case .scalar = self { true } else { false } }
 }

@@ -1,6 +1,6 @@
-import Foundation
+import FoundationEssentials
 import VitrineCore
-import Yams
+import VitrineYAML
 
 /// A group's part of a channel (docs/fleet.md, "Groups and per-device values"):
 /// the playlist-level keys of a configuration, which replace the channel's
@@ -136,9 +136,9 @@ public struct DeviceValues: Hashable, Sendable {
         func fail(_ path: String, _ message: String) -> ConfigError {
             ConfigError(source: source, issues: [ConfigIssue(path: path, message: message)])
         }
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try YAMLComposer.compose(text)
         } catch {
             throw fail("", ConfigLoader.syntaxMessage(error))
         }
@@ -183,12 +183,9 @@ public struct DeviceValues: Hashable, Sendable {
             guard allowed else { continue }
             let configuration: KioskConfiguration
             do {
-                configuration = try ConfigLoader.parse(try Yams.serialize(node: entry))
-            } catch let error as ConfigError {
-                issues += error.issues.map { ConfigIssue(path: "\(id).\($0.path)", message: $0.message) }
-                continue
+                configuration = try ConfigLoader.parse(entry)
             } catch {
-                issues.append(ConfigIssue(path: id, message: "\(error)"))
+                issues += error.issues.map { ConfigIssue(path: "\(id).\($0.path)", message: $0.message) }
                 continue
             }
             devices[id] = DeviceValues(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import VitrineCore
 
 /// A configuration written back out as JSON: what the remote API serves and
@@ -10,11 +10,11 @@ public enum ConfigDocument {
     public static func json(_ configuration: KioskConfiguration) -> [UInt8] {
         let object = tree(configuration)
         // Sorted keys make the bytes canonical; slashes stay unescaped so URLs read as written.
-        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        let data = try! JSONValue.encode(object, [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         return Array(data) + [0x0A]
     }
 
-    /// The configuration as JSONSerialization objects, keyed as the file is.
+    /// The configuration as plain values (see `JSONValue.init(plain:)`), keyed as the file is.
     public static func tree(_ c: KioskConfiguration) -> [String: Any] {
         func duration(_ d: Duration) -> String { DurationSyntax.format(d) }
         let slides = c.slides.map(slide)

@@ -1,6 +1,6 @@
-import Foundation
+import FoundationEssentials
 import VitrineCore
-import Yams
+import VitrineYAML
 
 /// Turns configuration text (YAML, or JSON, which YAML reads too) into a
 /// validated `KioskConfiguration`, or a `ConfigError` listing every problem.
@@ -14,7 +14,7 @@ public enum ConfigLoader {
         } catch {
             throw ConfigError(source: path, issues: [ConfigIssue(path: "", message: "cannot read the file: \(readFailure(path))")])
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = directoryOfPath(path)
         return try parse(text, baseDirectory: directory.isEmpty ? "." : directory, source: path)
     }
 
@@ -22,17 +22,23 @@ public enum ConfigLoader {
     ///   only a channel manifest's configuration may name them.
     public static func parse(_ text: String, baseDirectory: String = ".", source: String? = nil,
                              blobReferences: Bool = false) throws(ConfigError) -> KioskConfiguration {
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try YAMLComposer.compose(text)
         } catch {
             throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: syntaxMessage(error))])
         }
-        // An empty document, or one holding only `---` or `null`, has nothing to read.
-        if case .scalar(let scalar)? = root, scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+        guard let root else {
             throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: "the configuration is empty")])
         }
-        guard let root else {
+        return try parse(root, baseDirectory: baseDirectory, source: source, blobReferences: blobReferences)
+    }
+
+    /// Reads and validates an already composed document (a device's values inside a channel's devices file).
+    static func parse(_ root: YAMLNode, baseDirectory: String = ".", source: String? = nil,
+                      blobReferences: Bool = false) throws(ConfigError) -> KioskConfiguration {
+        // An empty document, or one holding only `---` or `null`, has nothing to read.
+        if case .scalar(let scalar) = root, scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
             throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: "the configuration is empty")])
         }
         let reader = ConfigNodeReader()
@@ -48,7 +54,7 @@ public enum ConfigLoader {
     }
 
     /// libinput's calibration matrix: six numbers.
-    private static func calibrationMatrix(_ reader: ConfigNodeReader, _ node: Node, _ path: String) -> [Double]? {
+    private static func calibrationMatrix(_ reader: ConfigNodeReader, _ node: YAMLNode, _ path: String) -> [Double]? {
         guard let items = reader.sequence(node, at: path) else { return nil }
         guard items.count == 6 else {
             reader.report(path, "must be six numbers [a, b, c, d, e, f] (libinput's calibration matrix), found \(items.count)")
@@ -61,7 +67,7 @@ public enum ConfigLoader {
     /// The top-level keys of a configuration document (none if it does not parse):
     /// the remote API refuses pushes that set what only the local file may.
     public static func topLevelKeys(_ text: String) -> Set<String> {
-        guard case .mapping(let mapping)? = try? Yams.compose(yaml: text) else { return [] }
+        guard case .mapping(let mapping)? = try? YAMLComposer.compose(text) else { return [] }
         return Set(mapping.keys.compactMap { if case .scalar(let scalar) = $0 { return scalar.string } else { return nil } })
     }
 
@@ -86,10 +92,10 @@ public enum ConfigLoader {
             case (_, let file?):
                 resolved = file
             }
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             if !FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) {
                 issues.append(ConfigIssue(path: keyPath, message: "file not found: \(resolved)"))
-            } else if isDirectory.boolValue {
+            } else if isDirectory {
                 issues.append(ConfigIssue(path: keyPath, message: "is a directory, not a picture: \(resolved)"))
             } else if !FileManager.default.isReadableFile(atPath: resolved) {
                 issues.append(ConfigIssue(path: keyPath, message: "file is not readable: \(resolved)"))
@@ -256,7 +262,7 @@ public enum ConfigLoader {
     }
 
     /// `extra` reads keys a slide may have only in some places (a schedule playlist's `from` and `until`).
-    static func readSlide(_ node: Node, at path: String, reader: ConfigNodeReader,
+    static func readSlide(_ node: YAMLNode, at path: String, reader: ConfigNodeReader,
                           extra: (inout ObjectReader) -> Void = { _ in }) -> SlideConfiguration? {
         // A bare string is shorthand for { path: ... }.
         if case .scalar = node {
@@ -279,7 +285,7 @@ public enum ConfigLoader {
     }
 
     /// `{goto: N}` or `{post: http://…, timeout: 2s}`.
-    private static func readAction(_ node: Node, at path: String, reader: ConfigNodeReader) -> TapAction? {
+    private static func readAction(_ node: YAMLNode, at path: String, reader: ConfigNodeReader) -> TapAction? {
         guard var object = reader.object(node, at: path) else { return nil }
         defer { object.finish() }
         let goTo = object.read("goto") { $0.integer($1, at: $2, in: 0...1_000_000) }
@@ -327,32 +333,21 @@ public enum ConfigLoader {
         return path
     }
 
-    static func syntaxMessage(_ error: Error) -> String {
-        if let yaml = error as? YamlError {
-            // One line: the position and the problem, then the context it arose in. Yams'
-            // own description puts the problem on a second line, followed by a snippet,
-            // which a log line cannot carry.
-            switch yaml {
-            case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-                 let .composer(context, problem, mark, _):
-                let within = context.map { " (\($0.text) at line:column \($0.mark))" } ?? ""
-                return "syntax error at line:column \(mark): \(problem)\(within)"
-            case let .duplicatedKeysInMapping(duplicates, context):
-                let keys = duplicates.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                return "syntax error at line:column \(context.mark): duplicate key \(keys) in the same mapping"
-            default:
-                let first = yaml.description.split(separator: "\n").first.map(String.init) ?? "\(yaml)"
-                return "syntax error: \(first)"
-            }
-        }
-        return "syntax error: \(error)"
+    /// One line: the position and the problem, then the context it arose in.
+    static func syntaxMessage(_ error: YAMLError) -> String {
+        let within = error.context.map { " (\($0.text) at line:column \($0.mark))" } ?? ""
+        return "syntax error at line:column \(error.mark): \(error.problem)\(within)"
     }
 
     private static func readFailure(_ path: String) -> String {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
-        if isDirectory.boolValue { return "is a directory" }
+        if isDirectory { return "is a directory" }
         if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
+        // Foundation reads only regular files: a pipe (`<(…)`, /dev/stdin from a pipe) is refused.
+        if let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType, type != .typeRegular {
+            return "not a regular file (a pipe or a device); write the configuration to a file"
+        }
         return "not valid UTF-8 text"
     }
 }

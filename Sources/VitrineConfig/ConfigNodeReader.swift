@@ -1,5 +1,5 @@
 import VitrineCore
-import Yams
+import VitrineYAML
 
 /// Reads typed values out of a YAML/JSON node tree, keeping the key path of
 /// each value so that every problem can be reported where it is, and carrying
@@ -14,12 +14,12 @@ final class ConfigNodeReader {
     }
 
     /// A mapping at `path`, or nil (reported) if the node is something else.
-    func object(_ node: Node, at path: String) -> ObjectReader? {
+    func object(_ node: YAMLNode, at path: String) -> ObjectReader? {
         guard case .mapping(let mapping) = node else {
             report(path, "must be a mapping of keys to values, found \(describe(node))")
             return nil
         }
-        var entries: [(key: String, value: Node)] = []
+        var entries: [(key: String, value: YAMLNode)] = []
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else {
                 report(path, "keys must be plain strings, found \(describe(key))")
@@ -30,7 +30,7 @@ final class ConfigNodeReader {
         return ObjectReader(reader: self, path: path, entries: entries)
     }
 
-    func sequence(_ node: Node, at path: String) -> [Node]? {
+    func sequence(_ node: YAMLNode, at path: String) -> [YAMLNode]? {
         guard case .sequence(let sequence) = node else {
             report(path, "must be a list, found \(describe(node))")
             return nil
@@ -38,7 +38,7 @@ final class ConfigNodeReader {
         return Array(sequence)
     }
 
-    func string(_ node: Node, at path: String) -> String? {
+    func string(_ node: YAMLNode, at path: String) -> String? {
         guard case .scalar(let scalar) = node, !isNull(scalar) else {
             report(path, "must be a string, found \(describe(node))")
             return nil
@@ -46,7 +46,7 @@ final class ConfigNodeReader {
         return scalar.string
     }
 
-    func bool(_ node: Node, at path: String) -> Bool? {
+    func bool(_ node: YAMLNode, at path: String) -> Bool? {
         if case .scalar(let scalar) = node, scalar.style == .plain {
             switch scalar.string {
             case "true", "True", "TRUE": return true
@@ -58,7 +58,7 @@ final class ConfigNodeReader {
         return nil
     }
 
-    func integer(_ node: Node, at path: String, in range: ClosedRange<Int>) -> Int? {
+    func integer(_ node: YAMLNode, at path: String, in range: ClosedRange<Int>) -> Int? {
         guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string.replacingUnderscores) else {
             report(path, "must be a whole number, found \(describe(node))")
             return nil
@@ -72,7 +72,7 @@ final class ConfigNodeReader {
 
     /// A duration: a number of seconds (`5`, `0.4`) or a string with a unit (`400ms`, `5s`, `2m`).
     /// It must be greater than zero unless `allowZero`.
-    func duration(_ node: Node, at path: String, allowZero: Bool = false, maximum: Duration = .seconds(86_400)) -> Duration? {
+    func duration(_ node: YAMLNode, at path: String, allowZero: Bool = false, maximum: Duration = .seconds(86_400)) -> Duration? {
         guard case .scalar(let scalar) = node, !isNull(scalar), let value = DurationSyntax.parse(scalar.string) else {
             report(path, "must be a duration: seconds as a number (5, 0.4) or with a unit (400ms, 5s, 2m), found \(describe(node))")
             return nil
@@ -89,7 +89,7 @@ final class ConfigNodeReader {
     }
 
     /// A number (whole or not) within `range`.
-    func number(_ node: Node, at path: String, in range: ClosedRange<Double>) -> Double? {
+    func number(_ node: YAMLNode, at path: String, in range: ClosedRange<Double>) -> Double? {
         guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string.replacingUnderscores),
               value.isFinite else {
             report(path, "must be a number, found \(describe(node))")
@@ -103,7 +103,7 @@ final class ConfigNodeReader {
     }
 
     /// A size in bytes: a whole number, or with a unit `KB`, `MB`, `GB` (powers of 1000) or `KiB`, `MiB`, `GiB`.
-    func byteSize(_ node: Node, at path: String, in range: ClosedRange<Int>) -> Int? {
+    func byteSize(_ node: YAMLNode, at path: String, in range: ClosedRange<Int>) -> Int? {
         let units: [(suffix: String, factor: Int)] = [
             ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("B", 1),
         ]
@@ -129,13 +129,13 @@ final class ConfigNodeReader {
         return bytes
     }
 
-    func stringList(_ node: Node, at path: String) -> [String]? {
+    func stringList(_ node: YAMLNode, at path: String) -> [String]? {
         guard let items = sequence(node, at: path) else { return nil }
         let strings = items.enumerated().compactMap { string($1, at: "\(path)[\($0)]") }
         return strings.count == items.count ? strings : nil
     }
 
-    func color(_ node: Node, at path: String) -> RGBAColor? {
+    func color(_ node: YAMLNode, at path: String) -> RGBAColor? {
         if case .scalar(let scalar) = node, !isNull(scalar), let color = RGBAColor(hex: scalar.string) {
             return color
         }
@@ -147,26 +147,25 @@ final class ConfigNodeReader {
         return nil
     }
 
-    func choice<T: RawRepresentable & CaseIterable>(_ node: Node, at path: String, as type: T.Type) -> T? where T.RawValue == String {
+    func choice<T: RawRepresentable & CaseIterable>(_ node: YAMLNode, at path: String, as type: T.Type) -> T? where T.RawValue == String {
         if case .scalar(let scalar) = node, let value = T(rawValue: scalar.string) { return value }
         let options = T.allCases.map(\.rawValue).joined(separator: ", ")
         report(path, "must be one of \(options), found \(describe(node))")
         return nil
     }
 
-    func isNull(_ scalar: Node.Scalar) -> Bool {
+    func isNull(_ scalar: YAMLScalar) -> Bool {
         scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
     /// How a node reads in an error message: its value for scalars, its kind otherwise.
-    func describe(_ node: Node) -> String {
+    func describe(_ node: YAMLNode) -> String {
         switch node {
         case .scalar(let scalar):
             if isNull(scalar) { return "nothing (null)" }
             return scalar.style == .plain ? "\(scalar.string)" : "\"\(scalar.string)\""
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         }
     }
 }
@@ -175,10 +174,10 @@ final class ConfigNodeReader {
 struct ObjectReader {
     let reader: ConfigNodeReader
     let path: String
-    let entries: [(key: String, value: Node)]
+    let entries: [(key: String, value: YAMLNode)]
     private var known: Set<String> = []
 
-    init(reader: ConfigNodeReader, path: String, entries: [(key: String, value: Node)]) {
+    init(reader: ConfigNodeReader, path: String, entries: [(key: String, value: YAMLNode)]) {
         self.reader = reader
         self.path = path
         self.entries = entries
@@ -190,12 +189,12 @@ struct ObjectReader {
     func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
 
     /// The node for `key`, if present; `key` becomes a known key either way.
-    mutating func take(_ key: String) -> (node: Node, path: String)? {
+    mutating func take(_ key: String) -> (node: YAMLNode, path: String)? {
         known.insert(key)
         return entries.first { $0.key == key }.map { ($0.value, child($0.key)) }
     }
 
-    mutating func read<T>(_ key: String, _ parse: (ConfigNodeReader, Node, String) -> T?) -> T? {
+    mutating func read<T>(_ key: String, _ parse: (ConfigNodeReader, YAMLNode, String) -> T?) -> T? {
         guard let (node, path) = take(key) else { return nil }
         return parse(reader, node, path)
     }

@@ -1,6 +1,6 @@
-import Foundation
+import FoundationEssentials
 import VitrineCore
-import Yams
+import VitrineYAML
 
 /// What an operator asks for with `POST /api/v1/override`: slides, the
 /// interval between them, and when the override ends on the wall clock.
@@ -55,8 +55,8 @@ public enum OverrideDocument {
                            parseTimestamp: (String) -> WallInstant?) throws(ConfigError) -> WallInstant {
         let reader = ConfigNodeReader()
         // The query's text, read as the same values in a JSON body would be.
-        func node(_ text: String?, _ key: String) -> (node: Node, path: String)? {
-            text.map { (Node.scalar(Node.Scalar($0, .implicit, .plain)), key) }
+        func node(_ text: String?, _ key: String) -> (node: YAMLNode, path: String)? {
+            text.map { (YAMLNode.scalar(YAMLScalar($0, style: .plain)), key) }
         }
         let end = readEnd(until: node(until, "until"), duration: node(duration, "duration"), now: now, reader: reader,
                           parseTimestamp: parseTimestamp)
@@ -111,14 +111,14 @@ public enum OverrideDocument {
     public static func object(_ override: KioskOverride) -> [String: Any] {
         [
             "id": override.id, "since": override.since.description, "until": override.until.description,
-            "interval": override.interval.map { DurationSyntax.format($0) as Any } ?? NSNull(),
+            "interval": override.interval.map { DurationSyntax.format($0) as Any } ?? JSONValue.null,
             "slides": override.slides.map(ConfigDocument.slide),
         ]
     }
 
     /// `object` as compact JSON with sorted keys: what `stored` reads.
     public static func json(_ override: KioskOverride) -> [UInt8] {
-        let data = try! JSONSerialization.data(withJSONObject: object(override), options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = try! JSONValue.encode(object(override), [.sortedKeys, .withoutEscapingSlashes])
         return Array(data) + [0x0A]
     }
 
@@ -126,9 +126,9 @@ public enum OverrideDocument {
 
     /// The document's top-level mapping, or nil (reported) when it is something else.
     private static func object(_ text: String, reader: ConfigNodeReader) throws(ConfigError) -> ObjectReader? {
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try YAMLComposer.compose(text)
         } catch {
             throw ConfigError(source: nil, issues: [ConfigIssue(path: "", message: ConfigLoader.syntaxMessage(error))])
         }
@@ -164,7 +164,7 @@ public enum OverrideDocument {
     /// Exactly one of `until` (an instant) and `duration` (from `now`), ending
     /// after `now` and at most `longest` after it. Whole seconds, as the wall
     /// clock's timer is: a duration's fraction of a second rounds up.
-    private static func readEnd(until: (node: Node, path: String)?, duration: (node: Node, path: String)?, now: WallInstant,
+    private static func readEnd(until: (node: YAMLNode, path: String)?, duration: (node: YAMLNode, path: String)?, now: WallInstant,
                                 reader: ConfigNodeReader, parseTimestamp: (String) -> WallInstant?) -> WallInstant? {
         let latest = now + longest
         switch (until, duration) {
@@ -196,7 +196,7 @@ public enum OverrideDocument {
         }
     }
 
-    private static func timestamp(_ node: Node, at path: String, reader: ConfigNodeReader,
+    private static func timestamp(_ node: YAMLNode, at path: String, reader: ConfigNodeReader,
                                   parseTimestamp: (String) -> WallInstant?) -> WallInstant? {
         guard let text = reader.string(node, at: path) else { return nil }
         guard let instant = parseTimestamp(text) else {

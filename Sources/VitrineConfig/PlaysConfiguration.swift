@@ -1,4 +1,4 @@
-import Yams
+import VitrineYAML
 
 /// The `plays` section: proof of play (docs/fleet.md#proof-of-play). Every
 /// slide shown is logged in the state directory whatever this says; with

@@ -1,5 +1,5 @@
 import VitrineCore
-import Yams
+import VitrineYAML
 
 /// `sync`: rotation in step with the other kiosks that show the same playlist
 /// (docs/fleet.md). Slide k begins at `epoch` plus the durations of the slides
@@ -17,7 +17,7 @@ public struct RotationSync: Hashable, Sendable {
     public var effectiveEpoch: WallInstant { epoch ?? .epoch }
 
     /// `sync: true`, `sync: false`, or `sync: {epoch: 2026-01-01T00:00:00Z}` (UTC).
-    static func read(_ node: Node, at path: String, reader: ConfigNodeReader) -> RotationSync?? {
+    static func read(_ node: YAMLNode, at path: String, reader: ConfigNodeReader) -> RotationSync?? {
         if case .scalar = node {
             guard let on = reader.bool(node, at: path) else { return nil }
             return .some(on ? RotationSync() : nil)

@@ -1,5 +1,5 @@
 import VitrineCore
-import Yams
+import VitrineYAML
 
 // Reading the `schedule` section (docs/configuration.md, "Schedule"). Every
 // problem is reported with its key path, and reading carries on, as for the
@@ -80,7 +80,7 @@ extension ConfigLoader {
         c.schedule = schedule
     }
 
-    private static func readPlaylist(_ name: String, _ node: Node, at path: String, reader: ConfigNodeReader) -> PlaylistConfiguration? {
+    private static func readPlaylist(_ name: String, _ node: YAMLNode, at path: String, reader: ConfigNodeReader) -> PlaylistConfiguration? {
         guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else {
             reader.report(path, "a playlist's name must be letters, digits, - and _, found \"\(name)\"")
             return nil
@@ -112,7 +112,7 @@ extension ConfigLoader {
     }
 
     /// One entry; `known` reports a playlist name that names nothing.
-    private static func readEntry(_ node: Node, at path: String, reader: ConfigNodeReader,
+    private static func readEntry(_ node: YAMLNode, at path: String, reader: ConfigNodeReader,
                                   known: (String, String) -> Bool) -> ScheduleEntry? {
         guard var object = reader.object(node, at: path) else { return nil }
         defer { object.finish() }
@@ -174,8 +174,8 @@ extension ObjectReader {
 
 extension ConfigNodeReader {
     /// `days`: a day (`mon`, `monday`), `weekdays`, `weekend` or `daily`, or a list of them.
-    func weekdays(_ node: Node, at path: String) -> Set<Weekday>? {
-        func word(_ node: Node, at path: String) -> Set<Weekday>? {
+    func weekdays(_ node: YAMLNode, at path: String) -> Set<Weekday>? {
+        func word(_ node: YAMLNode, at path: String) -> Set<Weekday>? {
             guard let text = string(node, at: path) else { return nil }
             switch text.lowercased() {
             case "weekdays": return Weekday.weekdays
@@ -198,7 +198,7 @@ extension ConfigNodeReader {
     }
 
     /// A clock time `HH:MM` (or `HH:MM:SS`); 24:00 only where `endOfDay` allows it.
-    func clockTime(_ node: Node, at path: String, endOfDay: Bool) -> LocalTime? {
+    func clockTime(_ node: YAMLNode, at path: String, endOfDay: Bool) -> LocalTime? {
         guard case .scalar(let scalar) = node, !isNull(scalar), let parts = ScheduleSyntax.timeParts(scalar.string) else {
             report(path, "must be a time HH:MM, such as \"07:00\", found \(describe(node))")
             return nil
@@ -213,7 +213,7 @@ extension ConfigNodeReader {
     /// A date `2026-12-24`, or a date and time `2026-12-24 18:00` (or with a T).
     /// A date alone is the start of that day, or, at the end of a period
     /// (`isEnd`), the end of it: the next day's 00:00.
-    func calendarMoment(_ node: Node, at path: String, isEnd: Bool) -> LocalDateTime? {
+    func calendarMoment(_ node: YAMLNode, at path: String, isEnd: Bool) -> LocalDateTime? {
         guard case .scalar(let scalar) = node, !isNull(scalar), let parts = ScheduleSyntax.dateTimeParts(scalar.string) else {
             report(path, "must be a date YYYY-MM-DD, or a date and time \"YYYY-MM-DD HH:MM\", found \(describe(node))")
             return nil
@@ -233,7 +233,7 @@ extension ConfigNodeReader {
 
     /// `dates`: `{from: DATE[ TIME], until: DATE[ TIME]}`, the last day included;
     /// `until` defaults to the end of `from`'s day. A single date is that whole day.
-    func dateRange(_ node: Node, at path: String) -> ScheduleDateRange? {
+    func dateRange(_ node: YAMLNode, at path: String) -> ScheduleDateRange? {
         if case .scalar = node {
             guard let day = calendarMoment(node, at: path, isEnd: false) else { return nil }
             guard case .scalar(let scalar) = node, ScheduleSyntax.dateTimeParts(scalar.string)?.time == nil else {

@@ -1,153 +1,173 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import VitrineCore
 
-/// An IANA time zone (tzdata) as the schedule's `ZoneRules`: offsets come from
-/// Foundation's `TimeZone`, which reads tzdata; abbreviations (`CET`, `CEST`,
-/// `EDT`) from the zone's TZif file itself, since Foundation on Linux only
-/// offers `GMT+1`-style names.
+/// An IANA time zone (tzdata) as the schedule's `ZoneRules`: the zone's TZif
+/// file, read from `$TZDIR` (else /usr/share/zoneinfo) by the core's
+/// `TZifZone`. Foundation is not involved: its named zones need ICU.
 public struct ScheduleTimeZone: ZoneRules {
-    public let timeZone: TimeZone
+    /// The zone's offsets and abbreviations, from its TZif file (or, for a
+    /// `$TZ` written as a POSIX TZ string, from that rule alone).
+    public let rules: TZifZone
     /// Whether this is the system's zone (`/etc/localtime`, or `$TZ`), not one
     /// the configuration named.
     public let isSystem: Bool
-    private let names: ZoneAbbreviations?
 
-    /// The zone named `identifier` (`Europe/Berlin`), or nil when tzdata has no such zone.
+    /// The zone named `identifier` (`Europe/Berlin`), or nil when tzdata has
+    /// no such zone or its file is not a valid TZif file.
     public init?(identifier: String) {
-        guard !identifier.isEmpty, !identifier.split(separator: "/").contains(".."),
-              let timeZone = TimeZone(identifier: identifier) else { return nil }
-        self.timeZone = timeZone
-        self.isSystem = false
-        self.names = ZoneAbbreviations(file: Self.tzdataDirectory + "/" + identifier)
+        guard let rules = Self.zone(named: identifier, in: Self.tzdataDirectory) ?? Self.builtIn(identifier) else { return nil }
+        self.init(rules: rules, isSystem: false)
+    }
+
+    public init(rules: TZifZone, isSystem: Bool) {
+        self.rules = rules
+        self.isSystem = isSystem
     }
 
     /// The system's zone: `$TZ` if set, else `/etc/localtime`.
-    public static func system() -> ScheduleTimeZone { ScheduleTimeZone(system: TimeZone.current) }
-
-    private init(system timeZone: TimeZone) {
-        self.timeZone = timeZone
-        self.isSystem = true
-        self.names = ZoneAbbreviations(file: Self.tzdataDirectory + "/" + timeZone.identifier)
-            ?? ZoneAbbreviations(file: "/etc/localtime")
+    public static func system() -> ScheduleTimeZone {
+        system(tz: environment("TZ"), tzdataDirectory: tzdataDirectory)
     }
 
-    static var tzdataDirectory: String { ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo" }
-
-    public var identifier: String { timeZone.identifier }
-
-    public func utcOffset(at instant: WallInstant) -> Int {
-        timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant.secondsSinceEpoch)))
-    }
-
-    public func abbreviation(at instant: WallInstant) -> String {
-        let offset = utcOffset(at: instant)
-        let date = Date(timeIntervalSince1970: Double(instant.secondsSinceEpoch))
-        if let name = names?.name(offset: offset, isDaylightSaving: timeZone.isDaylightSavingTime(for: date)) { return name }
-        // No TZif file to ask: Foundation's name, unless it is only the offset again.
-        if let name = timeZone.abbreviation(for: date), !name.hasPrefix("GMT+"), !name.hasPrefix("GMT-") { return name }
-        return formatUTCOffset(offset)
-    }
-}
-
-/// The abbreviations a TZif file (RFC 8536) gives its offsets: from the POSIX
-/// TZ string at its end, which rules the present and future, else from its
-/// newest transition to that offset.
-struct ZoneAbbreviations: Sendable {
-    /// Local time types, newest use first: offset, daylight saving, name.
-    private var types: [(offset: Int, isDaylightSaving: Bool, name: String)] = []
-
-    init?(file: String) {
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
-        self.init(bytes: Array(data))
-    }
-
-    init?(bytes: [UInt8]) {
-        func u32(_ at: Int) -> Int? {
-            guard at >= 0, at + 4 <= bytes.count else { return nil }
-            return Int(UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3]))
-        }
-        func header(_ at: Int) -> (version: UInt8, isut: Int, isstd: Int, leap: Int, time: Int, type: Int, char: Int)? {
-            guard at + 44 <= bytes.count, bytes[at..<at + 4].elementsEqual("TZif".utf8),
-                  let isut = u32(at + 20), let isstd = u32(at + 24), let leap = u32(at + 28), let time = u32(at + 32),
-                  let type = u32(at + 36), let char = u32(at + 40) else { return nil }
-            return (bytes[at + 4], isut, isstd, leap, time, type, char)
-        }
-        guard var h = header(0) else { return nil }
-        var at = 44, timeSize = 4
-        if h.version >= UInt8(ascii: "2") {
-            // Skip the 32-bit block; the 64-bit one follows with its own header.
-            at += h.time * 5 + h.type * 6 + h.char + h.leap * 8 + h.isstd + h.isut
-            guard let second = header(at) else { return nil }
-            h = second
-            at += 44
-            timeSize = 8
-        }
-        let typesOfTransitions = at + h.time * timeSize
-        let ttinfo = typesOfTransitions + h.time
-        let chars = ttinfo + h.type * 6
-        let end = chars + h.char + h.leap * (timeSize + 4) + h.isstd + h.isut
-        guard end <= bytes.count else { return nil }
-        var all: [(offset: Int, isDaylightSaving: Bool, name: String)] = []
-        for index in 0..<h.type {
-            let base = ttinfo + index * 6
-            guard let raw = u32(base) else { return nil }
-            let offset = Int(Int32(bitPattern: UInt32(raw)))
-            let nameStart = chars + Int(bytes[base + 5])
-            guard nameStart < chars + h.char else { return nil }
-            let nameEnd = bytes[nameStart..<(chars + h.char)].firstIndex(of: 0) ?? (chars + h.char)
-            all.append((offset, bytes[base + 4] != 0, String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)))
-        }
-        // The footer's rule first, then types by their newest transition.
-        if h.version >= UInt8(ascii: "2"), end < bytes.count, bytes[end] == 0x0A,
-           let close = bytes[(end + 1)...].firstIndex(of: 0x0A) {
-            types += Self.footerTypes(String(decoding: bytes[(end + 1)..<close], as: UTF8.self))
-        }
-        var seen = Set<Int>()
-        for transition in stride(from: h.time - 1, through: 0, by: -1) {
-            let type = Int(bytes[typesOfTransitions + transition])
-            if type < all.count, seen.insert(type).inserted { types.append(all[type]) }
-        }
-        types += all
-    }
-
-    /// The name for `offset`, preferring one with the same daylight-saving flag.
-    func name(offset: Int, isDaylightSaving: Bool) -> String? {
-        (types.first { $0.offset == offset && $0.isDaylightSaving == isDaylightSaving } ?? types.first { $0.offset == offset })?.name
-    }
-
-    /// The standard and daylight-saving names and offsets a POSIX TZ string
-    /// gives (`CET-1CEST,M3.5.0,M10.5.0/3`, `<+1030>-10:30<+11>-11,M10.1.0,M4.1.0`).
-    static func footerTypes(_ rule: String) -> [(offset: Int, isDaylightSaving: Bool, name: String)] {
-        var rest = Substring(rule)
-        func name() -> String? {
-            if rest.first == "<" {
-                guard let close = rest.firstIndex(of: ">") else { return nil }
-                defer { rest = rest[rest.index(after: close)...] }
-                return String(rest[rest.index(after: rest.startIndex)..<close])
+    /// The system's zone for a `$TZ` of `tz` (nil: unset), as glibc reads it:
+    ///
+    /// - `:Europe/Berlin` or `Europe/Berlin`: the file of that name in the
+    ///   tzdata directory; `:/path` or `/path`: that file;
+    /// - else, unless it starts with `:`, a POSIX TZ string
+    ///   (`CET-1CEST,M3.5.0,M10.5.0/3`): a zone of that rule alone;
+    /// - empty, or none of these: UTC, as glibc, and so `date`, take it;
+    /// - unset, or `:` alone: the file `localtime` (/etc/localtime), named by
+    ///   where its symbolic link points (what follows the tzdata directory or
+    ///   `zoneinfo/`), else by the first word of `timezoneFile`
+    ///   (/etc/timezone), else by its own path. Without a readable
+    ///   `localtime`, the zone `timezoneFile` names; failing that, UTC.
+    static func system(tz: String?, tzdataDirectory: String,
+                       localtime: String = "/etc/localtime", timezoneFile: String = "/etc/timezone") -> ScheduleTimeZone {
+        if let tz, tz != ":" {
+            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+            let zone = name.hasPrefix("/")
+                ? zone(atPath: name, identifier: identifier(ofPath: name, tzdataDirectory: tzdataDirectory) ?? name)
+                : zone(named: name, in: tzdataDirectory)
+            if let zone { return ScheduleTimeZone(rules: zone, isSystem: true) }
+            if !tz.hasPrefix(":"), !tz.isEmpty, let rule = try? PosixTZRule(tz) {
+                return ScheduleTimeZone(rules: TZifZone(identifier: tz, rule: rule), isSystem: true)
             }
-            let text = rest.prefix { $0.isLetter }
-            rest = rest.dropFirst(text.count)
-            return text.count >= 3 ? String(text) : nil
+            return ScheduleTimeZone(rules: .utc, isSystem: true)
         }
-        func offset() -> Int? {
-            var sign = 1
-            if rest.first == "+" || rest.first == "-" {
-                sign = rest.first == "-" ? -1 : 1
-                rest = rest.dropFirst()
-            }
-            let text = rest.prefix { $0.isNumber || $0 == ":" }
-            rest = rest.dropFirst(text.count)
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
-            guard !parts.isEmpty, parts.count <= 3, !parts.contains(nil) else { return nil }
-            let seconds = parts.enumerated().reduce(0) { $0 + $1.element! * [3600, 60, 1][$1.offset] }
-            return -sign * seconds  // POSIX counts west of UTC as positive.
+        let named = contents(of: timezoneFile).map { String(decoding: $0, as: UTF8.self) }?
+            .split(whereSeparator: \.isWhitespace).first.map(String.init)
+        if let zone = zone(atPath: localtime, identifier: identifier(ofPath: localtime, tzdataDirectory: tzdataDirectory) ?? named ?? localtime) {
+            return ScheduleTimeZone(rules: zone, isSystem: true)
         }
-        guard let standardName = name(), let standard = offset() else { return [] }
-        var types = [(offset: standard, isDaylightSaving: false, name: standardName)]
-        if let daylightName = name() {
-            let daylight = (rest.first == "," || rest.isEmpty) ? standard + 3600 : offset() ?? standard + 3600
-            types.append((daylight, true, daylightName))
+        if let named, let zone = zone(named: named, in: tzdataDirectory) {
+            return ScheduleTimeZone(rules: zone, isSystem: true)
         }
-        return types
+        return ScheduleTimeZone(rules: .utc, isSystem: true)
     }
+
+    static var tzdataDirectory: String {
+        guard let directory = environment("TZDIR"), !directory.isEmpty else { return "/usr/share/zoneinfo" }
+        return directory
+    }
+
+    public var identifier: String { rules.identifier }
+
+    public func utcOffset(at instant: WallInstant) -> Int { rules.utcOffset(at: instant) }
+
+    public func abbreviation(at instant: WallInstant) -> String { rules.abbreviation(at: instant) }
+
+    public func isDaylightSaving(at instant: WallInstant) -> Bool { rules.isDaylightSaving(at: instant) }
+
+    // MARK: Files
+
+    /// The zone file `identifier` names below `directory`. Names are relative
+    /// paths without `.` or `..` components, so that a configuration cannot
+    /// reach outside tzdata (`../../etc/passwd`).
+    static func zone(named identifier: String, in directory: String) -> TZifZone? {
+        let components = identifier.split(separator: "/", omittingEmptySubsequences: false)
+        guard !identifier.isEmpty, components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
+        return zone(atPath: directory + "/" + identifier, identifier: identifier)
+    }
+
+    /// The TZif file at `path`, or nil if it is unreadable or not TZif.
+    static func zone(atPath path: String, identifier: String) -> TZifZone? {
+        guard let bytes = contents(of: path) else { return nil }
+        return try? TZifZone(identifier: identifier, bytes: bytes)
+    }
+
+    /// UTC, which must work even where tzdata is not installed (a kiosk image
+    /// without it), as it did with Foundation.
+    static func builtIn(_ identifier: String) -> TZifZone? { identifier == "UTC" ? .utc : nil }
+
+    /// The zone name in `path` or, following up to eight symbolic links, in
+    /// the path one of them points to: what comes after the tzdata directory
+    /// or after `zoneinfo/` (`/usr/share/zoneinfo/Europe/Berlin`,
+    /// `../usr/share/zoneinfo/Europe/Berlin`).
+    static func identifier(ofPath path: String, tzdataDirectory: String) -> String? {
+        var current = path
+        for _ in 0...8 {
+            if current.hasPrefix(tzdataDirectory + "/"), current.count > tzdataDirectory.count + 1 {
+                return String(current.dropFirst(tzdataDirectory.count + 1))
+            }
+            if let name = afterLastZoneinfo(current) { return name }
+            guard let target = symbolicLinkTarget(current) else { return nil }
+            if !target.hasPrefix("/"), let slash = current.lastIndex(of: "/") {
+                current = String(current[...slash]) + target  // Relative to the link's directory.
+            } else {
+                current = target
+            }
+        }
+        return nil
+    }
+
+    /// `Europe/Berlin` in `…/zoneinfo/Europe/Berlin`: what follows the last
+    /// `zoneinfo/`, if anything does.
+    private static func afterLastZoneinfo(_ path: String) -> String? {
+        let bytes = Array(path.utf8), marker = Array("zoneinfo/".utf8)
+        guard bytes.count > marker.count else { return nil }
+        for start in stride(from: bytes.count - marker.count - 1, through: 0, by: -1)
+        where bytes[start..<start + marker.count].elementsEqual(marker) {
+            return String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// Where the symbolic link at `path` points, or nil if it is none.
+    static func symbolicLinkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count)
+        guard count > 0, count < buffer.count else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The bytes of the regular file at `path`, if it is at most 1 MiB (the
+    /// largest tzdata file is a few kilobytes); nil otherwise.
+    static func contents(of path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let limit = 1 << 20
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+            if bytes.count > limit { return nil }
+        }
+    }
+
+    static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }

@@ -40,7 +40,7 @@ public enum SlideSource: Hashable, Sendable {
             if url.contains(where: { $0 == " " || $0.isNewline }) { return "the URL must not contain spaces: \(url)" }
             return nil
         case .file(let file):
-            if let scheme = file.range(of: "://"), !file[..<scheme.lowerBound].contains("/") {
+            if let scheme = file.firstRange(of: "://"), !file[..<scheme.lowerBound].contains("/") {
                 return "only http:// and https:// URLs can be fetched, found \(file)"
             }
             return nil

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import NIOPosix
@@ -93,14 +93,11 @@ public final class RemoteKiosk: Sendable {
 }
 
 extension Asset {
-    /// The API's JSON object for an asset.
-    /// RFC 3339 in UTC, whole seconds: `2026-11-22T09:00:00Z`.
-    private static var timestampFormat: ISO8601DateFormatter { ISO8601DateFormatter() }
-
+    /// The API's JSON object for an asset; `added` in RFC 3339, UTC, whole seconds: `2026-11-22T09:00:00Z`.
     func apiObject(inUse: Bool) -> [String: Any] {
         [
             "id": id, "ref": reference, "name": name, "type": kind.rawValue, "size": size, "width": width, "height": height,
-            "inUse": inUse, "added": Self.timestampFormat.string(from: Date(timeIntervalSince1970: added)),
+            "inUse": inUse, "added": Date(timeIntervalSince1970: added.rounded(.down)).formatted(.iso8601),
         ]
     }
 }

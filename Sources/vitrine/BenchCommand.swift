@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import VitrineConfig
 import VitrineCore
 import VitrineJPEG
@@ -21,7 +22,7 @@ func medianMilliseconds(_ samples: [Duration]) -> Double {
 }
 
 func format(_ value: Double, decimals: Int = 1) -> String {
-    String(format: "%.\(decimals)f", value)
+    fixedPoint(value, decimals: decimals)
 }
 
 /// This program's path, absolute, for benchmarks that run it again as a child process.
@@ -44,7 +45,7 @@ struct DecodeBench: ParsableCommand {
     @Option(help: "Timed runs of each tool.") var runs = 15
 
     func run() throws {
-        let directory = NSTemporaryDirectory() + "vitrine-bench-\(getpid())"
+        let directory = FileManager.default.temporaryDirectory.path + "/vitrine-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = PixelSize(width: 4000, height: 3000), display = PixelSize(width: 1920, height: 1080)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import VitrineConfig
 
 struct CheckConfigCommand: ParsableCommand {
@@ -33,12 +33,12 @@ struct CheckConfigCommand: ParsableCommand {
                 "file": file, "valid": issues.isEmpty,
                 "issues": issues.map { ["path": $0.path, "message": $0.message] },
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            let data = try JSONValue.encode(object, [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else if issues.isEmpty {
             print("\(file): OK (\(summary))")
         } else {
-            for issue in issues { FileHandle.standardError.write(Data("\(file): \(issue)\n".utf8)) }
+            for issue in issues { writeToStandardError("\(file): \(issue)\n") }
         }
         if !issues.isEmpty { throw ExitCode(1) }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
@@ -26,7 +27,7 @@ struct MemoryBench: ParsableCommand {
         print("| --- | ---: | ---: | ---: | ---: |")
         for layout in Self.layouts {
             for slides in [10, 1000] {
-                let output = NSTemporaryDirectory() + "vitrine-memory-\(getpid())-\(slides)"
+                let output = FileManager.default.temporaryDirectory.path + "/vitrine-memory-\(getpid())-\(slides)"
                 defer { try? FileManager.default.removeItem(atPath: output) }
                 let measurement = try ChildProcess.measure([
                     executable, "bench", "memory-run", "--config", config, "--slides", "\(slides)", "--changes", "\(changes)",

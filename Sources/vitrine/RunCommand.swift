@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Logging
 import VitrineConfig
 import VitrineCore

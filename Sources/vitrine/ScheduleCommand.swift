@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import VitrineConfig
 import VitrineCore
 
@@ -42,7 +42,7 @@ struct ScheduleCommand: ParsableCommand {
         do {
             configuration = try ConfigLoader.load(file: config)
         } catch {
-            for issue in error.issues { FileHandle.standardError.write(Data("\(config): \(issue)\n".utf8)) }
+            for issue in error.issues { writeToStandardError("\(config): \(issue)\n") }
             throw ExitCode(1)
         }
         guard let schedule = configuration.schedule else {
@@ -50,7 +50,7 @@ struct ScheduleCommand: ParsableCommand {
             return
         }
         guard let zone = schedule.zone() else {
-            FileHandle.standardError.write(Data("\(config): schedule.timezone: unknown time zone \(schedule.timezone ?? "")\n".utf8))
+            writeToStandardError("\(config): schedule.timezone: unknown time zone \(schedule.timezone ?? "")\n")
             throw ExitCode(1)
         }
         let timeline = ScheduleTimeline(schedule: schedule.schedule, zone: zone)

@@ -403,6 +403,17 @@ struct ConfigFileTests {
         }
     }
 
+    @Test func aPipeIsNamedAsOne() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/fifo.yaml"
+            #expect(mkfifo(path, 0o600) == 0)
+            let message = "cannot read the file: not a regular file (a pipe or a device); write the configuration to a file"
+            #expect(throws: ConfigError(source: path, issues: [ConfigIssue(path: "", message: message)])) {
+                try ConfigLoader.load(file: path)
+            }
+        }
+    }
+
     @Test func textThatIsNotUTF8IsRefused() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/latin1.yaml"

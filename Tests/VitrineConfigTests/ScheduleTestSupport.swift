@@ -2,7 +2,7 @@ import Testing
 import VitrineConfig
 import VitrineCore
 
-// Helpers for the schedule tests in real zones (tzdata through Foundation).
+// Helpers for the schedule tests in real zones (tzdata, read by TZifZone).
 
 /// `2026-03-29T01:00:00Z` as an instant.
 func utc(_ text: String) -> WallInstant {

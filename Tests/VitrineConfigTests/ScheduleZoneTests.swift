@@ -122,7 +122,7 @@ struct ScheduleZoneTests {
         #expect(week.allSatisfy { ($0.instant.secondsSinceEpoch % 86_400) == ($0.showing == .off ? 36_000 : 79_200) })
     }
 
-    @Test func theSystemZoneIsFoundationsCurrentOne() {
+    @Test func theSystemZoneIsTheMachinesAndBadNamesAreRefused() {
         let system = ScheduleTimeZone.system()
         #expect(system.isSystem)
         #expect(!system.identifier.isEmpty)
@@ -130,13 +130,17 @@ struct ScheduleZoneTests {
         #expect(ScheduleTimeZone(identifier: "../../etc/passwd") == nil)
     }
 
-    @Test func posixRuleStringsNameTheOffsets() {
-        let berlin = ZoneAbbreviations.footerTypes("CET-1CEST,M3.5.0,M10.5.0/3")
-        #expect(berlin.map(\.name) == ["CET", "CEST"] && berlin.map(\.offset) == [3600, 7200])
-        let lordHowe = ZoneAbbreviations.footerTypes("<+1030>-10:30<+11>-11,M10.1.0,M4.1.0")
-        #expect(lordHowe.map(\.name) == ["+1030", "+11"] && lordHowe.map(\.offset) == [37_800, 39_600])
-        let newYork = ZoneAbbreviations.footerTypes("EST5EDT,M3.2.0,M11.1.0")
-        #expect(newYork.map(\.name) == ["EST", "EDT"] && newYork.map(\.offset) == [-18_000, -14_400])
-        #expect(ZoneAbbreviations.footerTypes("JST-9").map(\.name) == ["JST"])
+    @Test func posixRuleStringsNameTheOffsets() throws {
+        func types(_ text: String) throws -> [LocalTimeType] {
+            let rule = try PosixTZRule(text)
+            return [rule.standard] + [rule.daylightSaving?.type].compactMap { $0 }
+        }
+        let berlin = try types("CET-1CEST,M3.5.0,M10.5.0/3")
+        #expect(berlin.map(\.abbreviation) == ["CET", "CEST"] && berlin.map(\.utcOffset) == [3600, 7200])
+        let lordHowe = try types("<+1030>-10:30<+11>-11,M10.1.0,M4.1.0")
+        #expect(lordHowe.map(\.abbreviation) == ["+1030", "+11"] && lordHowe.map(\.utcOffset) == [37_800, 39_600])
+        let newYork = try types("EST5EDT,M3.2.0,M11.1.0")
+        #expect(newYork.map(\.abbreviation) == ["EST", "EDT"] && newYork.map(\.utcOffset) == [-18_000, -14_400])
+        #expect(try types("JST-9").map(\.abbreviation) == ["JST"])
     }
 }

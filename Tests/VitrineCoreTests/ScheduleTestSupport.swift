@@ -3,7 +3,7 @@ import Testing
 
 // Helpers for the schedule tests: instants written as ISO 8601, and zones
 // with known rules that need no tzdata (the real zones are tested in
-// VitrineConfigTests, through Foundation).
+// VitrineConfigTests, from tzdata through TZifZone).
 
 /// `2026-03-29T01:00:00Z` (seconds optional) as an instant.
 func utc(_ text: String) -> WallInstant {

@@ -165,9 +165,9 @@ struct ChannelFollowerTests {
         #expect(fixture.appliedCount == 2)
         #expect(follower.snapshot.lastRefusal == nil)
         let status = ChannelStatusReport.object(follower, wall: WallClock.now())
-        #expect(status["version"] as? Int == 2)
+        #expect(status["version"] as? UInt64 == 2)
         #expect(status["state"] as? String == "waiting")
-        #expect(status["refused"] is NSNull)
+        #expect(status["refused"] as? JSONValue == .null)
         await fixture.close()
     }
 

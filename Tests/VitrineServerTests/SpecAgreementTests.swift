@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 import VitrineCore
 import VitrinePNG
-import Yams
+import VitrineYAML
 @testable import VitrineServer
 
 /// Where the server and docs/api/openapi.yaml must agree beyond statuses (what
@@ -13,7 +13,7 @@ import Yams
 @Suite("API: agreement with the spec")
 struct SpecAgreementTests {
     static func spec() throws -> [String: Any] {
-        try #require(try Yams.load(yaml: String(contentsOfFile: OpenAPIConformanceTests.specPath, encoding: .utf8)) as? [String: Any])
+        try #require(try plainYAML(String(contentsOfFile: OpenAPIConformanceTests.specPath, encoding: .utf8)) as? [String: Any])
     }
 
     /// Every documented path, asked with each method it does not list, answers 405

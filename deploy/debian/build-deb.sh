@@ -91,6 +91,12 @@ fi
 # the debug file is named after it, as Debian's dbgsym packages are.
 build_id=$(readelf -n "$binary" | sed -n 's/^[[:space:]]*Build ID: \([0-9a-f]*\)$/\1/p')
 [ ${#build_id} -ge 8 ] || die "$binary has no GNU build id: add -Xlinker --build-id to every build of .build-static"
+# Full Foundation drags in ICU, whose data alone is 34 MB: the binary would no
+# longer fit the size budget (docs/architecture.md, "FoundationEssentials, never
+# Foundation"). A new dependency or trait that imports Foundation shows here.
+if readelf -W --syms "$binary" | grep -q -E ' (icudt[0-9]+_dat|\$s10Foundation[0-9])'; then
+    die "$binary links full Foundation or ICU; find the import Foundation (ours or a package's) that brought it in"
+fi
 
 stage=$out/stage/vitrine
 dbgstage=$out/stage/vitrine-dbgsym
@@ -228,7 +234,9 @@ for script in postinst prerm postrm; do
 done
 
 # Depends: what dpkg-shlibdeps reads off the binary's NEEDED libraries, plus
-# adduser (the postinst's). init-system-helpers (deb-systemd-helper) and
+# adduser (the postinst's) and tzdata (a schedule's time zone is read from its
+# TZif files; it is priority required but not Essential, and a minbase
+# debootstrap leaves it out). init-system-helpers (deb-systemd-helper) and
 # util-linux (the unit's setterm) are Essential. dpkg-shlibdeps wants to run
 # in a source tree: give it a minimal one. dpkg-architecture sets the host
 # architecture, so that for another ARCH it looks at that architecture's
@@ -239,7 +247,7 @@ printf 'Source: vitrine\n\nPackage: vitrine\nArchitecture: any\n' > "$shlib/debi
 depends=$(cd "$shlib" && dpkg-architecture -a"$arch" -c dpkg-shlibdeps -O -e"$stage/usr/bin/vitrine" 2> "$out/stage/shlibdeps.log" \
     | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { cat "$out/stage/shlibdeps.log" >&2; die "dpkg-shlibdeps found no dependencies"; }
-depends="adduser, $depends"
+depends="adduser, tzdata, $depends"
 
 # Installed-Size as dpkg-gencontrol computes it: KiB per file, rounded up,
 # and 1 for each directory or symlink.

@@ -1,7 +1,7 @@
 /// A time zone's rules: how far its wall clock is from UTC at each instant.
 ///
 /// The core stays free of Foundation and of the file system, so the zone is a
-/// protocol: VitrineConfig implements it with Foundation's `TimeZone` (IANA
+/// protocol: `TZifZone` implements it from a tzdata file's bytes (IANA
 /// zones from tzdata), tests may implement it with a table or a formula, and
 /// `FixedOffsetZone` is one without transitions. Everything else, local time
 /// to UTC and back, is derived here from `utcOffset(at:)` alone.

@@ -1,7 +1,8 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOCore
+import VitrineConfig
 import VitrineCore
 
 /// Sends tap reports, `{"slide": 2, "x": 512.0, "y": 300.5, "time": "2026-11-22T07:30:00.123Z"}`,
@@ -18,9 +19,9 @@ public final class TapActionPoster: Sendable {
     public func post(slide: Int, point: TouchPoint, to url: String, timeout: Duration) {
         let body: [String: Any] = [
             "slide": slide, "x": point.x, "y": point.y,
-            "time": ISO8601DateFormatter.withMilliseconds.string(from: Date()),
+            "time": Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
         ]
-        guard let json = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return }
+        guard let json = try? JSONValue.encode(body, [.sortedKeys]) else { return }
         let logger = self.logger
         Task {
             do {
@@ -32,14 +33,6 @@ public final class TapActionPoster: Sendable {
                 logger.warning("tap action POST \(url) failed: \(error)")
             }
         }
-    }
-}
-
-extension ISO8601DateFormatter {
-    static var withMilliseconds: ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
     }
 }
 

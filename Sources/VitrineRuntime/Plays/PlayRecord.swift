@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import VitrineConfig
 import VitrineCore
 
 /// One slide shown, start to end: a line of the proof-of-play log, an item
@@ -37,26 +38,26 @@ public struct PlayRecord: Hashable, Sendable {
 
     /// The API's (and the log line's) JSON object.
     public var object: [String: Any] {
-        ["seq": sequence, "slide": slide, "path": path, "sha256": sha256 ?? NSNull(), "start": start,
+        ["seq": sequence, "slide": slide, "path": path, "sha256": sha256 ?? JSONValue.null, "start": start,
          "durationMs": durationMilliseconds]
     }
 
     /// One line of the log file: the JSON object, then `\n`. The newline is
     /// what marks a record complete (see `PlayLogFile.parse`).
     public var line: [UInt8] {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data = (try? JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])) ?? []
         return Array(data) + [UInt8(ascii: "\n")]
     }
 
     /// A record from one line's bytes (without its newline); nil if it is not one.
     public init?(line: some Collection<UInt8>) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-              let sequence = (object["seq"] as? NSNumber)?.uint64Value, sequence > 0,
-              let slide = object["slide"] as? Int, let path = object["path"] as? String,
-              let start = object["start"] as? String, let nanoseconds = Self.parse(start),
-              let milliseconds = (object["durationMs"] as? NSNumber)?.int64Value, milliseconds >= 0
+        guard let object = try? JSONValue(parsing: line),
+              let sequence = object["seq"]?.uint64, sequence > 0,
+              let slide = object["slide"]?.int, let path = object["path"]?.string,
+              let start = object["start"]?.string, let nanoseconds = Self.parse(start),
+              let milliseconds = object["durationMs"]?.int64, milliseconds >= 0
         else { return nil }
-        let sha256 = object["sha256"] as? String
+        let sha256 = object["sha256"]?.string
         self.init(sequence: sequence, slide: slide, path: path, sha256: sha256, startNanoseconds: nanoseconds,
                   duration: .milliseconds(milliseconds))
     }

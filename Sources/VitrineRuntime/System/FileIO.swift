@@ -1,4 +1,5 @@
 import Glibc
+import VitrineCore
 
 /// File reading and crash-safe writing with plain POSIX calls, so every failure
 /// carries its errno.
@@ -77,7 +78,25 @@ public enum FileIO {
     }
 
     static func directoryName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        let directory = directoryOfPath(path)
+        return directory.isEmpty ? "." : directory
+    }
+
+    /// Reads a file `chunkSize` bytes at a time, handing each chunk to `body`,
+    /// so a large file need not fit in memory.
+    public static func forEachChunk(of path: String, chunkSize: Int = 1 << 20, _ body: ([UInt8]) -> Void) throws(SystemError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open", subject: path) }
+        defer { close(fd) }
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", subject: path)
+            }
+            if count == 0 { return }
+            body(count == chunkSize ? chunk : Array(chunk.prefix(count)))
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOPosix
 import Synchronization
@@ -409,6 +409,6 @@ public final class ChannelFollower: Sendable {
     }
 
     private static func seconds(_ duration: Duration) -> String {
-        String(format: "%.1fs", duration.secondsValue)
+        fixedPoint(duration.secondsValue, decimals: 1) + "s"
     }
 }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import VitrineChannel
+import VitrineConfig
 import VitrineCore
 
 /// The channel's part of `GET /api/v1/status` and of `/metrics`.
@@ -10,41 +11,41 @@ enum ChannelStatusReport {
     static func object(_ follower: ChannelFollower, wall: WallInstant) -> [String: Any] {
         let settings = follower.settings
         let state = follower.snapshot
-        func instant(_ value: WallInstant?) -> Any { value.map { RFC3339.format($0) as Any } ?? NSNull() }
+        func instant(_ value: WallInstant?) -> Any { value.map { RFC3339.format($0) as Any } ?? JSONValue.null }
         var object: [String: Any] = [
             "url": settings.url,
-            "group": settings.group.map { $0 as Any } ?? NSNull(),
-            "device": settings.device.map { $0 as Any } ?? NSNull(),
+            "group": settings.group.map { $0 as Any } ?? JSONValue.null,
+            "device": settings.device.map { $0 as Any } ?? JSONValue.null,
             "state": state.activity.name,
-            "version": state.applied.map { NSNumber(value: $0.version) as Any } ?? NSNull(),
+            "version": state.applied.map { $0.version as Any } ?? JSONValue.null,
             "published": instant(state.applied?.published),
             "appliedAt": instant(state.applied?.appliedAt),
-            "ageSeconds": state.applied.map { max(0, wall - $0.published) as Any } ?? NSNull(),
+            "ageSeconds": state.applied.map { max(0, wall - $0.published) as Any } ?? JSONValue.null,
             "lastReached": instant(state.lastReached),
             "allowLocalPush": settings.allowLocalPush,
         ]
         switch state.activity {
         case .downloading(let version, let remaining):
-            object["pending"] = ["version": NSNumber(value: version), "remainingPictures": remaining]
+            object["pending"] = ["version": version, "remainingPictures": remaining]
         case .ready(let version):
-            object["pending"] = ["version": NSNumber(value: version), "remainingPictures": 0]
+            object["pending"] = ["version": version, "remainingPictures": 0]
         case .waiting, .checking, .off:
-            object["pending"] = NSNull()
+            object["pending"] = JSONValue.null
         }
         if let refused = state.lastRefusal {
             object["refused"] = [
-                "reason": refused.refusal.code, "version": refused.version.map { NSNumber(value: $0) as Any } ?? NSNull(),
+                "reason": refused.refusal.code, "version": refused.version.map { $0 as Any } ?? JSONValue.null,
                 "at": RFC3339.format(refused.at), "message": refused.refusal.description,
             ] as [String: Any]
         } else {
-            object["refused"] = NSNull()
+            object["refused"] = JSONValue.null
         }
         if case .off(let reason) = state.activity {
-            object["lastError"] = ["message": reason, "at": NSNull()] as [String: Any]
+            object["lastError"] = ["message": reason, "at": JSONValue.null] as [String: Any]
         } else if let failure = state.lastFailure {
             object["lastError"] = ["message": failure.message, "at": RFC3339.format(failure.at)]
         } else {
-            object["lastError"] = NSNull()
+            object["lastError"] = JSONValue.null
         }
         return object
     }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import VitrineConfig
+import VitrineCore
 import VitrineRuntime
 
 /// What `vitrine push` does: uploads the local pictures a configuration names,
@@ -43,7 +44,7 @@ public struct ConfigPusher: Sendable {
             if present.contains(id) || outcome.uploaded.contains(where: { $0.id == id }) {
                 outcome.alreadyThere += 1
             } else {
-                let name = (file as NSString).lastPathComponent.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "upload"
+                let name = lastComponentOfPath(file).percentEncodingAllButAlphanumerics
                 _ = try await client.send(.POST, "/api/v1/assets?name=\(name)", body: bytes, contentType: "application/octet-stream",
                                           expecting: [200, 201])
                 outcome.uploaded.append((path, id))
@@ -59,7 +60,7 @@ public struct ConfigPusher: Sendable {
         // `output`, like `api` (which the document never has), belongs to the kiosk's own file.
         var document = ConfigDocument.tree(pushed)
         document.removeValue(forKey: "output")
-        let json = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        let json = try JSONValue.encode(document, [.sortedKeys, .withoutEscapingSlashes])
         let reply = try await client.send(.PUT, "/api/v1/config", body: Array(json), contentType: "application/json",
                                           headers: ifVersion.map { [("If-Match", "\"\($0)\"")] } ?? [])
         let answer = reply.json

@@ -1,7 +1,8 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
+import VitrineConfig
 
 /// The kiosk's API from the command line: bearer token, JSON bodies, and the
 /// server's error messages (with each key path) passed on as they are.
@@ -14,7 +15,7 @@ public struct RemoteClient: Sendable {
         public var status: Int
         public var headers: HTTPHeaders
         public var body: [UInt8]
-        public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]) ?? [:] }
+        public var json: [String: Any] { ((try? JSONValue(parsing: body))?.plain as? [String: Any]) ?? [:] }
     }
 
     /// What the kiosk said no to: its status, message and issues.

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 
@@ -11,7 +12,7 @@ public struct ServerEvent: Hashable, Sendable {
 
     init(_ name: String, _ object: [String: Any]) {
         self.name = name
-        let json = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let json = (try? JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])) ?? Array("{}".utf8)
         data = String(decoding: json, as: UTF8.self)
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 import NIOCore
 import VitrineConfig
@@ -31,10 +31,10 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     }
 }
 
-/// JSON bodies: built with JSONSerialization, sorted keys, so answers are stable.
+/// JSON bodies: built as plain values (JSONValue), sorted keys, so answers are stable.
 enum JSONResponse {
     static func make(_ status: HTTPResponse.Status = .ok, _ object: Any, headers: HTTPFields = [:]) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data = (try? JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])) ?? Array("{}".utf8)
         var fields = headers
         fields[.contentType] = "application/json"
         var buffer = ByteBuffer()

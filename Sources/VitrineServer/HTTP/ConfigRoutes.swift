@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 import VitrineConfig
+import VitrineCore
 
 /// `GET`/`PUT /api/v1/config` and `POST /api/v1/config/rollback`.
 struct ConfigRoutes {
@@ -36,7 +37,7 @@ struct ConfigRoutes {
     private func put(_ request: Request) async throws -> Response {
         try refuseWhileFollowingAChannel()
         let ifMatch = try request.headers[.ifMatch].map(Self.ifMatchVersion)
-        let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingWhitespace.lowercased() }
         guard let type, Self.contentTypes.contains(type) else {
             throw APIError(.unsupportedMediaType, "send the configuration as \(Self.contentTypes.joined(separator: ", ")), not \(type ?? "a body without Content-Type")")
         }
@@ -117,7 +118,7 @@ struct ConfigRoutes {
     /// 412 would tell a client with a broken header that someone else changed the
     /// configuration. Weak tags (`W/"..."`) never match under If-Match (RFC 9110 §13.1.1).
     static func ifMatchVersion(_ header: String) throws -> String {
-        let tag = header.trimmingCharacters(in: .whitespaces)
+        let tag = header.trimmingWhitespace
         if tag == "*" { return tag }
         let hex = tag.utf8.dropFirst().dropLast()
         guard tag.utf8.count == 18, tag.hasPrefix("\""), tag.hasSuffix("\""),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 import VitrineChannel
 import VitrineConfig
@@ -43,7 +43,7 @@ struct OverrideRoutes {
 
     /// What the body is, by its Content-Type.
     static func bodyKind(_ request: Request) throws -> BodyKind {
-        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingWhitespace.lowercased() ?? ""
         switch type {
         case "application/json": return .json
         case "image/jpeg", "image/png", "application/octet-stream": return .picture
@@ -81,7 +81,7 @@ struct OverrideRoutes {
         do {
             // A form-encoded query writes a space as +, which no duration contains; an
             // until's + is its UTC offset's sign, kept as it is.
-            let duration = query.get("duration")?.replacingOccurrences(of: "+", with: " ")
+            let duration = query.get("duration")?.replacing("+", with: " ")
             until = try OverrideDocument.end(until: query.get("until"), duration: duration, now: now, parseTimestamp: RFC3339.parse)
         } catch {
             throw APIError(.unprocessableContent, "the override is not valid: \(error.issues.first?.description ?? "")", issues: error.issues)

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
+import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 
@@ -18,13 +19,13 @@ struct PowerRoutes {
             var request = request
             let body = try await request.collectBody(upTo: 4 * 1024)
             let example = #"{"state": "off"}"#
-            guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
+            guard let object = try? JSONValue(parsing: body.readableBytesView).object else {
                 throw APIError(.unprocessableContent, "the body must be a JSON object such as \(example)")
             }
             if let key = Set(object.keys).subtracting(["state"]).sorted().first {
                 throw APIError(.unprocessableContent, "unknown key \(key)", issues: [.init(path: key, message: "unknown key (known keys: state)")])
             }
-            guard let value = object["state"] as? String, let state = ScreenPower.Request(rawValue: value) else {
+            guard let value = object["state"]?.string, let state = ScreenPower.Request(rawValue: value) else {
                 throw APIError(.unprocessableContent, "state must be on or off", issues: [.init(path: "state", message: "must be on or off")])
             }
             kiosk.control.send(.setScreenPower(state))
@@ -40,10 +41,10 @@ struct PowerRoutes {
         switch status.screen {
         case .on, .off:
             object["wokenByTouch"] = false
-            object["wakeEndsInSeconds"] = NSNull()
+            object["wakeEndsInSeconds"] = JSONValue.null
         case .heldByOverride:
             object["wokenByTouch"] = false
-            object["wakeEndsInSeconds"] = NSNull()
+            object["wakeEndsInSeconds"] = JSONValue.null
             object["heldByOverride"] = true
         case .wokenByTouch(let until):
             object["wokenByTouch"] = true

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 import NIOCore
 import VitrineConfig
@@ -24,11 +24,11 @@ struct StatusRoutes {
                 "recentErrors": status.recentErrors, "vitrineVersion": VitrineVersion.current,
                 "configVersion": kiosk.store.current.version, "screen": status.screen.isLit ? "on" : "off",
             ]
-            object["slide"] = status.currentSlide.map { $0 as Any } ?? NSNull()
-            object["schedule"] = status.schedule.map(Self.scheduleObject) ?? NSNull()
-            object["override"] = status.override.map(OverrideDocument.object) ?? NSNull()
-            object["channel"] = kiosk.channel.map { ChannelStatusReport.object($0, wall: WallClock.now()) } ?? NSNull()
-            object["tv"] = kiosk.television.map { TelevisionReport.object($0.status) } ?? NSNull()
+            object["slide"] = status.currentSlide.map { $0 as Any } ?? JSONValue.null
+            object["schedule"] = status.schedule.map(Self.scheduleObject) ?? JSONValue.null
+            object["override"] = status.override.map(OverrideDocument.object) ?? JSONValue.null
+            object["channel"] = kiosk.channel.map { ChannelStatusReport.object($0, wall: WallClock.now()) } ?? JSONValue.null
+            object["tv"] = kiosk.television.map { TelevisionReport.object($0.status) } ?? JSONValue.null
             return JSONResponse.make(.ok, object)
         }
         router.post("/api/v1/control") { request, _ in try await control(request) }
@@ -45,10 +45,10 @@ struct StatusRoutes {
     static func scheduleObject(_ schedule: ScheduleStatus) -> [String: Any] {
         [
             "showing": schedule.now.showing.description,
-            "playlist": schedule.now.showing.playlistName.map { $0 as Any } ?? NSNull(),
-            "since": schedule.now.since.map { $0.description as Any } ?? NSNull(),
-            "until": schedule.now.until.map { $0.description as Any } ?? NSNull(),
-            "next": schedule.next.map { $0.description as Any } ?? NSNull(),
+            "playlist": schedule.now.showing.playlistName.map { $0 as Any } ?? JSONValue.null,
+            "since": schedule.now.since.map { $0.description as Any } ?? JSONValue.null,
+            "until": schedule.now.until.map { $0.description as Any } ?? JSONValue.null,
+            "next": schedule.next.map { $0.description as Any } ?? JSONValue.null,
             "timezone": schedule.timezone,
         ]
     }
@@ -56,12 +56,12 @@ struct StatusRoutes {
     private func control(_ request: Request) async throws -> Response {
         var request = request
         let body = try await request.collectBody(upTo: 64 * 1024)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
+        guard let object = try? JSONValue(parsing: body.readableBytesView).object else {
             throw APIError(.unprocessableContent, #"the body must be a JSON object such as {"command": "next"}"#)
         }
         let known = ["next", "previous", "goto", "pause", "resume"]
-        guard let name = object["command"] as? String, known.contains(name) else {
-            throw APIError(.unprocessableContent, "command must be one of \(known.joined(separator: ", ")), found \(object["command"].map { "\($0)" } ?? "nothing")",
+        guard let name = object["command"]?.string, known.contains(name) else {
+            throw APIError(.unprocessableContent, "command must be one of \(known.joined(separator: ", ")), found \(object["command"].map { "\($0.plain)" } ?? "nothing")",
                            issues: [.init(path: "command", message: "must be one of \(known.joined(separator: ", "))")])
         }
         let unknownKeys = Set(object.keys).subtracting(["command", "slide"])
@@ -75,8 +75,7 @@ struct StatusRoutes {
         case "pause": command = .pause
         case "resume": command = .resume
         default:
-            // Decoded with JSONDecoder: JSONSerialization on Linux hands 0 and 1 out as
-            // numbers that also cast to Bool, and true as a number that casts to Int.
+            // Decoded with JSONDecoder into an Int: true is not a slide, and neither is 1.5.
             struct GoTo: Decodable { var slide: Int }
             let slide = try? JSONDecoder().decode(GoTo.self, from: Data(body.readableBytesView)).slide
             // A malformed slide is the body's fault (422); a slide the playlist does not

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import VitrineConfig
+import VitrineCore
 
 /// Where an override's pictures may come from: an uploaded asset that exists,
 /// or an absolute path to a readable file on the kiosk. Never a URL: an
@@ -25,6 +26,6 @@ enum OverrideSources {
         shown.assetDirectory = assets.directory
         let refused = Set(issues.map(\.path))
         issues += ConfigLoader.fileIssues(in: shown).filter { !refused.contains($0.path) }
-        return issues.sorted { $0.path.localizedStandardCompare($1.path) == .orderedAscending }
+        return issues.sorted { naturallyPrecedes($0.path, $1.path) }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import Synchronization
@@ -103,7 +103,7 @@ public final class OverrideStore: Sendable {
     /// the removal survives a power cut as a replacement does.
     private static func remove(_ path: String) throws {
         guard unlink(path) == 0 || errno == ENOENT else { throw SystemError("unlink", subject: path) }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = directoryOfPath(path)
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SystemError("open", subject: directory) }
         defer { close(descriptor) }

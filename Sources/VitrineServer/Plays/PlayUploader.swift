@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOCore
 import NIOPosix
@@ -124,7 +124,7 @@ public final class PlayUploader: Sendable {
     private func send(_ records: [PlayRecord]) async throws {
         let dropped = queue.withLock { $0.droppedUnsent(logDropped: log.status.dropped) }
         let body: [String: Any] = ["device": device, "dropped": dropped, "plays": records.map(\.object)]
-        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = try JSONValue.encode(body, [.sortedKeys, .withoutEscapingSlashes])
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 import VitrineChannel
+import VitrineConfig
 import VitrineRuntime
 
 /// `GET /api/v1/plays?since=RFC3339&limit=N`: the proof-of-play log, oldest
@@ -19,14 +20,14 @@ struct PlaysRoutes {
         }
     }
 
-    static var nothingRecorded: [String: Any] { ["plays": [Any](), "more": false, "dropped": 0, "upload": NSNull()] }
+    static var nothingRecorded: [String: Any] { ["plays": [Any](), "more": false, "dropped": 0, "upload": JSONValue.null] }
 
     /// The query from the parameters; a bad value is a 400 naming its parameter.
     static func query(_ parameters: Parameters) throws -> PlayQuery {
         var query = PlayQuery()
         if let raw = parameters.get("since") {
             // A form-encoded query writes the offset's + as a space: put it back.
-            let since = raw.count > 19 ? String(raw.prefix(19)) + raw.dropFirst(19).replacingOccurrences(of: " ", with: "+") : raw
+            let since = raw.count > 19 ? String(raw.prefix(19)) + raw.dropFirst(19).replacing(" ", with: "+") : raw
             guard let nanoseconds = RFC3339.parseNanoseconds(since) else {
                 throw APIError(.badRequest, "since must be an RFC 3339 date-time such as 2026-11-23T08:00:00Z, found \(since)",
                                issues: [.init(path: "since", message: "must be an RFC 3339 date-time")])

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import Synchronization
@@ -107,12 +107,12 @@ public final class ProofOfPlay: Sendable {
         let (records, more) = log.query(query)
         let status = log.status
         return ["plays": records.map(\.object), "more": more, "dropped": status.dropped,
-                "upload": uploader.map { Self.uploadObject($0.status) } ?? NSNull()]
+                "upload": uploader.map { Self.uploadObject($0.status) } ?? JSONValue.null]
     }
 
     static func uploadObject(_ status: PlayUploader.Status) -> [String: Any] {
         ["url": status.url, "pending": status.pending, "uploaded": status.uploaded, "failures": status.failures,
-         "dropped": status.dropped, "lastError": status.lastError ?? NSNull()]
+         "dropped": status.dropped, "lastError": status.lastError ?? JSONValue.null]
     }
 
     /// The Prometheus lines (appended to `/metrics`).

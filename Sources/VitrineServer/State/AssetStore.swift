@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import Synchronization
@@ -57,7 +57,7 @@ public final class AssetStore: Sendable {
                 "name": asset.name, "type": asset.kind.rawValue, "size": asset.size, "width": asset.width,
                 "height": asset.height, "added": asset.added,
             ]
-            let json = try JSONSerialization.data(withJSONObject: metadata, options: [.sortedKeys])
+            let json = try JSONValue.encode(metadata, [.sortedKeys])
             try FileIO.writeAtomically(Array(json), to: path(id) + ".json")
             return (asset, true)
         }
@@ -66,12 +66,12 @@ public final class AssetStore: Sendable {
     public func asset(_ id: String) -> Asset? {
         guard SlideSource.isAssetID(id), access(path(id), F_OK) == 0,
               let bytes = try? FileIO.read(path(id) + ".json"),
-              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-              let kind = (object["type"] as? String).flatMap(InspectedImage.Kind.init(rawValue:)),
-              let size = object["size"] as? Int, let width = object["width"] as? Int, let height = object["height"] as? Int
+              let object = try? JSONValue(parsing: bytes),
+              let kind = object["type"]?.string.flatMap(InspectedImage.Kind.init(rawValue:)),
+              let size = object["size"]?.int, let width = object["width"]?.int, let height = object["height"]?.int
         else { return nil }
-        return Asset(id: id, name: object["name"] as? String ?? id, kind: kind, size: size, width: width, height: height,
-                     added: object["added"] as? Double ?? 0)
+        return Asset(id: id, name: object["name"]?.string ?? id, kind: kind, size: size, width: width, height: height,
+                     added: object["added"]?.double ?? 0)
     }
 
     /// Every complete asset, newest first.

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import VitrineRuntime
 
 /// SHA-256 in lowercase hex: asset ids, configuration versions, seed digests.
 enum ContentDigest {
@@ -10,11 +10,9 @@ enum ContentDigest {
     /// The SHA-256 of a file, read 1 MiB at a time (a picture need not fit in
     /// memory twice); nil if it cannot be read.
     static func sha256(file path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
         var hasher = SHA256()
         do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+            try FileIO.forEachChunk(of: path) { hasher.update(data: $0) }
         } catch {
             return nil
         }

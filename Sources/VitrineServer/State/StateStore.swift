@@ -1,8 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 import Synchronization
 import VitrineConfig
+import VitrineCore
 import VitrineRuntime
 
 /// A configuration as the kiosk keeps it: the value, its canonical JSON and
@@ -84,7 +85,7 @@ public final class StateStore: Sendable {
         let recordedSeed = (try? FileIO.read(directory + "/seed.sha256")).map { String(decoding: $0, as: UTF8.self) }
         let seedConfiguration = try? seed.get()
         var local = seedConfiguration ?? KioskConfiguration()
-        local.baseDirectory = seedConfiguration?.baseDirectory ?? (seedFile as NSString).deletingLastPathComponent
+        local.baseDirectory = seedConfiguration?.baseDirectory ?? directoryOfPath(seedFile)
         local.assetDirectory = assets.directory
         fileRotation = local.output.rotation
         // The rotation a channel set for this device, read at start, when the
@@ -299,8 +300,8 @@ public final class StateStore: Sendable {
     /// The rotation device.json records, if it holds one.
     static func deviceRotation(in directory: String) -> Int? {
         guard let bytes = try? FileIO.read(directory + "/" + deviceFileName, limit: 4096),
-              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-              let rotation = object["rotation"] as? Int, [0, 90, 180, 270].contains(rotation) else { return nil }
+              let object = try? JSONValue(parsing: bytes),
+              let rotation = object["rotation"]?.int, [0, 90, 180, 270].contains(rotation) else { return nil }
         return rotation
     }
 
@@ -312,7 +313,7 @@ public final class StateStore: Sendable {
         if let configured { return configured }
         let path = directory + "/api-token"
         if let bytes = try? FileIO.read(path) {
-            let token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let token = String(decoding: bytes, as: UTF8.self).trimmingWhitespace
             if token.count >= APIConfiguration.minimumTokenLength { return token }
             logger.warning("\(path) holds no usable token (fewer than \(APIConfiguration.minimumTokenLength) characters); generating a new one")
         }
@@ -334,7 +335,7 @@ public final class StateStore: Sendable {
     static func showDigest(_ configuration: KioskConfiguration) -> String {
         var tree = ConfigDocument.tree(configuration)
         tree.removeValue(forKey: "output")
-        let json = (try? JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let json = (try? JSONValue.encode(tree, [.sortedKeys, .withoutEscapingSlashes])) ?? []
         return ContentDigest.sha256(Array(json))
     }
 

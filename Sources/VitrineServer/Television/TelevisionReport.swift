@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 
@@ -8,13 +9,13 @@ enum TelevisionReport {
     /// it last reported, and why that is not confirmed.
     static func object(_ status: CECTelevision.Status) -> [String: Any] {
         [
-            "adapter": status.adapter.map { $0 as Any } ?? NSNull(),
-            "physicalAddress": status.physicalAddress.map { $0 as Any } ?? NSNull(),
-            "logicalAddress": status.logicalAddress.map { $0 as Any } ?? NSNull(),
-            "wanted": status.wanted.map { ($0 ? "on" : "standby") as Any } ?? NSNull(),
-            "reported": status.reported.map { $0.rawValue as Any } ?? NSNull(),
+            "adapter": status.adapter.map { $0 as Any } ?? JSONValue.null,
+            "physicalAddress": status.physicalAddress.map { $0 as Any } ?? JSONValue.null,
+            "logicalAddress": status.logicalAddress.map { $0 as Any } ?? JSONValue.null,
+            "wanted": status.wanted.map { ($0 ? "on" : "standby") as Any } ?? JSONValue.null,
+            "reported": status.reported.map { $0.rawValue as Any } ?? JSONValue.null,
             "confirmed": status.confirmed,
-            "problem": status.problem.map { $0 as Any } ?? NSNull(),
+            "problem": status.problem.map { $0 as Any } ?? JSONValue.null,
             "commandsAcknowledged": status.commandsAcknowledged,
             "deliveryFailures": status.deliveryFailures,
         ]

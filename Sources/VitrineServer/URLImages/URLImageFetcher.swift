@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOCore
 import NIOPosix
@@ -193,7 +193,7 @@ public final class URLImageFetcher: Sendable {
             object[url] = entry
         }
         do {
-            let json = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            let json = try JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])
             try FileIO.writeAtomically(Array(json), to: indexPath)
         } catch {
             logger.error("cannot save \(indexPath): \(error)")
@@ -202,11 +202,11 @@ public final class URLImageFetcher: Sendable {
 
     private static func loadIndex(_ path: String) -> [String: Download] {
         guard let bytes = try? FileIO.read(path),
-              let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: [String: Any]] else { return [:] }
+              let object = try? JSONValue(parsing: bytes).object else { return [:] }
         return object.compactMapValues { entry in
-            guard let asset = entry["asset"] as? String else { return nil }
-            return Download(assetID: asset, etag: entry["etag"] as? String, lastModified: entry["lastModified"] as? String,
-                            checked: entry["checked"] as? Double ?? 0)
+            guard let asset = entry["asset"]?.string else { return nil }
+            return Download(assetID: asset, etag: entry["etag"]?.string, lastModified: entry["lastModified"]?.string,
+                            checked: entry["checked"]?.double ?? 0)
         }
     }
 }

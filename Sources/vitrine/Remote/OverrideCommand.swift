@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import VitrineConfig
+import VitrineCore
 import VitrineServer
 
 /// `vitrine remote override set|clear|show`: the emergency override
@@ -45,7 +47,7 @@ struct OverrideCommand: ParsableCommand {
                 guard let data = FileManager.default.contents(atPath: picture) else { throw ValidationError("cannot read \(picture)") }
                 var query = URLComponents()
                 query.queryItems = [duration.map { URLQueryItem(name: "duration", value: $0) }, until.map { URLQueryItem(name: "until", value: $0) },
-                                    URLQueryItem(name: "name", value: (picture as NSString).lastPathComponent)].compactMap { $0 }
+                                    URLQueryItem(name: "name", value: lastComponentOfPath(picture))].compactMap { $0 }
                 // The kiosk recognises the picture by its bytes; the type only says "a picture, not JSON".
                 let type = picture.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg"
                 let path = "/api/v1/override?" + (query.percentEncodedQuery ?? "")
@@ -55,7 +57,7 @@ struct OverrideCommand: ParsableCommand {
                 if let duration { body["duration"] = duration }
                 if let until { body["until"] = until }
                 if let interval { body["interval"] = interval }
-                let json = Array(try JSONSerialization.data(withJSONObject: body))
+                let json = Array(try JSONValue.encode(body))
                 reply = try waitFor { try await client.send(.POST, "/api/v1/override", body: json, contentType: "application/json", expecting: [201]) }
             }
             let object = reply.json
@@ -85,7 +87,7 @@ struct OverrideCommand: ParsableCommand {
                 print("no override is active")
                 return
             }
-            let data = try JSONSerialization.data(withJSONObject: reply.json, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            let data = try JSONValue.encode(reply.json, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import VitrineConfig
 import VitrineServer
 
 /// `vitrine remote status|next|previous|pause|resume|goto N|screenshot|power [on|off]|override set|clear|show`.
@@ -17,7 +18,7 @@ struct RemoteCommand: ParsableCommand {
         func run() throws {
             let client = try remote.client()
             let reply = try waitFor { try await client.send(.GET, "/api/v1/status") }
-            let data = try JSONSerialization.data(withJSONObject: reply.json, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            let data = try JSONValue.encode(reply.json, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         }
     }
@@ -86,11 +87,11 @@ extension RemoteCommand {
             let client = try remote.client()
             guard let state else {
                 let reply = try waitFor { try await client.send(.GET, "/api/v1/power") }
-                let data = try JSONSerialization.data(withJSONObject: reply.json, options: [.prettyPrinted, .sortedKeys])
+                let data = try JSONValue.encode(reply.json, [.prettyPrinted, .sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
                 return
             }
-            let json = Array(try JSONSerialization.data(withJSONObject: ["state": state.rawValue]))
+            let json = Array(try JSONValue.encode(["state": state.rawValue]))
             _ = try waitFor { try await client.send(.PUT, "/api/v1/power", body: json, contentType: "application/json", expecting: [202]) }
             print("screen \(state.rawValue): accepted")
         }
@@ -105,7 +106,7 @@ protocol ControlCommand: ParsableCommand {
 
 extension ControlCommand {
     func run() throws {
-        let json = Array(try JSONSerialization.data(withJSONObject: body))
+        let json = Array(try JSONValue.encode(body))
         let client = try remote.client()
         _ = try waitFor { try await client.send(.POST, "/api/v1/control", body: json, contentType: "application/json", expecting: [202]) }
         print("\(body["command"] ?? ""): accepted")

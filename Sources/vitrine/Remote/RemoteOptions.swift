@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import VitrineServer
 
 /// Where the kiosk is and how to get in.

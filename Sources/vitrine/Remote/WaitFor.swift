@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Runs async work from a synchronous command and waits for it (the CLI's
 /// `main` is synchronous: `run` must block the main thread for the display).

@@ -1,0 +1,203 @@
+import FoundationEssentials
+
+/// A JSON value, for the small documents the kiosk writes and reads by hand:
+/// API bodies, state files, play records, the configuration's canonical form.
+///
+/// Why not `JSONSerialization`: it lives in full Foundation, which links ICU's
+/// 34 MB of data into the binary; FoundationEssentials has only the Codable
+/// coders. This type is what they encode and decode, with the few accessors
+/// readers need. Integers stay integers (`Int64`), so a sequence number or a
+/// millisecond count round-trips exactly.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    /// A whole number above `Int64.max` (a channel version may be any UInt64).
+    case unsignedInteger(UInt64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// How `encoded` writes.
+    public struct WritingOptions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Keys in sorted order, so the same value always gives the same bytes.
+        public static let sortedKeys = WritingOptions(rawValue: 1)
+        /// Indented over several lines, for people.
+        public static let prettyPrinted = WritingOptions(rawValue: 2)
+        /// `/` as itself rather than `\/`, so URLs read as written.
+        public static let withoutEscapingSlashes = WritingOptions(rawValue: 4)
+    }
+
+    /// Why a plain Swift value could not be written as JSON.
+    public struct UnsupportedValue: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A JSON text's value (UTF-8). Throws `DecodingError` when it is not JSON.
+    public init(parsing bytes: some Collection<UInt8>) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+
+    /// A value built as plain Swift values, as `JSONSerialization` took them:
+    /// `[String: Any]`, `[Any]`, `String`, `Bool`, integers, `Double`, `nil`
+    /// optionals and `JSONValue` itself (`JSONValue.null` for an explicit null).
+    public init(plain value: Any) throws(UnsupportedValue) {
+        switch value {
+        case let json as JSONValue: self = json
+        case let text as String: self = .string(text)
+        case let text as Substring: self = .string(String(text))
+        case let flag as Bool: self = .bool(flag)
+        case let number as Int: self = .integer(Int64(number))
+        case let number as Int64: self = .integer(number)
+        case let number as Int32: self = .integer(Int64(number))
+        case let number as UInt32: self = .integer(Int64(number))
+        case let number as UInt8: self = .integer(Int64(number))
+        case let number as UInt64: self = Int64(exactly: number).map(JSONValue.integer) ?? .unsignedInteger(number)
+        case let number as UInt: self = Int64(exactly: number).map(JSONValue.integer) ?? .unsignedInteger(UInt64(number))
+        case let number as Double:
+            guard number.isFinite else { throw UnsupportedValue(description: "JSON has no \(number)") }
+            self = .double(number)
+        case let number as Float:
+            guard number.isFinite else { throw UnsupportedValue(description: "JSON has no \(number)") }
+            self = .double(Double(number))
+        case let object as [String: Any]:
+            var members: [String: JSONValue] = [:]
+            for (key, member) in object { members[key] = try JSONValue(plain: member) }
+            self = .object(members)
+        case let items as [Any]:
+            var values: [JSONValue] = []
+            values.reserveCapacity(items.count)
+            for item in items { values.append(try JSONValue(plain: item)) }
+            self = .array(values)
+        default:
+            // A nil optional that arrived as `Any` is JSON's null; anything else has no JSON form.
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .optional else {
+                throw UnsupportedValue(description: "\(type(of: value)) has no JSON form")
+            }
+            guard let wrapped = mirror.children.first?.value else {
+                self = .null
+                return
+            }
+            self = try JSONValue(plain: wrapped)
+        }
+    }
+
+    /// The JSON text.
+    public func encoded(_ options: WritingOptions = []) -> [UInt8] {
+        let encoder = JSONEncoder()
+        var formatting: JSONEncoder.OutputFormatting = []
+        if options.contains(.sortedKeys) { formatting.insert(.sortedKeys) }
+        if options.contains(.prettyPrinted) { formatting.insert(.prettyPrinted) }
+        if options.contains(.withoutEscapingSlashes) { formatting.insert(.withoutEscapingSlashes) }
+        encoder.outputFormatting = formatting
+        // Every case encodes: doubles are finite by construction from plain values,
+        // and a decoded document holds none that are not.
+        return Array((try? encoder.encode(self)) ?? Data("null".utf8))
+    }
+
+    /// The JSON text of plain Swift values (see `init(plain:)`).
+    public static func encode(_ plain: Any, _ options: WritingOptions = []) throws(UnsupportedValue) -> [UInt8] {
+        try JSONValue(plain: plain).encoded(options)
+    }
+
+    // MARK: Reading
+
+    /// The member `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { members[key] } else { nil }
+    }
+
+    public var string: String? { if case .string(let text) = self { text } else { nil } }
+    public var bool: Bool? { if case .bool(let flag) = self { flag } else { nil } }
+    public var object: [String: JSONValue]? { if case .object(let members) = self { members } else { nil } }
+    public var array: [JSONValue]? { if case .array(let items) = self { items } else { nil } }
+
+    /// A whole number: an integer, or a double with no fraction that fits.
+    public var int64: Int64? {
+        switch self {
+        case .integer(let number): number
+        case .double(let number): Int64(exactly: number)
+        default: nil
+        }
+    }
+
+    /// A whole number that is not negative, as exactly as JSON wrote it.
+    public var uint64: UInt64? {
+        switch self {
+        case .integer(let number): UInt64(exactly: number)
+        case .unsignedInteger(let number): number
+        case .double(let number): UInt64(exactly: number)
+        default: nil
+        }
+    }
+
+    public var int: Int? { int64.flatMap { Int(exactly: $0) } }
+
+    /// Any number.
+    public var double: Double? {
+        switch self {
+        case .integer(let number): Double(number)
+        case .unsignedInteger(let number): Double(number)
+        case .double(let number): number
+        default: nil
+        }
+    }
+
+    public var isNull: Bool { self == .null }
+
+    /// As plain Swift values: `[String: Any]`, `[Any]`, `String`, `Bool`, `Int`
+    /// (or `Int64` beyond it), `Double`, and `JSONValue.null` for null.
+    public var plain: Any {
+        switch self {
+        case .null: JSONValue.null
+        case .bool(let flag): flag
+        case .integer(let number): Int(exactly: number).map { $0 as Any } ?? number
+        case .unsignedInteger(let number): number
+        case .double(let number): number
+        case .string(let text): text
+        case .array(let items): items.map(\.plain)
+        case .object(let members): members.mapValues(\.plain)
+        }
+    }
+}
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let number = try? container.decode(Int64.self) {
+            self = .integer(number)
+        } else if let number = try? container.decode(UInt64.self) {
+            self = .unsignedInteger(number)
+        } else if let number = try? container.decode(Double.self) {
+            self = .double(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let items = try? container.decode([JSONValue].self) {
+            self = .array(items)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let flag): try container.encode(flag)
+        case .integer(let number): try container.encode(number)
+        case .unsignedInteger(let number): try container.encode(number)
+        case .double(let number): try container.encode(number)
+        case .string(let text): try container.encode(text)
+        case .array(let items): try container.encode(items)
+        case .object(let members): try container.encode(members)
+        }
+    }
+}

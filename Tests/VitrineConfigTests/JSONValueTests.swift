@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import VitrineConfig
+import VitrineCore
+
+@Suite("JSONValue: the kiosk's JSON without full Foundation")
+struct JSONValueTests {
+    /// The canonical configuration bytes decide its version: they must be what
+    /// JSONSerialization wrote before, or every stored configuration would
+    /// change version with the upgrade.
+    @Test(arguments: [
+        """
+        slides:
+          - a.jpg
+          - {path: "https://example.com/b/pic.jpg", fit: cover, duration: 2.5s, action: {post: "http://x/y"}}
+        interval: 7s
+        background: "#102030"
+        transition: {type: crossfade, duration: 0.4}
+        """,
+        """
+        schedule:
+          timezone: UTC
+          playlists: {night: [n.jpg, {path: m.jpg, fit: stretch}], day: [d.jpg]}
+          entries: [{playlist: night, days: weekdays, from: "20:00", until: "06:00"}, {playlist: day, days: daily, from: "08:00", until: "18:00"}]
+        """,
+    ])
+    func theCanonicalConfigurationIsByteForByteWhatJSONSerializationWrote(text: String) throws {
+        let configuration = try ConfigLoader.parse(text)
+        let tree = ConfigDocument.tree(configuration)
+        let old = try JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        #expect(String(decoding: ConfigDocument.json(configuration), as: UTF8.self) == String(decoding: Array(old) + [0x0A], as: UTF8.self))
+    }
+
+    @Test func compactOutputMatchesJSONSerialization() throws {
+        let plain: [String: Any] = [
+            "b": [1, 2.5, "x/y", true, JSONValue.null, ["n": -3]] as [Any], "a": "é \"q\" \n \u{1}", "c": [String: Any](),
+            "d": [Any](), "e": UInt64.max, "f": 0.1, "g": 1e21, "h": Int64.min,
+        ]
+        let ours = try JSONValue.encode(plain, [.sortedKeys, .withoutEscapingSlashes])
+        var theirs = plain
+        theirs["b"] = [1, 2.5, "x/y", true, NSNull(), ["n": -3]] as [Any]
+        let old = try JSONSerialization.data(withJSONObject: theirs, options: [.sortedKeys, .withoutEscapingSlashes])
+        #expect(String(decoding: ours, as: UTF8.self) == String(decoding: old, as: UTF8.self))
+    }
+
+    @Test func parsingKeepsIntegersExactAndKindsApart() throws {
+        let value = try JSONValue(parsing: Array(#"{"seq": 9007199254740993, "ms": 12, "x": 1.5, "t": true, "n": null, "s": "5", "l": [1, "a"]}"#.utf8))
+        #expect(value["seq"]?.int64 == 9_007_199_254_740_993)
+        #expect(value["ms"]?.int == 12 && value["ms"]?.double == 12)
+        #expect(value["x"]?.double == 1.5 && value["x"]?.int == nil)
+        #expect(value["t"]?.bool == true && value["t"]?.int == nil)
+        #expect(value["n"]?.isNull == true)
+        #expect(value["s"]?.string == "5" && value["s"]?.int == nil)
+        #expect(value["l"]?.array?.count == 2)
+        #expect(try JSONValue(parsing: Array("18446744073709551615".utf8)).uint64 == .max)
+        #expect(value["missing"] == nil)
+    }
+
+    @Test(arguments: ["", "{", "{\"a\" 1}", "nul", "[1 2]"])
+    func notJSONThrows(text: String) {
+        #expect(throws: (any Error).self) { try JSONValue(parsing: Array(text.utf8)) }
+    }
+
+    @Test func plainValuesWithoutAJSONFormAreRefused() throws {
+        #expect(throws: JSONValue.UnsupportedValue.self) { try JSONValue(plain: ["d": Duration.seconds(1)]) }
+        #expect(throws: JSONValue.UnsupportedValue.self) { try JSONValue(plain: Double.nan) }
+        #expect(try JSONValue(plain: ["x": Optional<String>.none as Any]) == .object(["x": .null]))
+        #expect(try JSONValue(plain: ["x": Optional("y") as Any]) == .object(["x": .string("y")]))
+    }
+}

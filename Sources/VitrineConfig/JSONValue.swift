@@ -96,7 +96,44 @@ public enum JSONValue: Hashable, Sendable {
         encoder.outputFormatting = formatting
         // Every case encodes: doubles are finite by construction from plain values,
         // and a decoded document holds none that are not.
-        return Array((try? encoder.encode(self)) ?? Data("null".utf8))
+        return Self.escapingWhatYAMLRefuses(Array((try? encoder.encode(self)) ?? Data("null".utf8)))
+    }
+
+    /// JSON allows DEL, the C1 controls and U+FFFE/U+FFFF raw inside strings;
+    /// YAML 1.1, and so libyaml, refuses them anywhere in its input, except
+    /// U+0085 (NEL), which it reads as a line break and so folds away. The
+    /// configuration and override files are JSON read back through the YAML
+    /// reader, so a string holding one (a YAML `"\u0080"` escape, say) would be
+    /// stored in a form that no longer loads. Written as `\u` escapes, it
+    /// reads back the same through either. These bytes occur only inside
+    /// strings: JSON's structure is ASCII.
+    static func escapingWhatYAMLRefuses(_ bytes: [UInt8]) -> [UInt8] {
+        func escape(_ scalar: UInt32, into output: inout [UInt8]) {
+            let hex = Array("0123456789abcdef".utf8)
+            output += Array("\\u".utf8)
+            for shift in [12, 8, 4, 0] { output.append(hex[Int((scalar >> UInt32(shift)) & 0xF)]) }
+        }
+        guard bytes.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xEF }) else { return bytes }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 16)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x7F {
+                escape(0x7F, into: &output)
+                index += 1
+            } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                escape(UInt32(bytes[index + 1]), into: &output)
+                index += 2
+            } else if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF {
+                escape(bytes[index + 2] == 0xBE ? 0xFFFE : 0xFFFF, into: &output)
+                index += 3
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+        return output
     }
 
     /// The JSON text of plain Swift values (see `init(plain:)`).

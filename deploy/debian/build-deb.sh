@@ -94,6 +94,7 @@ build_id=$(readelf -n "$binary" | sed -n 's/^[[:space:]]*Build ID: \([0-9a-f]*\)
 # Full Foundation drags in ICU, whose data alone is 34 MB: the binary would no
 # longer fit the size budget (docs/architecture.md, "FoundationEssentials, never
 # Foundation"). A new dependency or trait that imports Foundation shows here.
+# shellcheck disable=SC2016  # "$s" is Swift's mangling prefix ($s10Foundation…), not a variable.
 if readelf -W --syms "$binary" | grep -q -E ' (icudt[0-9]+_dat|\$s10Foundation[0-9])'; then
     die "$binary links full Foundation or ICU; find the import Foundation (ours or a package's) that brought it in"
 fi

@@ -152,20 +152,34 @@ static inline void vitrine_jpeg_destroy(vitrine_jpeg_session *session) {
     free(session);
 }
 
+/// Receives decoded rows `first_row ..< first_row + count`, packed `row_bytes`
+/// apart at `rows`, which are valid until it returns.
+typedef void (*vitrine_jpeg_rows_ready)(void *context, const unsigned char *rows, unsigned int first_row,
+                                        unsigned int count);
+
 /// Decodes `size` bytes at `data` (jpeg_mem_src, jpeg_read_header,
 /// jpeg_start_decompress, jpeg_read_scanlines, jpeg_finish_decompress) at
-/// scale_num/scale_denom into `width` x `height` pixels at `output`, `row_bytes`
-/// apart: JCS_CMYK when `cmyk` is nonzero, else JCS_EXT_BGRX (XRGB8888 in
-/// little-endian memory). The trailing markers up to EOI are read too, so an
-/// error after the last scanline is still reported.
+/// scale_num/scale_denom into `width` x `height` pixels: JCS_CMYK when `cmyk`
+/// is nonzero, else JCS_EXT_BGRX (XRGB8888 in little-endian memory). The
+/// trailing markers up to EOI are read too, so an error after the last
+/// scanline is still reported.
+///
+/// `output` holds `strip_rows` rows, `row_bytes` apart. Without `rows_ready`
+/// it is the whole picture (`strip_rows` is `height`). With it, it is a strip
+/// reused from the top: each time it is full, and at the end, `rows_ready` gets
+/// the rows in it, so the picture never exists whole in memory.
 ///
 /// Returns 0 when libjpeg got to the end of the file (the report may still hold
 /// warnings), -1 when it stopped: a fatal error (report->failed), too many
 /// scans, or an output size other than `width` x `height` (nothing is written then).
+/// Rows handed to `rows_ready` before an error stay handed: the caller throws
+/// away what it made of them.
 static inline int vitrine_jpeg_decompress(vitrine_jpeg_session *session, const unsigned char *data, unsigned long size,
                                           unsigned int scale_num, unsigned int scale_denom, int cmyk,
                                           unsigned char *output, size_t row_bytes, unsigned int width,
-                                          unsigned int height, vitrine_jpeg_report *report) {
+                                          unsigned int height, unsigned int strip_rows,
+                                          vitrine_jpeg_rows_ready rows_ready, void *context,
+                                          vitrine_jpeg_report *report) {
     // Only `session` and its heap memory are used after a jump: no local that
     // changes after setjmp is read again (C11 7.13.2.1).
     j_decompress_ptr info = &session->info;
@@ -186,19 +200,27 @@ static inline int vitrine_jpeg_decompress(vitrine_jpeg_session *session, const u
     report->output_width = (int)info->output_width;
     report->output_height = (int)info->output_height;
     report->output_components = info->out_color_components;
-    if (info->output_width != width || info->output_height != height || info->out_color_components != 4) {
+    if (info->output_width != width || info->output_height != height || info->out_color_components != 4 ||
+        strip_rows == 0 || (!rows_ready && strip_rows != height)) {
         jpeg_abort_decompress(info);
         session->report = NULL;
         return -1;
     }
     jpeg_start_decompress(info);
-    JSAMPARRAY rows = (*info->mem->alloc_small)((j_common_ptr)info, JPOOL_IMAGE, height * sizeof(JSAMPROW));
-    for (unsigned int y = 0; y < height; y++) rows[y] = output + (size_t)y * row_bytes;
+    JSAMPARRAY rows = (*info->mem->alloc_small)((j_common_ptr)info, JPOOL_IMAGE, strip_rows * sizeof(JSAMPROW));
+    for (unsigned int y = 0; y < strip_rows; y++) rows[y] = output + (size_t)y * row_bytes;
     while (info->output_scanline < info->output_height) {
-        // With an in-memory source libjpeg never suspends; 0 rows would mean it did.
-        if (jpeg_read_scanlines(info, rows + info->output_scanline, info->output_height - info->output_scanline) == 0) {
-            ERREXIT(info, JERR_CANT_SUSPEND);
+        unsigned int first = info->output_scanline, filled = 0;
+        unsigned int wanted = info->output_height - first < strip_rows ? info->output_height - first : strip_rows;
+        while (filled < wanted) {
+            // With an in-memory source libjpeg never suspends; 0 rows would mean it did.
+            JDIMENSION got = jpeg_read_scanlines(info, rows + filled, wanted - filled);
+            if (got == 0) ERREXIT(info, JERR_CANT_SUSPEND);
+            filled += got;
         }
+        // The callback runs between libjpeg calls and must not call libjpeg:
+        // a longjmp can then never unwind through its (Swift) frames.
+        if (rows_ready) rows_ready(context, output, first, filled);
     }
     jpeg_finish_decompress(info);
     session->report = NULL;

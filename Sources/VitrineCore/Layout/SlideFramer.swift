@@ -27,32 +27,59 @@ public enum SlideFramer {
         scratch: FramingScratch? = nil
     ) {
         let upright = orientation == .up ? decoded : orientation.uprighted(decoded, storage: scratch?.upright)
+        AreaResampler.resample(upright, fittedIn: canvas, fit: fit, background: background, scratch: scratch)
+    }
+
+    /// Starts the frame of an upright picture of `picture` size that will arrive
+    /// row by row, top to bottom (`StreamingAreaResampler.consume`): the bars
+    /// around it are filled with `background` now, the picture as its rows come.
+    /// nil when no part of the picture is on screen; the canvas is then all background.
+    public static func streamingFrame(
+        picture: PixelSize, fit: FitMode, background: RGBAColor, into canvas: PixelCanvas, scratch: FramingScratch? = nil
+    ) -> StreamingAreaResampler? {
+        guard let part = visiblePart(of: picture, in: canvas, background: background, fit: fit) else { return nil }
+        return StreamingAreaResampler(sourceSize: picture, region: part.region, into: canvas, at: part.visible,
+                                      scratch: scratch?.rows)
+    }
+
+    /// The rectangle of `canvas` the fitted picture covers and the region of the
+    /// picture shown there; everything else is filled with `background`.
+    static func visiblePart(of picture: PixelSize, in canvas: PixelCanvas, background: RGBAColor, fit: FitMode)
+        -> (visible: PixelRect, region: AreaResampler.SourceRegion)? {
         let bounds = PixelRect(x: 0, y: 0, width: canvas.size.width, height: canvas.size.height)
-        let placement = SlideLayout.placement(of: upright.size, in: canvas.size, fit: fit)
+        let placement = SlideLayout.placement(of: picture, in: canvas.size, fit: fit)
         guard let visible = placement.intersection(bounds) else {
             canvas.fill(with: background)
-            return
+            return nil
         }
         // Only the bars around the picture get the background colour.
         canvas.fill(PixelRect(x: 0, y: 0, width: bounds.width, height: visible.y), with: background)
         canvas.fill(PixelRect(x: 0, y: visible.maxY, width: bounds.width, height: bounds.height - visible.maxY), with: background)
         canvas.fill(PixelRect(x: 0, y: visible.y, width: visible.x, height: visible.height), with: background)
         canvas.fill(PixelRect(x: visible.maxX, y: visible.y, width: bounds.width - visible.maxX, height: visible.height), with: background)
-        let scaleX = Double(upright.width) / Double(placement.width)
-        let scaleY = Double(upright.height) / Double(placement.height)
+        let scaleX = Double(picture.width) / Double(placement.width)
+        let scaleY = Double(picture.height) / Double(placement.height)
         let region = AreaResampler.SourceRegion(
             x: Double(visible.x - placement.x) * scaleX, y: Double(visible.y - placement.y) * scaleY,
             width: Double(visible.width) * scaleX, height: Double(visible.height) * scaleY)
-        AreaResampler.resample(upright, region: region, into: canvas, at: visible, scratch: scratch?.intermediate)
+        return (visible, region)
     }
 }
 
-/// Memory a decode worker keeps between pictures for the intermediate images
-/// of framing: the upright copy of a rotated picture, and the resampler's
-/// horizontal pass.
+extension AreaResampler {
+    /// `upright` fitted into `canvas` over `background`: `SlideFramer.frame` once oriented.
+    static func resample(_ upright: PixelImage, fittedIn canvas: PixelCanvas, fit: FitMode, background: RGBAColor,
+                         scratch: FramingScratch?) {
+        guard let part = SlideFramer.visiblePart(of: upright.size, in: canvas, background: background, fit: fit) else { return }
+        resample(upright, region: part.region, into: canvas, at: part.visible, scratch: scratch?.rows)
+    }
+}
+
+/// Memory a decode worker keeps between pictures for framing: the upright copy
+/// of a rotated picture, and the resampler's ring of horizontally filtered rows.
 public final class FramingScratch: @unchecked Sendable {
     let upright = PixelStorage()
-    let intermediate = PixelStorage()
+    let rows = PixelStorage()
     public init() {}
 }
 

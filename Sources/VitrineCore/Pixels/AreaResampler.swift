@@ -38,41 +38,13 @@ public enum AreaResampler {
 
     /// Resamples the `region` of `source` straight into `rect` of `canvas`
     /// (which must lie inside it), sparing a copy of the result. `scratch` holds
-    /// the intermediate of the horizontal pass when given.
+    /// the few intermediate rows of the horizontal pass when given.
     public static func resample(_ source: PixelImage, region: SourceRegion, into canvas: PixelCanvas, at rect: PixelRect,
                                 scratch: PixelStorage? = nil) {
-        let target = rect.size
-        precondition(!target.isEmpty, "resample target \(target) is empty")
-        precondition(rect.x >= 0 && rect.y >= 0 && rect.maxX <= canvas.size.width && rect.maxY <= canvas.size.height)
-        let whole = region == SourceRegion(x: 0, y: 0, width: Double(source.width), height: Double(source.height))
-        let outputRow = { (y: Int) in canvas.row(rect.y + y) + rect.x }
-        if whole && source.size == target {
-            for y in 0..<target.height { outputRow(y).update(from: source.pixels.baseAddress! + y * source.width, count: target.width) }
-            return
-        }
-        // Horizontal pass into an intermediate of the target width and the source
-        // height, then vertical; each pass is skipped when its axis is unchanged.
-        let horizontal: PixelImage
-        if source.width == target.width && region.x == 0 && region.width == Double(source.width) {
-            horizontal = source
-        } else {
-            let size = PixelSize(width: target.width, height: source.height)
-            horizontal = scratch.map { PixelImage(size: size, storage: $0) } ?? PixelImage(size: size)
-            let taps = FilterTaps(start: region.x, length: region.width, limit: source.width, targetLength: target.width)
-            for y in 0..<source.height {
-                filterRow(
-                    source: source.pixels.baseAddress! + y * source.width,
-                    target: horizontal.pixels.baseAddress! + y * target.width,
-                    taps: taps)
-            }
-        }
-        let taps = horizontal.height == target.height && region.y == 0 && region.height == Double(source.height)
-            ? nil : FilterTaps(start: region.y, length: region.height, limit: horizontal.height, targetLength: target.height)
-        if let taps {
-            filterColumns(source: horizontal, taps: taps, width: target.width, height: target.height, row: outputRow)
-        } else {
-            for y in 0..<target.height { outputRow(y).update(from: horizontal.pixels.baseAddress! + y * target.width, count: target.width) }
-        }
+        let stream = StreamingAreaResampler(sourceSize: source.size, region: region, into: canvas, at: rect, scratch: scratch)
+        let rows = stream.neededSourceRows
+        stream.consume(rows: source.pixels.baseAddress! + rows.lowerBound * source.width, first: rows.lowerBound,
+                       count: rows.count, stride: source.width)
     }
 
     /// For each target position along one axis: the first source index, the number
@@ -82,10 +54,13 @@ public enum AreaResampler {
         var counts: [Int32]
         var weights: [Int32]
         var maxTaps: Int
+        /// The length of the source line.
+        var sourceLength: Int
 
         /// Taps mapping `targetLength` pixels onto the source span
         /// [`start`, `start + length`) of a line `limit` pixels long.
         init(start: Double, length: Double, limit sourceLength: Int, targetLength: Int) {
+            self.sourceLength = sourceLength
             let scale = length / Double(targetLength)
             var lists: [(start: Int, weights: [Double])] = []
             lists.reserveCapacity(targetLength)
@@ -141,6 +116,18 @@ public enum AreaResampler {
         taps.starts.withUnsafeBufferPointer { starts in
             taps.counts.withUnsafeBufferPointer { counts in
                 taps.weights.withUnsafeBufferPointer { weights in
+                    switch taps.maxTaps {
+                    case 2:
+                        filterRowTwoTaps(source: source, target: target, starts: starts, weights: weights.baseAddress!,
+                                         last: taps.sourceLength - 1)
+                        return
+                    case 3:
+                        filterRowThreeTaps(source: source, target: target, starts: starts, weights: weights.baseAddress!,
+                                           last: taps.sourceLength - 1)
+                        return
+                    default:
+                        break
+                    }
                     let maxTaps = taps.maxTaps
                     for x in 0..<starts.count {
                         let first = source + Int(starts[x])
@@ -158,37 +145,75 @@ public enum AreaResampler {
         }
     }
 
-    /// The vertical pass, writing each output row to `row(y)`.
-    static func filterColumns(source: PixelImage, taps: FilterTaps, width: Int, height: Int,
-                              row: (Int) -> UnsafeMutablePointer<UInt32>) {
-        let base = source.pixels.baseAddress!
-        for y in 0..<height {
-            let first = Int(taps.starts[y]), count = Int(taps.counts[y])
-            let out = row(y)
-            if count == 1 {
-                out.update(from: base + first * width, count: width)
-            } else if count == 2 {
-                // The common case when shrinking by less than 2x: two rows per output row.
-                let w0 = UInt32(bitPattern: taps.weights[y * taps.maxTaps])
-                let w1 = UInt32(bitPattern: taps.weights[y * taps.maxTaps + 1])
-                let row0 = base + first * width, row1 = row0 + width
-                for x in 0..<width {
-                    let a = row0[x], b = row1[x]
-                    let redBlue = (a & 0x00FF_00FF) &* w0 &+ (b & 0x00FF_00FF) &* w1
-                    let green = (a & 0x0000_FF00) &* w0 &+ (b & 0x0000_FF00) &* w1
-                    out[x] = pack(redBlue: redBlue, green: green)
+    /// The horizontal pass when no output pixel draws from more than two source
+    /// pixels (enlarging, and shrinking by a whole ratio up to 2x). A one-tap
+    /// pixel's second weight is the zero padding, so every pixel takes the same
+    /// branch-free path; the second read is clamped to the row so the last
+    /// pixel never reads past it.
+    @inline(__always)
+    static func filterRowTwoTaps(source: UnsafePointer<UInt32>, target: UnsafeMutablePointer<UInt32>,
+                                 starts: UnsafeBufferPointer<Int32>, weights: UnsafePointer<Int32>, last: Int) {
+        for x in 0..<starts.count {
+            let start = Int(starts[x])
+            let a = source[start], b = source[min(start &+ 1, last)]
+            let w0 = UInt32(bitPattern: weights[x &* 2]), w1 = UInt32(bitPattern: weights[x &* 2 &+ 1])
+            let redBlue = (a & 0x00FF_00FF) &* w0 &+ (b & 0x00FF_00FF) &* w1
+            let green = (a & 0x0000_FF00) &* w0 &+ (b & 0x0000_FF00) &* w1
+            target[x] = pack(redBlue: redBlue, green: green)
+        }
+    }
+
+    /// The same for up to three source pixels: shrinking by a ratio between 1x
+    /// and 2x, which is what a slide is after the DCT scaling (1500 to 1440
+    /// columns spans two pixels, or three when a window starts near a pixel's end).
+    @inline(__always)
+    static func filterRowThreeTaps(source: UnsafePointer<UInt32>, target: UnsafeMutablePointer<UInt32>,
+                                   starts: UnsafeBufferPointer<Int32>, weights: UnsafePointer<Int32>, last: Int) {
+        for x in 0..<starts.count {
+            let start = Int(starts[x])
+            let a = source[start], b = source[min(start &+ 1, last)], c = source[min(start &+ 2, last)]
+            let w0 = UInt32(bitPattern: weights[x &* 3]), w1 = UInt32(bitPattern: weights[x &* 3 &+ 1])
+            let w2 = UInt32(bitPattern: weights[x &* 3 &+ 2])
+            let redBlue = (a & 0x00FF_00FF) &* w0 &+ (b & 0x00FF_00FF) &* w1 &+ (c & 0x00FF_00FF) &* w2
+            let green = (a & 0x0000_FF00) &* w0 &+ (b & 0x0000_FF00) &* w1 &+ (c & 0x0000_FF00) &* w2
+            target[x] = pack(redBlue: redBlue, green: green)
+        }
+    }
+
+    /// One output row of the vertical pass: `count` rows at `rows`, weighted by
+    /// `weights`, into `target`.
+    static func filterColumn(rows: UnsafePointer<UnsafePointer<UInt32>>, count: Int, weights: UnsafePointer<Int32>,
+                             width: Int, into target: UnsafeMutablePointer<UInt32>) {
+        if count == 1 {
+            target.update(from: rows[0], count: width)
+        } else if count == 2 {
+            // The common case when shrinking by less than 2x: two rows per output row.
+            let w0 = UInt32(bitPattern: weights[0]), w1 = UInt32(bitPattern: weights[1])
+            let row0 = rows[0], row1 = rows[1]
+            for x in 0..<width {
+                let a = row0[x], b = row1[x]
+                let redBlue = (a & 0x00FF_00FF) &* w0 &+ (b & 0x00FF_00FF) &* w1
+                let green = (a & 0x0000_FF00) &* w0 &+ (b & 0x0000_FF00) &* w1
+                target[x] = pack(redBlue: redBlue, green: green)
+            }
+        } else if count == 3 {
+            let w0 = UInt32(bitPattern: weights[0]), w1 = UInt32(bitPattern: weights[1]), w2 = UInt32(bitPattern: weights[2])
+            let row0 = rows[0], row1 = rows[1], row2 = rows[2]
+            for x in 0..<width {
+                let a = row0[x], b = row1[x], c = row2[x]
+                let redBlue = (a & 0x00FF_00FF) &* w0 &+ (b & 0x00FF_00FF) &* w1 &+ (c & 0x00FF_00FF) &* w2
+                let green = (a & 0x0000_FF00) &* w0 &+ (b & 0x0000_FF00) &* w1 &+ (c & 0x0000_FF00) &* w2
+                target[x] = pack(redBlue: redBlue, green: green)
+            }
+        } else {
+            for x in 0..<width {
+                var redBlue: UInt32 = 0, green: UInt32 = 0
+                for k in 0..<count {
+                    let pixel = rows[k][x], w = UInt32(bitPattern: weights[k])
+                    redBlue = redBlue &+ (pixel & 0x00FF_00FF) &* w
+                    green = green &+ (pixel & 0x0000_FF00) &* w
                 }
-            } else {
-                for x in 0..<width {
-                    var redBlue: UInt32 = 0, green: UInt32 = 0
-                    for k in 0..<count {
-                        let pixel = base[(first + k) * width + x]
-                        let w = UInt32(bitPattern: taps.weights[y * taps.maxTaps + k])
-                        redBlue = redBlue &+ (pixel & 0x00FF_00FF) &* w
-                        green = green &+ (pixel & 0x0000_FF00) &* w
-                    }
-                    out[x] = pack(redBlue: redBlue, green: green)
-                }
+                target[x] = pack(redBlue: redBlue, green: green)
             }
         }
     }

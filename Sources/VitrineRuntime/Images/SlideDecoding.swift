@@ -23,12 +23,15 @@ public struct SlideRequest: Hashable, Sendable {
     }
 }
 
-/// What one decode worker keeps from picture to picture: a TurboJPEG handle and
+/// What one decode worker keeps from picture to picture: a libjpeg decoder and
 /// scratch memory, so that after the first picture only the output frame is
 /// new memory. Use from one thread at a time.
 public final class SlideDecodingWorkspace {
     public let decoder: JPEGDecoder
+    /// The whole decoded picture, for the pictures that cannot be streamed.
     let decoded = PixelStorage()
+    /// One strip of decoded rows (`JPEGDecoder.decodeRows`).
+    let strip = PixelStorage()
     let framing = FramingScratch()
 
     public init() throws(JPEGError) {
@@ -70,21 +73,38 @@ public enum SlideDecoding {
         }
         // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(JPEGError) -> DecodedJPEG in
-                let info = try JPEGMarkerScanner.scan(raw)
-                let target = SlideFramer.decodeTarget(
-                    picture: info.uprightSize, orientation: info.orientation, output: request.output, fit: request.fit)
-                return try workspace.decoder.decode(raw, covering: target, maxPixels: request.maxPixels, into: workspace.decoded)
+            Result { () throws(JPEGError) -> PixelImage in
+                try jpegFrame(from: raw, request: request, workspace: workspace, frameStorage: frameStorage)
             }
         }
         do throws(JPEGError) {
-            let decoded = try result.get()
-            let frame = frameStorage.map { PixelImage(size: request.output, storage: $0) } ?? PixelImage(size: request.output)
-            SlideFramer.frame(decoded: decoded.image, orientation: decoded.info.orientation, fit: request.fit,
-                              background: request.background, into: frame.canvas, scratch: workspace.framing)
-            return frame
+            return try result.get()
         } catch {
             throw SlideError(file: request.file, reason: .decode(error))
         }
+    }
+
+    /// An upright JPEG is resampled into its frame strip by strip as libjpeg
+    /// decodes it (`SlideFramer.streamingFrame`), so the decoded picture never
+    /// exists whole; a picture that EXIF turns is decoded whole, turned, then framed.
+    private static func jpegFrame(from raw: UnsafeRawBufferPointer, request: SlideRequest, workspace: SlideDecodingWorkspace,
+                                  frameStorage: PixelStorage?) throws(JPEGError) -> PixelImage {
+        let info = try JPEGMarkerScanner.scan(raw)
+        let target = SlideFramer.decodeTarget(
+            picture: info.uprightSize, orientation: info.orientation, output: request.output, fit: request.fit)
+        let plan = try JPEGDecoder.plan(for: info, covering: target, maxPixels: request.maxPixels)
+        let frame = frameStorage.map { PixelImage(size: request.output, storage: $0) } ?? PixelImage(size: request.output)
+        guard info.orientation == .up else {
+            let decoded = try workspace.decoder.decode(raw, plan: plan, into: workspace.decoded)
+            SlideFramer.frame(decoded: decoded.image, orientation: info.orientation, fit: request.fit,
+                              background: request.background, into: frame.canvas, scratch: workspace.framing)
+            return frame
+        }
+        let stream = SlideFramer.streamingFrame(picture: plan.size, fit: request.fit, background: request.background,
+                                                into: frame.canvas, scratch: workspace.framing)
+        try workspace.decoder.decodeRows(raw, plan: plan, strip: workspace.strip) { rows, first, count in
+            stream?.consume(rows: rows, first: first, count: count, stride: plan.size.width)
+        }
+        return frame
     }
 }

@@ -15,6 +15,7 @@ struct OverrideCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Show one picture, or slides already on the kiosk, at once until the end given.",
             discussion: """
                 --picture uploads a JPEG or PNG with the request and shows it alone. --slide names a picture already on \
@@ -66,7 +67,7 @@ struct OverrideCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "End the override now; the kiosk goes back to what it showed.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "End the override now; the kiosk goes back to what it showed.")
         @OptionGroup var remote: RemoteOptions
 
         func run() throws {
@@ -77,7 +78,7 @@ struct OverrideCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the active override as JSON, or say that there is none.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the active override as JSON, or say that there is none.")
         @OptionGroup var remote: RemoteOptions
 
         func run() throws {

@@ -12,7 +12,7 @@ struct RemoteCommand: ParsableCommand {
                       OverrideCommand.self])
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the kiosk's status as JSON.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Print the kiosk's status as JSON.")
         @OptionGroup var remote: RemoteOptions
 
         func run() throws {
@@ -24,25 +24,25 @@ struct RemoteCommand: ParsableCommand {
     }
 
     struct Next: ControlCommand {
-        static let configuration = CommandConfiguration(abstract: "Page to the next slide.")
+        static let configuration = CommandConfiguration(commandName: "next", abstract: "Page to the next slide.")
         @OptionGroup var remote: RemoteOptions
         var body: [String: Any] { ["command": "next"] }
     }
 
     struct Previous: ControlCommand {
-        static let configuration = CommandConfiguration(abstract: "Page to the previous slide.")
+        static let configuration = CommandConfiguration(commandName: "previous", abstract: "Page to the previous slide.")
         @OptionGroup var remote: RemoteOptions
         var body: [String: Any] { ["command": "previous"] }
     }
 
     struct Pause: ControlCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop the rotation until resume.")
+        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Stop the rotation until resume.")
         @OptionGroup var remote: RemoteOptions
         var body: [String: Any] { ["command": "pause"] }
     }
 
     struct Resume: ControlCommand {
-        static let configuration = CommandConfiguration(abstract: "Start the rotation again.")
+        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Start the rotation again.")
         @OptionGroup var remote: RemoteOptions
         var body: [String: Any] { ["command": "resume"] }
     }
@@ -56,7 +56,7 @@ struct RemoteCommand: ParsableCommand {
     }
 
     struct Screenshot: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Save the frame on screen as a PNG.")
+        static let configuration = CommandConfiguration(commandName: "screenshot", abstract: "Save the frame on screen as a PNG.")
         @Option(name: .shortAndLong, help: "Where to save it.")
         var output = "screenshot.png"
         @OptionGroup var remote: RemoteOptions
@@ -75,6 +75,7 @@ struct RemoteCommand: ParsableCommand {
 extension RemoteCommand {
     struct Power: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "power",
             abstract: "Print whether the screen is lit, or switch it on or off (PUT /api/v1/power).",
             discussion: "Off keeps the display's mode, so on again is quick; a touch lights a dark screen for power.wakeOnTouch.")
         @Argument(help: "on or off; leave it out to print the screen's power.")

@@ -19,6 +19,16 @@ void vitrine_rows_copy(uint32_t *destination, const uint32_t *source, size_t cou
 void vitrine_rows_blend(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count,
                         uint32_t alpha256);
 
+/// One row of AreaResampler's horizontal pass for at most three taps a pixel:
+/// `target[x] = Σ source[starts[x] + k] · weights[k · count + x]` for k < `taps`
+/// (2 or 3), each read clamped to `source[last]`, computed exactly as
+/// `AreaResampler.filterRow` does (8-bit weights summing to 256, red and blue
+/// in one 32-bit lane, rounding half up, X set to 0xFF). The reads are a gather
+/// at data-dependent positions, which Swift cannot ask for and the portable
+/// build's compiler will not vectorise.
+void vitrine_rows_filter(uint32_t *target, const uint32_t *source, const int32_t *starts, const int32_t *weights,
+                         size_t count, size_t taps, size_t last);
+
 /// Orders the non-temporal stores before whatever follows (reading the frame,
 /// handing it to the display): they are weakly ordered.
 void vitrine_rows_finish(void);

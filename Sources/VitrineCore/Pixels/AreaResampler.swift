@@ -1,3 +1,5 @@
+internal import CPixelRows
+
 /// Resamples XRGB8888 pictures with a separable filter: an exact area average
 /// (box filter with fractional pixel coverage) when shrinking, and bilinear
 /// interpolation when enlarging.
@@ -53,6 +55,9 @@ public enum AreaResampler {
         var starts: [Int32]
         var counts: [Int32]
         var weights: [Int32]
+        /// The same weights tap-major (`k · length + x`), for `vitrine_rows_filter`
+        /// to load eight pixels' weights of one tap at once; only when maxTaps ≤ 3.
+        var tapMajorWeights: [Int32]
         var maxTaps: Int
         /// The length of the source line.
         var sourceLength: Int
@@ -104,6 +109,9 @@ public enum AreaResampler {
                 weights.append(contentsOf: fixed)
                 weights.append(contentsOf: repeatElement(0, count: maxTaps - fixed.count))
             }
+            tapMajorWeights = maxTaps > 3 ? [] : (0..<maxTaps).flatMap { [weights, maxTaps] k in
+                (0..<targetLength).map { weights[$0 * maxTaps + k] }
+            }
         }
     }
 
@@ -116,17 +124,13 @@ public enum AreaResampler {
         taps.starts.withUnsafeBufferPointer { starts in
             taps.counts.withUnsafeBufferPointer { counts in
                 taps.weights.withUnsafeBufferPointer { weights in
-                    switch taps.maxTaps {
-                    case 2:
-                        filterRowTwoTaps(source: source, target: target, starts: starts, weights: weights.baseAddress!,
-                                         last: taps.sourceLength - 1)
+                    if (2...3).contains(taps.maxTaps) {
+                        // A slide after the DCT scaling (1–2x) and all enlarging: see vitrine_rows_filter.
+                        taps.tapMajorWeights.withUnsafeBufferPointer { tapMajor in
+                            vitrine_rows_filter(target, source, starts.baseAddress!, tapMajor.baseAddress!, starts.count,
+                                                taps.maxTaps, taps.sourceLength - 1)
+                        }
                         return
-                    case 3:
-                        filterRowThreeTaps(source: source, target: target, starts: starts, weights: weights.baseAddress!,
-                                           last: taps.sourceLength - 1)
-                        return
-                    default:
-                        break
                     }
                     let maxTaps = taps.maxTaps
                     for x in 0..<starts.count {
@@ -142,41 +146,6 @@ public enum AreaResampler {
                     }
                 }
             }
-        }
-    }
-
-    /// The horizontal pass when no output pixel draws from more than two source
-    /// pixels (enlarging, and shrinking by a whole ratio up to 2x). A one-tap
-    /// pixel's second weight is the zero padding, so every pixel takes the same
-    /// branch-free path; the second read is clamped to the row so the last
-    /// pixel never reads past it.
-    @inline(__always)
-    static func filterRowTwoTaps(source: UnsafePointer<UInt32>, target: UnsafeMutablePointer<UInt32>,
-                                 starts: UnsafeBufferPointer<Int32>, weights: UnsafePointer<Int32>, last: Int) {
-        for x in 0..<starts.count {
-            let start = Int(starts[x])
-            let a = source[start], b = source[min(start &+ 1, last)]
-            let w0 = UInt32(bitPattern: weights[x &* 2]), w1 = UInt32(bitPattern: weights[x &* 2 &+ 1])
-            let redBlue = (a & 0x00FF_00FF) &* w0 &+ (b & 0x00FF_00FF) &* w1
-            let green = (a & 0x0000_FF00) &* w0 &+ (b & 0x0000_FF00) &* w1
-            target[x] = pack(redBlue: redBlue, green: green)
-        }
-    }
-
-    /// The same for up to three source pixels: shrinking by a ratio between 1x
-    /// and 2x, which is what a slide is after the DCT scaling (1500 to 1440
-    /// columns spans two pixels, or three when a window starts near a pixel's end).
-    @inline(__always)
-    static func filterRowThreeTaps(source: UnsafePointer<UInt32>, target: UnsafeMutablePointer<UInt32>,
-                                   starts: UnsafeBufferPointer<Int32>, weights: UnsafePointer<Int32>, last: Int) {
-        for x in 0..<starts.count {
-            let start = Int(starts[x])
-            let a = source[start], b = source[min(start &+ 1, last)], c = source[min(start &+ 2, last)]
-            let w0 = UInt32(bitPattern: weights[x &* 3]), w1 = UInt32(bitPattern: weights[x &* 3 &+ 1])
-            let w2 = UInt32(bitPattern: weights[x &* 3 &+ 2])
-            let redBlue = (a & 0x00FF_00FF) &* w0 &+ (b & 0x00FF_00FF) &* w1 &+ (c & 0x00FF_00FF) &* w2
-            let green = (a & 0x0000_FF00) &* w0 &+ (b & 0x0000_FF00) &* w1 &+ (c & 0x0000_FF00) &* w2
-            target[x] = pack(redBlue: redBlue, green: green)
         }
     }
 

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -58,12 +60,30 @@ typedef struct {
     int output_components;
 } vitrine_jpeg_report;
 
-/// A decompress object with its error and progress managers; created once per
-/// decoder, reused for every picture (jpeg_abort_decompress between failures).
+/// Where vitrine_jpeg_decompress reads a JPEG from: `size` bytes at `data`
+/// when `fd` is negative; otherwise the open file `fd`, read `capacity` bytes at
+/// a time into `buffer`, whose first `prefilled` bytes were already read from
+/// the start of the file (the marker scan's look at the headers).
+typedef struct {
+    const unsigned char *data;
+    unsigned long size;
+    int fd;
+    unsigned char *buffer;
+    size_t capacity;
+    size_t prefilled;
+    /// Out: the errno of a read(2) that failed, else 0. The decode then ends as
+    /// at the end of the file, and the caller reports the read error instead.
+    int read_errno;
+} vitrine_jpeg_input;
+
+/// A decompress object with its error, progress and source managers; created
+/// once per decoder, reused for every picture (jpeg_abort_decompress between failures).
 typedef struct {
     struct jpeg_error_mgr error;  // first: libjpeg's err pointer is cast back to the session
     jmp_buf jump;
     struct jpeg_progress_mgr progress;
+    struct jpeg_source_mgr source;
+    vitrine_jpeg_input *input;
     struct jpeg_decompress_struct info;
     vitrine_jpeg_report *report;
 } vitrine_jpeg_session;
@@ -119,6 +139,48 @@ static inline void vitrine_jpeg_progress(j_common_ptr cinfo) {
     }
 }
 
+static inline vitrine_jpeg_session *vitrine_jpeg_session_of(j_decompress_ptr info) {
+    return (vitrine_jpeg_session *)info->err;
+}
+
+static inline void vitrine_jpeg_init_source(j_decompress_ptr info) { (void)info; }
+static inline void vitrine_jpeg_term_source(j_decompress_ptr info) { (void)info; }
+
+/// fill_input_buffer: the next `capacity` bytes of a file; at the end of the
+/// data, as jpeg_mem_src and jpeg_stdio_src do, a warning (JWRN_JPEG_EOF,
+/// which LibJPEGReport calls truncation) and a fake EOI so libjpeg ends cleanly.
+static inline boolean vitrine_jpeg_fill_input_buffer(j_decompress_ptr info) {
+    static const JOCTET end_of_image[2] = {0xFF, JPEG_EOI};
+    vitrine_jpeg_input *input = vitrine_jpeg_session_of(info)->input;
+    if (input->fd >= 0 && input->read_errno == 0) {
+        ssize_t count;
+        do {
+            count = read(input->fd, input->buffer, input->capacity);
+        } while (count < 0 && errno == EINTR);
+        if (count > 0) {
+            info->src->next_input_byte = input->buffer;
+            info->src->bytes_in_buffer = (size_t)count;
+            return TRUE;
+        }
+        if (count < 0) input->read_errno = errno;
+    }
+    WARNMS(info, JWRN_JPEG_EOF);
+    info->src->next_input_byte = end_of_image;
+    info->src->bytes_in_buffer = 2;
+    return TRUE;
+}
+
+/// skip_input_data, as libjpeg's own sources do it: through fill_input_buffer.
+static inline void vitrine_jpeg_skip_input_data(j_decompress_ptr info, long count) {
+    if (count <= 0) return;
+    while (count > (long)info->src->bytes_in_buffer) {
+        count -= (long)info->src->bytes_in_buffer;
+        (void)vitrine_jpeg_fill_input_buffer(info);
+    }
+    info->src->next_input_byte += (size_t)count;
+    info->src->bytes_in_buffer -= (size_t)count;
+}
+
 /// A decompress object ready for vitrine_jpeg_decompress (jpeg_create_decompress),
 /// or NULL with the reason in `message` (JMSG_LENGTH_MAX bytes).
 static inline vitrine_jpeg_session *vitrine_jpeg_create(char *message) {
@@ -142,6 +204,14 @@ static inline vitrine_jpeg_session *vitrine_jpeg_create(char *message) {
     }
     jpeg_create_decompress(&session->info);
     session->info.progress = &session->progress;
+    // One source manager for memory and files alike: jpeg_mem_src refuses a
+    // decompress object that ever had another kind of source.
+    session->source.init_source = vitrine_jpeg_init_source;
+    session->source.fill_input_buffer = vitrine_jpeg_fill_input_buffer;
+    session->source.skip_input_data = vitrine_jpeg_skip_input_data;
+    session->source.resync_to_restart = jpeg_resync_to_restart;
+    session->source.term_source = vitrine_jpeg_term_source;
+    session->info.src = &session->source;
     return session;
 }
 
@@ -157,7 +227,7 @@ static inline void vitrine_jpeg_destroy(vitrine_jpeg_session *session) {
 typedef void (*vitrine_jpeg_rows_ready)(void *context, const unsigned char *rows, unsigned int first_row,
                                         unsigned int count);
 
-/// Decodes `size` bytes at `data` (jpeg_mem_src, jpeg_read_header,
+/// Decodes the JPEG `input` names (jpeg_read_header,
 /// jpeg_start_decompress, jpeg_read_scanlines, jpeg_finish_decompress) at
 /// scale_num/scale_denom into `width` x `height` pixels: JCS_CMYK when `cmyk`
 /// is nonzero, else JCS_EXT_BGRX (XRGB8888 in little-endian memory). The
@@ -174,7 +244,7 @@ typedef void (*vitrine_jpeg_rows_ready)(void *context, const unsigned char *rows
 /// scans, or an output size other than `width` x `height` (nothing is written then).
 /// Rows handed to `rows_ready` before an error stay handed: the caller throws
 /// away what it made of them.
-static inline int vitrine_jpeg_decompress(vitrine_jpeg_session *session, const unsigned char *data, unsigned long size,
+static inline int vitrine_jpeg_decompress(vitrine_jpeg_session *session, vitrine_jpeg_input *input,
                                           unsigned int scale_num, unsigned int scale_denom, int cmyk,
                                           unsigned char *output, size_t row_bytes, unsigned int width,
                                           unsigned int height, unsigned int strip_rows,
@@ -191,7 +261,15 @@ static inline int vitrine_jpeg_decompress(vitrine_jpeg_session *session, const u
         session->report = NULL;
         return -1;
     }
-    jpeg_mem_src(info, data, size);
+    input->read_errno = 0;
+    session->input = input;
+    if (input->fd >= 0) {
+        session->source.next_input_byte = input->buffer;
+        session->source.bytes_in_buffer = input->prefilled;
+    } else {
+        session->source.next_input_byte = input->data;
+        session->source.bytes_in_buffer = input->size;
+    }
     jpeg_read_header(info, TRUE);
     info->scale_num = scale_num;
     info->scale_denom = scale_denom;

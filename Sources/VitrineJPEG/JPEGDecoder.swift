@@ -58,19 +58,19 @@ public final class JPEGDecoder {
     ///
     /// With `storage`, the picture is decoded into that memory (grown if needed)
     /// instead of a fresh allocation; see `PixelStorage`.
-    public func decode(_ bytes: UnsafeRawBufferPointer, plan: JPEGDecodePlan, into storage: PixelStorage? = nil) throws(JPEGError) -> DecodedJPEG {
+    public func decode(_ source: JPEGSource, plan: JPEGDecodePlan, into storage: PixelStorage? = nil) throws(JPEGError) -> DecodedJPEG {
         let size = plan.size
         let image = storage.map { PixelImage(size: size, storage: $0) } ?? PixelImage(size: size)
         if plan.info.componentCount == 4 {
             // libjpeg-turbo has no CMYK-to-RGB conversion: decode to CMYK and convert here.
             var cmyk = [UInt8](repeating: 0, count: size.pixelCount * 4)
             try cmyk.withUnsafeMutableBufferPointer { (buffer) throws(JPEGError) in
-                try decompress(bytes, plan: plan, into: buffer.baseAddress!, cmyk: true)
+                try decompress(source, plan: plan, into: buffer.baseAddress!, cmyk: true)
                 CMYKConversion.convert(buffer.baseAddress!, pixelCount: size.pixelCount,
                                        adobeInverted: plan.info.adobeTransform != nil, into: image.pixels.baseAddress!)
             }
         } else {
-            try decompress(bytes, plan: plan, into: UnsafeMutableRawPointer(image.pixels.baseAddress!).assumingMemoryBound(to: UInt8.self),
+            try decompress(source, plan: plan, into: UnsafeMutableRawPointer(image.pixels.baseAddress!).assumingMemoryBound(to: UInt8.self),
                            cmyk: false)
         }
         return DecodedJPEG(image: image, info: plan.info, scale: plan.scale)
@@ -79,7 +79,7 @@ public final class JPEGDecoder {
     /// `plan` and `decode(_:plan:into:)` in one call.
     public func decode(_ bytes: UnsafeRawBufferPointer, covering target: PixelSize?, maxPixels: Int,
                        into storage: PixelStorage? = nil) throws(JPEGError) -> DecodedJPEG {
-        try decode(bytes, plan: plan(bytes, covering: target, maxPixels: maxPixels), into: storage)
+        try decode(.memory(bytes), plan: plan(bytes, covering: target, maxPixels: maxPixels), into: storage)
     }
 
     /// How many rows `decodeRows` hands over at a time: 16 rows of a 1500-pixel
@@ -91,20 +91,20 @@ public final class JPEGDecoder {
     /// packed `plan.size.width` pixels apart), instead of keeping the picture.
     /// `strip` is the memory for one strip. When this throws, rows already
     /// handed over belong to a picture that failed and must be thrown away.
-    public func decodeRows(_ bytes: UnsafeRawBufferPointer, plan: JPEGDecodePlan, strip: PixelStorage,
+    public func decodeRows(_ source: JPEGSource, plan: JPEGDecodePlan, strip: PixelStorage,
                            rows: (_ rows: UnsafePointer<UInt32>, _ first: Int, _ count: Int) -> Void) throws(JPEGError) {
         let size = plan.size, stripRows = min(Self.stripRows, max(size.height, 1))
         let xrgb = PixelImage(size: PixelSize(width: size.width, height: stripRows), storage: strip)
         let output = xrgb.pixels.baseAddress!
         guard plan.info.componentCount == 4 else {
-            try decompress(bytes, plan: plan, into: UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self),
+            try decompress(source, plan: plan, into: UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self),
                            stripRows: stripRows, cmyk: false) { _, first, count in rows(output, first, count) }
             return
         }
         var cmyk = [UInt8](repeating: 0, count: size.width * stripRows * 4)
         let inverted = plan.info.adobeTransform != nil
         try cmyk.withUnsafeMutableBufferPointer { (buffer) throws(JPEGError) in
-            try decompress(bytes, plan: plan, into: buffer.baseAddress!, stripRows: stripRows, cmyk: true) { strip, first, count in
+            try decompress(source, plan: plan, into: buffer.baseAddress!, stripRows: stripRows, cmyk: true) { strip, first, count in
                 CMYKConversion.convert(strip, pixelCount: size.width * count, adobeInverted: inverted, into: output)
                 rows(output, first, count)
             }
@@ -113,36 +113,60 @@ public final class JPEGDecoder {
 
     /// `vitrine_jpeg_decompress` at `plan`'s scale into `buffer`, the whole
     /// picture (4 bytes a pixel, rows packed): JCS_CMYK with `cmyk`, else JCS_EXT_BGRX.
-    private func decompress(_ bytes: UnsafeRawBufferPointer, plan: JPEGDecodePlan, into buffer: UnsafeMutablePointer<UInt8>,
+    private func decompress(_ source: JPEGSource, plan: JPEGDecodePlan, into buffer: UnsafeMutablePointer<UInt8>,
                             cmyk: Bool) throws(JPEGError) {
-        try decompress(bytes, plan: plan, into: buffer, stripRows: plan.size.height, cmyk: cmyk, callback: nil, context: nil)
+        try decompress(source, plan: plan, into: buffer, stripRows: plan.size.height, cmyk: cmyk, callback: nil, context: nil)
     }
 
     /// The same into a strip of `stripRows` rows, handed to `rows` each time it fills.
-    private func decompress(_ bytes: UnsafeRawBufferPointer, plan: JPEGDecodePlan, into buffer: UnsafeMutablePointer<UInt8>,
+    private func decompress(_ source: JPEGSource, plan: JPEGDecodePlan, into buffer: UnsafeMutablePointer<UInt8>,
                             stripRows: Int, cmyk: Bool, rows: (UnsafePointer<UInt8>, Int, Int) -> Void) throws(JPEGError) {
         try withoutActuallyEscaping(rows) { (rows) throws(JPEGError) in
             var sink = RowSink(body: rows)
             try withUnsafeMutablePointer(to: &sink) { (sink) throws(JPEGError) in
-                try decompress(bytes, plan: plan, into: buffer, stripRows: stripRows, cmyk: cmyk,
+                try decompress(source, plan: plan, into: buffer, stripRows: stripRows, cmyk: cmyk,
                                callback: RowSink.callback, context: UnsafeMutableRawPointer(sink))
             }
         }
     }
 
-    private func decompress(_ bytes: UnsafeRawBufferPointer, plan: JPEGDecodePlan, into buffer: UnsafeMutablePointer<UInt8>,
+    private func decompress(_ source: JPEGSource, plan: JPEGDecodePlan, into buffer: UnsafeMutablePointer<UInt8>,
                             stripRows: Int, cmyk: Bool, callback: vitrine_jpeg_rows_ready?,
                             context: UnsafeMutableRawPointer?) throws(JPEGError) {
         // The report is about 7 KB: keep it off the stack of the decode thread's caller.
         let report = UnsafeMutablePointer<vitrine_jpeg_report>.allocate(capacity: 1)
         defer { report.deallocate() }
+        var input = vitrine_jpeg_input()
+        input.fd = -1
+        switch source {
+        case .memory(let bytes):
+            input.data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            input.size = UInt(bytes.count)
+        case .file(let descriptor, let readBuffer, let prefilled):
+            input.fd = descriptor
+            input.buffer = readBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            input.capacity = readBuffer.count
+            input.prefilled = prefilled
+        }
         let size = plan.size
         let status = vitrine_jpeg_decompress(
-            session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
-            UInt32(plan.scale.numerator), UInt32(plan.scale.denominator), cmyk ? 1 : 0,
+            session, &input, UInt32(plan.scale.numerator), UInt32(plan.scale.denominator), cmyk ? 1 : 0,
             buffer, size.width * 4, UInt32(size.width), UInt32(size.height), UInt32(stripRows), callback, context, report)
+        // A failed read ends the data early: that is the file's fault, not the picture's.
+        if input.read_errno != 0 { throw .read(errno: input.read_errno) }
         if let error = LibJPEGReport(report.pointee, completed: status == 0, expected: size).error { throw error }
     }
+}
+
+/// Where `decode` and `decodeRows` read a JPEG from.
+public enum JPEGSource {
+    /// The whole file in memory.
+    case memory(UnsafeRawBufferPointer)
+    /// An open file, read into `buffer` as libjpeg asks for more, so that the
+    /// file never has to be in memory whole. Its first `prefilled` bytes, from
+    /// offset 0, are already in `buffer` (they were read for the marker scan);
+    /// the descriptor's offset is just after them.
+    case file(descriptor: Int32, buffer: UnsafeMutableRawBufferPointer, prefilled: Int)
 }
 
 /// What `decodeRows` will produce: the picture's markers and the DCT scaling

@@ -1,3 +1,4 @@
+import Glibc
 import VitrineCore
 
 /// Why a picture could not be decoded. Every failure of the JPEG path, from the
@@ -18,6 +19,8 @@ public enum JPEGError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooManyPixels(size: PixelSize, limit: Int)
     /// libjpeg (`jpeg_create_decompress`) or TurboJPEG (`tjInitCompress`) could not be initialised.
     case decoderUnavailable(String)
+    /// read(2) failed with this errno while the decoder read a file (`JPEGSource.file`).
+    case read(errno: Int32)
 
     public var description: String {
         switch self {
@@ -39,6 +42,8 @@ public enum JPEGError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "\((Double(limit) / 1e6).formatted1) megapixels (decode.maxPixels)"
         case .decoderUnavailable(let reason):
             return "the JPEG codec could not be initialised: \(reason)"
+        case .read(let errno):
+            return "cannot read the file: \(String(cString: strerror(errno)))"
         }
     }
 }

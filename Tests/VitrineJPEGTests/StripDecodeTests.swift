@@ -8,14 +8,25 @@ import VitrineCore
 @Suite("JPEG decode in strips")
 struct StripDecodeTests {
     /// The rows `decodeRows` hands over, put together, and the strips' row ranges.
-    static func assembled(_ bytes: [UInt8], covering target: PixelSize?) throws(JPEGError) -> (PixelImage, [Range<Int>]) {
+    /// From a file, the data goes through a 4 KiB buffer, so that libjpeg asks
+    /// for more (and skips segments) across many reads.
+    static func assembled(_ bytes: [UInt8], covering target: PixelSize?, fromFile: Bool = false) throws(JPEGError) -> (PixelImage, [Range<Int>]) {
         let decoder = try JPEGDecoder()
+        let file = fromFile ? TemporaryFile(bytes) : nil
+        defer { file?.remove() }
+        let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { readBuffer.deallocate() }
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(JPEGError) -> (PixelImage, [Range<Int>]) in
                 let plan = try decoder.plan(raw, covering: target, maxPixels: 100_000_000)
                 let image = PixelImage(size: plan.size, fill: RGBAColor(red: 1, green: 2, blue: 3))
                 var strips: [Range<Int>] = []
-                try decoder.decodeRows(raw, plan: plan, strip: PixelStorage()) { rows, first, count in
+                var source = JPEGSource.memory(raw)
+                if let file {
+                    let prefilled = read(file.descriptor, readBuffer.baseAddress!, 100)
+                    source = .file(descriptor: file.descriptor, buffer: readBuffer, prefilled: max(prefilled, 0))
+                }
+                try decoder.decodeRows(source, plan: plan, strip: PixelStorage()) { rows, first, count in
                     strips.append(first..<(first + count))
                     (image.pixels.baseAddress! + first * plan.size.width).update(from: rows, count: count * plan.size.width)
                 }
@@ -34,6 +45,8 @@ struct StripDecodeTests {
             let (streamed, strips) = try Self.assembled(bytes, covering: target)
             #expect(streamed.size == whole.image.size)
             #expect(maxChannelDifference(streamed, whole.image) == 0, "\(name) at \(whole.scale)")
+            let (fromFile, _) = try Self.assembled(bytes, covering: target, fromFile: true)
+            #expect(maxChannelDifference(fromFile, whole.image) == 0, "\(name) at \(whole.scale), from the file")
             // Strips are in order, no longer than stripRows, and cover every row once.
             #expect(strips.first?.lowerBound == 0)
             #expect(strips.last?.upperBound == whole.image.height)
@@ -49,14 +62,33 @@ struct StripDecodeTests {
         let whole = bytes.withUnsafeBytes { raw in
             Result { () throws(JPEGError) -> PixelImage in try JPEGDecoder().decode(raw, covering: nil, maxPixels: 100_000_000).image }
         }
-        let streamed = Result { () throws(JPEGError) -> PixelImage in try Self.assembled(bytes, covering: nil).0 }
-        switch (whole, streamed) {
-        case (.success(let a), .success(let b)):
-            #expect(maxChannelDifference(a, b) == 0, "\(file)")
-        case (.failure(let a), .failure(let b)):
-            #expect(a == b, "\(file)")
-        default:
-            Issue.record("\(file): whole \(whole), in strips \(streamed)")
+        for fromFile in [false, true] {
+            let streamed = Result { () throws(JPEGError) -> PixelImage in try Self.assembled(bytes, covering: nil, fromFile: fromFile).0 }
+            switch (whole, streamed) {
+            case (.success(let a), .success(let b)):
+                #expect(maxChannelDifference(a, b) == 0, "\(file)")
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b, "\(file), from the file: \(fromFile)")
+            default:
+                Issue.record("\(file): whole \(whole), in strips \(streamed), from the file: \(fromFile)")
+            }
         }
+    }
+}
+
+/// A file holding `bytes`, open for reading at offset 0, unlinked by `remove`.
+struct TemporaryFile {
+    let path: String
+    let descriptor: Int32
+
+    init(_ bytes: [UInt8]) {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-strip-\(UUID().uuidString).jpg").path
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    }
+
+    func remove() {
+        close(descriptor)
+        unlink(path)
     }
 }

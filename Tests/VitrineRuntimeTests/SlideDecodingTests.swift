@@ -12,8 +12,10 @@ struct SlideDecodingTests {
     static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/jpeg").path
 
+    /// rgb_no_ycc_adobe0.jpg (145 KiB) and progressive_big_icc.jpg (500 KiB,
+    /// 67 KiB of headers) take several reads of the 128 KiB buffer.
     static let pictures = ["progressive444.jpg", "ijg_testorig_baseline420.jpg", "gray_1000x1.jpg", "cmyk_plain_2_subsampled.jpg",
-                           "rgb_no_ycc_adobe0.jpg", "mjpeg_frame_no_dht.jpg"]
+                           "rgb_no_ycc_adobe0.jpg", "mjpeg_frame_no_dht.jpg", "progressive_big_icc.jpg"]
 
     @Test("the same frame as decoding whole", arguments: pictures)
     func stripsMakeTheWholePathsFrame(name: String) throws {
@@ -35,6 +37,40 @@ struct SlideDecodingTests {
                 let differing = (0..<output.pixelCount).filter { streamed.pixels[$0] != expected.pixels[$0] }.count
                 #expect(differing == 0, "\(name) \(fit) at \(output)")
             }
+        }
+    }
+
+    @Test func headersLongerThanTheFirstReadAreReadWhole() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-headers-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Four 60 KB comment segments after SOI put the frame header 240 KB in.
+        let original = try FileIO.read(Self.shared + "/progressive444.jpg")
+        var padded = Array(original.prefix(2))
+        for _ in 0..<4 {
+            let length = 60_000
+            padded += [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + [UInt8](repeating: 0x41, count: length - 2)
+        }
+        padded += original.dropFirst(2)
+        let path = directory + "/padded.jpg"
+        try FileIO.writeAtomically(padded, to: path, durable: false)
+        let request = { (path: String) in
+            SlideRequest(file: "p.jpg", resolvedPath: path, fit: .contain, background: .black, output: PixelSize(width: 320, height: 180),
+                         maxPixels: 100_000_000)
+        }
+        let framed = try SlideDecoding.frame(for: request(path), workspace: SlideDecodingWorkspace())
+        let reference = try SlideDecoding.frame(for: request(Self.shared + "/progressive444.jpg"), workspace: SlideDecodingWorkspace())
+        #expect((0..<framed.size.pixelCount).allSatisfy { framed.pixels[$0] == reference.pixels[$0] })
+    }
+
+    @Test func aDirectoryIsAFileErrorNamingIt() throws {
+        let request = SlideRequest(file: "pictures", resolvedPath: FileManager.default.temporaryDirectory.path, fit: .contain,
+                                   background: .black, output: PixelSize(width: 32, height: 18), maxPixels: 100_000_000)
+        #expect {
+            _ = try SlideDecoding.frame(for: request, workspace: SlideDecodingWorkspace())
+        } throws: { error in
+            guard let error = error as? SlideError, case .file(let system) = error.reason else { return false }
+            return system.errno == EISDIR && "\(error)".contains("pictures")
         }
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import VitrineCore
 import VitrineJPEG
 import VitrinePNG
@@ -33,10 +34,15 @@ public final class SlideDecodingWorkspace {
     /// One strip of decoded rows (`JPEGDecoder.decodeRows`).
     let strip = PixelStorage()
     let framing = FramingScratch()
+    /// What libjpeg reads a file through (`JPEGSource.file`): the first read
+    /// holds the headers for the marker scan, so a JPEG file is never in memory whole.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 128 << 10, alignment: 64)
 
     public init() throws(JPEGError) {
         decoder = try JPEGDecoder()
     }
+
+    deinit { readBuffer.deallocate() }
 }
 
 public enum SlideDecoding {
@@ -48,13 +54,42 @@ public enum SlideDecoding {
     public static func frame(for request: SlideRequest, workspace: SlideDecodingWorkspace,
                              frameStorage: PixelStorage? = nil) throws(SlideError) -> PixelImage {
         guard let path = request.resolvedPath else { throw SlideError(file: request.file, reason: .notDownloaded) }
-        let bytes: [UInt8]
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SlideError(file: request.file, reason: .file(SystemError("open", subject: path))) }
+        defer { close(fd) }
+        let prefilled: Int
         do {
-            bytes = try FileIO.read(path)
+            prefilled = try FileIO.read(fd, into: workspace.readBuffer, path: path)
         } catch {
             throw SlideError(file: request.file, reason: .file(error))
         }
-        return try frame(from: bytes, request: request, workspace: workspace, frameStorage: frameStorage)
+        let head = UnsafeRawBufferPointer(rebasing: workspace.readBuffer[..<prefilled])
+        let scan = Result { () throws(JPEGError) in try JPEGMarkerScanner.scan(head) }
+        // A JPEG is decoded straight from the file. A PNG, and a JPEG whose
+        // headers run past the first read (a large ICC profile or thumbnail), are
+        // read whole, as libpng and the marker scan need.
+        if case .failure(.truncated) = scan, prefilled == workspace.readBuffer.count {
+            return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
+        }
+        if PNGCodec.hasSignature(Array(head.prefix(8))) {
+            return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
+        }
+        do throws(JPEGError) {
+            return try jpegFrame(source: .file(descriptor: fd, buffer: workspace.readBuffer, prefilled: prefilled), info: scan.get(),
+                                 request: request, workspace: workspace, frameStorage: frameStorage)
+        } catch .read(let errno) {
+            throw SlideError(file: request.file, reason: .file(SystemError("read", errno: errno, subject: path)))
+        } catch {
+            throw SlideError(file: request.file, reason: .decode(error))
+        }
+    }
+
+    private static func readWhole(_ path: String, request: SlideRequest) throws(SlideError) -> [UInt8] {
+        do {
+            return try FileIO.read(path)
+        } catch {
+            throw SlideError(file: request.file, reason: .file(error))
+        }
     }
 
     public static func frame(from bytes: [UInt8], request: SlideRequest, workspace: SlideDecodingWorkspace,
@@ -74,7 +109,8 @@ public enum SlideDecoding {
         // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(JPEGError) -> PixelImage in
-                try jpegFrame(from: raw, request: request, workspace: workspace, frameStorage: frameStorage)
+                try jpegFrame(source: .memory(raw), info: JPEGMarkerScanner.scan(raw), request: request, workspace: workspace,
+                              frameStorage: frameStorage)
             }
         }
         do throws(JPEGError) {
@@ -87,22 +123,21 @@ public enum SlideDecoding {
     /// An upright JPEG is resampled into its frame strip by strip as libjpeg
     /// decodes it (`SlideFramer.streamingFrame`), so the decoded picture never
     /// exists whole; a picture that EXIF turns is decoded whole, turned, then framed.
-    private static func jpegFrame(from raw: UnsafeRawBufferPointer, request: SlideRequest, workspace: SlideDecodingWorkspace,
+    private static func jpegFrame(source: JPEGSource, info: JPEGInfo, request: SlideRequest, workspace: SlideDecodingWorkspace,
                                   frameStorage: PixelStorage?) throws(JPEGError) -> PixelImage {
-        let info = try JPEGMarkerScanner.scan(raw)
         let target = SlideFramer.decodeTarget(
             picture: info.uprightSize, orientation: info.orientation, output: request.output, fit: request.fit)
         let plan = try JPEGDecoder.plan(for: info, covering: target, maxPixels: request.maxPixels)
         let frame = frameStorage.map { PixelImage(size: request.output, storage: $0) } ?? PixelImage(size: request.output)
         guard info.orientation == .up else {
-            let decoded = try workspace.decoder.decode(raw, plan: plan, into: workspace.decoded)
+            let decoded = try workspace.decoder.decode(source, plan: plan, into: workspace.decoded)
             SlideFramer.frame(decoded: decoded.image, orientation: info.orientation, fit: request.fit,
                               background: request.background, into: frame.canvas, scratch: workspace.framing)
             return frame
         }
         let stream = SlideFramer.streamingFrame(picture: plan.size, fit: request.fit, background: request.background,
                                                 into: frame.canvas, scratch: workspace.framing)
-        try workspace.decoder.decodeRows(raw, plan: plan, strip: workspace.strip) { rows, first, count in
+        try workspace.decoder.decodeRows(source, plan: plan, strip: workspace.strip) { rows, first, count in
             stream?.consume(rows: rows, first: first, count: count, stride: plan.size.width)
         }
         return frame

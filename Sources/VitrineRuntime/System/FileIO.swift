@@ -32,6 +32,22 @@ public enum FileIO {
         return filled == bytes.count ? bytes : Array(bytes.prefix(filled))
     }
 
+    /// Reads from the open file `fd` until `buffer` is full or the file ends;
+    /// returns how many bytes it read. `path` names the file in errors.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(SystemError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", subject: path)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
     /// Replaces `path` with `bytes` so that a crash or power cut leaves either the
     /// old file or the new one, never a torn one: write a temporary file in the
     /// same directory, fsync it, rename it over the target, then fsync the

@@ -96,11 +96,14 @@ struct StreamingResamplerTests {
     @Test func rowsOutsideTheCropAreNotNeededAndMayBeSkipped() {
         let size = PixelSize(width: 60, height: 100)
         let region = AreaResampler.SourceRegion(x: 0, y: 40, width: 60, height: 20)
-        let stream = StreamingAreaResampler(sourceSize: size, region: region, into: PixelImage(size: PixelSize(width: 30, height: 10)).canvas,
+        // The canvas is a view: the image under it must outlive the stream.
+        let output = PixelImage(size: PixelSize(width: 30, height: 10))
+        let stream = StreamingAreaResampler(sourceSize: size, region: region, into: output.canvas,
                                             at: PixelRect(x: 0, y: 0, width: 30, height: 10))
         #expect(stream.neededSourceRows == 40..<60)
         let source = Self.noise(size, seed: 9)
         stream.consume(rows: source.pixels.baseAddress! + 40 * 60, first: 40, count: 20, stride: 60)
         #expect(stream.isComplete)
+        withExtendedLifetime(output) {}
     }
 }

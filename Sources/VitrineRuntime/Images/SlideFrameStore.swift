@@ -19,12 +19,13 @@ public final class SlideFrameStore: @unchecked Sendable {
     }
 
     /// What the decode worker does with its scratch memory (the decoder's
-    /// buffers, the framing scratch and one recycled frame, about 37 MiB at
-    /// 1080p) once no decode is queued.
+    /// buffers, the read buffer, the strip and ring of rows, and one recycled
+    /// frame: about 8.5 MiB at 1080p, more after a picture EXIF turns, which is
+    /// decoded whole) once no decode is queued.
     public enum ScratchPolicy: Sendable {
         /// Returned to the system: a kiosk decodes a picture or two per page
         /// change and is idle in between, so holding scratch for the next one
-        /// would keep a third of its memory for a few milliseconds of page faults.
+        /// would keep a frame's worth of memory for a few milliseconds of page faults.
         case releasedWhenIdle
         /// Kept for the next decode: for runs of decodes (render, benchmarks).
         case keptWarm

@@ -291,7 +291,7 @@ static inline int vitrine_jpeg_decompress(vitrine_jpeg_session *session, vitrine
         unsigned int first = info->output_scanline, filled = 0;
         unsigned int wanted = info->output_height - first < strip_rows ? info->output_height - first : strip_rows;
         while (filled < wanted) {
-            // With an in-memory source libjpeg never suspends; 0 rows would mean it did.
+            // Our source never suspends (fill_input_buffer always returns TRUE); 0 rows would mean it did.
             JDIMENSION got = jpeg_read_scanlines(info, rows + filled, wanted - filled);
             if (got == 0) ERREXIT(info, JERR_CANT_SUSPEND);
             filled += got;

@@ -27,7 +27,8 @@ public enum SlideFramer {
         scratch: FramingScratch? = nil
     ) {
         let upright = orientation == .up ? decoded : orientation.uprighted(decoded, storage: scratch?.upright)
-        AreaResampler.resample(upright, fittedIn: canvas, fit: fit, background: background, scratch: scratch)
+        guard let part = visiblePart(of: upright.size, in: canvas, background: background, fit: fit) else { return }
+        AreaResampler.resample(upright, region: part.region, into: canvas, at: part.visible, scratch: scratch?.rows)
     }
 
     /// Starts the frame of an upright picture of `picture` size that will arrive
@@ -63,15 +64,6 @@ public enum SlideFramer {
             x: Double(visible.x - placement.x) * scaleX, y: Double(visible.y - placement.y) * scaleY,
             width: Double(visible.width) * scaleX, height: Double(visible.height) * scaleY)
         return (visible, region)
-    }
-}
-
-extension AreaResampler {
-    /// `upright` fitted into `canvas` over `background`: `SlideFramer.frame` once oriented.
-    static func resample(_ upright: PixelImage, fittedIn canvas: PixelCanvas, fit: FitMode, background: RGBAColor,
-                         scratch: FramingScratch?) {
-        guard let part = SlideFramer.visiblePart(of: upright.size, in: canvas, background: background, fit: fit) else { return }
-        resample(upright, region: part.region, into: canvas, at: part.visible, scratch: scratch?.rows)
     }
 }
 

@@ -52,6 +52,8 @@ struct StreamingResamplerTests {
     static let cases: [(source: PixelSize, region: AreaResampler.SourceRegion, target: PixelSize)] = [
         // A 12 MP photo's 3/8 decode to its 1080p placement, scaled down 100x: 1.04x.
         (PixelSize(width: 150, height: 113), .init(x: 0, y: 0, width: 150, height: 113), PixelSize(width: 144, height: 108)),
+        // The same at full width, so the horizontal kernel's window path runs for whole rows.
+        (PixelSize(width: 1500, height: 12), .init(x: 0, y: 0, width: 1500, height: 12), PixelSize(width: 1440, height: 11)),
         // Shrinking by 1.9x, 3x and 5.3x (three and more taps a pixel).
         (PixelSize(width: 97, height: 61), .init(x: 0, y: 0, width: 97, height: 61), PixelSize(width: 51, height: 32)),
         (PixelSize(width: 90, height: 60), .init(x: 0, y: 0, width: 90, height: 60), PixelSize(width: 30, height: 20)),

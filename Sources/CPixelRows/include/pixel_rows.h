@@ -21,7 +21,8 @@ void vitrine_rows_blend(uint32_t *destination, const uint32_t *top, const uint32
 
 /// One row of AreaResampler's horizontal pass for at most three taps a pixel:
 /// `target[x] = Σ source[starts[x] + k] · weights[k · count + x]` for k < `taps`
-/// (2 or 3), each read clamped to `source[last]`, computed exactly as
+/// (2 or 3), each read clamped to `source[last]`; `starts` never decrease
+/// (AreaResampler's taps only move along the row). Computed exactly as
 /// `AreaResampler.filterRow` does (8-bit weights summing to 256, red and blue
 /// in one 32-bit lane, rounding half up, X set to 0xFF). The reads are a gather
 /// at data-dependent positions, which Swift cannot ask for and the portable

@@ -98,7 +98,7 @@ public enum SlideDecoding {
             // PNG uploads: decoded at full size (libpng has no DCT scaling), then framed alike.
             do throws(PNGError) {
                 let picture = try PNGCodec.decode(bytes, maxPixels: request.maxPixels)
-                let frame = frameStorage.map { PixelImage(size: request.output, storage: $0) } ?? PixelImage(size: request.output)
+                let frame = outputFrame(for: request, storage: frameStorage)
                 SlideFramer.frame(decoded: picture, orientation: .up, fit: request.fit, background: request.background,
                                   into: frame.canvas, scratch: workspace.framing)
                 return frame
@@ -120,6 +120,15 @@ public enum SlideDecoding {
         }
     }
 
+    /// The frame a picture is drawn into: over a recycled frame's memory, or
+    /// fresh memory faulted in with one call (`MemoryPolicy.populate`).
+    private static func outputFrame(for request: SlideRequest, storage: PixelStorage?) -> PixelImage {
+        if let storage { return PixelImage(size: request.output, storage: storage) }
+        let frame = PixelImage(size: request.output)
+        MemoryPolicy.populate(frame.pixels)
+        return frame
+    }
+
     /// An upright JPEG is resampled into its frame strip by strip as libjpeg
     /// decodes it (`SlideFramer.streamingFrame`), so the decoded picture never
     /// exists whole; a picture that EXIF turns is decoded whole, turned, then framed.
@@ -128,7 +137,7 @@ public enum SlideDecoding {
         let target = SlideFramer.decodeTarget(
             picture: info.uprightSize, orientation: info.orientation, output: request.output, fit: request.fit)
         let plan = try JPEGDecoder.plan(for: info, covering: target, maxPixels: request.maxPixels)
-        let frame = frameStorage.map { PixelImage(size: request.output, storage: $0) } ?? PixelImage(size: request.output)
+        let frame = outputFrame(for: request, storage: frameStorage)
         guard info.orientation == .up else {
             let decoded = try workspace.decoder.decode(source, plan: plan, into: workspace.decoded)
             SlideFramer.frame(decoded: decoded.image, orientation: info.orientation, fit: request.fit,

@@ -15,6 +15,20 @@ public enum MemoryPolicy {
         mallopt(M_MMAP_THRESHOLD, 256 * 1024)
     }
 
+    /// Faults in the pages under `pixels` with one madvise(MADV_POPULATE_WRITE)
+    /// (Linux 5.14) instead of one page fault per 4 KiB as the first rows are
+    /// written: a fresh 1080p frame is about 2,000 faults. Pages already there
+    /// are left as they are; on an older kernel (EINVAL) the faults simply
+    /// happen later, as before.
+    public static func populate(_ pixels: UnsafeMutableBufferPointer<UInt32>) {
+        guard let base = pixels.baseAddress else { return }
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (UInt(bitPattern: base) + page - 1) & ~(page - 1)
+        let end = (UInt(bitPattern: base + pixels.count)) & ~(page - 1)
+        guard end > start else { return }
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_POPULATE_WRITE)
+    }
+
     /// Hands freed heap pages back to the kernel (`malloc_trim`): the heap's top,
     /// and whole free pages inside it, which glibc otherwise keeps for reuse.
     /// Called off the display thread when a burst of work has ended (the decode

@@ -17,17 +17,13 @@ public enum FileIO {
         var bytes = [UInt8](repeating: 0, count: info.st_size > 0 ? Int(info.st_size) : 4096)
         var filled = 0
         while true {
-            if filled == bytes.count {
-                guard info.st_size == 0, bytes.count < limit else { break }
-                bytes.append(contentsOf: repeatElement(0, count: bytes.count))
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), path: path) }
             }
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read", subject: path)
-            }
-            if count == 0 { break }  // end of file (or the file shrank while we read it)
-            filled += count
+            filled += try result.get()
+            // Short of the buffer is the end of the file (or the file shrank while we read it).
+            guard filled == bytes.count, info.st_size == 0, bytes.count < limit else { break }
+            bytes.append(contentsOf: repeatElement(0, count: bytes.count))
         }
         return filled == bytes.count ? bytes : Array(bytes.prefix(filled))
     }

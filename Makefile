@@ -8,7 +8,7 @@ TEST_PACKAGES := libjpeg-turbo-progs signify-openbsd
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test unit-test remote-test console-test fleet-test static vm-test image-test image-rootfs deb bench bench-api bench-fleet soak openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet soak openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -30,12 +30,7 @@ run: release
 # binary (SIGKILL mid-push, the web console in headless Chromium, the API against
 # its spec under Schemathesis), then the VM tests on a real kernel, then the
 # boot-to-kiosk image (about 6 minutes after the static build that vm-test makes).
-# The image's debootstrap waits mostly on the mirror and on dpkg, so it runs beside
-# the static build, which keeps both cores busy, instead of after it (about 80 s
-# less in a fresh clone). Nothing else runs side by side: the suites measure timing.
-test: unit-test remote-test console-test api-fuzz-test
-	$(MAKE) -j2 static image-rootfs
-	$(MAKE) vm-test fleet-test image-test
+test: unit-test remote-test console-test api-fuzz-test vm-test fleet-test image-test
 
 unit-test: deps
 	@deploy/dev/ensure-packages.sh $(TEST_PACKAGES)
@@ -79,10 +74,6 @@ vm-test: deps
 # kill -9 and a hung loop. Also checks dpkg -r/--purge and deploy/install.sh --root.
 image-test: deb
 	VITRINE_IMAGE_DEB=$$(deploy/debian/build-deb.sh --print-deb) Tests/Image/run-image-test.sh
-
-# The image test's debootstrapped root filesystem, cached in .build-image (root only).
-image-rootfs:
-	Tests/Image/cache-rootfs.sh .build-image
 
 # Debian packages from the static release build (.build-static, as vm-test, image-test
 # and soak use): .build-deb/vitrine_VERSION_ARCH.deb and vitrine-dbgsym_VERSION_ARCH.deb,

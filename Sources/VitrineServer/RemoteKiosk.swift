@@ -112,7 +112,7 @@ extension RemoteKiosk {
                                                     onListening: onListening)
         // No signal handling here: SIGTERM belongs to the display thread's signalfd,
         // which stops the kiosk; the caller then shuts this down.
-        return APIServerRunner(group: ServiceGroup(configuration: .init(services: [application], logger: logger)))
+        return APIServerRunner(serving: application, logger: logger)
     }
 }
 
@@ -121,7 +121,11 @@ extension RemoteKiosk {
 public final class APIServerRunner: Sendable {
     private let group: ServiceGroup
 
-    init(group: ServiceGroup) { self.group = group }
+    /// `service` (the kiosk's Hummingbird application, or a test's) in a
+    /// ServiceGroup with no signal handling of its own.
+    init(serving service: some Service, logger: Logger) {
+        self.group = ServiceGroup(configuration: .init(services: [service], logger: logger))
+    }
 
     /// Serves until `shutdown()`. A failure to listen (the port taken) is thrown.
     public func run() async throws { try await group.run() }

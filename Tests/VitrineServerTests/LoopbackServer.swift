@@ -1,13 +1,13 @@
 import Hummingbird
 import Logging
-import ServiceLifecycle
 import Synchronization
+@testable import VitrineServer
 
 /// A router served on 127.0.0.1 at a free port, for the kiosk's HTTP clients
 /// (URL slides, a channel's origin, play uploads) to talk to in tests.
 final class LoopbackServer: Sendable {
     private let boundPort = Mutex<Int?>(nil)
-    private let running = Mutex<(group: ServiceGroup, task: Task<Void, Never>)?>(nil)
+    private let running = Mutex<(server: APIServerRunner, task: Task<Void, Never>)?>(nil)
 
     /// The port it listens on; nil if it did not start within five seconds.
     var port: Int? { boundPort.withLock { $0 } }
@@ -15,21 +15,22 @@ final class LoopbackServer: Sendable {
     init(_ router: Router<BasicRequestContext>) async throws {
         let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                                       onServerRunning: { [self] channel in boundPort.withLock { $0 = channel.localAddress?.port } })
-        let group = ServiceGroup(configuration: .init(services: [application], logger: Logger(label: "loopback-server")))
-        running.withLock { $0 = (group, Task { try? await group.run() }) }
+        let server = APIServerRunner(serving: application, logger: Logger(label: "loopback-server"))
+        running.withLock { $0 = (server, Task { try? await server.run() }) }
         for _ in 0..<250 where port == nil { try await Task.sleep(for: .milliseconds(20)) }
     }
 
-    /// Stops it as the kiosk stops its own API server (`APIServerRunner`): a
-    /// graceful shutdown closes the listening socket, then serves or closes
-    /// every connection already accepted. Cancelling the serving task instead
-    /// can drop a connection that was accepted but not yet handed to the
-    /// server loop, and NIO traps on its unfinished writer ("Deinited
-    /// NIOAsyncWriter without calling finish()", swift-nio #2813 and #3481):
-    /// the unit tests crashed that way once in a fresh-clone CI run.
+    /// Stops it the way the kiosk stops its own API server, through the same
+    /// `APIServerRunner`: a graceful shutdown closes the listening socket,
+    /// then serves or closes every connection already accepted. Cancelling
+    /// the serving task instead can drop a connection that was accepted but
+    /// not yet handed to the server loop, and NIO traps on its unfinished
+    /// writer ("Deinited NIOAsyncWriter without calling finish()", swift-nio
+    /// #2813 and #3481): the unit tests crashed that way once in a
+    /// fresh-clone CI run.
     func stop() async {
-        guard let (group, task) = running.withLock({ $0 }) else { return }
-        await group.triggerGracefulShutdown()
+        guard let (server, task) = running.withLock({ $0 }) else { return }
+        await server.shutdown()
         await task.value
     }
 }

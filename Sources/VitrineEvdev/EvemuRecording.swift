@@ -40,6 +40,7 @@ public struct EvemuRecording: Hashable, Sendable {
         // Bitmask lines of one kind continue each other: B: 03 … then B: 03 … again.
         var bitmaskBytes: [UInt16: Int] = [:]
         var propertyBytes = 0
+        var firstEventTime: EventTime?
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
@@ -81,25 +82,63 @@ public struct EvemuRecording: Hashable, Sendable {
                 let resolution = fields.count >= 6 ? Int32(fields[5]) ?? 0 : 0
                 device.axes[code] = AxisRange(minimum: minimum, maximum: maximum, resolution: resolution)
             case "E":
-                guard fields.count >= 4, let seconds = Double(fields[0]), let type = UInt16(fields[1], radix: 16),
+                guard fields.count >= 4, let type = UInt16(fields[1], radix: 16),
                       let code = UInt16(fields[2], radix: 16), let value = Int32(fields[3]) else {
                     throw ParseError(line: number, message: "E: needs time, type, code and value, found \"\(trimmed)\"")
                 }
-                // Double reads "nan", "inf" and "1e3000" too; MonotonicInstant.seconds
-                // converts to Int64 nanoseconds and traps on those (found by
-                // Fuzz/FuzzEvemu). A billion seconds leaves room for replay arithmetic.
-                guard seconds.isFinite, abs(seconds) <= Self.maximumEventSeconds else {
-                    throw ParseError(line: number, message: "E: time \(fields[0]) is out of range (at most \(Int(Self.maximumEventSeconds)) seconds)")
+                guard let time = EventTime(fields[0]) else {
+                    throw ParseError(line: number, message: "E: time \(fields[0]) is not seconds.microseconds as a timeval holds them")
                 }
-                events.append(RawInputEvent(type: type, code: code, value: value, time: .seconds(seconds)))
+                // Times count from the first event: evemu 2 writes 0.000000 there,
+                // older evemu wrote the kernel's clock (an absolute epoch time such as
+                // 1357751027.090934). Either way only the differences matter.
+                let first = firstEventTime ?? time
+                firstEventTime = first
+                guard let offset = time.nanoseconds(since: first) else {
+                    throw ParseError(line: number, message: "E: time \(fields[0]) is more than 292 years from the first event's, \(first.text)")
+                }
+                events.append(RawInputEvent(type: type, code: code, value: value, time: MonotonicInstant(nanoseconds: offset)))
             default:
                 continue  // L:, S: and anything newer
             }
         }
     }
 
-    /// The largest event time (in seconds, either sign) a recording may hold: about 31 years.
-    public static let maximumEventSeconds: Double = 1e9
+    /// An `E:` line's time as evemu prints a `timeval`: whole seconds (any that
+    /// fit a signed 64-bit `tv_sec`), a dot and up to nine digits of fraction.
+    /// Read exactly, without going through Double: an epoch time has 16
+    /// significant digits, and "nan", "inf" or "1e3000" are not times.
+    struct EventTime {
+        let seconds: Int64
+        let nanoseconds: Int64
+        let text: String
+
+        init?(_ text: String) {
+            let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            let whole = parts[0], negative = whole.hasPrefix("-")
+            let digits = negative ? whole.dropFirst() : whole[...]
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(digits) else { return nil }
+            var fraction: Int64 = 0
+            if parts.count == 2 {
+                let decimals = parts[1]
+                guard (1...9).contains(decimals.count), decimals.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(decimals) else { return nil }
+                fraction = value * Int64(pow10: 9 - decimals.count)
+            }
+            self.seconds = negative ? -seconds : seconds
+            self.nanoseconds = negative ? -fraction : fraction
+            self.text = text
+        }
+
+        /// Nanoseconds from `origin` to this time; nil where that does not fit an Int64.
+        func nanoseconds(since origin: EventTime) -> Int64? {
+            let (seconds, overflowed) = self.seconds.subtractingReportingOverflow(origin.seconds)
+            guard !overflowed else { return nil }
+            let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            guard !overflow else { return nil }
+            let (total, last) = scaled.addingReportingOverflow(nanoseconds - origin.nanoseconds)
+            return last ? nil : total
+        }
+    }
 
     private static func hexBytes(_ fields: [String], line: Int) throws(ParseError) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -108,6 +147,12 @@ public struct EvemuRecording: Hashable, Sendable {
             bytes.append(byte)
         }
         return bytes
+    }
+}
+
+extension Int64 {
+    init(pow10 exponent: Int) {
+        self = (0..<exponent).reduce(1) { value, _ in value * 10 }
     }
 }
 

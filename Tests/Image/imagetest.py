@@ -240,6 +240,10 @@ def run_suite(args):
         results.check("systemd-analyze security rates the unit", "Overall exposure level" in security, security.strip())
         results.check("the kiosk logged no warnings or errors", warnings.strip() in ("", "-- No entries --"),
                       warnings.strip()[:300])
+        # The unit's descriptor limit reaches the process (the API's connection cap is computed from it).
+        _, limits = guest.run("grep 'Max open files' /proc/$(systemctl show -p MainPID --value vitrine.service)/limits")
+        results.check("the kiosk runs with the unit's LimitNOFILE=4096", re.search(r"Max open files\s+4096\s+4096", limits) is not None,
+                      limits.strip())
 
         # (b) A configuration pushed through the API shows.
         deadline = time.monotonic() + 60

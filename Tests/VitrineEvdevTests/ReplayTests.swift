@@ -57,6 +57,15 @@ struct ReplayTests {
         ])
     }
 
+    /// evemu 1.2 and older wrote each event's absolute kernel time
+    /// (`E: 1357751027.090934 …`); `vitrine touch replay` refused them as out of
+    /// range. The same swipe with such times replays exactly as with times from zero.
+    @Test func aRecordingWithAbsoluteEpochTimesReplaysAsOneFromZero() throws {
+        let epoch = try Recordings.replay("b-swipe-left.epoch-times.evemu")
+        #expect(epoch.map(\.description) == (try Recordings.replay("b-swipe-left.evemu")).map(\.description))
+        #expect(epoch.count == 4)
+    }
+
     @Test func swipeRightPagesToThePrevious() throws {
         // From slide 0 the previous slide is the last: the playlist loops.
         let lines = try Recordings.replay("b-swipe-right.evemu")

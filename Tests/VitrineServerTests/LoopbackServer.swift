@@ -12,9 +12,19 @@ final class LoopbackServer: Sendable {
     /// The port it listens on; nil if it did not start within five seconds.
     var port: Int? { boundPort.withLock { $0 } }
 
-    init(_ router: Router<BasicRequestContext>) async throws {
+    init<Context: RequestContext>(_ router: Router<Context>) async throws where Context.Source == ApplicationRequestContextSource {
         let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                                       onServerRunning: { [self] channel in boundPort.withLock { $0 = channel.localAddress?.port } })
+        try await start(application)
+    }
+
+    /// Serves `application`, which must report its port through `reportPort`.
+    init<App: ApplicationProtocol>(serving make: (_ reportPort: @escaping @Sendable (Int) -> Void) throws -> App) async throws {
+        let application = try make { [self] port in boundPort.withLock { $0 = port } }
+        try await start(application)
+    }
+
+    private func start(_ application: some ApplicationProtocol) async throws {
         let server = APIServerRunner(serving: application, logger: Logger(label: "loopback-server"))
         running.withLock { $0 = (server, Task { try? await server.run() }) }
         for _ in 0..<250 where port == nil { try await Task.sleep(for: .milliseconds(20)) }

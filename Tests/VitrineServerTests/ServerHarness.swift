@@ -86,8 +86,9 @@ final class ServerHarness: @unchecked Sendable {
     }
 
     /// The application on port 0, for Hummingbird's test frameworks.
-    func application() throws -> some ApplicationProtocol {
-        try APIServer.application(remote, token: Self.token, host: "127.0.0.1", port: 0, tls: nil, logger: Logger(label: "test"))
+    func application(limits: ServerLimits = ServerLimits()) throws -> some ApplicationProtocol {
+        try APIServer.application(remote, token: Self.token, host: "127.0.0.1", port: 0, tls: nil, logger: Logger(label: "test"),
+                                  limits: limits)
     }
 
     static func jpeg(_ color: RGBAColor, size: PixelSize = PixelSize(width: 32, height: 24)) throws -> [UInt8] {

@@ -53,11 +53,9 @@ enum ChannelStatusReport {
     /// Prometheus lines (text format 0.0.4) for the channel.
     static func metrics(_ follower: ChannelFollower) -> String {
         let state = follower.snapshot
-        var lines: [String] = []
+        var out = PrometheusLines()
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
-            lines.append("# HELP \(name) \(help)")
-            lines.append("# TYPE \(name) \(type)")
-            for sample in samples { lines.append(sample.labels.isEmpty ? "\(name) \(sample.value)" : "\(name){\(sample.labels)} \(sample.value)") }
+            out.metric(name, type, help, samples)
         }
         metric("vitrine_channel_version", "gauge", "The channel version applied (0 before the first).",
                [("", "\(state.applied?.version ?? 0)")])
@@ -67,6 +65,6 @@ enum ChannelStatusReport {
                [("", "\(state.lastReached?.secondsSinceEpoch ?? 0)")])
         metric("vitrine_channel_consecutive_failures", "gauge", "Polls in a row that got no usable answer.",
                [("", "\(state.consecutiveFailures)")])
-        return lines.joined(separator: "\n") + "\n"
+        return out.text
     }
 }

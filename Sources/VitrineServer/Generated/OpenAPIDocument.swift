@@ -11,8 +11,15 @@ info:
 
     - The server listens on the configuration's `api.listen` (default `0.0.0.0:8080`; `"off"` disables it),
       over TLS when `api.tls` names a certificate and key.
-    - `/`, `/console.js`, `/console.css`, `/openapi.yaml`, `/healthz` and `/metrics` need no authentication.
-      Everything under `/api/` needs `Authorization: Bearer <token>`, compared in constant time. The token is the
+    - `/`, `/console.js`, `/console.css`, `/openapi.yaml`, `/healthz` and `/metrics` need no authentication; they are
+      the server's one public list. Every other operation needs `Authorization: Bearer <token>`, compared in constant
+      time. The route that matched decides, not the spelling of the path: `//api/v1/status` or `/api/v1/status/` is
+      the same route and needs the same token. An address that fails to authenticate 10 times in a row is then
+      allowed one try every 6 s; meanwhile its requests answer 429 with `Retry-After`, token or not (loopback
+      peers are never throttled). Failures and refusals are counted in `/metrics`.
+    - The server holds at most a bounded number of connections (from the process's descriptor limit, at most 512);
+      one past the cap is closed as soon as it is accepted. A connection with no request in progress for 30 s, or
+      whose request body stalls for 15 s, is closed. The token is the
       configuration's `api.token` (at least 16 characters), or else one generated on first start into
       `<stateDir>/api-token` (mode 0600) and logged once.
     - Every 4xx and 5xx response has a JSON body `{"error": "<one clear sentence>"}`. A configuration or control body
@@ -232,6 +239,8 @@ paths:
                   $ref: "#/components/examples/CanonicalConfiguration"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
     put:
       tags: [configuration]
       operationId: putConfiguration
@@ -347,6 +356,8 @@ paths:
                     message: must be * or "<16 lower-case hex digits>"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "412":
           description: '`If-Match` does not name the current version: someone else changed the configuration.'
           content:
@@ -411,6 +422,8 @@ paths:
                 changed: true
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "409":
           description: There is no previous configuration; or the kiosk follows a channel (docs/fleet.md) and its local file does not set `channel.allowLocalPush`.
           content:
@@ -463,6 +476,8 @@ paths:
                     added: "2026-11-21T17:45:10Z"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
     post:
       tags: [assets]
       operationId: uploadAsset
@@ -526,6 +541,8 @@ paths:
                   $ref: "#/components/examples/Asset"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "409":
           description: The picture has more pixels than the current configuration's `decode.maxPixels` allows; a configuration with a larger limit takes it.
           content:
@@ -585,6 +602,8 @@ paths:
           $ref: "#/components/responses/BadAssetID"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
           $ref: "#/components/responses/UnknownAsset"
     delete:
@@ -601,6 +620,8 @@ paths:
           $ref: "#/components/responses/BadAssetID"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
           $ref: "#/components/responses/UnknownAsset"
         "409":
@@ -630,6 +651,8 @@ paths:
           $ref: "#/components/responses/BadAssetID"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
           $ref: "#/components/responses/UnknownAsset"
         "409":
@@ -680,6 +703,8 @@ paths:
                 format: binary
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
           description: The path is not in the current configuration, a URL is not downloaded yet, or the file cannot be read.
           content:
@@ -733,6 +758,8 @@ paths:
                 screen: "on"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
   /api/v1/control:
     post:
       tags: [control]
@@ -768,6 +795,8 @@ paths:
                 accepted: next
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "409":
           description: '`goto` names a slide the current playlist does not have (the playlist may have changed since it was read).'
           content:
@@ -819,6 +848,8 @@ paths:
                   value: {state: "on", requested: "off", wokenByTouch: true, wakeEndsInSeconds: 21.4, heldByOverride: false}
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
     put:
       tags: [control]
       operationId: setPower
@@ -855,6 +886,8 @@ paths:
               example: {requested: "off"}
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "422":
           description: The body is not a JSON object, `state` is missing or not `on` or `off`, or a key is unknown.
           content:
@@ -951,6 +984,8 @@ paths:
                   $ref: "#/components/examples/Override"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "409":
           description: The picture has more pixels than the current configuration's `decode.maxPixels` allows.
           content:
@@ -1008,6 +1043,8 @@ paths:
                   $ref: "#/components/examples/Override"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
           description: No override is active.
           content:
@@ -1028,6 +1065,8 @@ paths:
           description: Ended.
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
           description: No override is active.
           content:
@@ -1053,6 +1092,8 @@ paths:
                 format: binary
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
         "503":
           description: No frame has been drawn yet (the kiosk is starting, or a DRM display is unplugged).
           content:
@@ -1127,6 +1168,8 @@ paths:
                     message: must be a whole number from 1 to 10000
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
   /api/v1/events:
     get:
       tags: [events]
@@ -1191,6 +1234,8 @@ paths:
 
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
 
 components:
   securitySchemes:
@@ -1219,6 +1264,19 @@ components:
       example: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
 
   responses:
+    TooManyFailedAuthentications:
+      description: This address failed to authenticate too often; it may try again after `Retry-After` seconds. The token is not looked at.
+      headers:
+        Retry-After:
+          schema:
+            type: integer
+            minimum: 1
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/Error"
+          example:
+            error: "too many failed authentications from this address; try again in 6 s"
     Unauthorized:
       description: The `Authorization` header is missing or does not carry the right bearer token.
       headers:

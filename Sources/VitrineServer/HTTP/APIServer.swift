@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import VitrineConfig
+import VitrineCore
 
 /// The kiosk's HTTP server (Hummingbird 2): the API, the web console, metrics.
 ///
@@ -13,17 +14,23 @@ import VitrineConfig
 /// short lock and never wait for each other.
 public enum APIServer {
     /// The routes and middleware, without a socket: what Hummingbird's test client drives.
-    public static func router(_ kiosk: RemoteKiosk, token: String) -> Router<BasicRequestContext> {
-        let router = Router()
+    /// `connections` is the listener's connection cap, whose counts `/metrics` reports.
+    public static func router(_ kiosk: RemoteKiosk, token: String, connections: ConnectionLimiter? = nil) -> Router<APIRequestContext> {
+        routesAndTable(kiosk, authenticator: APIAuthenticator(token: token), connections: connections).router
+    }
+
+    /// The router and the table of what it registered, each route behind the
+    /// token unless `PublicRoutes` lists it.
+    static func routesAndTable(_ kiosk: RemoteKiosk, authenticator: APIAuthenticator, connections: ConnectionLimiter? = nil)
+        -> (router: Router<APIRequestContext>, table: RouteTable) {
+        let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
         router.add(middleware: RequestCountingMiddleware(counter: kiosk.requests))
         router.add(middleware: ErrorBodyMiddleware())
-        router.add(middleware: BearerAuthentication(token: token))
-        // Innermost, so that a request without a token is still refused with 401 first.
-        router.add(middleware: MethodNotAllowedMiddleware(table: table))
-        let routes = RecordingRouter(router: router, table: table)
+        router.add(middleware: MethodNotAllowedMiddleware(table: table, authenticator: authenticator))
+        let routes = RecordingRouter(router: router, table: table, authenticator: authenticator)
         ConsoleRoutes().add(to: routes)
-        MonitoringRoutes(kiosk: kiosk).add(to: routes)
+        MonitoringRoutes(kiosk: kiosk, authenticator: authenticator, connections: connections).add(to: routes)
         ConfigRoutes(kiosk: kiosk).add(to: routes)
         AssetRoutes(kiosk: kiosk).add(to: routes)
         StatusRoutes(kiosk: kiosk).add(to: routes)
@@ -31,26 +38,39 @@ public enum APIServer {
         OverrideRoutes(kiosk: kiosk).add(to: routes)
         EventRoutes(kiosk: kiosk).add(to: routes)
         PlaysRoutes(kiosk: kiosk).add(to: routes)
-        return router
+        return (router, table)
     }
 
     /// The application listening on `host:port`, over TLS when `tls` names a
     /// certificate and key. `onListening` gets the bound port (useful with port 0).
+    ///
+    /// Bounded by `limits`: at most `limits.maximumConnections` connections at
+    /// once, the rest closed as soon as accepted; idle connections and stalled
+    /// bodies closed after their timeouts. The cap defaults to what the
+    /// process's descriptor limit allows.
     public static func application(_ kiosk: RemoteKiosk, token: String, host: String, port: Int, tls: TLSFiles?,
-                                   logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in })
+                                   logger: Logger, limits: ServerLimits = ServerLimits(),
+                                   onListening: @escaping @Sendable (Int) -> Void = { _ in })
         throws -> some ApplicationProtocol {
-        var server: HTTPServerBuilder = .http1()
+        let connections = ConnectionLimiter(limit: limits.maximumConnections)
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [connections.handler(), BodyStallTimeoutHandler(timeout: limits.bodyStallTimeout)],
+            idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds))
+        var server: HTTPServerBuilder = .http1(configuration: http1)
         if let tls {
             do {
                 let certificates = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
                 let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-                server = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: certificates, privateKey: .privateKey(key)))
+                var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: certificates, privateKey: .privateKey(key))
+                // NIOSSL's default floor is TLS 1.0; nothing a kiosk's operators use needs less than 1.2.
+                configuration.minimumTLSVersion = .tlsv12
+                server = try .tls(.http1(configuration: http1), tlsConfiguration: configuration)
             } catch {
                 throw ConfigError(source: nil, issues: [ConfigIssue(path: "api.tls", message: "cannot load \(tls.certificate) and \(tls.key): \(error)")])
             }
         }
         return Application(
-            router: router(kiosk, token: token), server: server,
+            router: router(kiosk, token: token, connections: connections), server: server,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "vitrine"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger)

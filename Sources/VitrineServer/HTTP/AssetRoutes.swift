@@ -9,7 +9,7 @@ struct AssetRoutes {
     let kiosk: RemoteKiosk
     static let thumbnailBounds = PixelSize(width: 320, height: 180)
 
-    func add(to router: RecordingRouter<BasicRequestContext>) {
+    func add(to router: RecordingRouter<APIRequestContext>) {
         router.post("/api/v1/assets") { request, _ in try await upload(request) }
         router.get("/api/v1/assets") { _, _ in
             let inUse = kiosk.assetsInUse
@@ -115,13 +115,13 @@ struct AssetRoutes {
         }
     }
 
-    private func existing(_ context: BasicRequestContext) throws -> Asset {
+    private func existing(_ context: APIRequestContext) throws -> Asset {
         let id = try Self.id(context)
         guard let asset = kiosk.store.assets.asset(id) else { throw APIError(.notFound, "there is no asset \(id)") }
         return asset
     }
 
-    static func id(_ context: BasicRequestContext) throws -> String {
+    static func id(_ context: APIRequestContext) throws -> String {
         let id = context.parameters.get("id") ?? ""
         guard SlideSource.isAssetID(id) else {
             throw APIError(.badRequest, "an asset id is 64 lowercase hex digits (its SHA-256), not \(id)")

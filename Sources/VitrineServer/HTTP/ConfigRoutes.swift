@@ -9,7 +9,7 @@ struct ConfigRoutes {
     static let maxBodyBytes = 1 << 20
     static let contentTypes = ["application/json", "application/yaml", "application/x-yaml", "text/yaml"]
 
-    func add(to router: RecordingRouter<BasicRequestContext>) {
+    func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/config") { _, _ in
             let current = kiosk.store.current
             return JSONResponse.bytes(current.json, contentType: "application/json", headers: [.eTag: "\"\(current.version)\""])

@@ -10,7 +10,7 @@ struct EventRoutes {
     /// lets a vanished client be noticed (the write fails).
     static let keepAliveInterval: Duration = .seconds(15)
 
-    func add(to router: RecordingRouter<BasicRequestContext>) {
+    func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/events") { _, _ in
             let events = kiosk.events.subscribe()
             let body = ResponseBody { writer in

@@ -2,18 +2,33 @@ import Hummingbird
 import Synchronization
 
 /// Every route the server answers, path and method, as the routes register
-/// themselves: what a 405's `Allow` header lists.
+/// themselves: what a 405's `Allow` header lists, and whether a path has any
+/// route that needs the token.
 final class RouteTable: Sendable {
-    private let routes = Mutex<[(path: RouterPath, methods: Set<HTTPRequest.Method>)]>([])
+    private let routes = Mutex<[(path: RouterPath, methods: Set<HTTPRequest.Method>, protected: Bool)]>([])
 
-    func record(_ path: RouterPath, _ method: HTTPRequest.Method) {
+    func record(_ path: RouterPath, _ method: HTTPRequest.Method, protected: Bool) {
         routes.withLock { routes in
             if let index = routes.firstIndex(where: { $0.path == path }) {
                 routes[index].methods.insert(method)
+                routes[index].protected = routes[index].protected || protected
             } else {
-                routes.append((path, [method]))
+                routes.append((path, [method], protected))
             }
         }
+    }
+
+    /// Every route recorded, as (method, path) pairs: what the authentication test walks.
+    var all: [(method: HTTPRequest.Method, path: RouterPath, protected: Bool)] {
+        routes.withLock { routes in
+            routes.flatMap { route in route.methods.map { (method: $0, path: route.path, protected: route.protected) } }
+        }
+    }
+
+    /// Whether some route on `path` needs the token: its 405 is told only to a caller that has it.
+    func isProtected(_ path: String) -> Bool {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        return routes.withLock { routes in routes.contains { $0.protected && Self.matches($0.path, segments) } }
     }
 
     /// The methods some route answers on `path`, sorted; empty when no route has this path.
@@ -35,15 +50,24 @@ final class RouteTable: Sendable {
     }
 }
 
-/// A `Router` that also writes every route it is given into a `RouteTable`.
-struct RecordingRouter<Context: RequestContext>: RouterMethods {
+/// A `Router` that puts every route it is given behind the token, unless the
+/// route is on `PublicRoutes.list`, and writes it into a `RouteTable`. It is the
+/// only way routes reach the server's router, so authentication belongs to the
+/// route that matched, never to the spelling of the request's path.
+struct RecordingRouter<Context: RemoteAddressRequestContext>: RouterMethods {
     let router: Router<Context>
     let table: RouteTable
+    let authenticator: APIAuthenticator
 
     @discardableResult func on<Responder: HTTPResponder>(_ path: RouterPath, method: HTTPRequest.Method, responder: Responder) -> Self
         where Responder.Context == Context {
-        table.record(path, method)
-        router.on(path, method: method, responder: responder)
+        let isPublic = PublicRoutes.contains(method, path)
+        table.record(path, method, protected: !isPublic)
+        if isPublic {
+            router.on(path, method: method, responder: responder)
+        } else {
+            router.on(path, method: method, responder: AuthenticatedResponder(wrapped: responder, authenticator: authenticator))
+        }
         return self
     }
 
@@ -55,9 +79,11 @@ struct RecordingRouter<Context: RequestContext>: RouterMethods {
 
 /// A known path asked with a method it does not answer gets 405 with an
 /// `Allow` header naming the methods it does (RFC 9110 §15.5.6); an unknown
-/// path stays 404.
-struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+/// path stays 404. On a path with protected routes, only a caller with the
+/// token is told which methods it answers; others get the 401 first.
+struct MethodNotAllowedMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let table: RouteTable
+    let authenticator: APIAuthenticator
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -65,6 +91,7 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .notFound {
             let allowed = table.methods(for: request.uri.path)
             guard !allowed.isEmpty, !allowed.contains(request.method) else { throw error }
+            if table.isProtected(request.uri.path) { try authenticator.authenticate(request, from: context.remoteAddress) }
             let list = allowed.map(\.rawValue).joined(separator: ", ")
             var refusal = APIError(.methodNotAllowed, "\(request.uri.path) does not answer \(request.method.rawValue); it answers \(list)")
             refusal.headers[.allow] = list

@@ -6,8 +6,10 @@ import VitrineRuntime
 /// that monitoring needs no secret; neither tells anything about the content.
 struct MonitoringRoutes {
     let kiosk: RemoteKiosk
+    let authenticator: APIAuthenticator
+    let connections: ConnectionLimiter?
 
-    func add(to router: RecordingRouter<BasicRequestContext>) {
+    func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/metrics") { _, _ in
             let uptime = MonotonicClock.now() - kiosk.startedAt
             var text = PrometheusExposition.text(
@@ -16,6 +18,7 @@ struct MonitoringRoutes {
             if let channel = kiosk.channel { text += ChannelStatusReport.metrics(channel) }
             if let television = kiosk.television { text += TelevisionReport.metrics(television.status) }
             if let plays = kiosk.plays { text += plays.metrics() }
+            text += PrometheusExposition.guards(authentication: authenticator.snapshot, connections: connections?.snapshot)
             return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
 

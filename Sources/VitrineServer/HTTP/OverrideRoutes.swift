@@ -18,7 +18,7 @@ struct OverrideRoutes {
     static let path = "/api/v1/override"
     static let example = #"{"slides": ["asset:<sha256>"], "duration": "30m"}"#
 
-    func add(to router: RecordingRouter<BasicRequestContext>) {
+    func add(to router: RecordingRouter<APIRequestContext>) {
         router.post("/api/v1/override") { request, _ in
             let override: KioskOverride
             switch try Self.bodyKind(request) {

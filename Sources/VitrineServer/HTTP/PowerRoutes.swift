@@ -11,7 +11,7 @@ import VitrineRuntime
 struct PowerRoutes {
     let kiosk: RemoteKiosk
 
-    func add(to router: RecordingRouter<BasicRequestContext>) {
+    func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/power") { _, _ in
             JSONResponse.make(.ok, Self.object(kiosk.control.status, now: MonotonicClock.now()))
         }

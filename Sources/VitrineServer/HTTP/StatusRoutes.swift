@@ -14,7 +14,7 @@ struct StatusRoutes {
     /// The largest slide `goto` takes, as a tap action's `goto` in the configuration.
     static let maxSlideIndex = 1_000_000
 
-    func add(to router: RecordingRouter<BasicRequestContext>) {
+    func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/status") { _, _ in
             let status = kiosk.control.status
             var object: [String: Any] = [

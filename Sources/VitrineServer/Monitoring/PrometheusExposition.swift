@@ -37,27 +37,41 @@ struct RequestCountingMiddleware<Context: RequestContext>: RouterMiddleware {
 /// The Prometheus text format (version 0.0.4) of the kiosk's counters.
 enum PrometheusExposition {
     static func text(kiosk: KioskMetrics.Snapshot, requests: [String: Int], uptimeSeconds: Double) -> String {
-        var lines: [String] = []
+        var out = PrometheusLines()
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
-            lines.append("# HELP \(name) \(help)")
-            lines.append("# TYPE \(name) \(type)")
-            for sample in samples { lines.append(sample.labels.isEmpty ? "\(name) \(sample.value)" : "\(name){\(sample.labels)} \(sample.value)") }
+            out.metric(name, type, help, samples)
         }
         metric("vitrine_frames_presented_total", "counter", "Frames presented to the display.", [("", "\(kiosk.framesPresented)")])
         metric("vitrine_slide_changes_total", "counter", "Page changes, by any cause.", [("", "\(kiosk.slideChanges)")])
         metric("vitrine_touches_total", "counter", "Fingers put down on a touch device.", [("", "\(kiosk.touches)")])
         metric("vitrine_screen_on", "gauge", "1 while the screen is lit, 0 while it is switched off.", [("", kiosk.screenOn ? "1" : "0")])
-        lines.append("# HELP vitrine_decode_seconds Time to decode and frame one slide picture.")
-        lines.append("# TYPE vitrine_decode_seconds histogram")
+        out.append("# HELP vitrine_decode_seconds Time to decode and frame one slide picture.")
+        out.append("# TYPE vitrine_decode_seconds histogram")
         for (index, bound) in KioskMetrics.decodeBuckets.enumerated() {
-            lines.append("vitrine_decode_seconds_bucket{le=\"\(bound)\"} \(kiosk.decodeBucketCounts[index])")
+            out.append("vitrine_decode_seconds_bucket{le=\"\(bound)\"} \(kiosk.decodeBucketCounts[index])")
         }
-        lines.append("vitrine_decode_seconds_bucket{le=\"+Inf\"} \(kiosk.decodeBucketCounts[KioskMetrics.decodeBuckets.count])")
-        lines.append("vitrine_decode_seconds_sum \(kiosk.decodeSeconds)")
-        lines.append("vitrine_decode_seconds_count \(kiosk.decodeCount)")
+        out.append("vitrine_decode_seconds_bucket{le=\"+Inf\"} \(kiosk.decodeBucketCounts[KioskMetrics.decodeBuckets.count])")
+        out.append("vitrine_decode_seconds_sum \(kiosk.decodeSeconds)")
+        out.append("vitrine_decode_seconds_count \(kiosk.decodeCount)")
         metric("vitrine_api_requests_total", "counter", "API requests by method and status.",
                requests.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") })
         metric("vitrine_uptime_seconds", "gauge", "Seconds since the kiosk started.", [("", "\(uptimeSeconds)")])
-        return lines.joined(separator: "\n") + "\n"
+        return out.text
+    }
+
+    /// The server's own defences: failed authentications, throttled peers, and the connection cap.
+    static func guards(authentication: APIAuthenticator.Counters, connections: ConnectionLimiter.Snapshot?) -> String {
+        var out = PrometheusLines()
+        out.metric("vitrine_api_auth_failures_total", "counter",
+                   "Requests to a protected route with a missing, malformed or wrong token.", "\(authentication.failures)")
+        out.metric("vitrine_api_auth_throttled_total", "counter",
+                   "Requests refused with 429 because their address failed to authenticate too often.", "\(authentication.throttled)")
+        if let connections {
+            out.metric("vitrine_api_connections_open", "gauge", "API connections open now.", "\(connections.open)")
+            out.metric("vitrine_api_connections_limit", "gauge", "API connections allowed at once.", "\(connections.limit)")
+            out.metric("vitrine_api_connections_refused_total", "counter",
+                       "Connections closed as soon as accepted because the limit was reached.", "\(connections.refused)")
+        }
+        return out.text
     }
 }

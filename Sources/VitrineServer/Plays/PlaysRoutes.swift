@@ -9,7 +9,7 @@ import VitrineRuntime
 struct PlaysRoutes {
     let kiosk: RemoteKiosk
 
-    func add(to router: RecordingRouter<BasicRequestContext>) {
+    func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/plays") { request, _ in
             let query = try Self.query(request.uri.queryParameters)
             guard let plays = kiosk.plays else {

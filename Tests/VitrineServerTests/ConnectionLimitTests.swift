@@ -1,0 +1,99 @@
+import Glibc
+import Hummingbird
+import Logging
+import Testing
+@testable import VitrineServer
+
+/// The API server's bounds on connections, over real sockets: the cap, the
+/// idle timeout (which is also the time a peer has for its headers), and the
+/// body stall timeout. The limits are shortened; `ServerLimits()` has the real ones.
+@Suite("API: connection limits", .serialized)
+struct ConnectionLimitTests {
+    static let limits = ServerLimits(maximumConnections: 8, idleTimeout: .milliseconds(1500), bodyStallTimeout: .milliseconds(1000))
+
+    static func serve(_ harness: ServerHarness, limits: ServerLimits = limits) async throws -> (LoopbackServer, Int) {
+        let server = try await LoopbackServer(serving: { reportPort in
+            try APIServer.application(harness.remote, token: ServerHarness.token, host: "127.0.0.1", port: 0, tls: nil,
+                                      logger: Logger(label: "test"), limits: limits, onListening: reportPort)
+        })
+        return (server, try #require(server.port))
+    }
+
+    /// 30 idle sockets against a cap of 8: 22 are closed at once (within 3 s,
+    /// where the idle timeout is 20 s), 8 are held; once they close, the API
+    /// answers again within a second, and /metrics has counted the 22.
+    @Test func connectionsPastTheCapAreClosedAtOnceAndTheAPIAnswersAgainAfterwards() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let (server, port) = try await Self.serve(harness, limits: ServerLimits(maximumConnections: 8, idleTimeout: .seconds(20)))
+        let (closedAtOnce, status) = try await RawHTTP.offPool {
+            var sockets: [Int32] = []
+            for _ in 0..<30 { sockets.append(try RawHTTP.connect(port: port)) }
+            let closedAtOnce = RawHTTP.closed(among: sockets, within: 3000)
+            for fd in sockets { close(fd) }
+            let start = MonotonicMilliseconds.now()
+            var status: Int?
+            while status != 200, MonotonicMilliseconds.now() - start < 1000 {
+                status = try? RawHTTP.status(port: port, method: "GET", target: "/healthz")
+            }
+            return (closedAtOnce.count, status)
+        }
+        #expect(closedAtOnce == 22, "\(closedAtOnce) of 30 closed within 3 s")
+        #expect(status == 200, "the API answers within a second of the sockets closing")
+        let metrics = try await RawHTTP.offPool { try RawHTTP.body(port: port, target: "/metrics") }
+        // 22, and any /healthz tries made before the server had noticed the 8 close.
+        let refused = metrics.split(separator: "\n").first { $0.hasPrefix("vitrine_api_connections_refused_total ") }
+            .flatMap { Int($0.split(separator: " ")[1]) }
+        #expect(refused.map { $0 >= 22 && $0 < 40 } == true, "\(metrics)")
+        #expect(metrics.contains("\nvitrine_api_connections_limit 8\n"))
+        await server.stop()
+    }
+
+    /// A connection that sends nothing, or only part of its headers, is closed after the idle timeout.
+    @Test func idleAndSlowHeaderConnectionsAreClosedAfterTheIdleTimeout() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let (server, port) = try await Self.serve(harness)
+        let (early, late, elapsed) = try await RawHTTP.offPool {
+            let silent = try RawHTTP.connect(port: port)
+            let slow = try RawHTTP.connect(port: port)
+            defer { close(silent); close(slow) }
+            RawHTTP.send(slow, "GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            let start = MonotonicMilliseconds.now()
+            let early = RawHTTP.closed(among: [silent, slow], within: 1000).count
+            let late = RawHTTP.closed(among: [silent, slow], within: 3000).count
+            return (early, late, MonotonicMilliseconds.now() - start)
+        }
+        #expect(early == 0, "not before the timeout")
+        #expect(late == 2, "both closed after \(elapsed) ms")
+        #expect(elapsed < 4000)
+        await server.stop()
+    }
+
+    /// A request whose body stops arriving is cut off, and its handler does nothing.
+    @Test func aStalledBodyIsCutOff() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let (server, port) = try await Self.serve(harness)
+        let (answer, elapsed) = try await RawHTTP.offPool {
+            let fd = try RawHTTP.connect(port: port, timeoutMs: 5000)
+            defer { close(fd) }
+            RawHTTP.send(fd, "POST /api/v1/control HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServerHarness.token)\r\n"
+                         + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"command\":")
+            let start = MonotonicMilliseconds.now()
+            let answer = RawHTTP.readAll(fd)
+            return (answer, MonotonicMilliseconds.now() - start)
+        }
+        #expect(answer.closed, "closed after \(elapsed) ms")
+        #expect((800...3000).contains(elapsed), "\(elapsed) ms")
+        #expect(!answer.text.hasPrefix("HTTP/1.1 2"), "\(answer.text)")
+        await server.stop()
+    }
+
+    @Test func theCapFollowsTheDescriptorLimit() {
+        #expect(ServerLimits.connections(forDescriptorLimit: 1024) == 384)
+        #expect(ServerLimits.connections(forDescriptorLimit: 4096) == 512)
+        #expect(ServerLimits.connections(forDescriptorLimit: 256) == 16)
+        #expect(ServerLimits.connections(forDescriptorLimit: 0) == 16)
+    }
+}

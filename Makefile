@@ -40,6 +40,7 @@ unit-test: deps
 # Both use the debug binary that unit-test builds.
 remote-test: unit-test
 	python3 Tests/Remote/crash_test.py .build/debug/vitrine
+	python3 Tests/Remote/descriptor_test.py .build/debug/vitrine
 
 console-test: unit-test
 	python3 Tests/Console/console_test.py .build/debug/vitrine
@@ -131,3 +132,6 @@ fuzz: deps
 api-fuzz-test: unit-test
 	@deploy/dev/ensure-packages.sh python3-venv
 	Tests/API/schemathesis_test.sh .build/debug/vitrine
+
+# The arm64 (Raspberry Pi) cross-build, its package and its VM test: mk/arm64.mk.
+-include mk/arm64.mk

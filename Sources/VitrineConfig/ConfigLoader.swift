@@ -212,7 +212,7 @@ public enum ConfigLoader {
             c.power.cec = p.read("cec") { reader, node, path in
                 guard let text = reader.string(node, at: path) else { return nil }
                 guard let setting = CECSetting(text) else {
-                    reader.report(path, "must be auto, off or the path of a CEC adapter such as /dev/cec0, found \(text)")
+                    reader.report(path, "must be auto, off or a CEC adapter's device node, /dev/cecN (such as /dev/cec0), found \(text)")
                     return nil
                 }
                 return setting

@@ -216,12 +216,21 @@ public enum CECSetting: Hashable, Sendable, CustomStringConvertible {
     /// This adapter (/dev/cecN).
     case adapter(String)
 
+    /// `/dev/cec0`, `/dev/cec1`, …: the names the kernel's CEC framework gives its adapters.
+    public static func isCECDeviceNode(_ path: String) -> Bool {
+        guard path.hasPrefix("/dev/cec") else { return false }
+        let number = path.dropFirst("/dev/cec".count)
+        return (1...3).contains(number.count) && number.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     public init?(_ text: String) {
         switch text {
         case "auto": self = .auto
         case "off": self = .off
         default:
-            guard text.hasPrefix("/"), text.count > 1, !text.contains("\0") else { return nil }
+            // Only the kernel's CEC device nodes: a configuration must not point
+            // the kiosk's ioctls at any other file or device.
+            guard Self.isCECDeviceNode(text) else { return nil }
             self = .adapter(text)
         }
     }

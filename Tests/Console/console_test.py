@@ -185,6 +185,8 @@ class Browser:
         self.driver_url = driver_url
         capabilities = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
+            # The browser's console, to find Content-Security-Policy violations in it.
+            "goog:loggingPrefs": {"browser": "ALL"},
             "goog:chromeOptions": {
                 "binary": shutil.which("chromium") or "/usr/bin/chromium",
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"],
@@ -204,6 +206,10 @@ class Browser:
             value = payload.get("value", {})
             raise WebDriverError(f"{method} {path}: {value.get('error')}: {str(value.get('message', '')).splitlines()[0:1]}")
         return payload.get("value")
+
+    def console_messages(self):
+        """What the page wrote to the browser's console since the last call (chromedriver's log endpoint)."""
+        return [entry.get("message", "") for entry in self.call("POST", "/se/log", {"type": "browser"}) or []]
 
     def quit(self):
         try:
@@ -500,6 +506,19 @@ def run(binary, work):
         time.sleep(0.5)
         browser.screenshot(NARROW_SCREENSHOT)
         step(f"narrow page screenshot: {NARROW_SCREENSHOT}")
+
+        # The console ran the whole way under its Content-Security-Policy without breaking it.
+        _, headers, _ = api.request("GET", "/", token=None)
+        policy = headers.get("Content-Security-Policy", "")
+        for needed in ("default-src 'none'", "script-src 'self'", "frame-ancestors 'none'"):
+            if needed not in policy:
+                raise TestFailure(f"the console's Content-Security-Policy lacks {needed}: {policy!r}")
+        if headers.get("X-Content-Type-Options") != "nosniff":
+            raise TestFailure(f"X-Content-Type-Options is {headers.get('X-Content-Type-Options')!r}")
+        violations = [message for message in browser.console_messages() if "Content Security Policy" in message]
+        if violations:
+            raise TestFailure(f"the console broke its Content-Security-Policy: {violations[:3]}")
+        step(f"the console sends a strict Content-Security-Policy ({policy}) and nosniff, and broke neither")
     finally:
         if browser:
             browser.quit()

@@ -153,13 +153,16 @@ struct ConfigDocumentTests {
         #expect(try ConfigLoader.parse("power: {cec: /dev/cec2}").power.cec == .adapter("/dev/cec2"))
         let json = String(decoding: ConfigDocument.json(try ConfigLoader.parse("power: {cec: off}")), as: UTF8.self)
         #expect(json.contains("\"cec\" : \"off\""), "\(json)")
-        for text in ["power: {cec: cec0}", "power: {cec: /}", "power: {cec: true}", "power: {cec: \"\"}"] {
+        #expect(try ConfigLoader.parse("power: {cec: /dev/cec10}").power.cec == .adapter("/dev/cec10"))
+        // Only CEC device nodes: not any file, nor another device the kiosk's ioctls would then be aimed at.
+        for text in ["power: {cec: cec0}", "power: {cec: /}", "power: {cec: true}", "power: {cec: \"\"}", "power: {cec: /etc/passwd}",
+                     "power: {cec: /dev/dri/card0}", "power: {cec: /dev/cec}", "power: {cec: /dev/cec0/../sda}", "power: {cec: /dev/cec-1}"] {
             do {
                 _ = try ConfigLoader.parse(text)
                 Issue.record("\(text) was accepted")
             } catch {
                 #expect(error.issues.count == 1 && error.issues[0].path == "power.cec", "\(text): \(error)")
-                #expect(error.description.contains("must be auto, off or the path of a CEC adapter such as /dev/cec0"), "\(error)")
+                #expect(error.description.contains("must be auto, off or a CEC adapter's device node, /dev/cecN (such as /dev/cec0)"), "\(error)")
             }
         }
     }

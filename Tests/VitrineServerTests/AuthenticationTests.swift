@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -196,6 +197,25 @@ struct AuthenticationTests {
                     #expect(response.status == .ok, "\(uri)")
                     #expect(response.headers[.contentType] == type, "\(uri)")
                     #expect(response.body.readableBytes > 0, "\(uri)")
+                }
+            }
+        }
+    }
+
+    /// Every answer, an error's included, tells browsers not to sniff, frame or refer.
+    @Test func everyAnswerCarriesTheBrowserSecurityHeaders() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            for (uri, headers) in [("/", HTTPFields()), ("/console.js", [:]), ("/api/v1/status", [:]), ("/api/v1/status", authorized()),
+                                   ("/nowhere", [:])] {
+                try await client.execute(uri: uri, method: .get, headers: headers) { response in
+                    #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
+                    #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY", "\(uri)")
+                    #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer", "\(uri)")
+                    let policy = response.headers[.contentSecurityPolicy] ?? ""
+                    #expect(policy.contains("frame-ancestors 'none'") && policy.contains("default-src 'none'")
+                            && policy.contains("script-src 'self'") && !policy.contains("unsafe"), "\(uri): \(policy)")
                 }
             }
         }

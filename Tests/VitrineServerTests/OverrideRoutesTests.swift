@@ -124,7 +124,11 @@ struct OverrideRoutesTests {
         (#"{"slides": ["https://example.com/alert.jpg"], "duration": "30m"}"#, "slides[0].path", "must not wait on the network"),
         (#"{"slides": ["alert.jpg"], "duration": "30m"}"#, "slides[0].path", "absolute path"),
         (#"{"slides": ["PICTURE", "asset:\#(String(repeating: "0", count: 64))"], "duration": "30m"}"#, "slides[1].path", "has not been uploaded"),
-        (#"{"slides": ["/nonexistent/alert.jpg"], "duration": "30m"}"#, "slides[0].path", "file not found"),
+        (#"{"slides": ["CONTENT/missing.jpg"], "duration": "30m"}"#, "slides[0].path", "file not found"),
+        (#"{"slides": ["/nonexistent/alert.jpg"], "duration": "30m"}"#, "slides[0].path", "is not under the kiosk's content or state directory"),
+        (#"{"slides": ["/etc/passwd"], "duration": "30m"}"#, "slides[0].path", "is not under the kiosk's content or state directory"),
+        (#"{"slides": ["CONTENT/../../../etc/hostname"], "duration": "30m"}"#, "slides[0].path", "is not under the kiosk's content or state directory"),
+        (#"{"slides": ["CONTENT/link-to-etc/hostname"], "duration": "30m"}"#, "slides[0].path", "is not under the kiosk's content or state directory"),
         (#"{"slides": ["asset:beef"], "duration": "30m"}"#, "slides[0]", "64 lowercase hex digits"),
         (#"{"slides": [], "duration": "30m"}"#, "slides", "at least one slide"),
         (#"{"slides": "PICTURE", "duration": "30m"}"#, "slides", "must be a list"),
@@ -151,7 +155,10 @@ struct OverrideRoutesTests {
         let harness = try OverrideHarness()
         defer { harness.close() }
         let late = (WallClock.now() + OverrideDocument.longest + 3600).description
+        // A symbolic link out of the content directory is judged by where it leads.
+        try? FileManager.default.createSymbolicLink(atPath: harness.directory + "/link-to-etc", withDestinationPath: "/etc")
         let text = template.replacingOccurrences(of: "PICTURE", with: harness.picturePath).replacingOccurrences(of: "LATE", with: late)
+            .replacingOccurrences(of: "CONTENT", with: harness.directory)
         try await harness.application().test(.router) { client in
             let (status, answer) = try await Self.post(client, text)
             #expect(status == .unprocessableContent, "\(text): \(answer)")

@@ -26,6 +26,7 @@ public enum APIServer {
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
         router.add(middleware: RequestCountingMiddleware(counter: kiosk.requests))
+        router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorBodyMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware(table: table, authenticator: authenticator))
         let routes = RecordingRouter(router: router, table: table, authenticator: authenticator)

@@ -20,16 +20,22 @@ extension RemoteKiosk {
         control.send(.setOverride(active))
     }
 
+    /// Where an override's local files may be: the configuration's directory and the state directory.
+    var overrideDirectories: [String] {
+        [store.current.configuration.baseDirectory, store.directory].map(OverrideSources.absolute)
+    }
+
     /// Makes `request` the override, replacing any other: its pictures must be
     /// there (`OverrideSources`; a 422 naming each slide otherwise), and it is
     /// stored durably before the display thread hears of it.
     func setOverride(_ request: OverrideRequest, now: WallInstant) async throws -> KioskOverride {
         let override = KioskOverride(id: Self.newOverrideID(), slides: request.slides, interval: request.interval, since: now,
                                      until: request.until)
+        let directories = overrideDirectories
         try await offload { [store, overrides] in
             // Under the state lock: no asset named here is deleted between the check and the write.
             try store.holdingAssets {
-                let issues = OverrideSources.issues(override.slides, assets: store.assets)
+                let issues = OverrideSources.issues(override.slides, assets: store.assets, directories: directories)
                 guard issues.isEmpty else {
                     throw APIError(.unprocessableContent, "the override's pictures cannot all be shown", issues: issues)
                 }

@@ -24,6 +24,8 @@ release: deps
 # The demo keeps its state (pushed configurations, uploads, the API token) in
 # .build-demo-state; the web console is at http://localhost:8080/ with the token the log shows.
 run: release
+	@echo "The API and console are plain HTTP here: the token crosses the network in clear text. For HTTPS, add"
+	@echo "  api: {tls: {certificate: /path/cert.pem, key: /path/key.pem}}  to $(DEMO_CONFIG) (docs/deployment.md, TLS)."
 	.build/release/vitrine run --config $(DEMO_CONFIG) --state-dir .build-demo-state
 
 # The whole suite: unit and integration tests, the remote API against the real

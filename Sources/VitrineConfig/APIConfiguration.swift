@@ -1,3 +1,5 @@
+import VitrineCore
+
 /// The remote API's settings: the `api` section, which only the local
 /// configuration file may set (a pushed configuration that has one is refused,
 /// so that nobody can lock the operators out or read the token back).
@@ -14,6 +16,10 @@ public struct APIConfiguration: Hashable, Sendable {
     public var urlRefresh: Duration = .seconds(600)
     /// How long one URL download may take.
     public var urlTimeout: Duration = .seconds(30)
+    /// Where the kiosk's own requests may go (`allowAddresses`): URL slides,
+    /// the channel, play uploads and tap actions. Local, like the rest of `api`,
+    /// so that a pushed configuration cannot aim the kiosk at its own loopback.
+    public var outbound = OutboundPolicy()
     public init() {}
 
     public static let minimumTokenLength = 16

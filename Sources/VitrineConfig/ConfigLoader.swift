@@ -248,6 +248,19 @@ public enum ConfigLoader {
             c.api.maxUploadBytes = a.read("maxUploadSize") { $0.byteSize($1, at: $2, in: 1024...2_000_000_000) } ?? c.api.maxUploadBytes
             c.api.urlRefresh = a.read("urlRefresh") { $0.duration($1, at: $2, maximum: .seconds(7 * 86_400)) } ?? c.api.urlRefresh
             c.api.urlTimeout = a.read("urlTimeout") { $0.duration($1, at: $2, maximum: .seconds(600)) } ?? c.api.urlTimeout
+            c.api.outbound.allowed = a.read("allowAddresses") { reader, node, path -> Set<NetworkAddressKind>? in
+                guard let names = reader.stringList(node, at: path) else { return nil }
+                var kinds = Set<NetworkAddressKind>()
+                let allowable = OutboundPolicy.allowable.map(\.rawValue)
+                for (index, name) in names.enumerated() {
+                    guard let kind = NetworkAddressKind(rawValue: name), OutboundPolicy.allowable.contains(kind) else {
+                        reader.report("\(path)[\(index)]", "must be one of \(allowable.joined(separator: ", ")), found \(name)")
+                        return nil
+                    }
+                    kinds.insert(kind)
+                }
+                return kinds
+            } ?? c.api.outbound.allowed
         }
         if let (node, path) = top.take("channel") {
             c.channel = ChannelConfigurationReader.read(node, at: path, reader: top.reader, in: c)

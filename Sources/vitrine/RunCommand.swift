@@ -56,7 +56,8 @@ struct RunCommand: ParsableCommand {
         let plays: ProofOfPlay?
         do {
             plays = try ProofOfPlay(stateDirectory: stateDir, settings: local.plays,
-                                    device: local.channel?.device ?? ProofOfPlay.hostName(), logger: logger)
+                                    device: local.channel?.device ?? ProofOfPlay.hostName(), logger: logger,
+                                    policy: local.api.outbound)
         } catch {
             // The screen matters more than its log: show the playlist anyway.
             logger.error("proof of play is off: \(error)")

@@ -366,7 +366,8 @@ class Kiosk:
         url, key, poll, jitter, allow, timeout = self.settings
         with open(self.config, "w") as f:
             f.write(f"slides: []\noutput: {{width: 320, height: 240}}\n"
-                    f"api: {{listen: \"127.0.0.1:{self.port}\"}}\n"
+                    # The origin is nginx on loopback, which the outbound policy refuses unless allowed.
+                    f"api: {{listen: \"127.0.0.1:{self.port}\", allowAddresses: [loopback]}}\n"
                     f"channel:\n  url: \"{url}\"\n  keys: [\"{key}\"]\n  poll: {poll}\n  jitter: {jitter}\n"
                     f"  timeout: {timeout}\n  group: fleet\n  device: k{self.index:02d}\n"
                     f"  allowLocalPush: {'true' if allow else 'false'}\n"

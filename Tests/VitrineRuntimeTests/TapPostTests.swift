@@ -51,7 +51,7 @@ struct TapPostTests {
     @Test func postsTheTapAsJSONAndReadsTheStatus() async throws {
         let server = OneShotServer(status: 204)
         let body = Array(#"{"slide":2,"x":1.5,"y":3}"#.utf8)
-        let status = try await HTTPPost.send(body, to: "http://127.0.0.1:\(server.port)/tap", timeout: .seconds(2))
+        let status = try await HTTPPost.send(body, to: "http://127.0.0.1:\(server.port)/tap", timeout: .seconds(2), policy: .loopbackAllowed)
         server.wait()
         #expect(status == 204)
         #expect(server.request.hasPrefix("POST /tap HTTP/1.1\r\n"))
@@ -63,10 +63,10 @@ struct TapPostTests {
         // A port nobody listens on: find one by binding and closing.
         let probe = OneShotServer(status: 200)
         let closedPort = probe.port + 1
-        await #expect(throws: (any Error).self) { try await HTTPPost.send([1], to: "http://127.0.0.1:\(closedPort)/", timeout: .seconds(1)) }
+        await #expect(throws: (any Error).self) { try await HTTPPost.send([1], to: "http://127.0.0.1:\(closedPort)/", timeout: .seconds(1), policy: .loopbackAllowed) }
         let slow = OneShotServer(status: 200, delay: 1.5)
         let start = MonotonicClock.now()
-        await #expect(throws: (any Error).self) { try await HTTPPost.send(Array("{}".utf8), to: "http://127.0.0.1:\(slow.port)/", timeout: .milliseconds(300)) }
+        await #expect(throws: (any Error).self) { try await HTTPPost.send(Array("{}".utf8), to: "http://127.0.0.1:\(slow.port)/", timeout: .milliseconds(300), policy: .loopbackAllowed) }
         #expect(MonotonicClock.now() - start < .seconds(1))
         slow.wait()
     }

@@ -77,7 +77,7 @@ final class ChannelFixture: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: root + "/origin/lobby", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/kiosk", withIntermediateDirectories: true)
         for (name, color) in ServerHarness.colors { try ServerHarness.jpeg(color).write(to: root + "/\(name).jpg") }
-        try Array("slides: [red.jpg]\n".utf8).write(to: root + "/kiosk/vitrine.yaml")
+        try Array("slides: [red.jpg]\napi: {allowAddresses: [loopback]}\n".utf8).write(to: root + "/kiosk/vitrine.yaml")
         try ServerHarness.jpeg(ServerHarness.colors["red"]!).write(to: root + "/kiosk/red.jpg")
         server = try await ChannelOriginServer(directory: root + "/origin")
     }

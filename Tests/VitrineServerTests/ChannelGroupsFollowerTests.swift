@@ -31,7 +31,7 @@ extension ChannelFixture {
         settings.group = group
         settings.device = device
         guard case .inline(let key) = settings.keys[0] else { fatalError("the fixture's key is inline") }
-        var yaml = "slides: [red.jpg]\nchannel:\n  url: \(settings.url)\n  keys: [\(key)]\n"
+        var yaml = "slides: [red.jpg]\napi: {allowAddresses: [loopback]}\nchannel:\n  url: \(settings.url)\n  keys: [\(key)]\n"
         if let group { yaml += "  group: \(group)\n" }
         if let device { yaml += "  device: \(device)\n" }
         try Array(yaml.utf8).write(to: root + "/kiosk/vitrine.yaml")

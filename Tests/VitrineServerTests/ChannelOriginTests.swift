@@ -7,7 +7,7 @@ import Testing
     /// deadline: the follower's backoff, not the HTTP client, does the retrying.
     @Test func anOriginThatRefusesConnectionsFailsAtOnce() async throws {
         // Port 1 on loopback: nothing listens there, so connecting is refused.
-        let origin = ChannelOrigin(timeout: .seconds(60))
+        let origin = ChannelOrigin(timeout: .seconds(60), policy: .loopbackAllowed)
         let started = ContinuousClock.now
         do {
             _ = try await origin.get("http://127.0.0.1:1/channel.json", ifNoneMatch: nil, limit: 1024)

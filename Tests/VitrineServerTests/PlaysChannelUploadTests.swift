@@ -16,7 +16,7 @@ struct PlaysChannelUploadTests {
         let first = try await PlayReceiver(), second = try await PlayReceiver()
         var settings = PlaysConfiguration()
         settings.interval = .seconds(1)
-        let plays = try ProofOfPlay(stateDirectory: directory, settings: settings, device: "lobby-left", logger: Logger(label: "test"))
+        let plays = try ProofOfPlay(stateDirectory: directory, settings: settings, device: "lobby-left", logger: Logger(label: "test"), policy: .loopbackAllowed)
         #expect(plays.uploader == nil, "no URL anywhere: plays are only kept")
         let running = Task { await plays.run() }
         for index in 0..<3 { plays.log.shown(PlaysTests.shown(index % 2, at: Double(index))) }
@@ -50,7 +50,7 @@ struct PlaysChannelUploadTests {
         var local = PlaysConfiguration()
         local.upload = first.url
         let pinned = try ProofOfPlay(stateDirectory: directory, settings: local, device: "d", logger: Logger(label: "test"),
-                                     channelUpload: second.url)
+                                     policy: .loopbackAllowed, channelUpload: second.url)
         #expect(pinned.uploader?.url == first.url)
         pinned.useChannelUpload(second.url)
         #expect(pinned.uploader?.url == first.url)

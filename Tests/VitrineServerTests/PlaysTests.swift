@@ -127,7 +127,7 @@ struct PlaysTests {
         settings.upload = receiver.url
         settings.batch = 2
         settings.interval = .seconds(60)
-        let uploader = PlayUploader(settings: settings, log: log, device: "lobby-left", logger: Logger(label: "test"),
+        let uploader = PlayUploader(settings: settings, log: log, device: "lobby-left", logger: Logger(label: "test"), policy: .loopbackAllowed,
                                     timeout: .seconds(5), backoffBase: .milliseconds(50))
         #expect(uploader.status.pending == 5)
 
@@ -145,7 +145,7 @@ struct PlaysTests {
         #expect(String(decoding: try FileIO.read(directory + "/plays/upload.cursor"), as: UTF8.self) == "5 0\n")
 
         // A restart: the cursor says everything went.
-        let again = PlayUploader(settings: settings, log: log, device: "lobby-left", logger: Logger(label: "test"))
+        let again = PlayUploader(settings: settings, log: log, device: "lobby-left", logger: Logger(label: "test"), policy: .loopbackAllowed)
         #expect(again.status.pending == 0)
         await again.attempt()
         #expect(receiver.sequences.count == 5)
@@ -164,7 +164,7 @@ struct PlaysTests {
         settings.upload = receiver.url
         settings.batch = 4
         settings.interval = .seconds(1)
-        let uploader = PlayUploader(settings: settings, log: log, device: "k", logger: Logger(label: "test"))
+        let uploader = PlayUploader(settings: settings, log: log, device: "k", logger: Logger(label: "test"), policy: .loopbackAllowed)
         let running = Task { await uploader.run() }
         for _ in 0..<250 where receiver.sequences.last != 60 { try await Task.sleep(for: .milliseconds(20)) }
         running.cancel()

@@ -55,7 +55,7 @@ final class ServerHarness: @unchecked Sendable {
         }
         // Proof of play, as `vitrine run` keeps it.
         let plays = try ProofOfPlay(stateDirectory: self.stateDirectory, settings: store.current.configuration.plays,
-                                    device: "test-kiosk", logger: logger)
+                                    device: "test-kiosk", logger: logger, policy: store.current.configuration.api.outbound)
         remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
                              logger: logger, channel: channel, plays: plays)
         kiosk.onEvent = { event in
@@ -76,7 +76,7 @@ final class ServerHarness: @unchecked Sendable {
         autoplay: false
         transition: {type: cut}
         output: {display: headless, width: 64, height: 48}
-        api: {listen: "127.0.0.1:0", token: \(token)}
+        api: {listen: "127.0.0.1:0", token: \(token), allowAddresses: [loopback]}
         """
 
     func close() {

@@ -16,7 +16,7 @@ public final class TapActionPoster: Sendable {
         self.logger = logger
     }
 
-    public func post(slide: Int, point: TouchPoint, to url: String, timeout: Duration) {
+    public func post(slide: Int, point: TouchPoint, to url: String, timeout: Duration, policy: OutboundPolicy) {
         let body: [String: Any] = [
             "slide": slide, "x": point.x, "y": point.y,
             "time": Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
@@ -25,7 +25,7 @@ public final class TapActionPoster: Sendable {
         let logger = self.logger
         Task {
             do {
-                let status = try await HTTPPost.send(Array(json), to: url, timeout: timeout)
+                let status = try await HTTPPost.send(Array(json), to: url, timeout: timeout, policy: policy)
                 if !(200..<300).contains(status) {
                     logger.warning("tap action POST \(url) answered HTTP \(status)")
                 }
@@ -44,7 +44,7 @@ enum HTTPPost {
     }
 
     /// - Returns: the HTTP status.
-    static func send(_ body: [UInt8], to url: String, timeout: Duration) async throws -> Int {
+    static func send(_ body: [UInt8], to url: String, timeout: Duration, policy: OutboundPolicy) async throws -> Int {
         // AsyncHTTPClient's deadline is not always enforced while it waits for the
         // answer's head, and a cancelled request may take that long to unwind:
         // the caller gets its answer at the timeout whatever the request does.
@@ -57,10 +57,12 @@ enum HTTPPost {
                     request.headers.add(name: "Content-Type", value: "application/json")
                     request.headers.add(name: "User-Agent", value: "vitrine/\(VitrineVersion.current)")
                     request.body = .bytes(ByteBuffer(bytes: body))
-                    let response = try await HTTPClient.shared.execute(request, deadline: .now() + .nanoseconds(timeout.nanoseconds))
-                    // The answer's body is not used, but reading it lets the connection be reused.
-                    _ = try await response.body.collect(upTo: 1 << 16)
-                    outcome.settle(continuation, with: .success(Int(response.status.code)))
+                    // A POST follows no redirect: a 3xx is its answer.
+                    let status = try await OutboundRequest.execute(request, policy: policy, timeout: timeout) { response in
+                        _ = try await response.body.collect(upTo: 1 << 16)
+                        return Int(response.status.code)
+                    }
+                    outcome.settle(continuation, with: .success(status))
                 } catch {
                     outcome.settle(continuation, with: .failure(error))
                 }

@@ -71,7 +71,7 @@ final class KioskTouch {
         case .goTo(let target):
             return .goTo(target)
         case .post(let url, let timeout):
-            poster.post(slide: slide, point: point, to: url, timeout: timeout)
+            poster.post(slide: slide, point: point, to: url, timeout: timeout, policy: configuration.api.outbound)
             return nil
         }
     }

@@ -57,7 +57,7 @@ public final class ChannelFollower: Sendable {
         self.store = store
         self.logger = logger
         self.wallClock = wallClock
-        origin = ChannelOrigin(timeout: settings.timeout)
+        origin = ChannelOrigin(timeout: settings.timeout, policy: store.current.configuration.api.outbound)
 
         let recordPath = store.directory + "/" + ChannelFollowRecord.fileName
         var applied: AppliedChannelVersion?

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import VitrineCore
+import VitrineRuntime
 
 /// The HTTP side of following a channel: conditional GETs of its files
 /// (AsyncHTTPClient, as the URL slides use), each with its own deadline.
@@ -27,28 +28,33 @@ struct ChannelOrigin: Sendable {
     /// Body larger than `limit` bytes.
     struct TooLarge: Error {}
 
-    /// `HTTPClient.shared`'s configuration, except that a refused or failed
-    /// connection fails the poll at once: by default AsyncHTTPClient retries
-    /// connecting until the request's deadline (`channel.timeout`, 60 s), so
-    /// an origin that is down would be noticed a minute late and the backoff
-    /// would start from there. The poll's own backoff does the retrying. Lives
-    /// as long as the process, as `HTTPClient.shared` does.
-    static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration.singletonConfiguration
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+    /// Where the origin may be (the local file's `api.allowAddresses`).
+    var policy: OutboundPolicy
 
-    /// GET `url`, with `If-None-Match: etag` when there is one.
+    /// GET `url`, with `If-None-Match: etag` when there is one. A refused or
+    /// failed connection fails the poll at once: by default AsyncHTTPClient
+    /// retries connecting until the request's deadline (`channel.timeout`, 60 s),
+    /// so an origin that is down would be noticed a minute late and the backoff
+    /// would start from there. The poll's own backoff does the retrying.
     func get(_ url: String, ifNoneMatch etag: String?, limit: Int) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         if let etag { request.headers.add(name: "If-None-Match", value: etag) }
-        let response: HTTPClientResponse
         do {
-            response = try await Self.client.execute(request, deadline: .now() + .nanoseconds(timeout.nanoseconds))
+            return try await OutboundRequest.execute(request, policy: policy, timeout: timeout, retryConnecting: false) { response in
+                try await Self.answer(response, url: url, etag: etag, limit: limit)
+            }
+        } catch let failure as Failure {
+            throw failure
+        } catch is TooLarge {
+            throw TooLarge()
+        } catch let refused as OutboundRequest.Refused {
+            throw Failure(url: url, reason: refused.reason)
         } catch {
             throw Failure(url: url, reason: "cannot be reached: \(error)")
         }
+    }
+
+    private static func answer(_ response: HTTPClientResponse, url: String, etag: String?, limit: Int) async throws -> Answer {
         switch response.status.code {
         case 200:
             do {
@@ -64,7 +70,7 @@ struct ChannelOrigin: Sendable {
         case 404, 410:
             return .missing
         default:
-            throw Failure(url: url, reason: "the origin answered \(response.status.code) \(response.status.reasonPhrase)")
+            throw Failure(url: url, reason: "the origin answered \(response.status.code) \(OutboundRequest.reason(Int(response.status.code)))")
         }
     }
 }

@@ -38,14 +38,17 @@ public final class PlayUploader: Sendable {
     private let device: String
     private let logger: Logger
     private let timeout: Duration
+    private let policy: OutboundPolicy
     private let cursorPath: String
     private let queue: Mutex<PlayUploadQueue>
     private let published: Mutex<Status>
 
-    public init(settings: PlaysConfiguration, log: PlayLog, device: String, logger: Logger,
+    /// - Parameter policy: where the receiver may be (the local file's `api.allowAddresses`).
+    public init(settings: PlaysConfiguration, log: PlayLog, device: String, logger: Logger, policy: OutboundPolicy,
                 timeout: Duration = .seconds(30), start: MonotonicInstant = MonotonicClock.now(),
                 backoffBase: Duration = .seconds(10)) {
         url = settings.upload ?? ""
+        self.policy = policy
         self.log = log
         self.device = device
         self.logger = logger
@@ -129,10 +132,13 @@ public final class PlayUploader: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: data))
-        let response = try await HTTPClient.shared.execute(request, deadline: .now() + .nanoseconds(timeout.nanoseconds))
-        _ = try? await response.body.collect(upTo: 64 * 1024)
-        guard (200..<300).contains(Int(response.status.code)) else {
-            throw UploadRefused(status: Int(response.status.code), reason: response.status.reasonPhrase)
+        let status = try await OutboundRequest.execute(request, policy: policy, timeout: timeout) { response in
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            return Int(response.status.code)
+        }
+        guard (200..<300).contains(status) else {
+            // The standard phrase for the code, never the receiver's own words.
+            throw UploadRefused(status: status, reason: OutboundRequest.reason(status))
         }
     }
 

@@ -16,6 +16,7 @@ public final class ProofOfPlay: Sendable {
     private let settings: PlaysConfiguration
     private let device: String
     private let logger: Logger
+    private let policy: OutboundPolicy
     private struct Uploading {
         var uploader: PlayUploader?
         var task: Task<Void, Never>?
@@ -27,7 +28,8 @@ public final class ProofOfPlay: Sendable {
     /// - Parameters:
     ///   - device: the kiosk's name in upload batches.
     ///   - channelUpload: the URL the followed channel named when last applied, if any.
-    public init(stateDirectory: String, settings: PlaysConfiguration, device: String, logger: Logger,
+    /// - Parameter policy: where uploads may go (the local file's `api.allowAddresses`).
+    public init(stateDirectory: String, settings: PlaysConfiguration, device: String, logger: Logger, policy: OutboundPolicy,
                 bounds: PlayLogLayout.Bounds = .standard, channelUpload: String? = nil) throws(SystemError) {
         let log = try PlayLog(directory: stateDirectory + "/plays", bounds: bounds, logger: logger,
                               hashFile: { ContentDigest.sha256(file: $0) })
@@ -35,10 +37,11 @@ public final class ProofOfPlay: Sendable {
         self.settings = settings
         self.device = device
         self.logger = logger
+        self.policy = policy
         var effective = settings
         effective.upload = settings.upload ?? channelUpload
         uploading = Mutex(Uploading(uploader: effective.upload.map { _ in
-            PlayUploader(settings: effective, log: log, device: device, logger: logger)
+            PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy)
         }))
     }
 
@@ -54,7 +57,7 @@ public final class ProofOfPlay: Sendable {
         guard settings.upload == nil, url != uploader?.url else { return }
         var effective = settings
         effective.upload = url
-        let next = url.map { _ in PlayUploader(settings: effective, log: log, device: device, logger: logger) }
+        let next = url.map { _ in PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy) }
         uploading.withLock { state in
             state.task?.cancel()
             state.uploader = next

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import FoundationEssentials
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Synchronization
 import VitrineConfig
@@ -131,17 +132,22 @@ public final class URLImageFetcher: Sendable {
             if let etag = known.etag { request.headers.add(name: "If-None-Match", value: etag) }
             if let lastModified = known.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
         }
-        let timeout = TimeAmount.nanoseconds(settings.urlTimeout.nanoseconds)
         var outcome: Duration = settings.urlRefresh
         do {
-            let response = try await HTTPClient.shared.execute(request, deadline: .now() + timeout)
-            switch response.status.code {
+            let limit = settings.maxUploadBytes
+            // The answer's status, headers and body (when 200), read inside the request's lifetime.
+            let (code, headers, body) = try await OutboundRequest.execute(request, policy: settings.outbound, timeout: settings.urlTimeout) {
+                response -> (Int, NIOHTTP1.HTTPHeaders, [UInt8]?) in
+                let code = Int(response.status.code)
+                let body = code == 200 ? Array(try await response.body.collect(upTo: limit).readableBytesView) : nil
+                return (code, response.headers, body)
+            }
+            switch code {
             case 304:
                 logger.debug("\(url): not modified")
                 updateDownload(url) { $0?.checked = Date().timeIntervalSince1970 }
             case 200:
-                let body = try await response.body.collect(upTo: settings.maxUploadBytes)
-                let bytes = Array(body.readableBytesView)
+                let bytes = body ?? []
                 let maxPixels = self.maxPixels
                 let image = try await NIOThreadPool.singleton.runIfActive { try ImageInspection.inspect(bytes, maxPixels: maxPixels) }
                 let name = URL(string: url)?.lastPathComponent ?? "download"
@@ -149,8 +155,8 @@ public final class URLImageFetcher: Sendable {
                     try store.assets.add(bytes, image: image, name: name.isEmpty ? "download" : name)
                 }
                 if created { events.publish(ServerEvent("assetAdded", asset.apiObject(inUse: true))) }
-                let entry = Download(assetID: asset.id, etag: response.headers.first(name: "ETag"),
-                                     lastModified: response.headers.first(name: "Last-Modified"), checked: Date().timeIntervalSince1970)
+                let entry = Download(assetID: asset.id, etag: headers.first(name: "ETag"),
+                                     lastModified: headers.first(name: "Last-Modified"), checked: Date().timeIntervalSince1970)
                 let changed = state.withLock { state -> Bool in
                     defer { state.downloads[url] = entry }
                     return state.downloads[url]?.assetID != entry.assetID
@@ -159,14 +165,19 @@ public final class URLImageFetcher: Sendable {
                 logger.info("\(url): downloaded", metadata: ["asset": "\(asset.id)", "bytes": "\(bytes.count)"])
                 if changed { changeHandler.withLock { $0 }?() }
             default:
-                throw FetchFailure("the server answered \(response.status.code) \(response.status.reasonPhrase)")
+                // The standard phrase for the code, never the server's own words.
+                throw FetchFailure("the server answered \(code) \(OutboundRequest.reason(code))")
             }
         } catch {
             let reason: String
             switch error {
             case is NIOTooManyBytesError: reason = "larger than api.maxUploadSize (\(settings.maxUploadBytes) bytes)"
             case let failure as ImageInspection.Failure:
-                switch failure { case .notAnImage(let text), .undecodable(let text), .overPixelLimit(let text): reason = text }
+                switch failure {
+                // What the download starts with is the server's, not ours to repeat in a log or an event.
+                case .notAnImage: reason = "not a JPEG or PNG picture"
+                case .undecodable(let text), .overPixelLimit(let text): reason = text
+                }
             default: reason = "\(error)"
             }
             let cached = state.withLock { $0.downloads[url] != nil }

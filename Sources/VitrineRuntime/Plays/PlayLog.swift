@@ -25,8 +25,10 @@ public final class PlayLog: Sendable {
         public var firstSequence: UInt64?
         public var lastSequence: UInt64?
         public var bytes = 0
-        /// Records lost because the disk refused them (full, read-only).
+        /// Records lost because the disk refused them (read-only, an I/O error).
         public var writeFailures = 0
+        /// Records deleted, oldest first, to make room when the disk was full (ENOSPC, EDQUOT).
+        public var droppedForSpace = 0
     }
 
     public let directory: String
@@ -96,23 +98,45 @@ public final class PlayLog: Sendable {
 
     private func write(_ record: PlayRecord) {
         let line = record.line
-        let append = layout.append(bytes: line.count)
-        let path = directory + "/" + append.segment
-        do throws(SystemError) {
-            try Self.append(line, to: path)
-            // A new segment's name must be durable before older ones go, so a
-            // power cut never leaves fewer records than the bound promises.
-            if append.creates { try Self.syncDirectory(directory) }
-            for name in append.deletes where unlink(directory + "/" + name) != 0 && errno != ENOENT {
-                logger.warning("cannot delete the old play log segment \(name): \(SystemError("unlink", subject: name))")
+        while true {
+            let before = layout
+            let append = layout.append(bytes: line.count)
+            let path = directory + "/" + append.segment
+            do throws(SystemError) {
+                try Self.append(line, to: path)
+                // A new segment's name must be durable before older ones go, so a
+                // power cut never leaves fewer records than the bound promises.
+                if append.creates { try Self.syncDirectory(directory) }
+                for name in append.deletes where unlink(directory + "/" + name) != 0 && errno != ENOENT {
+                    logger.warning("cannot delete the old play log segment \(name): \(SystemError("unlink", subject: name))")
+                }
+                if !append.deletes.isEmpty {
+                    logger.info("play log full: dropped the oldest \(append.droppedRecords) plays", metadata: ["dropped": "\(layout.dropped)"])
+                }
+                published.withLock { summary.recorded += 1 }
+            } catch where error.errno == ENOSPC || error.errno == EDQUOT {
+                // The disk is full: older plays make way for newer ones, as the
+                // bound does, rather than the newest being lost. The write left
+                // nothing behind (`append` cuts a partial line off again).
+                layout = before
+                guard let oldest = layout.dropOldestSegment() else {
+                    logger.error("cannot record a play: \(error); the play log holds nothing more to drop")
+                    published.withLock { summary.writeFailures += 1 }
+                    break
+                }
+                if unlink(directory + "/" + oldest.fileName) != 0 && errno != ENOENT {
+                    logger.error("cannot record a play: \(error), and cannot delete \(oldest.fileName) to make room")
+                    published.withLock { summary.writeFailures += 1 }
+                    break
+                }
+                logger.warning("the disk is full: dropped the oldest \(oldest.records) plays (\(oldest.fileName)) to record new ones")
+                published.withLock { summary.droppedForSpace += oldest.records }
+                continue
+            } catch {
+                logger.error("cannot record a play: \(error)")
+                published.withLock { summary.writeFailures += 1 }
             }
-            if !append.deletes.isEmpty {
-                logger.info("play log full: dropped the oldest \(append.droppedRecords) plays", metadata: ["dropped": "\(layout.dropped)"])
-            }
-            published.withLock { summary.recorded += 1 }
-        } catch {
-            logger.error("cannot record a play: \(error)")
-            published.withLock { summary.writeFailures += 1 }
+            break
         }
         publish()
     }
@@ -174,18 +198,29 @@ public final class PlayLog: Sendable {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
         guard fd >= 0 else { throw SystemError("open", subject: path) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError("fstat", subject: path) }
+        let sizeBefore = info.st_size
         // One write for the whole line: with O_APPEND it lands at the end in
         // one piece, and only a crash can cut it short (a torn tail, above).
+        // A full disk can also cut it short: what did land is cut off again,
+        // so the next line does not run into half of this one.
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw SystemError("write", subject: path)
+                let failure = SystemError("write", subject: path)
+                if written > 0 { ftruncate(fd, sizeBefore) }
+                throw failure
             }
             written += count
         }
-        guard fdatasync(fd) == 0 else { throw SystemError("fdatasync", subject: path) }
+        guard fdatasync(fd) == 0 else {
+            let failure = SystemError("fdatasync", subject: path)
+            ftruncate(fd, sizeBefore)
+            throw failure
+        }
     }
 
     private static func syncDirectory(_ directory: String) throws(SystemError) {

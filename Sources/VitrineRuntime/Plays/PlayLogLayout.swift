@@ -88,6 +88,13 @@ public struct PlayLogLayout: Hashable, Sendable {
         return Append(segment: segments[segments.count - 1].fileName, creates: creates, deletes: deletes, droppedRecords: dropped)
     }
 
+    /// Gives up the oldest segment, the newest included when it is the only
+    /// one: what the log does when the disk is full, so that new plays can be
+    /// written. Its records count as dropped, as the bound's deletions do.
+    public mutating func dropOldestSegment() -> Segment? {
+        segments.isEmpty ? nil : segments.removeFirst()
+    }
+
     // MARK: Files
 
     public static let filePrefix = "plays-"

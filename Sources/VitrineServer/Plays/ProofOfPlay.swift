@@ -129,6 +129,8 @@ public final class ProofOfPlay: Sendable {
         metric("vitrine_plays_dropped_total", "counter", "Plays the log's bound deleted, oldest first, ever.", "\(log.dropped)")
         metric("vitrine_plays_kept", "gauge", "Plays the log holds now.", "\(log.kept)")
         metric("vitrine_play_write_failures_total", "counter", "Plays lost because the disk refused them.", "\(log.writeFailures)")
+        metric("vitrine_plays_dropped_for_space_total", "counter", "Old plays deleted since start to make room on a full disk.",
+               "\(log.droppedForSpace)")
         if let upload = uploader?.status {
             metric("vitrine_plays_uploaded_total", "counter", "Plays the upload receiver accepted since start.", "\(upload.uploaded)")
             metric("vitrine_play_upload_failures_total", "counter", "Upload batches that did not get through since start.", "\(upload.failures)")

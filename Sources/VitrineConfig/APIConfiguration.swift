@@ -12,6 +12,10 @@ public struct APIConfiguration: Hashable, Sendable {
     public var tls: TLSFiles?
     /// The largest upload, and the largest picture a URL slide may download.
     public var maxUploadBytes = 50_000_000
+    /// Free space kept on the state directory's disk: an upload, download or
+    /// channel picture that would leave less is refused (507), and the screen
+    /// keeps what it shows.
+    public var minimumFreeBytes = 64 << 20
     /// How often URL slides are revalidated with their server.
     public var urlRefresh: Duration = .seconds(600)
     /// How long one URL download may take.

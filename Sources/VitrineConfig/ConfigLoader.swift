@@ -246,6 +246,7 @@ public enum ConfigLoader {
                 if let certificate, let key { c.api.tls = TLSFiles(certificate: c.absolute(certificate), key: c.absolute(key)) }
             }
             c.api.maxUploadBytes = a.read("maxUploadSize") { $0.byteSize($1, at: $2, in: 1024...2_000_000_000) } ?? c.api.maxUploadBytes
+            c.api.minimumFreeBytes = a.read("minimumFreeSpace") { $0.byteSize($1, at: $2, in: 0...1_000_000_000_000) } ?? c.api.minimumFreeBytes
             c.api.urlRefresh = a.read("urlRefresh") { $0.duration($1, at: $2, maximum: .seconds(7 * 86_400)) } ?? c.api.urlRefresh
             c.api.urlTimeout = a.read("urlTimeout") { $0.duration($1, at: $2, maximum: .seconds(600)) } ?? c.api.urlTimeout
             c.api.outbound.allowed = a.read("allowAddresses") { reader, node, path -> Set<NetworkAddressKind>? in

@@ -51,6 +51,7 @@ public final class RemoteKiosk: Sendable {
         // A channel's new version takes the path a push takes.
         channel?.onApply { [weak self] stored in self?.apply(stored) }
         startOverride()
+        collectUnusedAssets()
     }
 
     /// The configuration to start a kiosk with: the stored one with the copies
@@ -75,6 +76,14 @@ public final class RemoteKiosk: Sendable {
     func apply(_ stored: StoredConfiguration) {
         control.send(.apply(effective(stored), version: stored.version))
         fetcher.track(stored.configuration)
+        collectUnusedAssets()
+    }
+
+    /// Removes, off every event loop, the pictures no configuration uses any more
+    /// (`AssetRetention`): at start, after each configuration change and after each upload.
+    func collectUnusedAssets() {
+        let downloads = fetcher.assetIDs
+        Task { [store] in _ = try? await NIOThreadPool.singleton.runIfActive { store.collectUnusedAssets(downloads: downloads) } }
     }
 
     /// A URL's picture arrived or changed: the kiosk picks up the new file.

@@ -539,6 +539,14 @@ paths:
               examples:
                 asset:
                   $ref: "#/components/examples/Asset"
+        "507":
+          description: Storing the picture would leave less free space on the kiosk's disk than `api.minimumFreeSpace`; nothing was stored and the screen is unchanged.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "alert.jpg was not stored: the kiosk's disk has 70.2 MiB free; storing 8.0 MiB more would leave less than its floor of 64.0 MiB (api.minimumFreeSpace)"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -982,6 +990,14 @@ paths:
               examples:
                 override:
                   $ref: "#/components/examples/Override"
+        "507":
+          description: Storing the picture would leave less free space on the kiosk's disk than `api.minimumFreeSpace`; nothing was stored and the screen is unchanged.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "alert.jpg was not stored: the kiosk's disk has 70.2 MiB free; storing 8.0 MiB more would leave less than its floor of 64.0 MiB (api.minimumFreeSpace)"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":

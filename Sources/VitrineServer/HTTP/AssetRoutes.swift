@@ -93,8 +93,16 @@ struct AssetRoutes {
                 throw APIError(.conflict, "\(name ?? "the upload") is too large for this kiosk's configuration: \(reason); push a larger decode.maxPixels or upload a smaller picture")
             }
         }
-        let (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.add(body, image: image, name: name ?? "upload") }
-        if created { kiosk.events.publish(ServerEvent("assetAdded", asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id)))) }
+        let (asset, created): (Asset, Bool)
+        do {
+            (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.add(body, image: image, name: name ?? "upload") }
+        } catch let full as DiskFloorReached {
+            throw APIError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "\(name ?? "the upload") was not stored: \(full.message)")
+        }
+        if created {
+            kiosk.events.publish(ServerEvent("assetAdded", asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id))))
+            kiosk.collectUnusedAssets()
+        }
         return (asset, created)
     }
 

@@ -27,12 +27,15 @@ public struct Asset: Hashable, Sendable {
 public final class AssetStore: Sendable {
     public let directory: String
     private let logger: Logger
+    /// The free space kept on the state directory's file system.
+    public let floor: DiskFloor
     /// Serialises additions and removals (reads go to the files directly).
     private let lock = Mutex(())
 
-    init(directory: String, logger: Logger) throws {
+    init(directory: String, logger: Logger, floor: DiskFloor = DiskFloor()) throws {
         self.directory = directory
         self.logger = logger
+        self.floor = floor
         try StateStore.makeDirectory(directory, mode: 0o755)
         StateStore.removeStaleTemporaries(in: directory)
     }
@@ -45,11 +48,15 @@ public final class AssetStore: Sendable {
     public func path(_ id: String) -> String { directory + "/" + id }
 
     /// Stores `bytes`, already inspected, under their digest.
-    /// Returns the asset and whether it is new.
+    /// Returns the asset and whether it is new. Throws `DiskFloorReached` when
+    /// storing them would leave less free space than the floor.
     public func add(_ bytes: [UInt8], image: InspectedImage, name: String) throws -> (asset: Asset, created: Bool) {
         let id = ContentDigest.sha256(bytes)
         return try lock.withLock { _ in
             if let existing = asset(id) { return (existing, false) }
+            if let free = freeBytes(), let refusal = floor.refusal(storing: bytes.count, free: free) {
+                throw DiskFloorReached(message: refusal)
+            }
             let asset = Asset(id: id, name: name, kind: image.kind, size: bytes.count, width: image.size.width,
                               height: image.size.height, added: Date().timeIntervalSince1970)
             try FileIO.writeAtomically(bytes, to: path(id))
@@ -84,6 +91,13 @@ public final class AssetStore: Sendable {
         try FileIO.read(path(id), limit: 2_000_000_000)
     }
 
+    /// Bytes free to an unprivileged writer on the store's file system (`statvfs`); nil if unknown.
+    public func freeBytes() -> Int? {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return nil }
+        return Int(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
+    }
+
     /// Removes an asset. `StateStore.deleteAsset` calls this under its own lock,
     /// after checking that no configuration uses it.
     func remove(_ id: String) throws {
@@ -93,4 +107,10 @@ public final class AssetStore: Sendable {
             guard unlink(path(id)) == 0 || errno == ENOENT else { throw SystemError("unlink", subject: path(id)) }
         }
     }
+}
+
+/// An upload or download refused because the disk is nearly full (the API's 507).
+public struct DiskFloorReached: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
 }

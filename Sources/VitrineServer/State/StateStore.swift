@@ -78,7 +78,9 @@ public final class StateStore: Sendable {
         } catch {
             throw StateDirectoryError(directory: directory, reason: "\(error)")
         }
-        assets = try AssetStore(directory: directory + "/assets", logger: logger)
+        // The floor is the local file's (api.minimumFreeSpace), as the rest of api is.
+        let floor = DiskFloor(minimumFreeBytes: (try? seed.get())?.api.minimumFreeBytes ?? APIConfiguration().minimumFreeBytes)
+        assets = try AssetStore(directory: directory + "/assets", logger: logger, floor: floor)
         Self.removeStaleTemporaries(in: directory)
 
         let seedDigest = (try? seed.get()).map(Self.showDigest)
@@ -247,6 +249,34 @@ public final class StateStore: Sendable {
             [state.current, state.previous].compactMap { $0 }.reduce(into: Set<String>()) {
                 $0.formUnion(Self.assetIDs(in: $1.configuration, downloads: downloads))
             }.union(otherHolds().flatMap(\.ids))
+        }
+    }
+
+    /// Removes the assets `retention` lets go: none that the current or previous
+    /// configuration, or another holder (an override), uses; decided and done
+    /// under the state lock, so a push naming an asset cannot race its removal.
+    /// Returns the ids removed.
+    @discardableResult
+    public func collectUnusedAssets(downloads: [String: String], retention: AssetRetention = AssetRetention(),
+                                    now: Double = Date().timeIntervalSince1970) -> [String] {
+        state.withLock { state in
+            let inUse = [state.current, state.previous].compactMap { $0 }.reduce(into: Set<String>()) {
+                $0.formUnion(Self.assetIDs(in: $1.configuration, downloads: downloads))
+            }.union(otherHolds().flatMap(\.ids))
+            let stored = assets.list().map { (id: $0.id, size: $0.size, added: $0.added) }
+            var removed: [String] = []
+            for id in retention.victims(stored, inUse: inUse, now: now) {
+                do {
+                    try assets.remove(id)
+                    removed.append(id)
+                } catch {
+                    logger.warning("cannot remove the unused asset \(id): \(error)")
+                }
+            }
+            if !removed.isEmpty {
+                logger.info("removed \(removed.count) pictures no configuration uses", metadata: ["assets": "\(removed.joined(separator: ","))"])
+            }
+            return removed
         }
     }
 

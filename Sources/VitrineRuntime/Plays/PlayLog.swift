@@ -39,6 +39,8 @@ public final class PlayLog: Sendable {
     nonisolated(unsafe) private var layout: PlayLogLayout
     nonisolated(unsafe) private var tracker = PlayTracker()
     nonisolated(unsafe) private var hashes: [String: (stamp: FileStamp, sha256: String?)] = [:]
+    /// The errno of the failure now going on, so that a read-only disk is logged once, not once a play.
+    nonisolated(unsafe) private var failing: Int32?
     private let published = Mutex()
     nonisolated(unsafe) private var summary = Summary()
 
@@ -114,6 +116,10 @@ public final class PlayLog: Sendable {
                     logger.info("play log full: dropped the oldest \(append.droppedRecords) plays", metadata: ["dropped": "\(layout.dropped)"])
                 }
                 published.withLock { summary.recorded += 1 }
+                if failing != nil {
+                    logger.notice("recording plays again")
+                    failing = nil
+                }
             } catch where error.errno == ENOSPC || error.errno == EDQUOT {
                 // The disk is full: older plays make way for newer ones, as the
                 // bound does, rather than the newest being lost. The write left
@@ -133,7 +139,10 @@ public final class PlayLog: Sendable {
                 published.withLock { summary.droppedForSpace += oldest.records }
                 continue
             } catch {
-                logger.error("cannot record a play: \(error)")
+                if failing != error.errno {
+                    logger.error("cannot record a play: \(error); plays are counted as lost (vitrine_play_write_failures_total) until they can be written")
+                    failing = error.errno
+                }
                 published.withLock { summary.writeFailures += 1 }
             }
             break

@@ -96,6 +96,8 @@ struct AssetRoutes {
         let (asset, created): (Asset, Bool)
         do {
             (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.add(body, image: image, name: name ?? "upload") }
+        } catch let readOnly as StateReadOnly {
+            throw APIError(.serviceUnavailable, "\(name ?? "the upload") was not stored: \(readOnly.message)")
         } catch let full as DiskFloorReached {
             throw APIError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "\(name ?? "the upload") was not stored: \(full.message)")
         }

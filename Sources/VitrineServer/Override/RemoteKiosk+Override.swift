@@ -29,6 +29,8 @@ extension RemoteKiosk {
     /// there (`OverrideSources`; a 422 naming each slide otherwise), and it is
     /// stored durably before the display thread hears of it.
     func setOverride(_ request: OverrideRequest, now: WallInstant) async throws -> KioskOverride {
+        // Stored before it shows, so that it survives a restart: not possible on a read-only state directory.
+        try store.requireWritable()
         let override = KioskOverride(id: Self.newOverrideID(), slides: request.slides, interval: request.interval, since: now,
                                      until: request.until)
         let directories = overrideDirectories
@@ -50,6 +52,7 @@ extension RemoteKiosk {
     /// Ends the active override. Nil (and nothing sent) when none is active;
     /// an ended one left in the state directory is removed either way.
     func clearOverride(now: WallInstant) async throws -> KioskOverride? {
+        try store.requireWritable()
         let active = overrides.active(at: now)
         try await offload { [overrides] in _ = try overrides.clear() }
         guard let active else { return nil }

@@ -29,13 +29,17 @@ public final class AssetStore: Sendable {
     private let logger: Logger
     /// The free space kept on the state directory's file system.
     public let floor: DiskFloor
+    /// Why nothing can be stored (a read-only state directory); nil when it can.
+    let readOnlyReason: String?
     /// Serialises additions and removals (reads go to the files directly).
     private let lock = Mutex(())
 
-    init(directory: String, logger: Logger, floor: DiskFloor = DiskFloor()) throws {
+    init(directory: String, logger: Logger, floor: DiskFloor = DiskFloor(), readOnlyReason: String? = nil) throws {
         self.directory = directory
         self.logger = logger
         self.floor = floor
+        self.readOnlyReason = readOnlyReason
+        guard readOnlyReason == nil else { return }
         try StateStore.makeDirectory(directory, mode: 0o755)
         StateStore.removeStaleTemporaries(in: directory)
     }
@@ -54,6 +58,7 @@ public final class AssetStore: Sendable {
         let id = ContentDigest.sha256(bytes)
         return try lock.withLock { _ in
             if let existing = asset(id) { return (existing, false) }
+            if let readOnlyReason { throw StateReadOnly(message: "nothing can be stored: \(readOnlyReason)") }
             if let free = freeBytes(), let refusal = floor.refusal(storing: bytes.count, free: free) {
                 throw DiskFloorReached(message: refusal)
             }
@@ -111,6 +116,12 @@ public final class AssetStore: Sendable {
 
 /// An upload or download refused because the disk is nearly full (the API's 507).
 public struct DiskFloorReached: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}
+
+/// An upload or download refused because the state directory cannot be written (the API's 503).
+public struct StateReadOnly: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var description: String { message }
 }

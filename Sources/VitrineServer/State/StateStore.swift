@@ -72,16 +72,25 @@ public final class StateStore: Sendable {
                 logger: Logger) throws {
         self.directory = directory
         self.logger = logger
+        // A read-only state directory (a read-only root or overlay protecting an
+        // SD card, a full-disk remount) is no reason for a dark screen: the kiosk
+        // shows what is stored there, or the configuration file, and refuses
+        // changes with 503 until it can store them.
+        var readOnly: String?
         do {
             try Self.makeDirectories(directory, mode: 0o750)
             guard access(directory, W_OK) == 0 else { throw SystemError("access", subject: directory) }
+        } catch let error as SystemError where [EROFS, EACCES, EPERM].contains(error.errno) {
+            readOnly = "\(directory) cannot be written (\(error.reason))"
+            logger.warning("the state directory \(directory) cannot be written (\(error)): showing the configuration stored there, or the configuration file, and refusing changes until it can be written")
         } catch {
             throw StateDirectoryError(directory: directory, reason: "\(error)")
         }
+        readOnlyReason = readOnly
         // The floor is the local file's (api.minimumFreeSpace), as the rest of api is.
         let floor = DiskFloor(minimumFreeBytes: (try? seed.get())?.api.minimumFreeBytes ?? APIConfiguration().minimumFreeBytes)
-        assets = try AssetStore(directory: directory + "/assets", logger: logger, floor: floor)
-        Self.removeStaleTemporaries(in: directory)
+        assets = try AssetStore(directory: directory + "/assets", logger: logger, floor: floor, readOnlyReason: readOnly)
+        if readOnly == nil { Self.removeStaleTemporaries(in: directory) }
 
         let seedDigest = (try? seed.get()).map(Self.showDigest)
         let recordedSeed = (try? FileIO.read(directory + "/seed.sha256")).map { String(decoding: $0, as: UTF8.self) }
@@ -108,24 +117,38 @@ public final class StateStore: Sendable {
         case (nil, let fresh?):
             origin = .seeded
             let current = Self.stored(fresh, local: local)
-            try Self.write(current, to: directory + "/config.json")
-            try FileIO.writeAtomically(Array((seedDigest ?? "").utf8), to: directory + "/seed.sha256")
+            if readOnly == nil {
+                try Self.write(current, to: directory + "/config.json")
+                try FileIO.writeAtomically(Array((seedDigest ?? "").utf8), to: directory + "/seed.sha256")
+            }
             state = Mutex((current, nil))
         case (let stored?, let fresh?):
             if let seedDigest, seedDigest != recordedSeed {
                 origin = .fileChanged
                 let current = Self.stored(fresh, local: local)
-                if current.version != stored.version {
-                    try Self.write(stored, to: directory + "/config.previous.json")
-                    try Self.write(current, to: directory + "/config.json")
+                // Read-only: the file wins for this run, as it would have, without being recorded.
+                if readOnly == nil {
+                    if current.version != stored.version {
+                        try Self.write(stored, to: directory + "/config.previous.json")
+                        try Self.write(current, to: directory + "/config.json")
+                    }
+                    try FileIO.writeAtomically(Array(seedDigest.utf8), to: directory + "/seed.sha256")
                 }
-                try FileIO.writeAtomically(Array(seedDigest.utf8), to: directory + "/seed.sha256")
                 state = Mutex((current, current.version != stored.version ? stored : previous))
             } else {
                 origin = .stored
                 state = Mutex((stored, previous))
             }
         }
+    }
+
+    /// Why nothing can be stored now (the directory is read-only); nil when it can.
+    public let readOnlyReason: String?
+
+    /// Throws the API's 503 when the state directory cannot be written.
+    func requireWritable() throws {
+        guard let readOnlyReason else { return }
+        throw APIError(.serviceUnavailable, "nothing can be stored: \(readOnlyReason); the kiosk keeps showing what it has")
     }
 
     public var current: StoredConfiguration { state.withLock { $0.current } }
@@ -176,6 +199,7 @@ public final class StateStore: Sendable {
     /// Makes `pushed` the current configuration, unless `ifMatch` names another
     /// version than the current one (`APIError` 412). The caller has validated it.
     public func replace(with pushed: KioskConfiguration, ifMatch: String?) throws -> Change {
+        try requireWritable()
         let next = Self.stored(pushed, local: local)
         return try state.withLock { state in
             // Again under the lock: an asset deleted since the push was checked.
@@ -198,7 +222,8 @@ public final class StateStore: Sendable {
 
     /// Swaps the current and previous configurations.
     public func rollback() throws -> Change {
-        try state.withLock { state in
+        try requireWritable()
+        return try state.withLock { state in
             guard let previous = state.previous else {
                 throw APIError(.conflict, "there is no previous configuration to return to")
             }
@@ -215,6 +240,7 @@ public final class StateStore: Sendable {
     /// directly or as the download of one of its URLs (`downloads`: URL to asset id).
     /// Under the state lock, so a push cannot start using it half-way.
     public func deleteAsset(_ id: String, downloads: [String: String]) throws {
+        try requireWritable()
         try state.withLock { state in
             guard assets.contains(id) else { throw APIError(.notFound, "there is no asset \(id)") }
             for (label, stored) in [("current", state.current), ("previous", state.previous)] {
@@ -259,7 +285,8 @@ public final class StateStore: Sendable {
     @discardableResult
     public func collectUnusedAssets(downloads: [String: String], retention: AssetRetention = AssetRetention(),
                                     now: Double = Date().timeIntervalSince1970) -> [String] {
-        state.withLock { state in
+        guard readOnlyReason == nil else { return [] }
+        return state.withLock { state in
             let inUse = [state.current, state.previous].compactMap { $0 }.reduce(into: Set<String>()) {
                 $0.formUnion(Self.assetIDs(in: $1.configuration, downloads: downloads))
             }.union(otherHolds().flatMap(\.ids))
@@ -319,6 +346,7 @@ public final class StateStore: Sendable {
     /// takes a restart to show.
     @discardableResult
     public func setDeviceRotation(_ rotation: Int?) throws -> Bool {
+        try requireWritable()
         let path = directory + "/" + Self.deviceFileName
         // None is written as {} (durably, as a value is) rather than by removing the file.
         if Self.deviceRotation(in: directory) != rotation, rotation != nil || access(path, F_OK) == 0 {
@@ -353,6 +381,10 @@ public final class StateStore: Sendable {
         let token = String((0..<43).map { index in
             alphabet[Int(random.next(upperBound: UInt64(index == 0 ? alphabet.count - 2 : alphabet.count)))]
         })
+        if let readOnlyReason {
+            logger.notice("generated an API token, which cannot be stored (\(readOnlyReason)): it lasts until the kiosk restarts: \(token)")
+            return token
+        }
         try FileIO.writeAtomically(Array((token + "\n").utf8), to: path, mode: 0o600)
         logger.notice("generated an API token into \(path) (mode 0600); it is shown this once: \(token)")
         return token

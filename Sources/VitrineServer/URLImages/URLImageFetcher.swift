@@ -173,6 +173,7 @@ public final class URLImageFetcher: Sendable {
             switch error {
             case is NIOTooManyBytesError: reason = "larger than api.maxUploadSize (\(settings.maxUploadBytes) bytes)"
             case let full as DiskFloorReached: reason = full.message
+            case let readOnly as StateReadOnly: reason = readOnly.message
             case let failure as ImageInspection.Failure:
                 switch failure {
                 // What the download starts with is the server's, not ours to repeat in a log or an event.

@@ -129,10 +129,11 @@ def _valid_sync(configuration, case):
 # end ahead of the kiosk's clock (at most 7 days): JSON Schema can say neither,
 # nor that `duration`/`until` in the query go with a picture body only. In a
 # *valid* generated request, asset references point at uploaded pictures,
-# absolute paths at a picture on this machine (the kiosk runs here), `until`
+# absolute paths at a picture in the kiosk's content directory (the kiosk runs
+# here and refuses local files outside it), `until`
 # an hour ahead, and the query's end is kept for a picture body only (one is
 # added when it has none). Invalid cases are left alone.
-PICTURE_ON_KIOSK = os.path.join(ROOT, "Tests/VM/content/red.jpg")
+PICTURE_ON_KIOSK = os.path.join(os.environ.get("VITRINE_CONTENT", os.path.join(ROOT, "Tests/VM/content")), "red.jpg")
 
 
 def _valid_override(case):

@@ -70,7 +70,7 @@ started=$(date +%s)
 status=0
 # From the work directory: Schemathesis keeps a cache folder (.schemathesis) in its working directory.
 cd "$WORK"
-SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$ROOT/Tests/API" VITRINE_URL="http://127.0.0.1:$PORT" VITRINE_TOKEN=$TOKEN \
+SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$ROOT/Tests/API" VITRINE_CONTENT="$WORK" VITRINE_URL="http://127.0.0.1:$PORT" VITRINE_TOKEN=$TOKEN \
     "$VENV/bin/schemathesis" --config-file "$ROOT/Tests/API/schemathesis.toml" run "http://127.0.0.1:$PORT/openapi.yaml" \
     --url "http://127.0.0.1:$PORT" --header "Authorization: Bearer $TOKEN" \
     --checks all --max-examples "$EXAMPLES" --seed "$SEED" --workers "$WORKERS" \

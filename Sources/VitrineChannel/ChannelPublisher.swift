@@ -48,6 +48,9 @@ public enum ChannelPublishError: Error, Sendable, CustomStringConvertible {
 /// that fetched the previous manifest a moment ago may still be downloading
 /// them. One publisher at a time per directory.
 public enum ChannelPublisher {
+    /// How long a manifest is valid when the publisher does not say: 7 days.
+    public static let defaultValiditySeconds: Int64 = 7 * 86_400
+
     public enum Signing: Sendable {
         /// Sign in-process with an unencrypted signify key; `comment` is the
         /// signature file's comment (signify writes "verify with KEY.pub").
@@ -62,8 +65,10 @@ public enum ChannelPublisher {
         public var signing: Signing
         /// Nil: the current version plus one (1 for a new channel).
         public var version: UInt64?
-        /// How long after `now` the manifest expires; nil: it does not.
-        public var expiresAfterSeconds: Int64?
+        /// How long after `now` the manifest expires. Every manifest expires:
+        /// kiosks refuse one without `expires` (a stale manifest replayed to a
+        /// kiosk would otherwise look current for ever).
+        public var expiresAfterSeconds: Int64
         public var epoch: WallInstant?
         /// Each group's playlist: the group's name and a configuration file
         /// that sets only what a group may (`GroupPlaylist.keys`).
@@ -74,7 +79,7 @@ public enum ChannelPublisher {
         public var playsUpload: String?
 
         public init(configurationFile: String, directory: String, signing: Signing, version: UInt64? = nil,
-                    expiresAfterSeconds: Int64? = nil, epoch: WallInstant? = nil,
+                    expiresAfterSeconds: Int64 = ChannelPublisher.defaultValiditySeconds, epoch: WallInstant? = nil,
                     groupFiles: [(name: String, file: String)] = [], devicesFile: String? = nil, playsUpload: String? = nil) {
             self.configurationFile = configurationFile
             self.directory = directory
@@ -173,7 +178,7 @@ public enum ChannelPublisher {
         }
 
         let manifest = ChannelManifest.document(
-            version: version, published: now, expires: request.expiresAfterSeconds.map { now + $0 }, epoch: request.epoch,
+            version: version, published: now, expires: now + request.expiresAfterSeconds, epoch: request.epoch,
             configuration: configuration, blobs: blobs.values.sorted { $0.sha256 < $1.sha256 },
             groups: carriedGroups, devices: devices, playsUpload: request.playsUpload)
         // What kiosks will parse must parse here first.

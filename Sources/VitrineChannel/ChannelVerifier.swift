@@ -1,3 +1,4 @@
+import VitrineConfig
 import VitrineCore
 
 /// Why a kiosk will not apply what a channel serves. Each has a one-line
@@ -63,6 +64,22 @@ public enum ChannelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The time a kiosk judges a manifest's expiry by. A board with no real-time
+/// clock and no network time starts in 1970, where every manifest looks
+/// unexpired. So the clock is never believed below what the kiosk knows has
+/// already happened: the publication time of the version it applied (kept in
+/// channel-state.json, so it survives restarts) and the date this release was
+/// made. Below those, the clock counts as unknown and the newest of them
+/// stands in for it (TUF's answer to a freeze attack on a clockless client).
+/// Pure: the clock and the floors are parameters.
+public enum ChannelClock {
+    /// The instant to judge by, and whether the clock was behind a floor.
+    public static func trustedNow(clock: WallInstant, floors: [WallInstant]) -> (now: WallInstant, clockBehind: Bool) {
+        guard let floor = floors.max(), clock < floor else { return (clock, false) }
+        return (floor, true)
+    }
+}
+
 /// A manifest whose signature checked out, with the key that signed it.
 public struct VerifiedManifest: Hashable, Sendable {
     public var manifest: ChannelManifest
@@ -116,7 +133,13 @@ public struct ChannelVerifier: Sendable {
         } catch {
             throw .malformed(error)
         }
-        if let expires = parsed.expires, now >= expires { throw .expired(at: expires) }
+        // Every manifest must expire: without it, an old manifest someone keeps
+        // serving (a freeze) would look current for ever.
+        guard let expires = parsed.expires else {
+            throw .malformed(ChannelManifestError(file: ChannelManifest.fileName, issues: [ConfigIssue(
+                path: "expires", message: "is required: without it a kiosk cannot tell a stale manifest from a current one; publish again (vitrine channel publish sets it \(ChannelPublisher.defaultValiditySeconds / 86_400) days ahead unless --expires says otherwise)")]))
+        }
+        if now >= expires { throw .expired(at: expires) }
         if let appliedVersion, parsed.version <= appliedVersion {
             throw .notNewer(version: parsed.version, applied: appliedVersion)
         }

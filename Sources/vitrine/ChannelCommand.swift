@@ -81,7 +81,7 @@ struct ChannelPublishCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The new version; it must be greater than the channel's current one. Default: current + 1.", valueName: "N"))
     var version: UInt64?
 
-    @Option(help: ArgumentHelp("Kiosks refuse the manifest this long after publishing (30m, 12h, 7d, 2w): publish again before then.", valueName: "DURATION"))
+    @Option(help: ArgumentHelp("Kiosks refuse the manifest this long after publishing (30m, 12h, 7d, 2w): publish again before then. Default: 7d.", valueName: "DURATION"))
     var expires: String?
 
     @Option(name: .customLong("group"),
@@ -132,7 +132,7 @@ struct ChannelPublishCommand: ParsableCommand {
         }
         let request = ChannelPublisher.Request(
             configurationFile: config, directory: dir, signing: signing, version: version,
-            expiresAfterSeconds: expires.flatMap(ChannelDuration.seconds), epoch: epoch.flatMap(RFC3339.parse),
+            expiresAfterSeconds: expires.flatMap(ChannelDuration.seconds) ?? ChannelPublisher.defaultValiditySeconds, epoch: epoch.flatMap(RFC3339.parse),
             groupFiles: groups.compactMap(groupFile), devicesFile: devices, playsUpload: playsUpload)
         let outcome: ChannelPublisher.Outcome
         do {

@@ -293,7 +293,7 @@ struct SplitMix64: RandomNumberGenerator {
         configuration.sync = RotationSync()
         func stored(_ configuration: KioskConfiguration, epoch: WallInstant?) throws -> KioskConfiguration {
             try ChannelManifest.parse(ChannelManifest.document(
-                version: 3, published: WallInstant(secondsSinceEpoch: 1_800_000_000), expires: nil, epoch: epoch,
+                version: 3, published: WallInstant(secondsSinceEpoch: 1_800_000_000), expires: WallInstant(secondsSinceEpoch: 1_800_604_800), epoch: epoch,
                 configuration: configuration, blobs: [blob])).configurationWithAssets
         }
         #expect(try stored(configuration, epoch: epoch).sync == RotationSync(epoch: epoch))

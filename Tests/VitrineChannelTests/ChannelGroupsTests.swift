@@ -23,7 +23,7 @@ import VitrineCore
             "lobby": try GroupPlaylist.parse("slides: [\(lobbyPicture.reference), \(base.reference)]\ninterval: 20s", blobReferences: true),
         ]
         let devices = try DeviceValues.parseDevices("cafe-1: {output: {rotation: 90}, touch: {calibration: [0, 1, 0, -1, 0, 1]}}")
-        let bytes = ChannelManifest.document(version: version, published: publishedAt, expires: nil, epoch: nil, configuration: configuration,
+        let bytes = ChannelManifest.document(version: version, published: publishedAt, expires: weekLater, epoch: nil, configuration: configuration,
                                              blobs: [base, cafe, lobbyPicture], groups: groups, devices: devices)
         return try ChannelManifest.parse(bytes)
     }
@@ -107,7 +107,7 @@ import VitrineCore
         #expect(manifest.groups["lobby"]?.configuration.interval == .seconds(20))
         #expect(manifest.devices["cafe-1"]?.rotation == 90)
         let text = String(decoding: ChannelManifest.document(
-            version: 3, published: publishedAt, expires: nil, epoch: nil, configuration: manifest.configuration, blobs: [Self.base],
+            version: 3, published: publishedAt, expires: weekLater, epoch: nil, configuration: manifest.configuration, blobs: [Self.base],
             groups: manifest.groups, devices: manifest.devices), as: UTF8.self)
         #expect(text.contains("\"format\" : 2"))
         // Without groups and devices the publisher writes format 1, which older kiosks read.
@@ -267,7 +267,7 @@ import VitrineCore
         let blob = try #require(ChannelManifest.parse(manifestBytes()).blobs.first?.value)
         var configuration = KioskConfiguration()
         configuration.slides = [SlideConfiguration(path: "blob:" + sha)]
-        return ChannelManifest.document(version: 4, published: WallInstant(secondsSinceEpoch: 1_800_000_000), expires: nil,
+        return ChannelManifest.document(version: 4, published: WallInstant(secondsSinceEpoch: 1_800_000_000), expires: WallInstant(secondsSinceEpoch: 1_800_604_800),
                                         epoch: nil, configuration: configuration, blobs: [blob], playsUpload: playsUpload)
     }
 
@@ -299,7 +299,7 @@ import VitrineCore
     }
 
     @Test func theFollowRecordKeepsIt() throws {
-        let applied = AppliedChannelVersion(version: 4, published: WallInstant(secondsSinceEpoch: 1_800_000_000), expires: nil,
+        let applied = AppliedChannelVersion(version: 4, published: WallInstant(secondsSinceEpoch: 1_800_000_000), expires: WallInstant(secondsSinceEpoch: 1_800_604_800),
                                             appliedAt: WallInstant(secondsSinceEpoch: 1_800_000_010), manifestETag: "\"a\"",
                                             signatureETag: nil, configurationVersion: "c1", playsUpload: "https://reports.example/plays")
         let record = ChannelFollowRecord(url: "https://origin.example/lobby/", applied: applied)

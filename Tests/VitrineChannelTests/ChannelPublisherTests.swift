@@ -29,7 +29,7 @@ import VitrineCore
         try ChannelPublisher.publish(
             ChannelPublisher.Request(configurationFile: scratch.file("site/vitrine.yaml"), directory: channel,
                                      signing: signing ?? .key(signer, comment: "verify with publisher.pub"), version: version,
-                                     expiresAfterSeconds: expires),
+                                     expiresAfterSeconds: expires ?? ChannelPublisher.defaultValiditySeconds),
             now: now)
     }
 

@@ -41,8 +41,11 @@ let publishedAt = WallInstant(secondsSinceEpoch: 1_774_699_200)
 
 func key(_ comment: String = "test") -> SignifySecretKey { SignifySecretKey.generate(comment: comment) }
 
-/// A valid manifest's bytes: one slide, one blob, and an optional expiry.
-func manifestBytes(version: UInt64 = 7, expires: WallInstant? = nil, picture: [UInt8] = Array("picture".utf8)) -> [UInt8] {
+/// A week after `publishedAt`: the expiry a publisher gives by default.
+let weekLater = publishedAt + ChannelPublisher.defaultValiditySeconds
+
+/// A valid manifest's bytes: one slide, one blob, and an expiry (none: the kind kiosks refuse).
+func manifestBytes(version: UInt64 = 7, expires: WallInstant? = weekLater, picture: [UInt8] = Array("picture".utf8)) -> [UInt8] {
     let blob = ChannelBlob(sha256: ChannelDigest.sha256(picture), size: UInt64(picture.count))
     var configuration = KioskConfiguration()
     configuration.slides = [SlideConfiguration(path: blob.reference, duration: .seconds(8))]

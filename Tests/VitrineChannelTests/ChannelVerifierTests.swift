@@ -18,6 +18,33 @@ import VitrineCore
         }
     }
 
+    /// A manifest that never expires would look current for ever if someone kept
+    /// serving it (a freeze attack): refused, with what to do about it.
+    @Test func aManifestWithoutAnExpiryIsRefused() throws {
+        let manifest = manifestBytes(version: 7, expires: nil)
+        let refused = refusal(manifest, try sign(manifest, with: signer))
+        #expect(refused?.code == "malformed")
+        #expect(refused?.description.contains("expires: is required") == true && refused?.description.contains("--expires") == true,
+                "\(refused.map(\.description) ?? "accepted")")
+    }
+
+    /// A board without a clock (1970) judges expiry by what it knows has
+    /// happened: the publication it applied last, and this release's date.
+    @Test func aClockBehindWhatHasHappenedCountsAsUnknown() throws {
+        let nineteenSeventy = WallInstant(secondsSinceEpoch: 3600)
+        let applied = publishedAt + 30 * 86_400
+        let (now, behind) = ChannelClock.trustedNow(clock: nineteenSeventy, floors: [applied, WallInstant(secondsSinceEpoch: 1_700_000_000)])
+        #expect(now == applied && behind)
+        // So the week-long manifest published a month before the one applied is expired, not current.
+        let old = manifestBytes(version: 9)
+        #expect(refusal(old, try sign(old, with: signer), now: nineteenSeventy) == nil, "by the bare clock it would pass")
+        #expect(refusal(old, try sign(old, with: signer), now: now) == .expired(at: weekLater))
+        // A clock ahead of every floor is believed, and the floors are not a maximum.
+        let later = applied + 86_400
+        #expect(ChannelClock.trustedNow(clock: later, floors: [applied]) == (later, false))
+        #expect(ChannelClock.trustedNow(clock: later, floors: []) == (later, false))
+    }
+
     @Test func aGoodSignatureVerifies() throws {
         let manifest = manifestBytes(version: 7)
         let verified = try verifier.verify(manifest: manifest, signature: try sign(manifest, with: signer), appliedVersion: 6,

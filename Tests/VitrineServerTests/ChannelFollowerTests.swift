@@ -94,12 +94,13 @@ final class ChannelFixture: @unchecked Sendable {
 
     /// Publishes `colours` as the playlist; returns the version.
     @discardableResult
-    func publish(_ colours: [String], key: SignifySecretKey? = nil, version: UInt64? = nil, expiresAfter: Int64? = nil) throws -> UInt64 {
+    func publish(_ colours: [String], key: SignifySecretKey? = nil, version: UInt64? = nil, expiresAfter: Int64? = nil,
+                 at publishedAt: WallInstant? = nil) throws -> UInt64 {
         let yaml = root + "/publish.yaml"
         try Array("slides: [\(colours.map { "\($0).jpg" }.joined(separator: ", "))]\ninterval: 10m\n".utf8).write(to: yaml)
         let signing = ChannelPublisher.Signing.key(key ?? signer, comment: "verify with lobby.pub")
         return try ChannelPublisher.publish(.init(configurationFile: yaml, directory: channelDirectory, signing: signing, version: version,
-                                                  expiresAfterSeconds: expiresAfter), now: WallClock.now()).version
+                                                  expiresAfterSeconds: expiresAfter ?? ChannelPublisher.defaultValiditySeconds), now: publishedAt ?? WallClock.now()).version
     }
 
     /// The channel's two files, to serve again later (a replay).
@@ -232,6 +233,28 @@ struct ChannelFollowerTests {
         try await expectRefusal("expired", version: 2, clockOffset: 7200) { fixture in
             try fixture.publish(["blue"], expiresAfter: 3600)
         }
+    }
+
+    /// A board with no real-time clock and no network time wakes in 1970:
+    /// by that clock a manifest that expired a month before this release
+    /// would pass. Judged by the release date instead, it is expired.
+    @Test func aClockIn1970StillRefusesAManifestThatExpiredBeforeThisRelease() async throws {
+        let release = WallInstant(secondsSinceEpoch: VitrineVersion.releaseFloorSecondsSinceEpoch)
+        // A kiosk that has applied nothing yet, so the release date is its only floor.
+        let fixture = try await ChannelFixture()
+        let (follower, store) = try fixture.follower()
+        fixture.shared.clockOffset.withLock { $0 = 3600 - WallClock.now().secondsSinceEpoch }
+        try fixture.publish(["blue"], expiresAfter: 7 * 86_400, at: release - 30 * 86_400)
+        await follower.poll()
+        #expect(follower.snapshot.lastRefusal?.refusal.code == "expired")
+        #expect(follower.snapshot.applied == nil)
+        #expect(store.current.configuration.slides.map(\.path) == ["red.jpg"])
+        // Published a day before the release and valid for a week, it is applied at the same 1970.
+        try fixture.publish(["green"], expiresAfter: 7 * 86_400, at: release - 86_400)
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == 2)
+        #expect(fixture.shownColours(store) == ["green"])
+        await fixture.close()
     }
 
     @Test func aManifestSignedWithAnUntrustedKeyIsAnUnknownKey() async throws {

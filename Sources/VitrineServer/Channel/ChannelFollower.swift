@@ -27,6 +27,7 @@ public final class ChannelFollower: Sendable {
     private let wallClock: @Sendable () -> WallInstant
     private let state: Mutex<ChannelFollowerState>
     private let lastPair = Mutex<FetchedPair?>(nil)
+    private let clockBehind = Mutex(false)
     private let applyHandler = Mutex<(@Sendable (StoredConfiguration) -> Void)?>(nil)
     private let playsUploadHandler = Mutex<(@Sendable (String?) -> Void)?>(nil)
     private var recordPath: String { store.directory + "/" + ChannelFollowRecord.fileName }
@@ -214,6 +215,25 @@ public final class ChannelFollower: Sendable {
         }
     }
 
+    /// The wall clock, unless it is behind what the kiosk knows has happened
+    /// (the applied version's publication, this release's date): then that
+    /// (`ChannelClock`), said once in the log until the clock catches up.
+    private func trustedNow() -> WallInstant {
+        let clock = wallClock()
+        let floors = [snapshot.applied?.published, WallInstant(secondsSinceEpoch: VitrineVersion.releaseFloorSecondsSinceEpoch)].compactMap { $0 }
+        let (now, behind) = ChannelClock.trustedNow(clock: clock, floors: floors)
+        let wasBehind = clockBehind.withLock { state in
+            defer { state = behind }
+            return state
+        }
+        if behind && !wasBehind {
+            logger.warning("channel \(settings.url): the clock says \(RFC3339.format(clock)), before \(RFC3339.format(now)), which has already happened; judging expiry by \(RFC3339.format(now)) until the clock is set")
+        } else if !behind && wasBehind {
+            logger.notice("channel \(settings.url): the clock is set again (\(RFC3339.format(clock)))")
+        }
+        return now
+    }
+
     /// Verifies the pair and, for a newer version, downloads and applies it.
     private func decide(_ pair: FetchedPair, verifier: ChannelVerifier) async {
         let verified: VerifiedManifest
@@ -221,7 +241,7 @@ public final class ChannelFollower: Sendable {
             // The signature first: nothing in the manifest is parsed, let alone
             // used, before it verifies with a trusted key (ChannelVerifier).
             verified = try verifier.verify(manifest: pair.manifest, signature: pair.signature,
-                                           appliedVersion: snapshot.versionToExceed, now: wallClock())
+                                           appliedVersion: snapshot.versionToExceed, now: trustedNow())
         } catch {
             if case .notNewer(let version, _) = error, version == snapshot.applied?.version {
                 lastPair.withLock { $0?.settled = true }

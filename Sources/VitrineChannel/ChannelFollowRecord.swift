@@ -25,6 +25,8 @@ public struct ChannelFollowRecord: Hashable, Sendable {
         var signatureETag: String?
         var configurationVersion: String
         var playsUpload: String?
+        /// Absent in records written before root rotation existed: 0.
+        var rootVersion: UInt64?
     }
 
     /// The file's bytes: JSON with sorted keys.
@@ -32,7 +34,8 @@ public struct ChannelFollowRecord: Hashable, Sendable {
         let document = Document(url: url, version: applied.version, published: RFC3339.format(applied.published),
                                 expires: applied.expires.map(RFC3339.format), appliedAt: RFC3339.format(applied.appliedAt),
                                 manifestETag: applied.manifestETag, signatureETag: applied.signatureETag,
-                                configurationVersion: applied.configurationVersion, playsUpload: applied.playsUpload)
+                                configurationVersion: applied.configurationVersion, playsUpload: applied.playsUpload,
+                                rootVersion: applied.rootVersion == 0 ? nil : applied.rootVersion)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return Array((try? encoder.encode(document)) ?? Data()) + [0x0A]
@@ -57,7 +60,8 @@ public struct ChannelFollowRecord: Hashable, Sendable {
         return .success(ChannelFollowRecord(url: document.url, applied: AppliedChannelVersion(
             version: document.version, published: published, expires: expires, appliedAt: appliedAt,
             manifestETag: document.manifestETag, signatureETag: document.signatureETag,
-            configurationVersion: document.configurationVersion, playsUpload: document.playsUpload)))
+            configurationVersion: document.configurationVersion, playsUpload: document.playsUpload,
+            rootVersion: document.rootVersion ?? 0)))
     }
 
     public struct RecordError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -47,9 +47,13 @@ public struct AppliedChannelVersion: Hashable, Sendable {
     /// `plays.upload`), kept so that a restart uploads there before the next
     /// poll (which, unchanged, gets a 304 and no manifest to read it from).
     public var playsUpload: String?
+    /// The `root.json` version whose keys signed it (0: the configured
+    /// `channel.keys`). Its `version` is a floor only under that root.
+    public var rootVersion: UInt64
 
     public init(version: UInt64, published: WallInstant, expires: WallInstant?, appliedAt: WallInstant, manifestETag: String?,
-                signatureETag: String?, configurationVersion: String, playsUpload: String? = nil) {
+                signatureETag: String?, configurationVersion: String, playsUpload: String? = nil, rootVersion: UInt64 = 0) {
+        self.rootVersion = rootVersion
         self.version = version
         self.published = published
         self.expires = expires
@@ -99,6 +103,20 @@ public enum ChannelFollowerEvent: Hashable, Sendable {
     case applyFailed(String)
     /// Following stops for good (no usable key).
     case stopped(reason: String)
+    /// A newer `root.json` verified with a root key: its keys sign from now
+    /// on, and manifest versions count again from nothing under them.
+    case rootTaken(ChannelRootVersion)
+}
+
+/// The `root.json` a follower took last, or read back from its state directory.
+public struct ChannelRootVersion: Hashable, Sendable {
+    public var version: UInt64
+    public var published: WallInstant
+
+    public init(version: UInt64, published: WallInstant) {
+        self.version = version
+        self.published = published
+    }
 }
 
 /// A follower's state. Pure: every change takes the wall time, the monotonic
@@ -127,11 +145,15 @@ public struct ChannelFollowerState: Sendable {
     public private(set) var consecutiveFailures = 0
     /// Refusals by code, each refused manifest counted once.
     public private(set) var refusalCounts: [String: Int] = [:]
+    /// The root whose keys sign, nil while the configured `channel.keys` do.
+    public private(set) var root: ChannelRootVersion?
 
     /// A follower about to poll at `now`.
-    public init(policy: ChannelPollPolicy, applied: AppliedChannelVersion?, reapplyAllowed: Bool = false, now: MonotonicInstant) {
+    public init(policy: ChannelPollPolicy, applied: AppliedChannelVersion?, reapplyAllowed: Bool = false,
+                root: ChannelRootVersion? = nil, now: MonotonicInstant) {
         self.policy = policy
         self.applied = applied
+        self.root = root
         self.reapplyAllowed = reapplyAllowed && applied != nil
         activity = .waiting(until: now)
     }
@@ -139,9 +161,24 @@ public struct ChannelFollowerState: Sendable {
     /// The version a manifest must be newer than to be applied (the verifier's
     /// `appliedVersion`).
     public var versionToExceed: UInt64? {
-        guard let applied else { return nil }
+        guard let applied, appliedUnderCurrentRoot else { return nil }
         guard reapplyAllowed else { return applied.version }
         return applied.version == 0 ? nil : applied.version - 1
+    }
+
+    /// Whether the applied version was signed by the keys trusted now. After a
+    /// root rotation it was not: its version is no floor (a leaked key's
+    /// 2⁶⁴−1 must not block the new key), its ETags do not stand for a verified
+    /// pair, and its publication time is no floor for the clock.
+    public var appliedUnderCurrentRoot: Bool {
+        (applied?.rootVersion ?? 0) == (root?.version ?? 0)
+    }
+
+    /// Instants the follower knows have passed, below which the wall clock is
+    /// not believed (`ChannelClock`): the applied version's publication (under
+    /// the current root) and the root's.
+    public var clockFloors: [WallInstant] {
+        [appliedUnderCurrentRoot ? applied?.published : nil, root?.published].compactMap { $0 }
     }
 
     /// Whether a poll is due at `now`.
@@ -240,6 +277,13 @@ public struct ChannelFollowerState: Sendable {
 
         case .stopped(let reason):
             activity = .off(reason: reason)
+            return true
+
+        case .rootTaken(let taken):
+            guard case .checking = activity, taken.version > root?.version ?? 0 else { return false }
+            root = taken
+            // What was refused under the old keys may be fine under the new ones.
+            lastRefusal = nil
             return true
         }
     }

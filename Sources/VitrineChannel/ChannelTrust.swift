@@ -15,9 +15,20 @@ public enum ChannelTrust {
     /// was given or not at all, so that a key file missing on one machine shows
     /// up at once rather than at the next key rotation.
     public static func keys(_ channel: ChannelConfiguration) throws(ChannelKeyError) -> [SignifyPublicKey] {
+        let keys = try read(channel.keys, field: "channel.keys")
+        guard !keys.isEmpty else { throw ChannelKeyError(field: "channel.keys", message: "no trusted key: a channel cannot be followed without one") }
+        return keys
+    }
+
+    /// The offline root keys (`channel.root`), none when it is not set.
+    public static func rootKeys(_ channel: ChannelConfiguration) throws(ChannelKeyError) -> [SignifyPublicKey] {
+        try read(channel.rootKeys, field: "channel.root")
+    }
+
+    private static func read(_ sources: [ChannelKeySource], field list: String) throws(ChannelKeyError) -> [SignifyPublicKey] {
         var keys: [SignifyPublicKey] = []
-        for (index, source) in channel.keys.enumerated() {
-            let field = "channel.keys[\(index)]"
+        for (index, source) in sources.enumerated() {
+            let field = "\(list)[\(index)]"
             do {
                 switch source {
                 case .inline(let base64):
@@ -34,7 +45,6 @@ public enum ChannelTrust {
                 throw ChannelKeyError(field: field, message: "\(error)")
             }
         }
-        guard !keys.isEmpty else { throw ChannelKeyError(field: "channel.keys", message: "no trusted key: a channel cannot be followed without one") }
         return keys
     }
 }

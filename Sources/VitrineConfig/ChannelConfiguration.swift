@@ -9,6 +9,10 @@ public struct ChannelConfiguration: Hashable, Sendable {
     /// The signify public keys whose signatures are accepted, in order; more
     /// than one while a key is being rotated.
     public var keys: [ChannelKeySource]
+    /// Offline root keys (TUF's root role): a `root.json` on the origin signed
+    /// by one of them replaces `keys` and resets the version floor, which is
+    /// how a leaked signing key is recovered from. Empty: `keys` are final.
+    public var rootKeys: [ChannelKeySource] = []
     /// How often `channel.json` is checked.
     public var poll: Duration = .seconds(30)
     /// A random extra wait added to each poll, so a fleet started at once does

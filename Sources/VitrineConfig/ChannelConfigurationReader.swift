@@ -5,6 +5,7 @@ import VitrineYAML
 ///     channel:
 ///       url: https://origin.example/channels/lobby
 ///       keys: [lobby-2026.pub, RWQ...]     files, or signify base64 lines
+///       root: [lobby-root.pub]             offline root keys that may replace `keys` (root.json)
 ///       poll: 30s
 ///       jitter: 0.2                        a fraction of poll, or a duration (5s)
 ///       timeout: 60s
@@ -26,31 +27,12 @@ enum ChannelConfigurationReader {
         if url == nil, !section.has("url") {
             reader.report(section.child("url"), "is required: the http:// or https:// URL of the channel's directory")
         }
-        let keys = section.read("keys") { reader, node, path -> [ChannelKeySource]? in
-            // One key may be written without the list.
-            let items: [YAMLNode]
-            if case .scalar = node { items = [node] } else { guard let list = reader.sequence(node, at: path) else { return nil }; items = list }
-            guard !items.isEmpty else {
-                reader.report(path, "must name at least one signify public key (a .pub file, or its base64 line)")
-                return nil
-            }
-            let sources = items.enumerated().compactMap { index, item -> ChannelKeySource? in
-                let itemPath = node.isScalar ? path : "\(path)[\(index)]"
-                guard let text = reader.string(item, at: itemPath) else { return nil }
-                let trimmed = text.trimmingCharacters(in: " ")
-                if ChannelKeySource.isInlineKey(trimmed) { return .inline(trimmed) }
-                guard !trimmed.isEmpty, !trimmed.contains("\0"), !trimmed.contains("\n") else {
-                    reader.report(itemPath, "must be a signify public key file or the key's base64 line (56 characters, starting RW), found \(text.debugDescription)")
-                    return nil
-                }
-                return .file(c.absolute(trimmed))
-            }
-            return sources.count == items.count ? sources : nil
-        }
+        let keys = section.read("keys") { keyList($0, $1, $2, in: c) }
         if keys == nil, !section.has("keys") {
             reader.report(section.child("keys"), "is required: the signify public keys whose signatures this kiosk accepts")
         }
         var channel = ChannelConfiguration(url: url ?? "", keys: keys ?? [])
+        channel.rootKeys = section.read("root") { keyList($0, $1, $2, in: c) } ?? []
         channel.poll = section.read("poll") { $0.duration($1, at: $2, maximum: .seconds(86_400)) } ?? channel.poll
         if channel.poll < .seconds(1) {
             reader.report(section.child("poll"), "must be at least 1s, found \(DurationSyntax.format(channel.poll))")
@@ -72,6 +54,29 @@ enum ChannelConfigurationReader {
         channel.allowLocalPush = section.read("allowLocalPush") { $0.bool($1, at: $2) } ?? channel.allowLocalPush
         guard url != nil, keys != nil else { return nil }
         return channel
+    }
+
+    /// One signify public key (a `.pub` file, or its base64 line), or a list of them.
+    private static func keyList(_ reader: ConfigNodeReader, _ node: YAMLNode, _ path: String, in c: KioskConfiguration) -> [ChannelKeySource]? {
+        // One key may be written without the list.
+        let items: [YAMLNode]
+        if case .scalar = node { items = [node] } else { guard let list = reader.sequence(node, at: path) else { return nil }; items = list }
+        guard !items.isEmpty else {
+            reader.report(path, "must name at least one signify public key (a .pub file, or its base64 line)")
+            return nil
+        }
+        let sources = items.enumerated().compactMap { index, item -> ChannelKeySource? in
+            let itemPath = node.isScalar ? path : "\(path)[\(index)]"
+            guard let text = reader.string(item, at: itemPath) else { return nil }
+            let trimmed = text.trimmingCharacters(in: " ")
+            if ChannelKeySource.isInlineKey(trimmed) { return .inline(trimmed) }
+            guard !trimmed.isEmpty, !trimmed.contains("\0"), !trimmed.contains("\n") else {
+                reader.report(itemPath, "must be a signify public key file or the key's base64 line (56 characters, starting RW), found \(text.debugDescription)")
+                return nil
+            }
+            return .file(c.absolute(trimmed))
+        }
+        return sources.count == items.count ? sources : nil
     }
 
     private static func nonEmpty(_ reader: ConfigNodeReader, _ node: YAMLNode, _ path: String) -> String? {

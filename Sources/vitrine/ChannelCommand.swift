@@ -15,7 +15,7 @@ struct ChannelCommand: ParsableCommand {
             channel.json.sig (its signify signature) and blobs/ (the pictures by SHA-256). Keys and signatures \
             are OpenBSD signify's, so signify-openbsd can make keys, sign and verify too. See docs/fleet.md.
             """,
-        subcommands: [ChannelKeygenCommand.self, ChannelPublishCommand.self, ChannelVerifyCommand.self])
+        subcommands: [ChannelKeygenCommand.self, ChannelPublishCommand.self, ChannelVerifyCommand.self, ChannelRotateCommand.self])
 }
 
 struct ChannelKeygenCommand: ParsableCommand {

@@ -266,6 +266,64 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
+/// A root rotation (root.json) after a signing key leaked.
+@Suite struct ChannelRootRotationStateTests {
+    let policy = ChannelPollPolicy(interval: .seconds(30), jitter: .zero, backoffBase: .seconds(10), backoffLimit: .seconds(160))
+    let wall = WallInstant(secondsSinceEpoch: 1_774_699_200)
+
+    /// The leaked key published the largest version there is, dated far ahead.
+    var leaked: AppliedChannelVersion {
+        AppliedChannelVersion(version: .max, published: WallInstant(secondsSinceEpoch: 253_402_300_799), expires: nil, appliedAt: wall,
+                              manifestETag: "\"m\"", signatureETag: "\"s\"", configurationVersion: "0123456789abcdef")
+    }
+
+    @Test func aNewerRootResetsTheVersionFloorAndTheClockFloorOfTheReplacedKeys() {
+        var state = ChannelFollowerState(policy: policy, applied: leaked, now: .zero)
+        var random = SplitMix64(state: 1)
+        #expect(state.versionToExceed == .max)
+        #expect(state.clockFloors == [leaked.published])
+        #expect(state.handle(.pollStarted, wall: wall, now: .zero, random: &random) == false)
+        state.handle(.refused(.unknownKey(KeyNumber(Array(repeating: 1, count: 8))!), version: nil), wall: wall, now: .zero, random: &random)
+        // Taken only while checking, as a poll does.
+        state.handle(.pollStarted, wall: wall, now: .seconds(31), random: &random)
+        let root = ChannelRootVersion(version: 2, published: wall - 60)
+        #expect(state.handle(.rootTaken(root), wall: wall, now: .seconds(31), random: &random))
+        #expect(state.root == root)
+        #expect(state.lastRefusal == nil)
+        #expect(!state.appliedUnderCurrentRoot)
+        #expect(state.versionToExceed == nil)
+        // The year 9999 the leaked key wrote is no floor for the clock any more; the root's time is.
+        #expect(state.clockFloors == [root.published])
+        // An older or equal root changes nothing.
+        #expect(!state.handle(.rootTaken(ChannelRootVersion(version: 1, published: wall)), wall: wall, now: .seconds(31), random: &random))
+        #expect(state.root == root)
+        // The new key's version 1 is applied, under root 2: it is the floor from then on.
+        state.handle(.accepted(version: 1, missing: 0), wall: wall, now: .seconds(31), random: &random)
+        var first = leaked
+        (first.version, first.published, first.rootVersion) = (1, wall, 2)
+        #expect(state.handle(.applied(first), wall: wall, now: .seconds(31), random: &random))
+        #expect(state.appliedUnderCurrentRoot)
+        #expect(state.versionToExceed == 1)
+        #expect(state.clockFloors == [wall, root.published])
+    }
+
+    @Test func aRootIsNotTakenOutsideAPoll() {
+        var state = ChannelFollowerState(policy: policy, applied: nil, now: .seconds(100))
+        var random = SplitMix64(state: 1)
+        #expect(!state.handle(.rootTaken(ChannelRootVersion(version: 1, published: wall)), wall: wall, now: .zero, random: &random))
+        #expect(state.root == nil)
+    }
+
+    @Test func theRootVersionIsRecordedAndOlderRecordsReadAsZero() throws {
+        var applied = leaked
+        applied.rootVersion = 3
+        let record = ChannelFollowRecord(url: "https://origin.example/lobby/", applied: applied)
+        #expect(try ChannelFollowRecord.parse(record.json).get() == record)
+        let older = #"{"appliedAt":"2026-03-28T12:00:00Z","configurationVersion":"0123456789abcdef","published":"2026-03-28T12:00:00Z","url":"u","version":4}"#
+        #expect(try ChannelFollowRecord.parse(Array(older.utf8)).get().applied.rootVersion == 0)
+    }
+}
+
 @Suite struct ChannelFollowRecordTests {
     @Test func aRecordReadsBackExactlyWithAVersionBeyondDoublePrecision() throws {
         let record = ChannelFollowRecord(url: "https://origin.example/lobby/", applied: AppliedChannelVersion(

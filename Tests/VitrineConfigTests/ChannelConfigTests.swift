@@ -35,7 +35,8 @@ struct ChannelConfigTests {
               group: lobby
               device: lobby-left
               allowLocalPush: true
-            """)
+              root: [keys/root.pub]
+            """, baseDirectory: "/etc/vitrine")
         let channel = try #require(configuration.channel)
         // The manifest's own URL is taken to mean its directory.
         #expect(channel.url == "http://10.0.0.1:8000/lobby/")
@@ -45,7 +46,9 @@ struct ChannelConfigTests {
         #expect(channel.timeout == .seconds(120))
         #expect(channel.group == "lobby" && channel.device == "lobby-left")
         #expect(channel.allowLocalPush)
+        #expect(channel.rootKeys == [.file("/etc/vitrine/keys/root.pub")])
         #expect(try ConfigLoader.parse("channel: {url: \"https://o.example/c\", keys: k.pub, jitter: 0.5}").channel?.jitter == .fraction(0.5))
+        #expect(try ConfigLoader.parse("channel: {url: \"https://o.example/c\", keys: k.pub}").channel?.rootKeys == [])
     }
 
     @Test func mistakesNameTheirKey() {
@@ -53,6 +56,7 @@ struct ChannelConfigTests {
         #expect(issues("channel: {url: \"https://o.example/c\"}") == ["channel.keys: is required: the signify public keys whose signatures this kiosk accepts"])
         #expect(issue("channel: {url: \"ftp://o.example/c\", keys: [a.pub]}")?.hasPrefix("channel.url: must be the http:// or https:// URL") == true)
         #expect(issue("channel: {url: \"https://o.example/c\", keys: []}")?.hasPrefix("channel.keys: must name at least one") == true)
+        #expect(issue("channel: {url: \"https://o.example/c\", keys: [a.pub], root: []}")?.hasPrefix("channel.root: must name at least one") == true)
         #expect(issue("channel: {url: \"https://o.example/c\", keys: [a.pub], jitter: 1.5}")?.hasPrefix("channel.jitter: must be a fraction of poll from 0 to 1") == true)
         #expect(issue("channel: {url: \"https://o.example/c\", keys: [a.pub], poll: 200ms}") == "channel.poll: must be at least 1s, found 200ms")
         #expect(issue("channel: {url: \"https://o.example/c\", keys: [a.pub], pol: 5s}") == "channel.pol: unknown key (did you mean \"poll\"?)")

@@ -306,6 +306,74 @@ struct ChannelFollowerTests {
         await fixture.close()
     }
 
+    /// TUF's answer to a leaked signing key, end to end: the thief publishes
+    /// the largest version there is, which no later version can exceed; the
+    /// owner brings out the offline root key and names a new signing key in
+    /// root.json; kiosks refuse the thief's manifests from then on, apply the
+    /// new key's version 1, and keep all of that over a restart.
+    @Test func anOfflineRootKeyRecoversFromALeakedSigningKey() async throws {
+        let fixture = try await ChannelFixture()
+        let rootKey = SignifySecretKey.generate(comment: "lobby root")
+        var settings = fixture.settings
+        settings.rootKeys = [.inline(String(String(decoding: rootKey.publicKey.fileBytes, as: UTF8.self).split(separator: "\n")[1]))]
+        let (follower, store) = try fixture.follower(settings: settings)
+        try fixture.publish(["green"])
+        await follower.poll()
+        // No root.json on the origin yet: channel.keys sign.
+        #expect(follower.snapshot.applied?.version == 1)
+        #expect(follower.snapshot.root == nil)
+
+        try fixture.publish(["blue"], version: .max)
+        let stolen = fixture.snapshotFiles()
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == .max)
+        #expect(fixture.shownColours(store) == ["blue"])
+
+        let newKey = SignifySecretKey.generate(comment: "lobby 2")
+        let root = try ChannelRootPublisher.publish(directory: fixture.channelDirectory, rootKey: rootKey, signatureComment: "verify with root.pub",
+                                                    signingKeys: [newKey.publicKey], version: nil, now: WallClock.now())
+        #expect(root.version == 1)
+        await follower.poll()
+        #expect(follower.snapshot.root?.version == 1)
+        #expect(follower.snapshot.lastRefusal?.refusal == .unknownKey(fixture.signer.keyNumber))
+        #expect(fixture.shownColours(store) == ["blue"], "a refusal keeps what is on screen")
+        #expect(ChannelStatusReport.object(follower, wall: WallClock.now())["rootVersion"] as? UInt64 == 1)
+        #expect(ChannelStatusReport.metrics(follower).contains("vitrine_channel_root_version 1"))
+
+        // The owner replaces the thief's manifest with the new key's version 1.
+        try FileManager.default.removeItem(atPath: fixture.channelDirectory + "/channel.json")
+        try FileManager.default.removeItem(atPath: fixture.channelDirectory + "/channel.json.sig")
+        try fixture.publish(["red"], key: newKey, version: 1)
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == 1)
+        #expect(follower.snapshot.applied?.rootVersion == 1)
+        #expect(follower.snapshot.lastRefusal == nil)
+        #expect(fixture.shownColours(store) == ["red"])
+
+        // The thief serves its manifest again: refused, by key.
+        try fixture.restore(stolen)
+        await follower.poll()
+        #expect(follower.snapshot.lastRefusal?.refusal.code == "unknown-key")
+        #expect(fixture.shownColours(store) == ["red"])
+
+        // A restart keeps the new key, the root and the floor under it.
+        let (restarted, _) = try fixture.follower(settings: settings)
+        #expect(restarted.snapshot.root?.version == 1)
+        #expect(restarted.snapshot.versionToExceed == 1)
+        await restarted.poll()
+        #expect(restarted.snapshot.lastRefusal?.refusal.code == "unknown-key")
+        #expect(fixture.shownColours(store) == ["red"])
+
+        // A root signed by anyone but the root key (here the leaked key) is ignored.
+        let forged = Array(ChannelRoot(version: 5, published: WallClock.now(), keyLines: [
+            String(String(decoding: fixture.signer.publicKey.fileBytes, as: UTF8.self).split(separator: "\n")[1])]).json)
+        try Array(forged).write(to: fixture.channelDirectory + "/root.json")
+        try fixture.signer.sign(forged, comment: "x").fileBytes.write(to: fixture.channelDirectory + "/root.json.sig")
+        await restarted.poll()
+        #expect(restarted.snapshot.root?.version == 1)
+        await fixture.close()
+    }
+
     @Test func theAppliedVersionSurvivesARestartWithoutBeingAppliedAgain() async throws {
         let fixture = try await ChannelFixture()
         let v1: [String: Data]

@@ -22,7 +22,13 @@ public final class ChannelFollower: Sendable {
     private let store: StateStore
     private let origin: ChannelOrigin
     /// Nil when no trusted key could be read: then the follower is `off`.
-    private let verifier: ChannelVerifier?
+    /// Replaced when a newer `root.json` names other signing keys.
+    private let verifier: Mutex<ChannelVerifier?>
+    /// The offline root keys (`channel.root`); nil when none are configured.
+    private let rootVerifier: ChannelRootVerifier?
+    /// The ETags of the `root.json` and signature taken last (not persisted:
+    /// after a restart the first poll fetches them whole).
+    private let rootETags = Mutex<(root: String?, signature: String?)>((nil, nil))
     private let logger: Logger
     private let wallClock: @Sendable () -> WallInstant
     private let state: Mutex<ChannelFollowerState>
@@ -31,10 +37,16 @@ public final class ChannelFollower: Sendable {
     private let applyHandler = Mutex<(@Sendable (StoredConfiguration) -> Void)?>(nil)
     private let playsUploadHandler = Mutex<(@Sendable (String?) -> Void)?>(nil)
     private var recordPath: String { store.directory + "/" + ChannelFollowRecord.fileName }
+    /// The root taken last, exactly as the origin served it (and its signature),
+    /// verified again at each start.
+    private var rootPath: String { store.directory + "/channel-" + ChannelRoot.fileName }
+    private var rootSignaturePath: String { store.directory + "/channel-" + ChannelRoot.signatureFileName }
 
     /// The largest `channel.json` and `channel.json.sig` accepted.
     static let manifestLimit = 8 << 20
     static let signatureLimit = 4096
+    /// The largest `root.json` accepted: a few dozen keys.
+    static let rootLimit = 64 << 10
 
     /// The manifest and signature fetched last, with their ETags, so that a
     /// poll answered 304 can be decided without fetching them again.
@@ -80,16 +92,32 @@ public final class ChannelFollower: Sendable {
         // version may be applied once more. With local pushes allowed, a pushed
         // configuration is the operator's own and stands until a newer version.
         let reapply = applied.map { $0.configurationVersion != store.current.version } ?? false
-        var state = ChannelFollowerState(policy: policy ?? ChannelPollPolicy(settings), applied: applied,
-                                         reapplyAllowed: reapply && !settings.allowLocalPush, now: MonotonicClock.now())
+        var verifier: ChannelVerifier?
+        var rootVerifier: ChannelRootVerifier?
+        var root: ChannelRoot?
+        var stopped: ChannelKeyError?
         do {
             verifier = ChannelVerifier(trustedKeys: try ChannelTrust.keys(settings))
+            let rootKeys = try ChannelTrust.rootKeys(settings)
+            if !rootKeys.isEmpty {
+                rootVerifier = ChannelRootVerifier(rootKeys: rootKeys)
+                root = Self.storedRoot(directory: store.directory, verifier: rootVerifier!, logger: logger)
+                if let root { verifier = ChannelVerifier(trustedKeys: root.keys) }
+            }
         } catch {
-            verifier = nil
-            var random = SystemRandomNumberGenerator()
-            state.handle(.stopped(reason: error.description), wall: wallClock(), now: MonotonicClock.now(), random: &random)
-            logger.error("channel \(settings.url) cannot be followed: \(error); the kiosk keeps showing its stored configuration")
+            (verifier, stopped) = (nil, error)
         }
+        var state = ChannelFollowerState(policy: policy ?? ChannelPollPolicy(settings), applied: applied,
+                                         reapplyAllowed: reapply && !settings.allowLocalPush,
+                                         root: root.map { ChannelRootVersion(version: $0.version, published: $0.published) },
+                                         now: MonotonicClock.now())
+        if let stopped {
+            var random = SystemRandomNumberGenerator()
+            state.handle(.stopped(reason: stopped.description), wall: wallClock(), now: MonotonicClock.now(), random: &random)
+            logger.error("channel \(settings.url) cannot be followed: \(stopped); the kiosk keeps showing its stored configuration")
+        }
+        self.verifier = Mutex(verifier)
+        self.rootVerifier = rootVerifier
         self.state = Mutex(state)
     }
 
@@ -126,16 +154,97 @@ public final class ChannelFollower: Sendable {
         }
     }
 
+    /// The root stored by an earlier start, verified again with today's root
+    /// keys (which may have changed in the local file); nil when there is none.
+    private static func storedRoot(directory: String, verifier: ChannelRootVerifier, logger: Logger) -> ChannelRoot? {
+        let path = directory + "/channel-" + ChannelRoot.fileName
+        guard let bytes = try? FileIO.read(path, limit: rootLimit) else { return nil }
+        do {
+            let signature = try FileIO.read(directory + "/channel-" + ChannelRoot.signatureFileName, limit: signatureLimit)
+            return try verifier.verify(root: bytes, signature: signature, currentVersion: 0)
+        } catch {
+            logger.error("ignoring \(path): \(error); channel.keys sign until the origin's root.json is taken again")
+            return nil
+        }
+    }
+
+    /// With `channel.root` set: takes the origin's `root.json` when it is newer
+    /// than the one taken, replacing the signing keys. False when the poll
+    /// cannot go on (the origin could not be reached). A missing root.json is
+    /// fine (none published yet); a refused one is logged and the keys stay.
+    private func refreshRoot(_ rootVerifier: ChannelRootVerifier) async -> Bool {
+        let rootURL = settings.url(of: ChannelRoot.fileName)
+        let signatureURL = settings.url(of: ChannelRoot.signatureFileName)
+        let etags = rootETags.withLock { $0 }
+        let rootAnswer: ChannelOrigin.Answer
+        let signatureAnswer: ChannelOrigin.Answer
+        do {
+            rootAnswer = try await origin.get(rootURL, ifNoneMatch: etags.root, limit: Self.rootLimit)
+            if case .missing = rootAnswer { return true }
+            signatureAnswer = try await origin.get(signatureURL, ifNoneMatch: etags.signature, limit: Self.signatureLimit)
+        } catch let error as ChannelOrigin.Failure {
+            fail(error.description)
+            return false
+        } catch {
+            fail("\(rootURL): larger than \(Self.rootLimit) bytes (or its signature than \(Self.signatureLimit))")
+            return false
+        }
+        guard case .fetched(let bytes, let rootETag) = rootAnswer, case .fetched(let signature, let signatureETag) = signatureAnswer else {
+            // Both unchanged (the root taken, or one refused and logged already),
+            // or one changed across a rotation in progress: the next poll sees both.
+            if case .notModified = rootAnswer, case .notModified = signatureAnswer { return true }
+            rootETags.withLock { $0 = (nil, nil) }
+            return true
+        }
+        let current = snapshot.root?.version ?? 0
+        let root: ChannelRoot
+        do {
+            root = try rootVerifier.verify(root: bytes, signature: signature, currentVersion: current)
+        } catch {
+            if case .notNewer(let version, _) = error, version == current {
+                rootETags.withLock { $0 = (rootETag, signatureETag) }
+            } else {
+                // Logged once per pair served: its ETags stand until it changes.
+                rootETags.withLock { $0 = (rootETag, signatureETag) }
+                logger.error("channel \(settings.url): \(error); the signing keys stay as they are")
+            }
+            return true
+        }
+        do {
+            try await NIOThreadPool.singleton.runIfActive { [rootPath, rootSignaturePath] in
+                // The signature first: a root without its signature is ignored at the
+                // next start, a signature without its root too, so either order is
+                // safe against a crash; this one never pairs a new root with an old signature.
+                try FileIO.writeAtomically(signature, to: rootSignaturePath, mode: 0o640)
+                try FileIO.writeAtomically(bytes, to: rootPath, mode: 0o640)
+            }
+        } catch {
+            // Not taken: a root that would not survive a restart would let the old
+            // keys back in after it. Tried again at the next poll.
+            fail("cannot store root version \(root.version) in \(store.directory): \(error)")
+            return false
+        }
+        verifier.withLock { $0 = ChannelVerifier(trustedKeys: root.keys) }
+        rootETags.withLock { $0 = (rootETag, signatureETag) }
+        // The pair fetched under the old keys is decided again under the new ones.
+        lastPair.withLock { $0 = nil }
+        record(.rootTaken(ChannelRootVersion(version: root.version, published: root.published)))
+        return true
+    }
+
     /// One poll: fetch, verify, download, apply; every outcome goes to the state.
     func poll() async {
-        guard let verifier, case .checking = record(.pollStarted).activity else { return }
+        guard verifier.withLock({ $0 }) != nil, case .checking = record(.pollStarted).activity else { return }
+        if let rootVerifier, await !refreshRoot(rootVerifier) { return }
+        guard let verifier = verifier.withLock({ $0 }) else { return }
         let manifestURL = settings.url(of: ChannelManifest.fileName)
         let signatureURL = settings.url(of: ChannelManifest.signatureFileName)
         let (previous, applied, reapply) = (lastPair.withLock { $0 }, snapshot.applied, snapshot.reapplyAllowed)
         // Without the bytes in memory (after a restart), the applied version's
-        // ETags still allow a 304, which then means "the version applied".
+        // ETags still allow a 304, which then means "the version applied"; not
+        // after a root rotation, when that version was signed by replaced keys.
         let knownETags = previous.map { ($0.manifestETag, $0.signatureETag) }
-            ?? (reapply ? (nil, nil) : (applied?.manifestETag, applied?.signatureETag))
+            ?? (reapply || !snapshot.appliedUnderCurrentRoot ? (nil, nil) : (applied?.manifestETag, applied?.signatureETag))
 
         let manifestAnswer: ChannelOrigin.Answer
         let signatureAnswer: ChannelOrigin.Answer
@@ -220,7 +329,7 @@ public final class ChannelFollower: Sendable {
     /// (`ChannelClock`), said once in the log until the clock catches up.
     private func trustedNow() -> WallInstant {
         let clock = wallClock()
-        let floors = [snapshot.applied?.published, WallInstant(secondsSinceEpoch: VitrineVersion.releaseFloorSecondsSinceEpoch)].compactMap { $0 }
+        let floors = snapshot.clockFloors + [WallInstant(secondsSinceEpoch: VitrineVersion.releaseFloorSecondsSinceEpoch)]
         let (now, behind) = ChannelClock.trustedNow(clock: clock, floors: floors)
         let wasBehind = clockBehind.withLock { state in
             defer { state = behind }
@@ -363,7 +472,7 @@ public final class ChannelFollower: Sendable {
         let applied = AppliedChannelVersion(
             version: manifest.version, published: manifest.published, expires: manifest.expires, appliedAt: wallClock(),
             manifestETag: pair.manifestETag, signatureETag: pair.signatureETag, configurationVersion: change.current.version,
-            playsUpload: manifest.playsUpload)
+            playsUpload: manifest.playsUpload, rootVersion: snapshot.root?.version ?? 0)
         let record = ChannelFollowRecord(url: settings.url(of: ""), applied: applied)
         do {
             try await NIOThreadPool.singleton.runIfActive { [recordPath] in try FileIO.writeAtomically(record.json, to: recordPath, mode: 0o640) }
@@ -422,6 +531,8 @@ public final class ChannelFollower: Sendable {
             logger.notice("channel \(settings.url): applied version \(version.version) (published \(RFC3339.format(version.published))); the display switches at its next slide boundary")
         case .stopped(let reason):
             logger.error("channel \(settings.url): stopped following: \(reason)")
+        case .rootTaken(let root):
+            logger.notice("channel \(settings.url): took root version \(root.version) (published \(RFC3339.format(root.published))): manifests are checked with its keys from now on, and versions count again from there")
         case .pollStarted, .accepted, .blobStored:
             break
         }

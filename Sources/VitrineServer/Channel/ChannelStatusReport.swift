@@ -23,6 +23,8 @@ enum ChannelStatusReport {
             "ageSeconds": state.applied.map { max(0, wall - $0.published) as Any } ?? JSONValue.null,
             "lastReached": instant(state.lastReached),
             "allowLocalPush": settings.allowLocalPush,
+            // The root.json version whose keys sign (0: the local file's channel.keys).
+            "rootVersion": state.root?.version ?? 0,
         ]
         switch state.activity {
         case .downloading(let version, let remaining):
@@ -59,6 +61,8 @@ enum ChannelStatusReport {
         }
         metric("vitrine_channel_version", "gauge", "The channel version applied (0 before the first).",
                [("", "\(state.applied?.version ?? 0)")])
+        metric("vitrine_channel_root_version", "gauge", "The root.json version whose keys sign manifests (0: channel.keys from the local file).",
+               [("", "\(state.root?.version ?? 0)")])
         metric("vitrine_channel_refusals_total", "counter", "Manifests and blobs refused, by reason (each refused manifest once).",
                ChannelRefusal.codes.map { ("reason=\"\($0)\"", "\(state.refusalCounts[$0] ?? 0)") })
         metric("vitrine_channel_last_reached_timestamp_seconds", "gauge", "When the origin last answered, in Unix time (0: never since start).",

@@ -40,7 +40,8 @@ repo=$(cd "$here/../.." && pwd)
 suite=bookworm
 # The boot essentials, and procps for the harness's pgrep. Not the kiosk's
 # runtime libraries: those must come from the package's Depends.
-packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps
+# v4l-utils (cec-ctl, cec-follower) plays the TV on vivid's CEC bus (test only, below).
+packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps,v4l-utils
 # ...but downloaded once, at the cache stage, into the tree's apt cache (not
 # installed), so that apt-get install of the package, and install.sh --root in
 # run-image-test.sh, need no network afterwards. This list is only that hint:
@@ -122,6 +123,27 @@ Name=en* eth*
 DHCP=ipv4
 UNIT
 systemctl --root="$root" enable systemd-networkd.service > /dev/null 2>&1
+
+# Test only: a TV on HDMI-CEC. Debian's vivid module gives two kernel CEC adapters
+# on one emulated bus, /dev/cec0 on its HDMI input and /dev/cec1 on its output;
+# cec-follower plays the TV on /dev/cec0. Before vitrine.service, so that "cec"
+# is in /proc/devices when systemd resolves the unit's DeviceAllow=char-cec (as
+# vc4's CEC is on a Pi, loaded with the DRM driver) and the TV is there to
+# answer the kiosk's first Image View On.
+cat > "$root/etc/systemd/system/test-tv.service" <<'UNIT'
+[Unit]
+Description=Test only: a TV on vivid's HDMI-CEC bus (cec-follower on /dev/cec0)
+Before=vitrine.service
+
+[Service]
+ExecStartPre=/sbin/modprobe vivid
+ExecStartPre=/usr/bin/cec-ctl -d0 --tv
+ExecStart=/usr/bin/cec-follower -d0 -v
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+systemctl --root="$root" enable test-tv.service > /dev/null 2>&1
 
 # Test only: what deploy/install.sh needs, for the installer checks on the running system.
 install -d -m 0700 "$root/root/vitrine-src/docs"

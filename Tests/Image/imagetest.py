@@ -205,6 +205,52 @@ def boot_checks(guest, results, measurements, label, expected, what):
     return seconds is not None
 
 
+def tv_changes(guest, state):
+    _, output = guest.run(f"journalctl -b --no-pager -o cat -u test-tv.service | grep -c 'Changing state to {state}' || true")
+    digits = re.findall(r"\d+", output)
+    return int(digits[-1]) if digits else 0
+
+
+def tv_reported(base, token):
+    try:
+        status, body = http("GET", base + "/api/v1/status", token)
+        return (json.loads(body).get("tv") or {}) if status == 200 else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def power(base, token, state):
+    try:
+        return http("PUT", base + "/api/v1/power", token, json.dumps({"state": state}).encode(), timeout=60)[0]
+    except OSError as error:
+        return str(error)
+
+
+def cec_checks(guest, results, measurements, base, token, expected):
+    _, found = guest.run("journalctl -b --no-pager -o cat -u vitrine.service | grep 'HDMI-CEC: using' | tail -1")
+    _, node = guest.run("stat -c '%G %a' /dev/cec1; grep -w cec /proc/devices")
+    results.check("under the shipped unit the kiosk opens vivid's HDMI output adapter /dev/cec1 (group video, char-cec allowed)",
+                  "/dev/cec1" in found and "video 660" in node and " cec" in node, f"{found.strip()}; {node.strip()!r}")
+    for state, changed in (("off", "standby"), ("on", "on")):
+        before = tv_changes(guest, changed)
+        started = time.monotonic()
+        answer = power(base, token, state)
+        deadline, tv = time.monotonic() + 60, {}
+        while time.monotonic() < deadline:
+            tv = tv_reported(base, token)
+            if tv_changes(guest, changed) > before and tv.get("reported") == changed:
+                break
+            time.sleep(1)
+        seconds = time.monotonic() - started
+        measurements[f"cec_{state}_s"] = round(seconds, 1)
+        results.check(f"PUT /api/v1/power {state}: the TV on HDMI-CEC goes to {changed} and the kiosk's status says so",
+                      answer == 202 and tv_changes(guest, changed) > before and tv.get("reported") == changed,
+                      f"HTTP {answer}; after {seconds:.1f} s the TV changed to {changed} "
+                      f"{tv_changes(guest, changed) - before}x; status tv {tv}")
+    seconds, (worst, mean) = wait_for_picture(guest, expected, 60, "power-on")
+    results.check("after the screen is on again, the slide is back", seconds is not None, f"max {worst}, mean {mean:.3f}")
+
+
 def run_suite(args):
     work = os.path.abspath(args.work)
     shutil.rmtree(work, ignore_errors=True)
@@ -245,6 +291,11 @@ def run_suite(args):
         results.check("the kiosk runs with the unit's LimitNOFILE=4096", re.search(r"Max open files\s+4096\s+4096", limits) is not None,
                       limits.strip())
 
+        # HDMI-CEC through the shipped unit (DeviceAllow=char-cec, the video group
+        # that udev gives /dev/cec*): the kiosk found vivid's output adapter by
+        # itself, and the TV (cec-follower, test-tv.service) follows the screen.
+        cec_checks(guest, results, measurements, base, args.token, first)
+
         # (b) A configuration pushed through the API shows.
         deadline = time.monotonic() + 60
         status = None
@@ -275,7 +326,12 @@ def run_suite(args):
         # What should be on screen from here on: the pushed playlist, unless the push failed.
         expected = pushed if pushed_shown else first
 
-        # (c) It survives a reboot.
+        # (c) It survives a reboot, which boots with the root file system read-only,
+        # as kiosks that protect their SD card run (with /tmp a tmpfs, which the
+        # unit's PrivateTmp needs): the kiosk shows what it stored, and changes
+        # answer 503 saying why. The root is made writable again afterwards.
+        guest.run("cp /etc/fstab /etc/fstab.rw && printf '/dev/vda\\t/\\text4\\tro\\t0\\t1\\n"
+                  "tmpfs\\t/tmp\\ttmpfs\\tmode=1777\\t0\\t0\\n' > /etc/fstab && sync")
         guest.process.stdin.write(b"systemctl reboot\n")
         guest.process.stdin.flush()
         guest.wait_for(rb"reboot: Restarting system", 180)
@@ -284,6 +340,16 @@ def run_suite(args):
                            "the pushed playlist" if pushed_shown else "the image's configuration, as the push failed")
         results.check("after a reboot the pushed playlist is still there", pushed_shown and back,
                       "" if pushed_shown else "nothing was pushed")
+        _, options = guest.run("findmnt -no OPTIONS /")
+        try:
+            status, answer = http("PUT", base + "/api/v1/config", args.token, body, timeout=60)
+            health = http("GET", base + "/healthz")[0]
+        except OSError as error:
+            status, answer, health = None, str(error), None
+        results.check("with the root read-only the kiosk runs, and PUT /api/v1/config answers 503 with the reason",
+                      options.strip().startswith("ro") and status == 503 and "read-only" in answer.lower() and health == 200,
+                      f"/ mounted {options.strip()[:40]!r}; PUT: HTTP {status} {answer.strip()[:200]}; /healthz {health}")
+        guest.run("mount -o remount,rw / && mv /etc/fstab.rw /etc/fstab && sync")
 
         # Rotating the API token in the file: the new one works, the old one is refused,
         # and the pushed playlist stays (a new token does not count as a changed file).

@@ -73,9 +73,11 @@ vm-test: deps
 
 # Boot to kiosk: a Debian bookworm image (debootstrap, cached in .build-image) with
 # the package from `make deb` installed by apt-get, booted in QEMU (TCG): first slide
-# with no login, a pushed configuration shown and kept over a reboot, restarts after
-# kill -9 and a hung loop. Also checks dpkg -r/--purge and deploy/install.sh --root.
+# with no login, HDMI-CEC through the unit (vivid), 100-megapixel picture bombs under
+# MemoryMax, a pushed configuration shown and kept over a reboot with the root read-only,
+# restarts after kill -9 and a hung loop. Also checks dpkg -r/--purge and deploy/install.sh --root.
 image-test: deb
+	@deploy/dev/ensure-packages.sh libjpeg-turbo-progs
 	VITRINE_IMAGE_DEB=$$(deploy/debian/build-deb.sh --print-deb) Tests/Image/run-image-test.sh
 
 # Debian packages from the static release build (.build-static, as vm-test, image-test

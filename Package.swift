@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "VitrineRuntimeTests",
             dependencies: ["VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG"],
-            exclude: ["Golden"]),
+            exclude: ["Golden", "PNGFixtures"]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [

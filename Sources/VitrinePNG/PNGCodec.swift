@@ -5,6 +5,8 @@ import VitrineCore
 public struct PNGError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     public var description: String { "PNG: \(message)" }
+
+    public init(message: String) { self.message = message }
 }
 
 /// PNG files through libpng's simplified API (`png_image_*`).

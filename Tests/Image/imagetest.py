@@ -25,10 +25,13 @@ import re
 import shutil
 import socket
 import subprocess
+import struct
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -251,6 +254,59 @@ def cec_checks(guest, results, measurements, base, token, expected):
     results.check("after the screen is on again, the slide is back", seconds is not None, f"max {worst}, mean {mean:.3f}")
 
 
+def black_png(width, height):
+    """A black RGB PNG, compressed by zlib level 9 (about 1000:1): a decompression bomb."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    compressor, row, body = zlib.compressobj(9), bytes(1 + width * 3), []
+    for _ in range(height):
+        body.append(compressor.compress(row))
+    body.append(compressor.flush())
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(body)) + chunk(b"IEND", b"")
+
+
+def grey_jpeg(width, height):
+    """A flat grey JPEG (cjpeg from a PGM on its standard input)."""
+    process = subprocess.Popen(["cjpeg", "-quality", "50"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    writer = threading.Thread(target=lambda: (process.stdin.write(f"P5 {width} {height} 255\n".encode()),
+                                              [process.stdin.write(bytes([128]) * width) for _ in range(height)],
+                                              process.stdin.close()))
+    writer.start()
+    output = process.stdout.read()
+    writer.join()
+    process.wait()
+    return output
+
+
+def memory_checks(guest, results, measurements, base, token, work):
+    unit = "/sys/fs/cgroup/system.slice/vitrine.service"
+    limit = guest.value(f"cat {unit}/memory.max")
+    results.check("the unit's MemoryMax (60 % of RAM) reaches the kiosk's cgroup", limit.isdigit() and 500 << 20 < int(limit) < 700 << 20,
+                  f"memory.max {limit}")
+    restarts = guest.restarts()
+    pictures = [("png", black_png(10000, 10000)), ("jpeg", grey_jpeg(10000, 10000))]
+    answers = []
+    for kind, data in pictures:
+        started = time.monotonic()
+        try:
+            status, body = http("POST", base + "/api/v1/assets?name=huge-" + kind, token, data, f"image/{kind}", timeout=300)
+            asset = json.loads(body).get("id") if status == 201 else None
+            thumbnail = http("GET", f"{base}/api/v1/assets/{asset}/thumbnail", token, timeout=300)[0] if asset else None
+        except (OSError, ValueError) as error:
+            status, thumbnail = str(error), None
+        answers.append(f"{kind} ({len(data) >> 10} KiB): upload {status}, thumbnail {thumbnail}, {time.monotonic() - started:.1f} s")
+        measurements[f"huge_{kind}_upload_and_thumbnail_s"] = round(time.monotonic() - started, 1)
+    peak = guest.value(f"cat {unit}/memory.peak")
+    measurements["kiosk_memory_peak_mib"] = int(peak) >> 20 if peak.isdigit() else peak
+    results.check("100-megapixel PNG and JPEG bombs are uploaded and thumbnailed under MemoryMax; the kiosk's peak stays far below "
+                  "one such picture decoded (400 MB), and it never restarts",
+                  all("upload 201, thumbnail 200" in answer for answer in answers) and peak.isdigit() and int(peak) < 300 << 20
+                  and guest.restarts() == restarts and guest.value("systemctl is-active vitrine.service") == "active",
+                  f"{'; '.join(answers)}; cgroup memory.peak {int(peak) >> 20 if peak.isdigit() else peak} MiB; "
+                  f"NRestarts {restarts} -> {guest.restarts()}")
+
+
 def run_suite(args):
     work = os.path.abspath(args.work)
     shutil.rmtree(work, ignore_errors=True)
@@ -295,6 +351,11 @@ def run_suite(args):
         # that udev gives /dev/cec*): the kiosk found vivid's output adapter by
         # itself, and the TV (cec-follower, test-tv.service) follows the screen.
         cec_checks(guest, results, measurements, base, args.token, first)
+
+        # Memory: the unit's MemoryMax holds, and pictures far larger than the
+        # screen (a 100-megapixel PNG and JPEG, 400 MB each decoded whole) are
+        # uploaded, inspected and made into thumbnails in a fraction of it.
+        memory_checks(guest, results, measurements, base, args.token, work)
 
         # (b) A configuration pushed through the API shows.
         deadline = time.monotonic() + 60

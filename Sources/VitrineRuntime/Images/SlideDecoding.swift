@@ -95,13 +95,8 @@ public enum SlideDecoding {
     public static func frame(from bytes: [UInt8], request: SlideRequest, workspace: SlideDecodingWorkspace,
                              frameStorage: PixelStorage? = nil) throws(SlideError) -> PixelImage {
         if PNGCodec.hasSignature(bytes) {
-            // PNG uploads: decoded at full size (libpng has no DCT scaling), then framed alike.
             do throws(PNGError) {
-                let picture = try PNGCodec.decode(bytes, maxPixels: request.maxPixels)
-                let frame = outputFrame(for: request, storage: frameStorage)
-                SlideFramer.frame(decoded: picture, orientation: .up, fit: request.fit, background: request.background,
-                                  into: frame.canvas, scratch: workspace.framing)
-                return frame
+                return try pngFrame(bytes, request: request, workspace: workspace, frameStorage: frameStorage)
             } catch {
                 throw SlideError(file: request.file, reason: .png(error))
             }
@@ -118,6 +113,67 @@ public enum SlideDecoding {
         } catch {
             throw SlideError(file: request.file, reason: .decode(error))
         }
+    }
+
+    /// The most memory one picture may take decoded whole, for the pictures
+    /// that cannot be framed as they decode (an interlaced PNG; a JPEG that EXIF
+    /// turns, at its DCT-scaled size). 256 MiB: a 64-megapixel interlaced PNG,
+    /// or a turned photo framed for a 4K screen. With the display's decoder and
+    /// an upload's inspection at most two run at once, which a 1 GB board with
+    /// the unit's MemoryMax (60 % of RAM) holds beside everything else.
+    public static let wholePictureByteLimit = 256 << 20
+
+    /// Rows of a PNG are read in strips of about this many bytes.
+    static let pngStripBytes = 256 << 10
+
+    /// A PNG is framed row by row as libpng decodes it (`PNGRowReader`), so its
+    /// memory is one strip whatever its size; an interlaced one is decoded whole
+    /// (its passes each touch every row), within `wholePictureByteLimit`.
+    private static func pngFrame(_ bytes: [UInt8], request: SlideRequest, workspace: SlideDecodingWorkspace,
+                                 frameStorage: PixelStorage?) throws(PNGError) -> PixelImage {
+        let reader = try PNGRowReader(bytes, maxPixels: request.maxPixels)
+        if reader.isInterlaced {
+            try requireWholeDecodeFits(reader.size, what: "an interlaced PNG")
+            let picture = PixelImage(size: reader.size, storage: workspace.decoded)
+            try reader.readImage(into: picture)
+            let frame = outputFrame(for: request, storage: frameStorage)
+            SlideFramer.frame(decoded: picture, orientation: .up, fit: request.fit, background: request.background,
+                              into: frame.canvas, scratch: workspace.framing)
+            return frame
+        }
+        let frame = outputFrame(for: request, storage: frameStorage)
+        let stream = SlideFramer.streamingFrame(picture: reader.size, fit: request.fit, background: request.background,
+                                                into: frame.canvas, scratch: workspace.framing)
+        try readRows(of: reader, strip: workspace.strip) { rows, first, count in
+            stream?.consume(rows: rows, first: first, count: count, stride: reader.size.width)
+        }
+        return frame
+    }
+
+    /// Reads every row of `reader` in strips over `strip`'s memory, handing each
+    /// strip to `consume` (a picture off screen is still read to its end, so
+    /// that a damaged file fails here and not on some later screen).
+    public static func readRows(of reader: PNGRowReader, strip storage: PixelStorage,
+                                consume: (UnsafePointer<UInt32>, _ first: Int, _ count: Int) -> Void) throws(PNGError) {
+        let width = reader.size.width
+        let rowsPerStrip = max(1, min(reader.size.height, pngStripBytes / max(1, width * 4)))
+        let strip = PixelImage(size: PixelSize(width: width, height: rowsPerStrip), storage: storage)
+        guard let base = strip.pixels.baseAddress else { return }
+        var first = 0
+        while first < reader.size.height {
+            let count = min(rowsPerStrip, reader.size.height - first)
+            try reader.readRows(into: base, count: count)
+            consume(base, first, count)
+            first += count
+        }
+    }
+
+    /// Refuses a picture that would take more than `wholePictureByteLimit` decoded whole.
+    public static func requireWholeDecodeFits(_ size: PixelSize, what: String) throws(PNGError) {
+        let bytes = size.width.multipliedReportingOverflow(by: size.height * 4)
+        guard bytes.overflow || bytes.partialValue > wholePictureByteLimit else { return }
+        throw PNGError(message: "\(size.width)x\(size.height) is \(what), which is decoded whole: it would take \((bytes.partialValue + (1 << 19)) >> 20) MiB, "
+                       + "more than the \(wholePictureByteLimit >> 20) MiB one picture may take; save it non-interlaced, or smaller")
     }
 
     /// The frame a picture is drawn into: over a recycled frame's memory, or

@@ -55,8 +55,16 @@ public enum ImageInspection {
                 }
             }
             do throws(PNGError) {
-                let image = try PNGCodec.decode(bytes, maxPixels: maxPixels)
-                return InspectedImage(kind: .png, size: image.size)
+                // Every row decoded (each CRC and the whole zlib stream checked), a
+                // strip at a time: an upload of any size costs one strip of memory.
+                let reader = try PNGRowReader(bytes, maxPixels: maxPixels)
+                if reader.isInterlaced {
+                    try SlideDecoding.requireWholeDecodeFits(reader.size, what: "an interlaced PNG")
+                    try reader.readImage(into: PixelImage(size: reader.size))
+                } else {
+                    try SlideDecoding.readRows(of: reader, strip: PixelStorage()) { _, _, _ in }
+                }
+                return InspectedImage(kind: .png, size: reader.size)
             } catch {
                 throw .undecodable("\(error)")
             }
@@ -65,14 +73,30 @@ public enum ImageInspection {
     }
 
     /// A small PNG of the picture, at most `bounds`, keeping its shape.
+    /// The picture is decoded once, straight to the thumbnail's size: its size
+    /// comes from the header (the asset was inspected whole when it was stored).
     public static func thumbnail(_ bytes: [UInt8], bounds: PixelSize, maxPixels: Int) throws -> [UInt8] {
-        let image = try inspect(bytes, maxPixels: maxPixels)
-        let scale = min(Double(bounds.width) / Double(image.size.width), Double(bounds.height) / Double(image.size.height), 1)
-        let size = PixelSize(width: max(1, Int((Double(image.size.width) * scale).rounded())),
-                             height: max(1, Int((Double(image.size.height) * scale).rounded())))
+        let picture = try uprightSize(of: bytes)
+        let (pixels, overflow) = picture.width.multipliedReportingOverflow(by: picture.height)
+        if overflow || pixels > maxPixels {
+            // The configuration's limit changed since the picture was stored.
+            throw Failure.overPixelLimit("picture is \(picture.width)x\(picture.height), over the limit of \(maxPixels) pixels (decode.maxPixels)")
+        }
+        let scale = min(Double(bounds.width) / Double(picture.width), Double(bounds.height) / Double(picture.height), 1)
+        let size = PixelSize(width: max(1, Int((Double(picture.width) * scale).rounded())),
+                             height: max(1, Int((Double(picture.height) * scale).rounded())))
         let request = SlideRequest(file: "thumbnail", resolvedPath: nil, fit: .contain, background: .black, output: size, maxPixels: maxPixels)
         let frame = try SlideDecoding.frame(from: bytes, request: request, workspace: try SlideDecodingWorkspace())
         return try PNGCodec.encode(frame, fast: true)
+    }
+
+    /// The upright size from the headers alone: a JPEG's markers (SOF, EXIF
+    /// orientation) or a PNG's IHDR.
+    static func uprightSize(of bytes: [UInt8]) throws -> PixelSize {
+        if PNGCodec.hasSignature(bytes) { return try PNGCodec.size(of: bytes) }
+        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Failure.notAnImage("not a JPEG or PNG picture (it starts with \(describeStart(bytes)))") }
+        let scanned = bytes.withUnsafeBytes { raw in Result { () throws(JPEGError) in try JPEGMarkerScanner.scan(raw) } }
+        return try scanned.get().uprightSize
     }
 
     private static func describeStart(_ bytes: [UInt8]) -> String {

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Synchronization
 import Testing
+import VitrineChannel
 import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
@@ -17,6 +18,8 @@ final class PlayReceiver: Sendable {
     final class Record: Sendable {
         /// Every body accepted, as received.
         let bodies = Mutex<[Data]>([])
+        /// Each accepted body's Vitrine-Signature and Vitrine-Key headers.
+        let signatures = Mutex<[(signature: String?, key: String?)]>([])
         let down = Mutex(false)
     }
 
@@ -41,6 +44,9 @@ final class PlayReceiver: Sendable {
             let data = Data(try await request.collectBody(upTo: 1 << 20).readableBytesView)
             guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else { return Response(status: .badRequest) }
             record.bodies.withLock { $0.append(data) }
+            record.signatures.withLock {
+                $0.append((request.headers[.init("Vitrine-Signature")!], request.headers[.init("Vitrine-Key")!]))
+            }
             return Response(status: .noContent)
         }
         server = try await LoopbackServer(router)
@@ -149,6 +155,62 @@ struct PlaysTests {
         #expect(again.status.pending == 0)
         await again.attempt()
         #expect(receiver.sequences.count == 5)
+        await receiver.stop()
+    }
+
+    /// Each batch is signed with the kiosk's own key, made at first start in
+    /// the log's directory and kept: the receiver checks the signature of the
+    /// exact bytes with device.pub, here and with signify-openbsd.
+    @Test func batchesAreSignedWithTheKiosksOwnKey() async throws {
+        let directory = NSTemporaryDirectory() + "vitrine-plays-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let receiver = try await PlayReceiver()
+        var settings = PlaysConfiguration()
+        settings.upload = receiver.url
+        settings.batch = 2
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let proof = try ProofOfPlay(stateDirectory: directory, settings: settings, device: "lobby-left", logger: Logger(label: "test"),
+                                    policy: .loopbackAllowed)
+        let key = try #require(proof.signingKey)
+        let publicFile = directory + "/plays/" + PlaySigningKey.publicFileName
+        let published = try SignifyPublicKey(parsing: try FileIO.read(publicFile))
+        #expect(published.keyNumber == key.keyNumber)
+        #expect(proof.object(PlayQuery())["signingKey"] as? String == PlaySigningKey.publicLine(key))
+        let mode = try FileManager.default.attributesOfItem(atPath: directory + "/plays/device.sec")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        for index in 0...3 { proof.log.shown(Self.shown(index, at: Double(index))) }
+        proof.log.flush()
+        let uploader = try #require(proof.uploader)
+        await uploader.attempt()
+        await uploader.attempt()
+        let bodies = receiver.record.bodies.withLock { $0 }
+        let headers = receiver.record.signatures.withLock { $0 }
+        #expect(bodies.count == 2 && headers.count == 2)
+        for (body, header) in zip(bodies, headers) {
+            let signatureFile = Array("untrusted comment: from the header\n\(header.signature ?? "")\n".utf8)
+            let signature = try SignifySignature(parsing: signatureFile)
+            #expect(published.isValid(signature, for: Array(body)))
+            #expect(header.key == "\(key.keyNumber)")
+            // One byte changed: no longer valid.
+            var forged = Array(body)
+            forged[forged.count / 2] ^= 1
+            #expect(!published.isValid(signature, for: forged))
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/signify-openbsd") {
+                let bodyFile = directory + "/batch.json", sigFile = directory + "/batch.json.sig"
+                try Array(body).write(to: bodyFile)
+                try signatureFile.write(to: sigFile)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/signify-openbsd")
+                process.arguments = ["-V", "-q", "-p", publicFile, "-x", sigFile, "-m", bodyFile]
+                try process.run()
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0, "signify-openbsd -V")
+            }
+        }
+        // A restart keeps the key.
+        let again = try ProofOfPlay(stateDirectory: directory, settings: settings, device: "lobby-left", logger: Logger(label: "test"),
+                                    policy: .loopbackAllowed)
+        #expect(again.signingKey?.keyNumber == key.keyNumber)
         await receiver.stop()
     }
 

@@ -1398,7 +1398,7 @@ components:
     Plays:
       type: object
       additionalProperties: false
-      required: [plays, more, dropped, upload]
+      required: [plays, more, dropped, upload, signingKey]
       properties:
         plays:
           type: array
@@ -1416,6 +1416,16 @@ components:
           description: How the upload to `plays.upload` is doing; null without one.
           allOf:
             - $ref: "#/components/schemas/PlayUpload"
+        signingKey:
+          type: string
+          nullable: true
+          pattern: "^RW[A-Za-z0-9+/]{54}$"
+          description: |
+            The kiosk's own signify public key (the base64 line of `STATE_DIRECTORY/plays/device.pub`), made at its
+            first start. Every upload batch carries `Vitrine-Signature`, a signify signature of the body's exact bytes
+            with this key, and `Vitrine-Key`, its key number: register this key with the receiver to check them.
+            Null when no key could be made (a read-only state directory at first start): batches then go unsigned.
+          example: RWRRugANGhPOOFTHQ0ZsOcH8SsvlKlt8zqaqGfuDI0vU0AVtvi86SK6Y
     Play:
       type: object
       additionalProperties: false

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
@@ -14,7 +15,10 @@ import VitrineRuntime
 ///
 ///     {"device": "lobby-left", "dropped": 0, "plays": [PlayRecord.object, …]}
 ///
-/// and any 2xx accepts it all. The cursor (the newest sequence accepted) is
+/// and any 2xx accepts it all. With the kiosk's signing key (`PlaySigningKey`)
+/// the request carries `Vitrine-Signature`, the base64 line of a signify
+/// signature of the body's exact bytes, and `Vitrine-Key`, the key's number.
+/// The cursor (the newest sequence accepted) is
 /// written to `plays/upload.cursor` with `FileIO.writeAtomically` before the
 /// next batch goes, so a restart sends nothing twice that was accepted, and at
 /// worst (a crash between the answer and the write) one batch again: a
@@ -39,16 +43,19 @@ public final class PlayUploader: Sendable {
     private let logger: Logger
     private let timeout: Duration
     private let policy: OutboundPolicy
+    private let signingKey: SignifySecretKey?
     private let cursorPath: String
     private let queue: Mutex<PlayUploadQueue>
     private let published: Mutex<Status>
 
     /// - Parameter policy: where the receiver may be (the local file's `api.allowAddresses`).
+    /// - Parameter signingKey: signs each batch; nil sends them unsigned.
     public init(settings: PlaysConfiguration, log: PlayLog, device: String, logger: Logger, policy: OutboundPolicy,
-                timeout: Duration = .seconds(30), start: MonotonicInstant = MonotonicClock.now(),
+                signingKey: SignifySecretKey? = nil, timeout: Duration = .seconds(30), start: MonotonicInstant = MonotonicClock.now(),
                 backoffBase: Duration = .seconds(10)) {
         url = settings.upload ?? ""
         self.policy = policy
+        self.signingKey = signingKey
         self.log = log
         self.device = device
         self.logger = logger
@@ -131,6 +138,10 @@ public final class PlayUploader: Sendable {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
+        if let signingKey {
+            request.headers.add(name: "Vitrine-Signature", value: try PlaySigningKey.signatureLine(Array(data), key: signingKey))
+            request.headers.add(name: "Vitrine-Key", value: "\(signingKey.keyNumber)")
+        }
         request.body = .bytes(ByteBuffer(bytes: data))
         let status = try await OutboundRequest.execute(request, policy: policy, timeout: timeout) { response in
             _ = try? await response.body.collect(upTo: 64 * 1024)

@@ -20,7 +20,9 @@ struct PlaysRoutes {
         }
     }
 
-    static var nothingRecorded: [String: Any] { ["plays": [Any](), "more": false, "dropped": 0, "upload": JSONValue.null] }
+    static var nothingRecorded: [String: Any] {
+        ["plays": [Any](), "more": false, "dropped": 0, "upload": JSONValue.null, "signingKey": JSONValue.null]
+    }
 
     /// The query from the parameters; a bad value is a 400 naming its parameter.
     static func query(_ parameters: Parameters) throws -> PlayQuery {

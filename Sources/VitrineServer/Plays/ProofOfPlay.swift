@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import Synchronization
+import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
@@ -17,6 +18,8 @@ public final class ProofOfPlay: Sendable {
     private let device: String
     private let logger: Logger
     private let policy: OutboundPolicy
+    /// Signs upload batches (`PlaySigningKey`); nil when it could not be made.
+    public let signingKey: SignifySecretKey?
     private struct Uploading {
         var uploader: PlayUploader?
         var task: Task<Void, Never>?
@@ -38,10 +41,12 @@ public final class ProofOfPlay: Sendable {
         self.device = device
         self.logger = logger
         self.policy = policy
+        let signingKey = PlaySigningKey.loadOrCreate(directory: log.directory, device: device, logger: logger)
+        self.signingKey = signingKey
         var effective = settings
         effective.upload = settings.upload ?? channelUpload
         uploading = Mutex(Uploading(uploader: effective.upload.map { _ in
-            PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy)
+            PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy, signingKey: signingKey)
         }))
     }
 
@@ -57,7 +62,9 @@ public final class ProofOfPlay: Sendable {
         guard settings.upload == nil, url != uploader?.url else { return }
         var effective = settings
         effective.upload = url
-        let next = url.map { _ in PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy) }
+        let next = url.map { _ in
+            PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy, signingKey: signingKey)
+        }
         uploading.withLock { state in
             state.task?.cancel()
             state.uploader = next
@@ -110,7 +117,8 @@ public final class ProofOfPlay: Sendable {
         let (records, more) = log.query(query)
         let status = log.status
         return ["plays": records.map(\.object), "more": more, "dropped": status.dropped,
-                "upload": uploader.map { Self.uploadObject($0.status) } ?? JSONValue.null]
+                "upload": uploader.map { Self.uploadObject($0.status) } ?? JSONValue.null,
+                "signingKey": signingKey.map { PlaySigningKey.publicLine($0) as Any } ?? JSONValue.null]
     }
 
     static func uploadObject(_ status: PlayUploader.Status) -> [String: Any] {

@@ -8,7 +8,7 @@ TEST_PACKAGES := libjpeg-turbo-progs signify-openbsd
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet soak openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet soak soak-ops openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -115,6 +115,14 @@ soak: deps
 	swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine
 	python3 Tests/Soak/soak.py --self-test
 	python3 Tests/Soak/soak.py .build-static/release/vitrine --minutes $(SOAK_MINUTES)
+
+# Memory growth per operation (Tests/Soak/per_op.py): pushes, screenshots, SSE reconnects,
+# transitions, channel versions and status requests, thousands of each at many times the
+# normal rate, against the static release kiosk; prints heap and RSS KiB per 1,000 of each
+# (glibc's bytes in use from /metrics, and VmRSS). SOAK_OPS_SCALE multiplies the batch sizes.
+SOAK_OPS_SCALE ?= 1
+soak-ops: static
+	python3 Tests/Soak/per_op.py .build-static/release/vitrine --scale $(SOAK_OPS_SCALE)
 
 clean:
 	rm -rf .build

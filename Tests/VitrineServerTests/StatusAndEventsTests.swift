@@ -105,6 +105,34 @@ struct StatusAndEventsTests {
         #expect(harness.eventually { harness.remote.events.subscriberCount == 0 }, "a closed stream unsubscribes")
     }
 
+    /// The server hears that an event-stream client left only when a write to
+    /// it fails, up to a keep-alive later. Clients that reconnect quickly must
+    /// not pile up streams (each holding a connection) past the hub's bound:
+    /// a new stream ends the oldest.
+    @Test func eventStreamsThatClientsLeftAreBoundedByEndingTheOldest() async throws {
+        let hub = EventHub(maximumSubscribers: 3)
+        let streams = (0..<4).map { _ in hub.subscribe() }
+        #expect(hub.subscriberCount == 3)
+        var oldest = streams[0].makeAsyncIterator()
+        #expect(await oldest.next() == nil, "the oldest stream ended")
+        hub.publish(ServerEvent("ping", [:]))
+        var newest = streams[3].makeAsyncIterator()
+        #expect(await newest.next()?.name == "ping")
+
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        try await harness.application().test(.live) { client in
+            let port = try #require(client.port)
+            for _ in 0..<40 {
+                let stream = try await SSEReader(port: port, token: ServerHarness.token)
+                _ = try await stream.read(until: ": connected", timeout: 10)
+                stream.close()
+            }
+            #expect(harness.remote.events.subscriberCount <= harness.remote.events.maximumSubscribers)
+            try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { #expect($0.status == .ok) }
+        }
+    }
+
     @Test func metricsCountFramesDecodesAndRequests() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }

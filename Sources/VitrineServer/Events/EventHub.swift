@@ -57,11 +57,23 @@ public struct ServerEvent: Hashable, Sendable {
 /// Fans events out to every open event stream. Publishing never waits: each
 /// subscriber has a bounded buffer that keeps the newest events, so a slow
 /// client loses old events rather than holding up the display thread.
+///
+/// At most `maximumSubscribers` streams are open: a new one ends the oldest.
+/// The server learns that a client went away only when a write to it fails
+/// (the next event or keep-alive, up to 15 s later: while a response streams,
+/// nothing reads the connection), so clients that reconnect quickly left
+/// streams nobody read, each holding a connection, until they filled the
+/// API's connection cap and every request was refused (Tests/Soak/per_op.py
+/// found it). The oldest stream is the likeliest to be such a one; a live
+/// client whose stream ends reconnects, as EventSource does by itself.
 public final class EventHub: Sendable {
     private let subscribers = Mutex<[UInt64: AsyncStream<ServerEvent>.Continuation]>([:])
     private let nextID = Atomic<UInt64>(0)
+    public let maximumSubscribers: Int
 
-    public init() {}
+    public init(maximumSubscribers: Int = 16) {
+        self.maximumSubscribers = maximumSubscribers
+    }
 
     public func publish(_ event: ServerEvent) {
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
@@ -75,7 +87,14 @@ public final class EventHub: Sendable {
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
         }
-        subscribers.withLock { $0[id] = continuation }
+        let ended = subscribers.withLock { subscribers -> [AsyncStream<ServerEvent>.Continuation] in
+            subscribers[id] = continuation
+            let excess = subscribers.count - maximumSubscribers
+            guard excess > 0 else { return [] }
+            return subscribers.keys.sorted().prefix(excess).compactMap { subscribers.removeValue(forKey: $0) }
+        }
+        // Outside the lock: finishing runs onTermination, which takes it.
+        for oldest in ended { oldest.finish() }
         return stream
     }
 }

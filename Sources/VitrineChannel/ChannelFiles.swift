@@ -150,6 +150,26 @@ public enum ChannelFiles {
         close(fd)
     }
 
+    /// Writes two files that belong together (a document and its signature):
+    /// both to temporary names and fsynced before either is renamed, `first`
+    /// renamed first, so they change within microseconds of each other and a
+    /// reader that fetches `first` then `second` sees a mismatched pair only if
+    /// both its fetches land between the renames. The directory is synced after.
+    static func commitPair(_ first: [UInt8], to firstPath: String, _ second: [UInt8], to secondPath: String,
+                           directory: String) throws(ChannelFileError) {
+        let firstTemporary = try writeTemporary(first, for: firstPath)
+        let secondTemporary: String
+        do throws(ChannelFileError) {
+            secondTemporary = try writeTemporary(second, for: secondPath)
+        } catch {
+            try? remove(firstTemporary)
+            throw error
+        }
+        try commit(firstTemporary, to: firstPath)
+        try commit(secondTemporary, to: secondPath)
+        try syncDirectory(directory)
+    }
+
     static func remove(_ path: String) throws(ChannelFileError) {
         guard unlink(path) == 0 || errno == ENOENT else { throw ChannelFileError("unlink", path) }
     }

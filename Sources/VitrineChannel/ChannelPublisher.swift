@@ -229,26 +229,18 @@ public enum ChannelPublisher {
             // manifest, old signature" if both of its fetches land between the two
             // renames. (Renaming the signature first would mismatch whenever a
             // publish started between its two fetches and ended after the first.)
-            let manifestTemporary = try ChannelFiles.writeTemporary(manifest, for: manifestPath)
             if let signature {
-                let signatureTemporary: String
-                do {
-                    signatureTemporary = try ChannelFiles.writeTemporary(signature.fileBytes, for: signaturePath)
-                } catch {
-                    try? ChannelFiles.remove(manifestTemporary)
-                    throw error
-                }
-                try ChannelFiles.commit(manifestTemporary, to: manifestPath)
-                try ChannelFiles.commit(signatureTemporary, to: signaturePath)
+                try ChannelFiles.commitPair(manifest, to: manifestPath, signature.fileBytes, to: signaturePath, directory: directory)
             } else {
                 // Unsigned: the old signature goes first, so clients see an
                 // unsigned manifest (old, then new) until the operator signs it
                 // offline, never a signature that does not match (which would look
                 // like tampering in every kiosk's log).
+                let manifestTemporary = try ChannelFiles.writeTemporary(manifest, for: manifestPath)
                 try ChannelFiles.remove(signaturePath)
                 try ChannelFiles.commit(manifestTemporary, to: manifestPath)
+                try ChannelFiles.syncDirectory(directory)
             }
-            try ChannelFiles.syncDirectory(directory)
             return Outcome(version: version, previousVersion: previousVersion, manifest: manifest, signature: signature,
                            blobsWritten: written, blobsKept: kept, manifestPath: manifestPath, signaturePath: signaturePath)
         } catch {

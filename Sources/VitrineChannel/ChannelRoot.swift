@@ -139,16 +139,14 @@ public struct ChannelRootVerifier: Sendable {
     /// - Parameter currentVersion: the root version taken so far (0: none, the
     ///   configured `channel.keys`).
     public func verify(root bytes: [UInt8], signature: [UInt8], currentVersion: UInt64) throws(ChannelRootRefusal) -> ChannelRoot {
-        let signed: SignifySignature
         do {
-            signed = try SignifySignature(parsing: signature, file: ChannelRoot.signatureFileName)
+            _ = try SignatureCheck.verify(bytes, signature: signature, keys: rootKeys, file: ChannelRoot.fileName,
+                                          signatureFile: ChannelRoot.signatureFileName)
         } catch {
-            throw .badSignature(error.description)
-        }
-        let candidates = rootKeys.filter { $0.keyNumber == signed.keyNumber }
-        guard !candidates.isEmpty else { throw .unknownKey(signed.keyNumber) }
-        guard candidates.contains(where: { $0.isValid(signed, for: bytes) }) else {
-            throw .badSignature("\(ChannelRoot.signatureFileName) does not verify \(ChannelRoot.fileName) with key \(signed.keyNumber)")
+            switch error {
+            case .unreadable(let reason), .mismatch(let reason): throw .badSignature(reason)
+            case .unknownKey(let key): throw .unknownKey(key)
+            }
         }
         let root = try ChannelRoot.parse(bytes)
         guard root.version > currentVersion else { throw .notNewer(version: root.version, current: currentVersion) }
@@ -179,19 +177,8 @@ public enum ChannelRootPublisher {
         }
         do throws(ChannelFileError) {
             try ChannelFiles.makeDirectories(directory)
-            // Both written and fsynced before either is renamed, the root first, as
-            // for the manifest (ChannelPublisher): a kiosk fetches the root first.
-            let rootTemporary = try ChannelFiles.writeTemporary(bytes, for: rootPath)
-            let signatureTemporary: String
-            do throws(ChannelFileError) {
-                signatureTemporary = try ChannelFiles.writeTemporary(signature.fileBytes, for: signaturePath)
-            } catch {
-                try? ChannelFiles.remove(rootTemporary)
-                throw error
-            }
-            try ChannelFiles.commit(rootTemporary, to: rootPath)
-            try ChannelFiles.commit(signatureTemporary, to: signaturePath)
-            try ChannelFiles.syncDirectory(directory)
+            // The root first, then its signature, as for the manifest: a kiosk fetches them in that order.
+            try ChannelFiles.commitPair(bytes, to: rootPath, signature.fileBytes, to: signaturePath, directory: directory)
         } catch {
             throw .file(error)
         }

@@ -112,16 +112,15 @@ public struct ChannelVerifier: Sendable {
     ///   - now: the wall time (a kiosk passes its clock; tests pass any).
     public func verify(manifest: [UInt8], signature: [UInt8], appliedVersion: UInt64?,
                        now: WallInstant) throws(ChannelRefusal) -> VerifiedManifest {
-        let signed: SignifySignature
+        let keyNumber: KeyNumber
         do {
-            signed = try SignifySignature(parsing: signature, file: ChannelManifest.signatureFileName)
+            keyNumber = try SignatureCheck.verify(manifest, signature: signature, keys: trustedKeys, file: ChannelManifest.fileName,
+                                                  signatureFile: ChannelManifest.signatureFileName)
         } catch {
-            throw .badSignature(error.description)
-        }
-        let candidates = trustedKeys.filter { $0.keyNumber == signed.keyNumber }
-        guard !candidates.isEmpty else { throw .unknownKey(signed.keyNumber) }
-        guard candidates.contains(where: { $0.isValid(signed, for: manifest) }) else {
-            throw .badSignature("\(ChannelManifest.signatureFileName) does not verify \(ChannelManifest.fileName) with key \(signed.keyNumber)")
+            switch error {
+            case .unreadable(let reason), .mismatch(let reason): throw .badSignature(reason)
+            case .unknownKey(let key): throw .unknownKey(key)
+            }
         }
 
         // Parsed only now that the signature checked out: reading JSON (and a
@@ -143,6 +142,6 @@ public struct ChannelVerifier: Sendable {
         if let appliedVersion, parsed.version <= appliedVersion {
             throw .notNewer(version: parsed.version, applied: appliedVersion)
         }
-        return VerifiedManifest(manifest: parsed, keyNumber: signed.keyNumber)
+        return VerifiedManifest(manifest: parsed, keyNumber: keyNumber)
     }
 }

@@ -43,50 +43,31 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOKEN = "per-op-token-0123456789abcdef"
-IMAGES = ["01-welcome.jpg", "02-portrait.jpg", "03-exif-rotated.jpg", "04-wide.jpg", "05-square.jpg", "06-photo-like.jpg"]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import soak  # noqa: E402  (its request helper, token, pictures and RSS reader)
+from soak import IMAGES, ROOT, TOKEN, free_port, read_rss_kib  # noqa: E402
 
 
 class Kiosk:
+    """The kiosk's API on loopback, with soak.py's token."""
+
     def __init__(self, port):
         self.port = port
 
     def request(self, method, path, body=None, content_type=None, timeout=60):
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=body, method=method)
-        req.add_header("Authorization", f"Bearer {TOKEN}")
-        if content_type:
-            req.add_header("Content-Type", content_type)
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as response:
-                return response.status, response.read()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read()
+        return soak.request(self.port, method, path, body, content_type, timeout)
 
     def heap_bytes(self):
         _, body = self.request("GET", "/metrics")
         match = re.search(rb"^vitrine_malloc_in_use_bytes (\d+)", body, re.M)
         return int(match.group(1)) if match else None
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        return int(re.search(r"^VmRSS:\s+(\d+) kB", f.read(), re.M).group(1))
 
 
 def slope(points):
@@ -220,7 +201,7 @@ def main():
                 time.sleep(0.5)  # let queued work (decodes, the play log) finish
                 if batch > 0:  # the first batch warms up
                     heap_points.append((done, kiosk.heap_bytes() / 1024))
-                    rss_points.append((done, rss_kib(process.pid)))
+                    rss_points.append((done, read_rss_kib(process.pid)))
             if process.poll() is not None:
                 break
             heap_per_k = slope(heap_points) * 1000

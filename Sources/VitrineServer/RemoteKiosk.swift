@@ -17,6 +17,8 @@ public final class RemoteKiosk: Sendable {
     public let events: EventHub
     public let fetcher: URLImageFetcher
     public let requests = RequestCounter()
+    /// Uploads read and inspected at once (`UploadGate`).
+    public let uploads = UploadGate()
     public let settings: APIConfiguration
     /// The channel this kiosk follows, if its local file names one.
     public let channel: ChannelFollower?

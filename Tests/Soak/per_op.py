@@ -70,6 +70,19 @@ class Kiosk:
         return int(match.group(1)) if match else None
 
 
+def settled_heap(kiosk, within=256 << 10, timeout=60):
+    """The heap in use once two readings a second apart differ by less than `within` bytes."""
+    deadline = time.monotonic() + timeout
+    last = kiosk.heap_bytes()
+    while time.monotonic() < deadline:
+        time.sleep(1)
+        now = kiosk.heap_bytes()
+        if abs(now - last) < within:
+            return now
+        last = now
+    return last
+
+
 def slope(points):
     n = len(points)
     mean_x = sum(x for x, _ in points) / n
@@ -198,9 +211,13 @@ def main():
                 if process.poll() is not None:
                     failures.append(f"the kiosk exited with {process.returncode} during {name}")
                     break
-                time.sleep(0.5)  # let queued work (decodes, the play log) finish
+                # Work the batch queued (decodes for each push, the play log) runs on
+                # after the last answer: wait until the heap holds still, or the
+                # measurement catches frames in flight (pushes at this rate keep a
+                # few hundred MB of them for a moment).
+                heap = settled_heap(kiosk)
                 if batch > 0:  # the first batch warms up
-                    heap_points.append((done, kiosk.heap_bytes() / 1024))
+                    heap_points.append((done, heap / 1024))
                     rss_points.append((done, read_rss_kib(process.pid)))
             if process.poll() is not None:
                 break

@@ -90,6 +90,46 @@ struct ConnectionLimitTests {
         await server.stop()
     }
 
+    /// An upload is held in memory until it is stored: at most two are read at
+    /// once, and a third is answered 503 with Retry-After before its body is
+    /// read. Once one finishes, uploads go through again.
+    @Test func atMostTwoUploadsAreReadAtOnce() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let (server, port) = try await Self.serve(harness)
+        let picture = try ServerHarness.jpeg(ServerHarness.colors["red"]!)
+        let (third, fourth) = try await RawHTTP.offPool {
+            // Two uploads whose bodies stop half way: both hold their places.
+            let held = try (0..<2).map { _ in try RawHTTP.connect(port: port, timeoutMs: 5000) }
+            for fd in held {
+                RawHTTP.send(fd, "POST /api/v1/assets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServerHarness.token)\r\n"
+                             + "Content-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n\u{FF}\u{D8}")
+            }
+            let deadline = MonotonicMilliseconds.now() + 3000
+            while harness.remote.uploads.current < 2, MonotonicMilliseconds.now() < deadline { usleep(10_000) }
+            let request = "POST /api/v1/assets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServerHarness.token)\r\n"
+                + "Content-Type: image/jpeg\r\nContent-Length: \(picture.count)\r\nConnection: close\r\n\r\n"
+            let fd = try RawHTTP.connect(port: port, timeoutMs: 5000)
+            RawHTTP.send(fd, request)
+            let third = RawHTTP.readAll(fd).text
+            close(fd)
+            for fd in held { close(fd) }
+            // Their connections gone, the places come back.
+            let freed = MonotonicMilliseconds.now() + 3000
+            while harness.remote.uploads.current > 0, MonotonicMilliseconds.now() < freed { usleep(10_000) }
+            let again = try RawHTTP.connect(port: port, timeoutMs: 5000)
+            defer { close(again) }
+            RawHTTP.send(again, request)
+            Glibc.send(again, picture, picture.count, Int32(MSG_NOSIGNAL))
+            return (third, RawHTTP.readAll(again).text)
+        }
+        #expect(third.hasPrefix("HTTP/1.1 503"), "\(third)")
+        #expect(third.lowercased().contains("retry-after: 1"), "\(third)")
+        #expect(third.contains("2 uploads are being stored already"), "\(third)")
+        #expect(fourth.hasPrefix("HTTP/1.1 201"), "\(fourth)")
+        await server.stop()
+    }
+
     @Test func theCapFollowsTheDescriptorLimit() {
         #expect(ServerLimits.connections(forDescriptorLimit: 1024) == 384)
         #expect(ServerLimits.connections(forDescriptorLimit: 4096) == 512)

@@ -539,6 +539,8 @@ paths:
               examples:
                 asset:
                   $ref: "#/components/examples/Asset"
+        "503":
+          $ref: "#/components/responses/UploadUnavailable"
         "507":
           description: Storing the picture would leave less free space on the kiosk's disk than `api.minimumFreeSpace`; nothing was stored and the screen is unchanged.
           content:
@@ -990,6 +992,8 @@ paths:
               examples:
                 override:
                   $ref: "#/components/examples/Override"
+        "503":
+          $ref: "#/components/responses/UploadUnavailable"
         "507":
           description: Storing the picture would leave less free space on the kiosk's disk than `api.minimumFreeSpace`; nothing was stored and the screen is unchanged.
           content:
@@ -1306,6 +1310,23 @@ components:
             $ref: "#/components/schemas/Error"
           example:
             error: "an Authorization: Bearer <token> header is required"
+    UploadUnavailable:
+      description: |
+        Nothing was stored, for a reason that passes: two uploads are being read and inspected already (each is held
+        in memory until it is stored, so at most two are at once; send it again after `Retry-After` seconds), or the
+        state directory cannot be written (a read-only file system; the message says why).
+      headers:
+        Retry-After:
+          description: Sent when uploads are busy.
+          schema:
+            type: integer
+            minimum: 1
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/Error"
+          example:
+            error: 2 uploads are being stored already; send this one again in a moment
     PayloadTooLarge:
       description: The body is larger than allowed (1 MiB for a configuration, `api.maxUploadSize` for an asset).
       content:

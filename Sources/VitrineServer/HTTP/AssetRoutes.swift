@@ -74,6 +74,12 @@ struct AssetRoutes {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(.contentTooLarge, "the upload is \(length) bytes; the limit (api.maxUploadSize) is \(limit)")
         }
+        guard kiosk.uploads.enter() else {
+            var busy = APIError(.serviceUnavailable, "\(kiosk.uploads.limit) uploads are being stored already; send this one again in a moment")
+            busy.headers[.retryAfter] = "1"
+            throw busy
+        }
+        defer { kiosk.uploads.leave() }
         var request = request
         let body: [UInt8]
         do {

@@ -279,6 +279,18 @@ def grey_jpeg(width, height):
     return output
 
 
+def jpeg_claiming(jpeg, width, height):
+    """`jpeg` with its frame header (SOF0 to SOF2) saying it is `width`x`height`."""
+    data, at = bytearray(jpeg), 2
+    while at + 4 <= len(data):
+        marker, length = data[at + 1], struct.unpack(">H", data[at + 2:at + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            data[at + 5:at + 9] = struct.pack(">HH", height, width)
+            return bytes(data)
+        at += 2 + length
+    raise ValueError("no frame header")
+
+
 def memory_checks(guest, results, measurements, base, token, work):
     unit = "/sys/fs/cgroup/system.slice/vitrine.service"
     limit = guest.value(f"cat {unit}/memory.max")
@@ -297,11 +309,23 @@ def memory_checks(guest, results, measurements, base, token, work):
             status, thumbnail = str(error), None
         answers.append(f"{kind} ({len(data) >> 10} KiB): upload {status}, thumbnail {thumbnail}, {time.monotonic() - started:.1f} s")
         measurements[f"huge_{kind}_upload_and_thumbnail_s"] = round(time.monotonic() - started, 1)
+    # Bombs by their headers: a 20000x20000 PNG (1.2 GB of black pixels in about 1 MB) and a
+    # JPEG whose frame header says 65000x65000 over 16x16 pixels of data. Over decode.maxPixels
+    # (100 MP), both are refused by their headers (409), before a row is read.
+    for kind, data in [("png", black_png(20000, 20000)), ("jpeg", jpeg_claiming(grey_jpeg(16, 16), 65000, 65000))]:
+        try:
+            status, body = http("POST", base + "/api/v1/assets?name=bomb-" + kind, token, data, f"image/{kind}", timeout=300)
+        except OSError as error:
+            status, body = str(error), ""
+        answers.append(f"{kind} bomb ({len(data) >> 10} KiB): {status} {body.strip()[:120]}")
     peak = guest.value(f"cat {unit}/memory.peak")
     measurements["kiosk_memory_peak_mib"] = int(peak) >> 20 if peak.isdigit() else peak
-    results.check("100-megapixel PNG and JPEG bombs are uploaded and thumbnailed under MemoryMax; the kiosk's peak stays far below "
-                  "one such picture decoded (400 MB), and it never restarts",
-                  all("upload 201, thumbnail 200" in answer for answer in answers) and peak.isdigit() and int(peak) < 300 << 20
+    results.check("100-megapixel PNG and JPEG bombs are uploaded and thumbnailed under MemoryMax, a 20000x20000 PNG and a "
+                  "65000x65000 JPEG are refused by their headers; the kiosk's peak stays far below one 100 MP picture decoded "
+                  "(400 MB), and it never restarts",
+                  all("upload 201, thumbnail 200" in answer for answer in answers[:2])
+                  and all(": 409 " in answer and "decode.maxPixels" in answer for answer in answers[2:])
+                  and peak.isdigit() and int(peak) < 300 << 20
                   and guest.restarts() == restarts and guest.value("systemctl is-active vitrine.service") == "active",
                   f"{'; '.join(answers)}; cgroup memory.peak {int(peak) >> 20 if peak.isdigit() else peak} MiB; "
                   f"NRestarts {restarts} -> {guest.restarts()}")

@@ -69,6 +69,22 @@ struct SpecAgreementTests {
 
     /// An upload's `name` is accepted exactly when the spec's schema for it (length
     /// in code points, and its pattern) accepts it.
+    /// A body JSON cannot carry is an error the middleware answers 500 and
+    /// logs, never `{}` in its place.
+    @Test func anAnswerThatCannotBeEncodedIsAnErrorNotAnEmptyObject() async throws {
+        struct NotJSON {}
+        #expect(throws: EncodingFailure.self) { try JSONResponse.make(.ok, ["value": NotJSON()]) }
+        let router = Router(context: APIRequestContext.self)
+        router.middlewares.add(ErrorBodyMiddleware())
+        router.get("/broken") { _, _ in try JSONResponse.make(.ok, ["value": NotJSON()]) }
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/broken", method: .get) { response in
+                #expect(response.status == .internalServerError)
+                #expect(String(buffer: response.body).contains("could not be encoded as JSON"))
+            }
+        }
+    }
+
     @Test func uploadNamesFollowTheSpecsPatternAndLength() async throws {
         let paths = try #require(try Self.spec()["paths"] as? [String: [String: Any]])
         let post = try #require((paths["/api/v1/assets"]?["post"] as? [String: Any])?["parameters"] as? [[String: Any]])

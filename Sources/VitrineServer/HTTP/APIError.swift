@@ -25,7 +25,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         var body: [String: Any] = ["error": message]
         if !issues.isEmpty { body["issues"] = issues.map { ["path": $0.path, "message": $0.message] } }
         for (key, value) in extra { body[key] = value }
-        var response = JSONResponse.make(status, body)
+        var response = try JSONResponse.make(status, body)
         response.headers.append(contentsOf: headers)
         return response
     }
@@ -33,8 +33,16 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
 /// JSON bodies: built as plain values (JSONValue), sorted keys, so answers are stable.
 enum JSONResponse {
-    static func make(_ status: HTTPResponse.Status = .ok, _ object: Any, headers: HTTPFields = [:]) -> Response {
-        let data = (try? JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])) ?? Array("{}".utf8)
+    /// A body that cannot be encoded (a value JSON has no form for) is an
+    /// error, which ErrorBodyMiddleware logs and answers 500: never `{}` in
+    /// its place, which a client would take for an empty answer.
+    static func make(_ status: HTTPResponse.Status = .ok, _ object: Any, headers: HTTPFields = [:]) throws -> Response {
+        let data: [UInt8]
+        do {
+            data = try JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])
+        } catch {
+            throw EncodingFailure(reason: "\(error)")
+        }
         var fields = headers
         fields[.contentType] = "application/json"
         var buffer = ByteBuffer()
@@ -48,6 +56,12 @@ enum JSONResponse {
         fields[.contentType] = contentType
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+}
+
+/// An answer whose body could not be encoded as JSON.
+struct EncodingFailure: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { "the answer could not be encoded as JSON: \(reason)" }
 }
 
 /// Turns every failure into the API's error body: Hummingbird's own errors (an

@@ -14,7 +14,7 @@ struct AssetRoutes {
         router.get("/api/v1/assets") { _, _ in
             let inUse = kiosk.assetsInUse
             let assets = try await kiosk.offload { [kiosk] in kiosk.store.assets.list() }
-            return JSONResponse.make(.ok, ["assets": assets.map { $0.apiObject(inUse: inUse.contains($0.id)) }])
+            return try JSONResponse.make(.ok, ["assets": assets.map { $0.apiObject(inUse: inUse.contains($0.id)) }])
         }
         router.get("/api/v1/assets/:id") { _, context in
             let asset = try existing(context)
@@ -60,7 +60,7 @@ struct AssetRoutes {
     private func upload(_ request: Request) async throws -> Response {
         let (asset, created) = try await Self.store(request, kiosk: kiosk)
         let object = asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id))
-        return JSONResponse.make(created ? .created : .ok, object, headers: [.location: "/api/v1/assets/\(asset.id)"])
+        return try JSONResponse.make(created ? .created : .ok, object, headers: [.location: "/api/v1/assets/\(asset.id)"])
     }
 
     /// Stores the picture in `request`'s body as an asset, inspected as an upload

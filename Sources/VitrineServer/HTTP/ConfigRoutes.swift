@@ -19,7 +19,7 @@ struct ConfigRoutes {
             try refuseWhileFollowingAChannel()
             let change = try await kiosk.offload { [kiosk] in try kiosk.store.rollback() }
             kiosk.apply(change.current)
-            return changeResponse(change)
+            return try changeResponse(change)
         }
     }
 
@@ -60,12 +60,12 @@ struct ConfigRoutes {
         }
         let change = try await kiosk.offload { [kiosk] in try kiosk.store.replace(with: pushed, ifMatch: ifMatch) }
         if change.changed { kiosk.apply(change.current) }
-        return changeResponse(change)
+        return try changeResponse(change)
     }
 
-    private func changeResponse(_ change: StateStore.Change) -> Response {
-        JSONResponse.make(.ok, ["version": change.current.version, "previousVersion": change.previousVersion, "changed": change.changed],
-                          headers: [.eTag: "\"\(change.current.version)\""])
+    private func changeResponse(_ change: StateStore.Change) throws -> Response {
+        try JSONResponse.make(.ok, ["version": change.current.version, "previousVersion": change.previousVersion, "changed": change.changed],
+                              headers: [.eTag: "\"\(change.current.version)\""])
     }
 
     /// JSON is read by the YAML parser, and YAML's double-quoted `\u` escapes cannot

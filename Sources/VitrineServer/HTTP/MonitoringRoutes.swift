@@ -29,12 +29,12 @@ struct MonitoringRoutes {
                 kiosk.control.ping { reply(MonotonicClock.now()) }
             }
             guard let answered else {
-                return JSONResponse.make(.serviceUnavailable, [
+                return try JSONResponse.make(.serviceUnavailable, [
                     "status": "stalled", "displayAnswerMs": Self.milliseconds(MonotonicClock.now() - asked),
                     "message": "the display thread did not answer within \(StatusRoutes.displayTimeout)",
                 ])
             }
-            return JSONResponse.make(.ok, ["status": "ok", "displayAnswerMs": Self.milliseconds(answered - asked)])
+            return try JSONResponse.make(.ok, ["status": "ok", "displayAnswerMs": Self.milliseconds(answered - asked)])
         }
     }
 

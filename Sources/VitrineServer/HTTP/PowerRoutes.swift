@@ -13,7 +13,7 @@ struct PowerRoutes {
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/power") { _, _ in
-            JSONResponse.make(.ok, Self.object(kiosk.control.status, now: MonotonicClock.now()))
+            try JSONResponse.make(.ok, Self.object(kiosk.control.status, now: MonotonicClock.now()))
         }
         router.put("/api/v1/power") { request, _ in
             var request = request
@@ -29,7 +29,7 @@ struct PowerRoutes {
                 throw APIError(.unprocessableContent, "state must be on or off", issues: [.init(path: "state", message: "must be on or off")])
             }
             kiosk.control.send(.setScreenPower(state))
-            return JSONResponse.make(.accepted, ["requested": state.rawValue])
+            return try JSONResponse.make(.accepted, ["requested": state.rawValue])
         }
     }
 

@@ -29,7 +29,7 @@ struct StatusRoutes {
             object["override"] = status.override.map(OverrideDocument.object) ?? JSONValue.null
             object["channel"] = kiosk.channel.map { ChannelStatusReport.object($0, wall: WallClock.now()) } ?? JSONValue.null
             object["tv"] = kiosk.television.map { TelevisionReport.object($0.status) } ?? JSONValue.null
-            return JSONResponse.make(.ok, object)
+            return try JSONResponse.make(.ok, object)
         }
         router.post("/api/v1/control") { request, _ in try await control(request) }
         router.get("/api/v1/screenshot") { _, _ in
@@ -92,7 +92,7 @@ struct StatusRoutes {
             command = .navigate(.goTo(slide))
         }
         kiosk.control.send(command)
-        return JSONResponse.make(.accepted, ["accepted": name])
+        return try JSONResponse.make(.accepted, ["accepted": name])
     }
 
     /// Waits for the display thread's answer to a query, or nil after `displayTimeout`.

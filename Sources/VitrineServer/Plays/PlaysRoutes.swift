@@ -14,9 +14,9 @@ struct PlaysRoutes {
             let query = try Self.query(request.uri.queryParameters)
             guard let plays = kiosk.plays else {
                 // A kiosk without a log (some tests): nothing was recorded.
-                return JSONResponse.make(.ok, Self.nothingRecorded)
+                return try JSONResponse.make(.ok, Self.nothingRecorded)
             }
-            return try await kiosk.offload { JSONResponse.make(.ok, plays.object(query)) }
+            return try await kiosk.offload { try JSONResponse.make(.ok, plays.object(query)) }
         }
     }
 

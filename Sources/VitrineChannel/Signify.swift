@@ -213,7 +213,16 @@ public struct SignifySecretKey: Sendable {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let checksum = Array(SHA512.hash(data: secret).prefix(8))
-        let record = SignifyFile.algorithm + Self.kdfAlgorithm + [0, 0, 0, 0] + salt + checksum + keyNumber.bytes + secret
+        // Appended piece by piece: as one chain of seven `+`, with an array
+        // literal among them, Swift 6.2 (Debian's swiftlang, the arm64 build)
+        // gives up type-checking the expression "in reasonable time".
+        var record: [UInt8] = SignifyFile.algorithm
+        record += Self.kdfAlgorithm
+        record += [0, 0, 0, 0]  // kdfrounds 0: not encrypted
+        record += salt
+        record += checksum
+        record += keyNumber.bytes
+        record += secret
         return SignifyFile.encode(comment: comment, record: record)
     }
 

@@ -116,7 +116,11 @@ public final class EventLoop {
     public func wait(timeoutMilliseconds: Int32 = -1) throws(SystemError) -> [Source] {
         var events = [epoll_event](repeating: epoll_event(), count: 16)
         let count = events.withUnsafeMutableBufferPointer {
-            epoll_wait(epollDescriptor, $0.baseAddress, Int32($0.count), timeoutMilliseconds)
+            // glibc 2.41's header marks the buffer non-null (trixie, Raspberry Pi
+            // OS trixie), glibc 2.36's does not (bookworm): a non-optional
+            // pointer is accepted by both imports. The buffer has 16 elements,
+            // so baseAddress is never nil.
+            epoll_wait(epollDescriptor, $0.baseAddress!, Int32($0.count), timeoutMilliseconds)
         }
         if count < 0 {
             if errno == EINTR { return [] }

@@ -7,9 +7,14 @@
 #
 #   deploy/debian/build-deb.sh [--binary PATH] [--arch ARCH] [--no-lintian]
 #   deploy/debian/build-deb.sh --print-deb        the path of the first, nothing built
+#   ARCH=arm64 deploy/debian/build-deb.sh          .build-deb/arm64/…_arm64.deb (`make deb ARCH=arm64`)
 #
 # VERSION is VitrineVersion.current (Sources/VitrineRuntime/Version.swift),
-# ARCH `dpkg --print-architecture` (or --arch, for a binary built for another).
+# ARCH `dpkg --print-architecture` (or --arch, or $ARCH, for a binary built for
+# another). For arm64 without --binary, the binary is the cross-build of `make
+# arm64` (deploy/arm64/build.sh, .build-arm64, made here when missing), the
+# Depends come from the trixie arm64 packages of its sysroot, and the man page
+# and completions from the binary itself under qemu-aarch64 (docs/raspberry-pi.md).
 # The binary is the static-stdlib release build the VM, image and soak tests
 # use (.build-static), built here unless --binary names one. As dh_strip does,
 # its debug information goes to /usr/lib/debug/.build-id/xx/yyyy.debug in the
@@ -61,15 +66,45 @@ version=$(sed -n 's/^[[:space:]]*public static let current = "\([^"]*\)".*$/\1/p
 # A native package's version (no Debian revision, so no hyphen): lintian and
 # dpkg would take a hyphen for one.
 [[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]] || die "cannot use '$version' from Sources/VitrineRuntime/Version.swift as a Debian version"
-arch=${arch:-$(dpkg --print-architecture)}
+# `make deb ARCH=arm64`: make exports a variable set on its command line to the
+# recipe's environment, and the deb target itself is shared with amd64.
+arch=${arch:-${ARCH:-$(dpkg --print-architecture)}}
+# Another architecture's packages and staging go in a folder of their own, so
+# that building one never removes or overwrites the other's.
+[ "$arch" = "$(dpkg --print-architecture)" ] || out=$repo/.build-deb/$arch
 deb=$out/vitrine_${version}_${arch}.deb
 dbgsym_deb=$out/vitrine-dbgsym_${version}_${arch}.deb
 if [ "$print_only" = yes ]; then echo "$deb"; exit 0; fi
 
+# The arm64 cross-build (make arm64): its binary, its SwiftPM checkouts, the
+# trixie packages of its sysroot (for dpkg-shlibdeps), and a way to run it here.
+scratch=$repo/.build-static
+shlibs_packages=""
+if [ "$arch" = arm64 ] && [ "$(dpkg --print-architecture)" != arm64 ]; then
+    scratch=$repo/.build-arm64
+    shlibs_packages=$scratch/sysroot-packages.txt
+    OBJCOPY=${OBJCOPY:-aarch64-linux-gnu-objcopy}
+    STRIP=${STRIP:-aarch64-linux-gnu-strip}
+    if [ -z "$binary" ]; then
+        say "deploy/arm64/build.sh (make arm64)"
+        "$repo/deploy/arm64/build.sh"
+        binary=$scratch/release/vitrine
+    fi
+    if [ -z "${VITRINE_DEB_HELP_BINARY:-}" ]; then
+        # generate-manual runs the binary it is given by path: a script that
+        # runs it under qemu-aarch64-static (qemu-user-static), with the sysroot's glibc and libraries.
+        mkdir -p "$out"
+        # shellcheck disable=SC2016  # "$@" is the wrapper's own
+        printf '#!/bin/sh\nexec qemu-aarch64-static -L %s %s "$@"\n' \
+            "$scratch/swift-sdks/vitrine-aarch64.artifactbundle/sdk/sysroot" "$binary" > "$out/vitrine-arm64-qemu"
+        chmod 0755 "$out/vitrine-arm64-qemu"
+        VITRINE_DEB_HELP_BINARY=$out/vitrine-arm64-qemu
+    fi
+fi
 OBJCOPY=${OBJCOPY:-objcopy}
 STRIP=${STRIP:-strip}
 for tool in dpkg-deb dpkg-shlibdeps "$OBJCOPY" "$STRIP" readelf chrpath gzip; do
-    command -v "$tool" > /dev/null || die "$tool is missing (make deb installs dpkg-dev binutils chrpath)"
+    command -v "$tool" > /dev/null || die "$tool is missing (make deb installs dpkg-dev binutils chrpath; for arm64 also binutils-aarch64-linux-gnu)"
 done
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
     SOURCE_DATE_EPOCH=$(git -C "$repo" log -1 --format=%ct 2> /dev/null || stat -c %Y "$repo/Sources/VitrineRuntime/Version.swift")
@@ -180,7 +215,7 @@ fi
 commit=$(git -C "$repo" rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
 maintainer=$(sed -n 's/^Maintainer: //p' "$here/control.in")
 {
-    echo "vitrine ($version) bookworm; urgency=medium"
+    echo "vitrine ($version) $([ "$arch" = arm64 ] && echo trixie || echo bookworm); urgency=medium"
     echo
     echo "  * Built from the Vitrine sources at commit $commit with make deb."
     echo "    The project's history is its git log."
@@ -194,8 +229,8 @@ maintainer=$(sed -n 's/^Maintainer: //p' "$here/control.in")
 # its own configuration (not --static-swift-stdlib), a second full release
 # build, then runs this tool. The tool is built once from the pinned checkout,
 # in debug (20 s), and kept in .build-deb/tools.
-parser_src=$repo/.build-static/checkouts/swift-argument-parser
-[ -f "$parser_src/Package.swift" ] || die "no $parser_src: build .build-static first"
+parser_src=$scratch/checkouts/swift-argument-parser
+[ -f "$parser_src/Package.swift" ] || die "no $parser_src: build ${scratch#"$repo"/} first"
 parser_revision=$(git -C "$parser_src" rev-parse HEAD 2> /dev/null || sed -n '/swift-argument-parser/,/}/s/.*"revision" : "\([0-9a-f]*\)".*/\1/p' "$repo/Package.resolved")
 tools=$out/tools
 if [ "$(cat "$tools/argument-parser.revision" 2> /dev/null)" != "$parser_revision" ] || [ ! -x "$tools/build/debug/generate-manual" ]; then
@@ -245,7 +280,22 @@ done
 shlib=$out/stage/shlibdeps
 mkdir -p "$shlib/debian"
 printf 'Source: vitrine\n\nPackage: vitrine\nArchitecture: any\n' > "$shlib/debian/control"
-depends=$(cd "$shlib" && dpkg-architecture -a"$arch" -c dpkg-shlibdeps -O -e"$stage/usr/bin/vitrine" 2> "$out/stage/shlibdeps.log" \
+# For the arm64 cross-build the libraries are not installed here: each of the
+# sysroot's trixie packages is unpacked with its control files (shlibs,
+# symbols) and named with -S, which dpkg-shlibdeps searches first, so the
+# versions are trixie's (libc6 (>= 2.38), libpng16-16t64, ...).
+search=()
+if [ -n "$shlibs_packages" ]; then
+    [ -f "$shlibs_packages" ] || die "no $shlibs_packages: run make arm64 first"
+    while read -r name _ path; do
+        case "$name" in swiftlang|libswiftlang) continue ;; esac  # the static runtime is linked in
+        mkdir -p "$shlib/packages/$name"
+        dpkg-deb -x "$path" "$shlib/packages/$name"
+        dpkg-deb -e "$path" "$shlib/packages/$name/DEBIAN"
+        search+=("-S$shlib/packages/$name")
+    done < "$shlibs_packages"
+fi
+depends=$(cd "$shlib" && dpkg-architecture -a"$arch" -c dpkg-shlibdeps -O "${search[@]}" -e"$stage/usr/bin/vitrine" 2> "$out/stage/shlibdeps.log" \
     | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { cat "$out/stage/shlibdeps.log" >&2; die "dpkg-shlibdeps found no dependencies"; }
 depends="adduser, tzdata, $depends"

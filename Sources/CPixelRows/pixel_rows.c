@@ -1,5 +1,6 @@
 #include "pixel_rows.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static inline uint32_t blend_pixel(uint32_t top, uint32_t bottom, uint32_t alpha) {
@@ -26,6 +27,15 @@ static void filter_portable(uint32_t *target, const uint32_t *source, const int3
         }
         target[x] = pack_sums(red_blue, green);
     }
+}
+
+// The portable kernels: every CPU can run them, and the others are checked against them.
+static void copy_portable(uint32_t *destination, const uint32_t *source, size_t count) {
+    memcpy(destination, source, count * sizeof(uint32_t));
+}
+
+static void blend_portable(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count, uint32_t alpha) {
+    for (size_t i = 0; i < count; i++) destination[i] = blend_pixel(top[i], bottom[i], alpha);
 }
 
 #if defined(__x86_64__)
@@ -137,52 +147,168 @@ static void blend_sse2(uint32_t *destination, const uint32_t *top, const uint32_
     for (; i < count; i++) destination[i] = blend_pixel(top[i], bottom[i], alpha);
 }
 
-// Decided once, before main, so no thread ever races to set it.
-static int cpu_has_avx2;
+#elif defined(__aarch64__)
+#include <arm_neon.h>
 
-__attribute__((constructor))
-static void detect_cpu(void) {
-    __builtin_cpu_init();
-    cpu_has_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-}
-
-static inline int has_avx2(void) { return cpu_has_avx2; }
-
-void vitrine_rows_copy(uint32_t *destination, const uint32_t *source, size_t count) {
-    if (has_avx2()) copy_avx2(destination, source, count); else copy_sse2(destination, source, count);
-}
-
-void vitrine_rows_blend(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count, uint32_t alpha256) {
-    if (has_avx2()) blend_avx2(destination, top, bottom, count, alpha256); else blend_sse2(destination, top, bottom, count, alpha256);
-}
-
-void vitrine_rows_filter(uint32_t *target, const uint32_t *source, const int32_t *starts, const int32_t *weights,
-                         size_t count, size_t taps, size_t last) {
-    if (has_avx2()) filter_avx2(target, source, starts, weights, count, taps, last);
-    else filter_portable(target, source, starts, weights, 0, count, taps, last);
-}
-
-void vitrine_rows_finish(void) { _mm_sfence(); }
-
-const char *vitrine_rows_kernel_name(void) { return has_avx2() ? "avx2" : "sse2"; }
-
-#else
-// Other CPUs (a Raspberry Pi's arm64): memcpy, and a loop the compiler vectorises.
-
-void vitrine_rows_copy(uint32_t *destination, const uint32_t *source, size_t count) {
+// Composition's copies: glibc's memcpy for aarch64 already moves 32-byte
+// blocks with Advanced SIMD loads and stores (ldp/stp of q registers), and
+// Cortex-A72 and A76 (Raspberry Pi 4 and 5) treat stnp only as a hint, so
+// there is nothing for a copy of our own to win.
+static void copy_neon(uint32_t *destination, const uint32_t *source, size_t count) {
     memcpy(destination, source, count * sizeof(uint32_t));
 }
 
+// Eight pixels at a time: each byte widened to 16 bits, multiplied by the
+// weight and by its complement, summed (255 * 256 is the largest sum, which
+// fits) and narrowed by the shift, which is the scalar code's arithmetic
+// channel by channel, so the results match it to the bit.
+static void blend_neon(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count, uint32_t alpha) {
+    const uint16x8_t weight = vdupq_n_u16((uint16_t)alpha), inverse = vdupq_n_u16((uint16_t)(256 - alpha));
+    const uint32x4_t opaque = vdupq_n_u32(0xFF000000u);
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        uint8x16_t t0 = vld1q_u8((const uint8_t *)(top + i)), t1 = vld1q_u8((const uint8_t *)(top + i + 4));
+        uint8x16_t b0 = vld1q_u8((const uint8_t *)(bottom + i)), b1 = vld1q_u8((const uint8_t *)(bottom + i + 4));
+#define VITRINE_BLEND_HALF(t, b, half) \
+        vshrn_n_u16(vmlaq_u16(vmulq_u16(vmovl_u8(vget_##half##_u8(t)), weight), vmovl_u8(vget_##half##_u8(b)), inverse), 8)
+        uint8x16_t r0 = vcombine_u8(VITRINE_BLEND_HALF(t0, b0, low), VITRINE_BLEND_HALF(t0, b0, high));
+        uint8x16_t r1 = vcombine_u8(VITRINE_BLEND_HALF(t1, b1, low), VITRINE_BLEND_HALF(t1, b1, high));
+#undef VITRINE_BLEND_HALF
+        vst1q_u32(destination + i, vorrq_u32(vreinterpretq_u32_u8(r0), opaque));
+        vst1q_u32(destination + i + 4, vorrq_u32(vreinterpretq_u32_u8(r1), opaque));
+    }
+    for (; i < count; i++) destination[i] = blend_pixel(top[i], bottom[i], alpha);
+}
+
+// Four pixels at a time, with the scalar code's 32-bit arithmetic (exact to
+// the bit). Advanced SIMD has no gather: when four neighbouring outputs draw
+// from at most eight neighbouring source pixels (shrinking by less than 2x),
+// one table lookup (tbl over two q registers, 32 bytes) per tap gives every
+// lane its pixel, as filter_avx2's permutation does; other groups load their
+// pixels lane by lane.
+static void filter_neon(uint32_t *target, const uint32_t *source, const int32_t *starts, const int32_t *weights,
+                        size_t count, size_t taps, size_t last) {
+    const uint32x4_t red_blue_mask = vdupq_n_u32(0x00FF00FFu), green_mask = vdupq_n_u32(0x0000FF00u);
+    const uint32x4_t red_blue_half = vdupq_n_u32(0x00800080u), green_half = vdupq_n_u32(0x00008000u);
+    const uint32x4_t opaque = vdupq_n_u32(0xFF000000u);
+    // Byte k of each 32-bit lane reads byte k of its pixel.
+    const uint8x16_t byte_of_pixel = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3};
+    size_t x = 0;
+    for (; x + 4 <= count; x += 4) {
+        size_t base = (size_t)starts[x];
+        uint32x4_t red_blue = vdupq_n_u32(0), green = vdupq_n_u32(0);
+        int in_window = (size_t)starts[x + 3] + taps - 1 < base + 8 && base + 7 <= last;
+        if (in_window) {
+            uint8x16x2_t window = {{vld1q_u8((const uint8_t *)(source + base)), vld1q_u8((const uint8_t *)(source + base + 4))}};
+            // Each lane's pixel offset in the window (0-7), as the byte offset 4 * offset in every byte of the lane.
+            uint32x4_t offset = vsubq_u32(vreinterpretq_u32_s32(vld1q_s32(starts + x)), vdupq_n_u32((uint32_t)base));
+            for (size_t k = 0; k < taps; k++) {
+                uint8x16_t index = vaddq_u8(vreinterpretq_u8_u32(vmulq_n_u32(offset, 4u * 0x01010101u)), byte_of_pixel);
+                uint32x4_t pixel = vreinterpretq_u32_u8(vqtbl2q_u8(window, index));
+                uint32x4_t weight = vreinterpretq_u32_s32(vld1q_s32(weights + k * count + x));
+                red_blue = vmlaq_u32(red_blue, vandq_u32(pixel, red_blue_mask), weight);
+                green = vmlaq_u32(green, vandq_u32(pixel, green_mask), weight);
+                offset = vaddq_u32(offset, vdupq_n_u32(1));
+            }
+        } else {
+            for (size_t k = 0; k < taps; k++) {
+                uint32_t lanes[4];
+                for (size_t lane = 0; lane < 4; lane++) {
+                    size_t index = (size_t)starts[x + lane] + k;
+                    lanes[lane] = source[index < last ? index : last];
+                }
+                uint32x4_t pixel = vld1q_u32(lanes);
+                uint32x4_t weight = vreinterpretq_u32_s32(vld1q_s32(weights + k * count + x));
+                red_blue = vmlaq_u32(red_blue, vandq_u32(pixel, red_blue_mask), weight);
+                green = vmlaq_u32(green, vandq_u32(pixel, green_mask), weight);
+            }
+        }
+        red_blue = vandq_u32(vshrq_n_u32(vaddq_u32(red_blue, red_blue_half), 8), red_blue_mask);
+        green = vandq_u32(vshrq_n_u32(vaddq_u32(green, green_half), 8), green_mask);
+        vst1q_u32(target + x, vorrq_u32(vorrq_u32(red_blue, green), opaque));
+    }
+    filter_portable(target, source, starts, weights, x, count, taps, last);
+}
+#endif
+
+// Which kernels are selected. Set once before main (the constructor below),
+// and again only by vitrine_rows_select (benchmarks, tests). Every path gives
+// the same pixels, so a frame composed while the selection changes is still
+// right; the pointer is atomic so that reading it is never a data race.
+typedef struct {
+    const char *name;
+    void (*copy)(uint32_t *, const uint32_t *, size_t);
+    void (*blend)(uint32_t *, const uint32_t *, const uint32_t *, size_t, uint32_t);
+    void (*filter)(uint32_t *, const uint32_t *, const int32_t *, const int32_t *, size_t, size_t, size_t);
+    void (*finish)(void);
+} row_kernels;
+
+static void filter_portable_row(uint32_t *target, const uint32_t *source, const int32_t *starts, const int32_t *weights,
+                                size_t count, size_t taps, size_t last) {
+    filter_portable(target, source, starts, weights, 0, count, taps, last);
+}
+
+static void finish_nothing(void) {}
+
+static const row_kernels portable_kernels = {"portable", copy_portable, blend_portable, filter_portable_row, finish_nothing};
+
+#if defined(__x86_64__)
+static void finish_sfence(void) { _mm_sfence(); }
+static const row_kernels avx2_kernels = {"avx2", copy_avx2, blend_avx2, filter_avx2, finish_sfence};
+static const row_kernels sse2_kernels = {"sse2", copy_sse2, blend_sse2, filter_portable_row, finish_sfence};
+#elif defined(__aarch64__)
+static const row_kernels neon_kernels = {"neon", copy_neon, blend_neon, filter_neon, finish_nothing};
+#endif
+
+// Best first; the CPU's own are those it can run.
+static const row_kernels *available[3];
+static size_t available_count;
+static _Atomic(const row_kernels *) selected = &portable_kernels;
+
+__attribute__((constructor))
+static void detect_cpu(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) available[available_count++] = &avx2_kernels;
+    available[available_count++] = &sse2_kernels;  // every x86-64 CPU has SSE2
+#elif defined(__aarch64__)
+    available[available_count++] = &neon_kernels;  // every ARMv8-A CPU has Advanced SIMD
+#endif
+    available[available_count++] = &portable_kernels;
+    atomic_store_explicit(&selected, available[0], memory_order_relaxed);
+}
+
+static inline const row_kernels *kernels(void) { return atomic_load_explicit(&selected, memory_order_relaxed); }
+
+void vitrine_rows_copy(uint32_t *destination, const uint32_t *source, size_t count) {
+    kernels()->copy(destination, source, count);
+}
+
 void vitrine_rows_blend(uint32_t *destination, const uint32_t *top, const uint32_t *bottom, size_t count, uint32_t alpha256) {
-    for (size_t i = 0; i < count; i++) destination[i] = blend_pixel(top[i], bottom[i], alpha256);
+    kernels()->blend(destination, top, bottom, count, alpha256);
 }
 
 void vitrine_rows_filter(uint32_t *target, const uint32_t *source, const int32_t *starts, const int32_t *weights,
                          size_t count, size_t taps, size_t last) {
-    filter_portable(target, source, starts, weights, 0, count, taps, last);
+    kernels()->filter(target, source, starts, weights, count, taps, last);
 }
 
-void vitrine_rows_finish(void) {}
+void vitrine_rows_finish(void) { kernels()->finish(); }
 
-const char *vitrine_rows_kernel_name(void) { return "portable"; }
-#endif
+const char *vitrine_rows_kernel_name(void) { return kernels()->name; }
+
+size_t vitrine_rows_path_count(void) { return available_count; }
+
+const char *vitrine_rows_path_name(size_t index) { return index < available_count ? available[index]->name : NULL; }
+
+int vitrine_rows_select(const char *name) {
+    for (size_t i = 0; i < available_count; i++) {
+        if (strcmp(available[i]->name, name) == 0) {
+            // Stores of the path selected before are ordered before its replacement runs.
+            available[i]->finish();
+            atomic_store_explicit(&selected, available[i], memory_order_relaxed);
+            return 1;
+        }
+    }
+    return 0;
+}

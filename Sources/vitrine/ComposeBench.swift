@@ -7,13 +7,16 @@ import VitrineRuntime
 struct ComposeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compose",
-        abstract: "Compose 1920x1080 frames (resting, sliding, crossfading) against a plain copy of one frame.")
+        abstract: "Compose 1920x1080 frames (resting, sliding, crossfading) and resample a slide, on every SIMD path this CPU has, against a plain copy of one frame.")
 
-    @Option(help: "Timed frames per case.") var frames = 300
+    @Option(help: "Timed frames per case and path.") var frames = 300
+    @Option(help: "Untimed frames before them, per path.") var warmup = 20
 
     func run() throws {
         let size = PixelSize(width: 1920, height: 1080)
         let slides = [SyntheticPhoto.make(size: size), SyntheticPhoto.make(size: size)]
+        // A 4032x3024 phone photo after libjpeg's 1/2 DCT scaling: the resampler's usual 1-2x step to the screen.
+        let decoded = SyntheticPhoto.make(size: PixelSize(width: 2016, height: 1512))
         let target = PixelImage(size: size)
         let compositor = Compositor(background: .black, indicator: IndicatorStyle())
         let indicator = IndicatorState(count: 6, position: 0.4)
@@ -24,6 +27,8 @@ struct ComposeBench: ParsableCommand {
             ("crossfade (2 layers blended) + indicator", Scene(layers: [
                 Scene.Layer(content: .slide(0)), Scene.Layer(content: .slide(1), opacity: 0.4)], indicator: indicator)),
         ]
+        let fitted = PixelRect(x: 240, y: 0, width: 1440, height: 1080)
+        let region = AreaResampler.SourceRegion(x: 0, y: 0, width: Double(decoded.width), height: Double(decoded.height))
         func frame(_ content: SlideContent) -> PixelImage? {
             if case .slide(let index) = content { return slides[index] }
             return nil
@@ -37,52 +42,78 @@ struct ComposeBench: ParsableCommand {
             return copy
         }
         let display = HeadlessDisplay(size: size, previewPath: nil, logger: Logger(label: "bench"))
-        // Every round times each operation once, in an order that rotates from
-        // round to round, and every round alternates which slide comes first: all
-        // operations see the same memory and the same machine noise. Ratios are
-        // taken within a round, against that round's plain copy.
+        var names = ["memcpy of one frame (\(size.pixelCount * 4 / 1024 / 1024) MiB)"]
         var operations: [(Int) throws -> Void] = [{ iteration in
             target.pixels.baseAddress!.update(from: slides[iteration % 2].pixels.baseAddress!, count: size.pixelCount)
         }]
         for entry in cases {
+            names.append(entry.name)
             operations.append { iteration in compositor.compose(swapped(entry.scene, iteration), into: target.canvas, frame: frame) }
         }
+        names.append("compose slide transition + present (headless)")
         operations.append { iteration in
             // Compose into the display's own buffer and present it, as the kiosk loop does.
             compositor.compose(swapped(cases[1].scene, iteration), into: display.acquireCanvas()!, frame: frame)
             try display.present(at: MonotonicClock.now())
         }
-        var samples = Array(repeating: [Duration](), count: operations.count)
-        var ratios = Array(repeating: [Double](), count: operations.count)
-        for round in 0..<(frames + 20) {
-            var times = Array(repeating: Duration.zero, count: operations.count)
-            for step in operations.indices {
-                let index = (step + round) % operations.count
-                times[index] = try timeInProcess { try operations[index](round) }
-            }
-            guard round >= 20 else { continue }
-            for index in operations.indices {
-                samples[index].append(times[index])
-                ratios[index].append(Double(times[index].nanoseconds) / Double(max(times[0].nanoseconds, 1)))
+        names.append("resample a 2016x1512 slide to 1440x1080 (area, 1.4x)")
+        operations.append { _ in AreaResampler.resample(decoded, region: region, into: target.canvas, at: fitted) }
+
+        // Every path must give the portable path's pixels: checked here on the
+        // benchmark's own frames before anything is timed.
+        let paths = PixelRowKernels.available
+        let initial = PixelRowKernels.current
+        defer { PixelRowKernels.select(initial) }
+        var outputs: [String: [[UInt32]]] = [:]
+        for path in paths {
+            PixelRowKernels.select(path)
+            outputs[path] = [2, 3, 5].map { index in
+                try? operations[index](0)
+                return Array(target.pixels)
             }
         }
-        func medianRatio(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        let copyTimes = samples[0]
-        let caseTimes = Array(samples[1...cases.count])
-        let presentTimes = samples[cases.count + 1]
-        let copy = medianMilliseconds(copyTimes)
-        print("Composing one \(size) XRGB8888 frame; median of \(frames) frames")
-        print("")
-        print("| operation | median ms | median ratio to the same round's copy |")
-        print("| --- | ---: | ---: |")
-        print("| memcpy of one frame (\(size.pixelCount * 4 / 1024 / 1024) MiB) | \(format(copy, decimals: 2)) | 1.00x |")
-        for (index, entry) in cases.enumerated() {
-            let median = medianMilliseconds(caseTimes[index])
-            print("| \(entry.name) | \(format(median, decimals: 2)) | \(format(medianRatio(ratios[index + 1]), decimals: 2))x |")
+        let different = paths.filter { outputs[$0] != outputs["portable"] }
+        guard different.isEmpty else {
+            throw ValidationError("the \(different.joined(separator: ", ")) kernels give other pixels than the portable ones")
         }
-        let present = medianMilliseconds(presentTimes)
-        print("| compose slide transition + present (headless) | \(format(present, decimals: 2)) | \(format(medianRatio(ratios[cases.count + 1]), decimals: 2))x |")
+
+        // Every round times each operation once, in an order that rotates from
+        // round to round, and every round alternates which slide comes first: all
+        // operations see the same memory and the same machine noise. Ratios are
+        // taken within a round, against that round's plain copy.
+        var medians: [String: [(milliseconds: Double, ratio: Double)]] = [:]
+        for path in paths {
+            PixelRowKernels.select(path)
+            var samples = Array(repeating: [Duration](), count: operations.count)
+            var ratios = Array(repeating: [Double](), count: operations.count)
+            for round in 0..<(frames + warmup) {
+                var times = Array(repeating: Duration.zero, count: operations.count)
+                for step in operations.indices {
+                    let index = (step + round) % operations.count
+                    times[index] = try timeInProcess { try operations[index](round) }
+                }
+                guard round >= warmup else { continue }
+                for index in operations.indices {
+                    samples[index].append(times[index])
+                    ratios[index].append(Double(times[index].nanoseconds) / Double(max(times[0].nanoseconds, 1)))
+                }
+            }
+            medians[path] = operations.indices.map { (medianMilliseconds(samples[$0]), ratios[$0].sorted()[ratios[$0].count / 2]) }
+        }
+        print("Composing one \(size) XRGB8888 frame; median of \(frames) frames per path; each path's pixels equal the portable path's")
+        print("Paths on this CPU: \(paths.joined(separator: ", ")) (\(initial) is the one the kiosk uses)")
         print("")
-        print("Sustained transition frame rate on the headless backend (compose + present, no vsync): \(format(1000 / present, decimals: 0)) frames/s")
+        print("| operation | " + paths.map { "\($0) ms | \($0) x copy" }.joined(separator: " | ") + " |")
+        print("| --- |" + String(repeating: " ---: | ---: |", count: paths.count))
+        for (index, name) in names.enumerated() {
+            let cells = paths.map { path in
+                let median = medians[path]![index]
+                return "\(format(median.milliseconds, decimals: 2)) | \(format(median.ratio, decimals: 2))x"
+            }
+            print("| \(name) | " + cells.joined(separator: " | ") + " |")
+        }
+        let present = medians[initial]![cases.count + 1].milliseconds
+        print("")
+        print("Sustained transition frame rate on the headless backend with \(initial) (compose + present, no vsync): \(format(1000 / present, decimals: 0)) frames/s")
     }
 }

@@ -1,5 +1,7 @@
-// Row kernels for the compositor: copies and blends of XRGB8888 rows written
-// with non-temporal stores. Swift has no way to ask for those stores, and they
+// Row kernels for the compositor and the resampler: copies and blends of
+// XRGB8888 rows, and the resampler's horizontal pass, with an x86-64 path
+// (SSE2, AVX2) and an aarch64 path (Advanced SIMD, "NEON") beside plain C. On
+// x86-64 the copies and blends are written with non-temporal stores. Swift has no way to ask for those stores, and they
 // are what makes a composed frame cost about one memcpy: a frame is written
 // once and read by the display, so pulling its lines into the cache first
 // (read-for-ownership) only doubles the memory traffic. memcpy does the same
@@ -34,7 +36,18 @@ void vitrine_rows_filter(uint32_t *target, const uint32_t *source, const int32_t
 /// handing it to the display): they are weakly ordered.
 void vitrine_rows_finish(void);
 
-/// Which kernels run on this CPU: "avx2", "sse2" or "portable" (for benchmarks).
+/// The kernels in use: the best this CPU runs ("avx2" or "sse2" on x86-64,
+/// "neon" on aarch64) unless `vitrine_rows_select` chose others.
 const char *vitrine_rows_kernel_name(void);
+
+/// How many sets of kernels this CPU can run, and their names, best first; the
+/// last is always "portable", the plain C the others are checked against.
+size_t vitrine_rows_path_count(void);
+const char *vitrine_rows_path_name(size_t index);
+
+/// Uses the kernels named `name` from now on (benchmarks and tests compare the
+/// paths); returns 0, and changes nothing, when this CPU cannot run them.
+/// Every path gives the same pixels.
+int vitrine_rows_select(const char *name);
 
 #endif

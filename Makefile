@@ -31,13 +31,17 @@ run: release
 # The whole suite: unit and integration tests, the remote API against the real
 # binary (SIGKILL mid-push, the web console in headless Chromium, the API against
 # its spec under Schemathesis), then the VM tests on a real kernel, then the
-# boot-to-kiosk image (about 6 minutes after the static build that vm-test makes).
-test: unit-test remote-test console-test api-fuzz-test vm-test fleet-test image-test
+# boot-to-kiosk image (about 6 minutes after the static build that vm-test makes), then the
+# Raspberry Pi build: the arm64 cross-build, its package, and its image booted on Debian's arm64
+# kernels (mk/arm64.mk, docs/raspberry-pi.md).
+# The arm64 build starts first, in the background at the lowest priority, and arm64-test waits for it.
+test: arm64-background unit-test remote-test console-test api-fuzz-test vm-test fleet-test image-test arm64-test
 
 unit-test: deps
 	@deploy/dev/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Tests/PixelRows/run.sh
 
 # Both use the debug binary that unit-test builds.
 remote-test: unit-test
@@ -146,4 +150,4 @@ api-fuzz-test: unit-test
 	Tests/API/schemathesis_test.sh .build/debug/vitrine
 
 # The arm64 (Raspberry Pi) cross-build, its package and its VM test: mk/arm64.mk.
--include mk/arm64.mk
+include mk/arm64.mk

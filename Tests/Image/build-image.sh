@@ -124,25 +124,8 @@ DHCP=ipv4
 UNIT
 systemctl --root="$root" enable systemd-networkd.service > /dev/null 2>&1
 
-# Test only: a TV on HDMI-CEC. Debian's vivid module gives two kernel CEC adapters
-# on one emulated bus, /dev/cec0 on its HDMI input and /dev/cec1 on its output;
-# cec-follower plays the TV on /dev/cec0. Before vitrine.service, so that "cec"
-# is in /proc/devices when systemd resolves the unit's DeviceAllow=char-cec (as
-# vc4's CEC is on a Pi, loaded with the DRM driver) and the TV is there to
-# answer the kiosk's first Image View On.
-cat > "$root/etc/systemd/system/test-tv.service" <<'UNIT'
-[Unit]
-Description=Test only: a TV on vivid's HDMI-CEC bus (cec-follower on /dev/cec0)
-Before=vitrine.service
-
-[Service]
-ExecStartPre=/sbin/modprobe vivid
-ExecStartPre=/usr/bin/cec-ctl -d0 --tv
-ExecStart=/usr/bin/cec-follower -d0 -v
-
-[Install]
-WantedBy=multi-user.target
-UNIT
+# Test only: a TV on HDMI-CEC (vivid and cec-follower; see the unit).
+install -m 0644 "$here/test-tv.service" "$root/etc/systemd/system/test-tv.service"
 systemctl --root="$root" enable test-tv.service > /dev/null 2>&1
 
 # Test only: what deploy/install.sh needs, for the installer checks on the running system.

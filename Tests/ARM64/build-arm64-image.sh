@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Builds the arm64 boot-to-kiosk image of `make arm64-test`: a small Debian 13
+# (trixie) arm64 root filesystem made with mmdebstrap from Debian's packages
+# (systemd, udev, and both of Debian's arm64 kernels: linux-image-arm64 with
+# 4K pages and linux-image-arm64-16k with 16K pages, as a Raspberry Pi 5 runs),
+# with the arm64 package of `make deb ARCH=arm64` installed by
+# `apt-get install ./vitrine_VERSION_arm64.deb` in a chroot, as on a real
+# system. This amd64 machine runs the arm64 maintainer scripts through
+# qemu-user-static and binfmt_misc (deploy/arm64/binfmt.sh).
+#
+#   build-arm64-image.sh DEB OUTDIR [CONFIG]
+#
+# OUTDIR receives disk.img (ext4, root=/dev/vda), vmlinuz and initrd.img (the
+# 4K kernel), vmlinuz-16k and initrd-16k.img. CONFIG, when given, is placed at
+# /etc/vitrine/vitrine.yaml before the package is installed, which keeps it.
+# The mmdebstrapped tree is cached as OUTDIR/rootfs-KEY.tar (KEY: suite,
+# mirror, package lists): only the first run downloads.
+#
+# The same layout as Tests/Image/build-image.sh (the amd64 bookworm image), with
+# the arm64 differences: mmdebstrap instead of debootstrap (it runs a foreign
+# architecture's maintainer scripts through binfmt_misc by itself), the serial
+# console is the PL011 ttyAMA0 of QEMU's virt machine, and there are two kernels.
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 DEB OUTDIR [CONFIG]" >&2; exit 64; }
+deb=$(readlink -f "$1")
+[ -f "$deb" ] || { echo "$0: no package at $1 (make deb ARCH=arm64)" >&2; exit 1; }
+out=$(mkdir -p "$2" && cd "$2" && pwd)
+config=${3:+$(readlink -f "$3")}
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+[ "$(id -u)" -eq 0 ] || { echo "$0: mmdebstrap, chroot and the image's file ownership need root" >&2; exit 1; }
+"$repo/deploy/dev/ensure-packages.sh" mmdebstrap arch-test e2fsprogs debian-archive-keyring
+"$repo/deploy/arm64/binfmt.sh"
+
+suite=trixie
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# The boot essentials, both kernels, procps for the harness, and v4l-utils
+# (cec-ctl, cec-follower) for the test TV on vivid's HDMI-CEC bus. Not the
+# kiosk's runtime libraries: those must come from the package's Depends.
+packages=systemd,systemd-sysv,udev,kmod,initramfs-tools,linux-image-arm64,linux-image-arm64-16k,util-linux,procps,v4l-utils
+# ...but downloaded at the cache stage (not installed), so that installing the
+# package later needs no network; a dependency missing here is downloaded then.
+prefetch=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16t64 libyaml-0-2 libstdc++6 adduser tzdata)
+key=$(printf '1 %s %s %s %s' "$suite" "$mirror" "$packages" "${prefetch[*]}" | sha256sum | cut -c1-12)
+cache="$out/rootfs-$key.tar"
+if [ ! -f "$cache" ]; then
+    echo "mmdebstrap $suite arm64 from $mirror (cached afterwards as $(basename "$cache"))"
+    started=$(date +%s)
+    # A small initramfs, set up before the kernels are installed so that each
+    # is generated once: only what mounting an ext4 root on virtio-blk takes
+    # (MODULES=most packs every storage driver and slows a boot under TCG).
+    # The list goes in modules.d, not /etc/initramfs-tools/modules, which is a
+    # conffile of initramfs-tools.
+    # shellcheck disable=SC2016  # $1 is mmdebstrap's, in its hooks
+    mmdebstrap --mode=root --arch=arm64 --variant=minbase --include="$packages" \
+        --aptopt='Acquire::Check-Valid-Until "false"' --aptopt='APT::Install-Recommends "false"' \
+        --setup-hook='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/usr/share/initramfs-tools/modules.d"' \
+        --setup-hook='echo MODULES=list > "$1/etc/initramfs-tools/conf.d/vitrine-image.conf"' \
+        --setup-hook='printf "%s\n" virtio_pci virtio_blk ext4 crc32c_generic > "$1/usr/share/initramfs-tools/modules.d/vitrine-image"' \
+        --customize-hook="chroot \"\$1\" apt-get install -y -q --download-only ${prefetch[*]}" \
+        --skip=cleanup/apt/lists --skip=cleanup/apt/cache \
+        "$suite" "$cache.partial" "$mirror" > "$out/mmdebstrap.log" 2>&1 \
+        || { tail -30 "$out/mmdebstrap.log" >&2; exit 1; }
+    mv "$cache.partial" "$cache"
+    echo "rootfs cached in $(( $(date +%s) - started )) s"
+fi
+
+root="$out/rootfs"
+rm -rf "$root"
+mkdir -p "$root"
+tar -C "$root" --numeric-owner -xpf "$cache"
+
+echo vitrine-image > "$root/etc/hostname"
+printf '127.0.0.1\tlocalhost\n127.0.1.1\tvitrine-image\n' > "$root/etc/hosts"
+printf '/dev/vda\t/\text4\trw,errors=remount-ro\t0\t1\n' > "$root/etc/fstab"
+
+# Test only: a root shell on the serial console (PL011, ttyAMA0) for the harness.
+mkdir -p "$root/etc/systemd/system/serial-getty@ttyAMA0.service.d"
+cat > "$root/etc/systemd/system/serial-getty@ttyAMA0.service.d/autologin.conf" <<'UNIT'
+[Service]
+ExecStart=
+ExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200,57600,38400,9600 %I linux
+UNIT
+# Test only: DHCP from QEMU's user-mode network, for the API's port forward.
+cat > "$root/etc/systemd/network/20-wired.network" <<'UNIT'
+[Match]
+Name=en* eth*
+
+[Network]
+DHCP=ipv4
+UNIT
+systemctl --root="$root" enable systemd-networkd.service > /dev/null 2>&1
+# Test only: a TV on HDMI-CEC, as in the amd64 image (trixie's arm64 kernels
+# have vivid with CONFIG_VIDEO_VIVID_CEC too).
+install -m 0644 "$repo/Tests/Image/test-tv.service" "$root/etc/systemd/system/test-tv.service"
+systemctl --root="$root" enable test-tv.service > /dev/null 2>&1
+
+if [ -n "$config" ]; then
+    install -d -m 0755 "$root/etc/vitrine"
+    install -m 0644 "$config" "$root/etc/vitrine/vitrine.yaml"
+fi
+# The package, installed as a user would, with its Depends resolved by apt
+# (from the cache stage's downloads) and its maintainer scripts run (arm64
+# ones, through qemu-user-static). No systemd runs in a chroot: the postinst
+# enables the unit and starts nothing.
+cp "$deb" "$root/root/"
+if ! chroot "$root" sh -c "cd /root && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./$(basename "$deb")" \
+        > "$out/apt-install.log" 2>&1; then
+    tail -30 "$out/apt-install.log" >&2
+    exit 1
+fi
+grep -E '^(Setting up|Unpacking|vitrine:)' "$out/apt-install.log" | sed 's/^/  /'
+chroot "$root" apt-get clean
+
+# The two kernels and their initramfs images, for QEMU's -kernel/-initrd.
+for flavour in arm64 arm64-16k; do
+    kernel=$(find "$root/boot" -name "vmlinuz-*-$flavour" -printf '%f\n' | sort -V | tail -1)
+    [ -n "$kernel" ] || { echo "$0: no $flavour kernel in the image" >&2; exit 1; }
+    suffix=$([ "$flavour" = arm64 ] && echo "" || echo "-16k")
+    cp "$root/boot/$kernel" "$out/vmlinuz$suffix"
+    cp "$root/boot/initrd.img-${kernel#vmlinuz-}" "$out/initrd$suffix.img"
+    echo "$kernel" > "$out/kernel$suffix.txt"
+done
+size_mb=$(( $(du -sm "$root" | cut -f1) + 384 ))
+rm -f "$out/disk.img"
+mkfs.ext4 -q -F -L vitrine-root -d "$root" "$out/disk.img" "${size_mb}M"
+echo "image: $out/disk.img (${size_mb} MiB), kernels $(cat "$out/kernel.txt") and $(cat "$out/kernel-16k.txt")"

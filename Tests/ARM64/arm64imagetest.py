@@ -25,8 +25,6 @@ tablet), imported, not copied; only the QEMU command line differs. The checks:
   same image: the same first frame, and the page size is 16384.
 Writes WORK/measurements.json.
 """
-import argparse
-import json
 import os
 import re
 import shutil
@@ -40,8 +38,8 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "Image"))
 sys.path.insert(0, os.path.join(REPO, "Tests", "VM"))
 sys.dont_write_bytecode = True  # no __pycache__ left in Tests/Image or Tests/VM
 import imagetest  # noqa: E402
-import vmtest  # noqa: E402
-from imagetest import boot_checks, cec_checks, free_port, http, wait_for_picture, wait_until_gone  # noqa: E402
+from imagetest import (boot_checks, cec_checks, free_port, http, save_journal, wait_for_picture,  # noqa: E402
+                       wait_until_gone, write_measurements)
 from vmtest import QMP, Results, host_render, tablet  # noqa: E402
 
 SIZE = imagetest.SIZE
@@ -215,36 +213,9 @@ def run_suite(args):
         save_journal(guest, work, "journal-vitrine-16k.txt")
         guest.stop()
 
-    with open(os.path.join(work, "measurements.json"), "w") as f:
-        json.dump(measurements, f, indent=2)
-    for key, value in measurements.items():
-        print(f"MEASURED {key}: {value}", flush=True)
+    write_measurements(work, measurements)
     return results
 
 
-def save_journal(guest, work, name):
-    try:  # the kiosk's and systemd's lines about it
-        _, text = guest.run("journalctl --no-pager -o short-monotonic -u vitrine.service", 60)
-        with open(os.path.join(work, name), "w") as f:
-            f.write(text)
-    except Exception as error:  # the guest may be gone: the checks already say so
-        print(f"(could not save the journal: {error})", flush=True)
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--image", required=True, help="the directory build-arm64-image.sh wrote")
-    parser.add_argument("--vitrine", required=True, help="a vitrine this machine runs, for the reference renders")
-    parser.add_argument("--config", required=True, help="the configuration the image boots with, without `api`")
-    parser.add_argument("--pushed", required=True, help="the configuration to PUT")
-    parser.add_argument("--token", required=True, help="the API token in the image's configuration")
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
-    started = time.monotonic()
-    results = run_suite(args)
-    print(f"arm64 image: {results.passed} passed, {results.failed} failed in {time.monotonic() - started:.0f} s", flush=True)
-    sys.exit(1 if results.failed else 0)
-
-
 if __name__ == "__main__":
-    main()
+    imagetest.main(run_suite, "arm64 image", __doc__)

@@ -52,7 +52,8 @@ if [ ! -f "$cache" ]; then
     # The list goes in modules.d, not /etc/initramfs-tools/modules, which is a
     # conffile of initramfs-tools.
     # shellcheck disable=SC2016  # $1 is mmdebstrap's, in its hooks
-    mmdebstrap --mode=root --arch=arm64 --variant=minbase --include="$packages" \
+    # --format=tar: mmdebstrap takes the format from the name otherwise, and .partial is none.
+    mmdebstrap --mode=root --format=tar --arch=arm64 --variant=minbase --include="$packages" \
         --aptopt='Acquire::Check-Valid-Until "false"' --aptopt='APT::Install-Recommends "false"' \
         --setup-hook='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/usr/share/initramfs-tools/modules.d"' \
         --setup-hook='echo MODULES=list > "$1/etc/initramfs-tools/conf.d/vitrine-image.conf"' \
@@ -70,30 +71,12 @@ rm -rf "$root"
 mkdir -p "$root"
 tar -C "$root" --numeric-owner -xpf "$cache"
 
-echo vitrine-image > "$root/etc/hostname"
-printf '127.0.0.1\tlocalhost\n127.0.1.1\tvitrine-image\n' > "$root/etc/hosts"
-printf '/dev/vda\t/\text4\trw,errors=remount-ro\t0\t1\n' > "$root/etc/fstab"
-
-# Test only: a root shell on the serial console (PL011, ttyAMA0) for the harness.
-mkdir -p "$root/etc/systemd/system/serial-getty@ttyAMA0.service.d"
-cat > "$root/etc/systemd/system/serial-getty@ttyAMA0.service.d/autologin.conf" <<'UNIT'
-[Service]
-ExecStart=
-ExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200,57600,38400,9600 %I linux
-UNIT
-# Test only: DHCP from QEMU's user-mode network, for the API's port forward.
-cat > "$root/etc/systemd/network/20-wired.network" <<'UNIT'
-[Match]
-Name=en* eth*
-
-[Network]
-DHCP=ipv4
-UNIT
-systemctl --root="$root" enable systemd-networkd.service > /dev/null 2>&1
-# Test only: a TV on HDMI-CEC, as in the amd64 image (trixie's arm64 kernels
-# have vivid with CONFIG_VIDEO_VIVID_CEC too).
-install -m 0644 "$repo/Tests/Image/test-tv.service" "$root/etc/systemd/system/test-tv.service"
-systemctl --root="$root" enable test-tv.service > /dev/null 2>&1
+# The test image's system files, serial shell, network and TV, as on amd64;
+# trixie's arm64 kernels have vivid with CONFIG_VIDEO_VIVID_CEC too. ttyAMA0 is
+# the PL011 UART of QEMU's virt machine.
+# shellcheck source=Tests/Image/test-image-setup.sh
+. "$repo/Tests/Image/test-image-setup.sh"
+test_image_setup "$root" ttyAMA0
 
 if [ -n "$config" ]; then
     install -d -m 0755 "$root/etc/vitrine"

@@ -103,30 +103,9 @@ rm -rf "$root"
 mkdir -p "$root"
 tar -C "$root" --numeric-owner -xpf "$cache"
 
-echo vitrine-image > "$root/etc/hostname"
-printf '127.0.0.1\tlocalhost\n127.0.1.1\tvitrine-image\n' > "$root/etc/hosts"
-printf '/dev/vda\t/\text4\trw,errors=remount-ro\t0\t1\n' > "$root/etc/fstab"
-
-# Test only: a root shell on the serial console for the harness.
-mkdir -p "$root/etc/systemd/system/serial-getty@ttyS0.service.d"
-cat > "$root/etc/systemd/system/serial-getty@ttyS0.service.d/autologin.conf" <<'UNIT'
-[Service]
-ExecStart=
-ExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200,57600,38400,9600 %I linux
-UNIT
-# Test only: DHCP from QEMU's user-mode network, for the API's port forward.
-cat > "$root/etc/systemd/network/20-wired.network" <<'UNIT'
-[Match]
-Name=en* eth*
-
-[Network]
-DHCP=ipv4
-UNIT
-systemctl --root="$root" enable systemd-networkd.service > /dev/null 2>&1
-
-# Test only: a TV on HDMI-CEC (vivid and cec-follower; see the unit).
-install -m 0644 "$here/test-tv.service" "$root/etc/systemd/system/test-tv.service"
-systemctl --root="$root" enable test-tv.service > /dev/null 2>&1
+# shellcheck source=Tests/Image/test-image-setup.sh
+. "$here/test-image-setup.sh"
+test_image_setup "$root" ttyS0
 
 # Test only: what deploy/install.sh needs, for the installer checks on the running system.
 install -d -m 0700 "$root/root/vitrine-src/docs"

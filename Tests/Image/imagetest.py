@@ -75,7 +75,20 @@ class ImageGuest(vmtest.Guest):
     def login(self, timeout=600):
         """Waits for the autologin shell, then makes it quiet: no echo, no prompt,
         no kernel or systemd status lines on the console."""
-        self.wait_for(PROMPT, timeout)
+        deadline = time.monotonic() + timeout
+        self.wait_for(rb"root@vitrine-image:", timeout)
+        # Kernel and systemd lines may still come after the prompt (a slower
+        # guest, the arm64 one, is still probing devices): ask for a fresh
+        # prompt until it is the last thing on the console.
+        while True:
+            try:
+                self.wait_for(PROMPT, 3)
+                break
+            except TimeoutError:
+                if time.monotonic() > deadline:
+                    raise
+                self.process.stdin.write(b"\n")
+                self.process.stdin.flush()
         self.run("bind 'set enable-bracketed-paste off'; stty -echo; PS1=''; "
                  "export SYSTEMD_PAGER= SYSTEMD_COLORS=0 TERM=dumb; dmesg -n 1; kill -s RTMIN+21 1")
 
@@ -526,32 +539,42 @@ def run_suite(args):
                       f"exit {status}; picture {seconds and round(seconds, 1)} s after the install began; getty@tty1 {getty}; "
                       + output.strip().replace("\n", " | ")[-300:])
     finally:
-        try:  # the kiosk's and systemd's lines about it, from every boot the journal kept
-            _, text = guest.run("journalctl --no-pager -o short-monotonic -u vitrine.service", 60)
-            with open(os.path.join(work, "journal-vitrine.txt"), "w") as f:
-                f.write(text)
-        except Exception as error:  # the guest may be gone: the checks above already say so
-            print(f"(could not save the journal: {error})", flush=True)
+        save_journal(guest, work, "journal-vitrine.txt")
         guest.stop()
+    write_measurements(work, measurements)
+    return results
+
+
+def save_journal(guest, work, name):
+    """The kiosk's and systemd's lines about it, from every boot the journal kept, into WORK/NAME."""
+    try:
+        _, text = guest.run("journalctl --no-pager -o short-monotonic -u vitrine.service", 60)
+        with open(os.path.join(work, name), "w") as f:
+            f.write(text)
+    except Exception as error:  # the guest may be gone: the checks already say so
+        print(f"(could not save the journal: {error})", flush=True)
+
+
+def write_measurements(work, measurements):
     with open(os.path.join(work, "measurements.json"), "w") as f:
         json.dump(measurements, f, indent=2)
     for key, value in measurements.items():
         print(f"MEASURED {key}: {value}", flush=True)
-    return results
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--image", required=True, help="the directory build-image.sh wrote")
-    parser.add_argument("--vitrine", required=True, help="the host's vitrine binary, for the reference renders")
+def main(suite=None, label="image", description=__doc__):
+    """The command line of this test and of Tests/ARM64/arm64imagetest.py, which passes its own suite."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--image", required=True, help="the directory the image's build script wrote")
+    parser.add_argument("--vitrine", required=True, help="a vitrine this machine runs, for the reference renders")
     parser.add_argument("--config", required=True, help="the configuration the image boots with, without `api`")
     parser.add_argument("--pushed", required=True, help="the configuration to PUT")
     parser.add_argument("--token", required=True, help="the API token in the image's configuration")
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     started = time.monotonic()
-    results = run_suite(args)
-    print(f"image: {results.passed} passed, {results.failed} failed in {time.monotonic() - started:.0f} s", flush=True)
+    results = (suite or run_suite)(args)
+    print(f"{label}: {results.passed} passed, {results.failed} failed in {time.monotonic() - started:.0f} s", flush=True)
     sys.exit(1 if results.failed else 0)
 
 

@@ -44,7 +44,7 @@ fi
 
 phase "shellcheck"
 shellcheck deploy/install.sh deploy/debian/build-deb.sh deploy/debian/postinst deploy/debian/prerm deploy/debian/postrm \
-    Tests/Image/build-image.sh Tests/Image/run-image-test.sh
+    Tests/Image/build-image.sh Tests/Image/test-image-setup.sh Tests/Image/run-image-test.sh
 
 # The image's configuration: the test's kiosk plus the API with a known token.
 token=image-test-token-3f9c2a7d51

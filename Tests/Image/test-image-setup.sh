@@ -1,0 +1,33 @@
+# Shared by Tests/Image/build-image.sh and Tests/ARM64/build-arm64-image.sh
+# (sourced): what makes an unpacked root file system the test image, besides
+# the package. Everything but the host name, hosts and fstab is test only.
+# shellcheck shell=bash
+
+# test_image_setup ROOT SERIAL_TTY: the system files, a root shell on the
+# serial console SERIAL_TTY (ttyS0 on a PC, ttyAMA0 on QEMU's arm virt machine)
+# for the harness, DHCP from QEMU's user-mode network for the API's port
+# forward, and a TV on HDMI-CEC (test-tv.service: vivid and cec-follower).
+test_image_setup() {
+    local root=$1 tty=$2
+    echo vitrine-image > "$root/etc/hostname"
+    printf '127.0.0.1\tlocalhost\n127.0.1.1\tvitrine-image\n' > "$root/etc/hosts"
+    printf '/dev/vda\t/\text4\trw,errors=remount-ro\t0\t1\n' > "$root/etc/fstab"
+
+    mkdir -p "$root/etc/systemd/system/serial-getty@$tty.service.d"
+    cat > "$root/etc/systemd/system/serial-getty@$tty.service.d/autologin.conf" <<'UNIT'
+[Service]
+ExecStart=
+ExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200,57600,38400,9600 %I linux
+UNIT
+    cat > "$root/etc/systemd/network/20-wired.network" <<'UNIT'
+[Match]
+Name=en* eth*
+
+[Network]
+DHCP=ipv4
+UNIT
+    systemctl --root="$root" enable systemd-networkd.service > /dev/null 2>&1
+
+    install -m 0644 "$(dirname "${BASH_SOURCE[0]}")/test-tv.service" "$root/etc/systemd/system/test-tv.service"
+    systemctl --root="$root" enable test-tv.service > /dev/null 2>&1
+}

@@ -12,7 +12,9 @@
 # tests leave much of the CPU idle (QEMU guests waiting for a frame, kiosks
 # waiting for their next slide, downloads). At nice 19 the background gets
 # only what the tests leave: the kernel's scheduler gives a nice-0 task about
-# 70 times the CPU share of a nice-19 one, and wakes it ahead of one.
+# 70 times the CPU share of a nice-19 one, and wakes it ahead of one. With
+# autogroups (sched_autogroup_enabled, Debian's default), that holds between
+# sessions only through the session's own autogroup nice, which is set too.
 # Without a start, `wait` has nothing to wait for (exit 3), and
 # Tests/ARM64/run-arm64-image-test.sh does every step in the foreground.
 set -euo pipefail
@@ -33,6 +35,10 @@ case "${1:-}" in
         # setsid: its own process group, so that the watcher can stop all of it.
         # shellcheck disable=SC2016  # $1 and $2 are the inner shell's
         setsid bash -c '
+            # setsid makes a new session, which the kernel schedules as an
+            # autogroup of its own, with an equal share against the tests
+            # whatever the nice of its processes: the group itself gets nice 19.
+            echo 19 > /proc/self/autogroup 2> /dev/null || true
             started=$(date +%s)
             status=0
             nice -n 19 ionice -c 2 -n 7 "$1/Tests/ARM64/run-arm64-image-test.sh" prepare || status=$?

@@ -112,24 +112,7 @@ install -d -m 0700 "$root/root/vitrine-src/docs"
 cp -r "$repo/deploy" "$root/root/vitrine-src/"
 cp "$repo/docs/deployment.md" "$repo/docs/configuration.md" "$root/root/vitrine-src/docs/"
 
-if [ -n "$config" ]; then
-    install -d -m 0755 "$root/etc/vitrine"
-    install -m 0644 "$config" "$root/etc/vitrine/vitrine.yaml"
-fi
-# The package, installed as a user would: `apt-get install ./FILE.deb` resolves
-# its Depends (from the cache stage's downloads) and runs its maintainer
-# scripts. In a chroot there is no running systemd: the postinst enables the
-# unit (deb-systemd-helper makes the links itself) and starts nothing. The
-# .deb stays in /root for the checks on the live system (test only).
-cp "$deb" "$root/root/"
-if ! chroot "$root" sh -c "cd /root && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./$(basename "$deb")" \
-        > "$out/apt-install.log" 2>&1; then
-    tail -30 "$out/apt-install.log" >&2
-    exit 1
-fi
-grep -E '^(Setting up|Unpacking|vitrine:)' "$out/apt-install.log" | sed 's/^/  /'
-# The downloaded packages: in the cache, not in the image.
-chroot "$root" apt-get clean
+test_image_install "$root" "$deb" "$out/apt-install.log" "$config"
 
 kernel=$(find "$root/boot" -name 'vmlinuz-*' -printf '%f\n' | sort -V | tail -1)
 cp "$root/boot/$kernel" "$out/vmlinuz"

@@ -1,6 +1,7 @@
 # Shared by Tests/Image/build-image.sh and Tests/ARM64/build-arm64-image.sh
-# (sourced): what makes an unpacked root file system the test image, besides
-# the package. Everything but the host name, hosts and fstab is test only.
+# (sourced): what makes an unpacked root file system the test image, and the
+# package installed in it. In test_image_setup, everything but the host name,
+# hosts and fstab is test only.
 # shellcheck shell=bash
 
 # test_image_setup ROOT SERIAL_TTY: the system files, a root shell on the
@@ -30,4 +31,28 @@ UNIT
 
     install -m 0644 "$(dirname "${BASH_SOURCE[0]}")/test-tv.service" "$root/etc/systemd/system/test-tv.service"
     systemctl --root="$root" enable test-tv.service > /dev/null 2>&1
+}
+
+# test_image_install ROOT DEB LOG [CONFIG]: CONFIG, when given, at
+# /etc/vitrine/vitrine.yaml first (the package keeps it), then the package
+# installed as a user would: `apt-get install ./FILE.deb` resolves its Depends
+# (from the cache stage's downloads) and runs its maintainer scripts (arm64
+# ones through qemu-user-static). In a chroot there is no running systemd:
+# the postinst enables the unit (deb-systemd-helper makes the links itself)
+# and starts nothing. The .deb stays in /root for the checks on the live
+# system (test only); the downloaded packages go.
+test_image_install() {
+    local root=$1 deb=$2 log=$3 config=${4:-}
+    if [ -n "$config" ]; then
+        install -d -m 0755 "$root/etc/vitrine"
+        install -m 0644 "$config" "$root/etc/vitrine/vitrine.yaml"
+    fi
+    cp "$deb" "$root/root/"
+    if ! chroot "$root" sh -c "cd /root && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./$(basename "$deb")" \
+            > "$log" 2>&1; then
+        tail -30 "$log" >&2
+        return 1
+    fi
+    grep -E '^(Setting up|Unpacking|vitrine:)' "$log" | sed 's/^/  /'
+    chroot "$root" apt-get clean
 }

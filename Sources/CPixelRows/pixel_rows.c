@@ -304,8 +304,9 @@ const char *vitrine_rows_path_name(size_t index) { return index < available_coun
 int vitrine_rows_select(const char *name) {
     for (size_t i = 0; i < available_count; i++) {
         if (strcmp(available[i]->name, name) == 0) {
-            // Stores of the path selected before are ordered before its replacement runs.
-            available[i]->finish();
+            // The non-temporal stores of the path selected before are ordered
+            // before its replacement runs: its own fence, not the new one's.
+            kernels()->finish();
             atomic_store_explicit(&selected, available[i], memory_order_relaxed);
             return 1;
         }

@@ -3,8 +3,9 @@
 // (SSE2, AVX2) and an aarch64 path (Advanced SIMD, "NEON") beside plain C. On
 // x86-64 the copies and blends are written with non-temporal stores. Swift
 // has no way to ask for those stores, and they are what makes a composed
-// frame cost about one memcpy: a frame is written once and read by the display, so pulling its lines into the cache first
-// (read-for-ownership) only doubles the memory traffic. memcpy does the same
+// frame cost about one memcpy: a frame is written once and read by the
+// display, so pulling its lines into the cache first (read-for-ownership)
+// only doubles the memory traffic. memcpy does the same
 // for whole frames; it cannot for the 0-7.5 KiB row segments of a transition.
 #ifndef VITRINE_PIXEL_ROWS_H
 #define VITRINE_PIXEL_ROWS_H

@@ -8,7 +8,7 @@ TEST_PACKAGES := libjpeg-turbo-progs signify-openbsd
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet soak soak-ops openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload soak soak-ops openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -103,6 +103,12 @@ bench: release
 bench-api: release
 	@deploy/dev/ensure-packages.sh wrk
 	python3 Tests/Bench/api_bench.py .build/release/vitrine
+
+# Memory of 40 MB uploads (noise PNG and JPEG): the debug kiosk, and beside it in the same run
+# the binary given as BEFORE=path when there is one (docs/benchmarks.md, "Uploads staged on disk").
+bench-upload: build
+	@deploy/dev/ensure-packages.sh libjpeg-turbo-progs
+	python3 Tests/Bench/upload_memory_bench.py $(if $(BEFORE),before=$(BEFORE)) this=.build/debug/vitrine
 
 # 50 release kiosks following a channel from nginx, in one run: publish to every screen (p50/p99),
 # the origin's requests and bytes per kiosk-hour while nothing changes, a synced group's skew,

@@ -35,7 +35,7 @@ public enum PNGCodec {
     }
 
     /// Whether `bytes` start with the PNG signature.
-    public static func hasSignature(_ bytes: [UInt8]) -> Bool {
+    public static func hasSignature(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 

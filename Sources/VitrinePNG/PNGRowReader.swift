@@ -14,7 +14,21 @@ import VitrineCore
 /// row order (each of its seven passes touches the whole picture):
 /// `isInterlaced` says so, and the caller reads it whole (`readImage`).
 public final class PNGRowReader {
-    private let bytes: [UInt8]
+    /// The file's bytes: an array the reader holds, or memory that `owner` keeps
+    /// alive (a mapped file), so that a picture on disk need not be copied in.
+    private enum Input {
+        case array([UInt8])
+        case borrowed(UnsafeRawBufferPointer, owner: AnyObject)
+
+        func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+            switch self {
+            case .array(let bytes): bytes.withUnsafeBytes(body)
+            case .borrowed(let raw, _): body(raw)
+            }
+        }
+    }
+
+    private let input: Input
     /// On the heap, at one address for the reader's life: libpng keeps a
     /// pointer to it for its callbacks (`png_get_error_ptr`, `png_get_io_ptr`).
     private let reader: UnsafeMutablePointer<vitrine_png_reader>
@@ -29,11 +43,21 @@ public final class PNGRowReader {
 
     /// Reads the header (`png_read_info`). Throws when it cannot be read, or
     /// when the picture is larger than `maxPixels`.
-    public init(_ bytes: [UInt8], maxPixels: Int = .max) throws(PNGError) {
-        self.bytes = bytes
+    public convenience init(_ bytes: [UInt8], maxPixels: Int = .max) throws(PNGError) {
+        try self.init(input: .array(bytes), maxPixels: maxPixels)
+    }
+
+    /// Reads the header of the PNG in `bytes`, which `owner` keeps valid and
+    /// unchanged for the reader's life (the reader holds `owner`): a mapped file.
+    public convenience init(borrowing bytes: UnsafeRawBufferPointer, owner: AnyObject, maxPixels: Int = .max) throws(PNGError) {
+        try self.init(input: .borrowed(bytes, owner: owner), maxPixels: maxPixels)
+    }
+
+    private init(input: Input, maxPixels: Int) throws(PNGError) {
+        self.input = input
         let reader = UnsafeMutablePointer<vitrine_png_reader>.allocate(capacity: 1)
         reader.initialize(to: vitrine_png_reader())
-        let began = bytes.withUnsafeBytes { raw in
+        let began = input.withUnsafeBytes { raw in
             reader.pointee.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
             reader.pointee.size = raw.count
             return vitrine_png_begin(reader, Self.chunkLimit)
@@ -65,8 +89,8 @@ public final class PNGRowReader {
     /// after another); after the last row, checks the rest of the file.
     public func readRows(into rows: UnsafeMutablePointer<UInt32>, count: Int) throws(PNGError) {
         precondition(!isInterlaced && count >= 0 && rowsRead + count <= size.height, "rows \(rowsRead)..<\(rowsRead + count) of \(size.height)")
-        let done = bytes.withUnsafeBytes { raw in
-            // The array's storage does not move while it is alive and unchanged,
+        let done = input.withUnsafeBytes { raw in
+            // An array's storage does not move while it is alive and unchanged,
             // but Swift promises the pointer only inside this closure: lent again each call.
             reader.pointee.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
             guard vitrine_png_read_rows(reader, rows, UInt32(count)) != 0 else { return false }
@@ -82,7 +106,7 @@ public final class PNGRowReader {
         precondition(image.size == size && rowsRead == 0, "readImage of \(image.size) for \(size) after \(rowsRead) rows")
         let rowPointers = UnsafeMutablePointer<png_bytep?>.allocate(capacity: max(1, size.height))
         defer { rowPointers.deallocate() }
-        let done = bytes.withUnsafeBytes { raw in
+        let done = input.withUnsafeBytes { raw in
             reader.pointee.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
             return vitrine_png_read_image(reader, image.pixels.baseAddress, rowPointers) != 0 && vitrine_png_finish(reader) != 0
         }

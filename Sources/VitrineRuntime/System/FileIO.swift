@@ -79,14 +79,17 @@ public enum FileIO {
             unlink(temporary)
             throw error
         }
-        if durable {
-            let directory = directoryName(of: path)
-            let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if dfd >= 0 {
-                defer { close(dfd) }
-                guard fsync(dfd) == 0 else { throw SystemError("fsync", subject: directory) }
-            }
-        }
+        if durable { try syncDirectory(of: path) }
+    }
+
+    /// Makes a rename or a new name in `path`'s directory durable (`fsync` of
+    /// the directory). A directory that cannot be opened is left alone.
+    public static func syncDirectory(of path: String) throws(SystemError) {
+        let directory = directoryName(of: path)
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dfd >= 0 else { return }
+        defer { close(dfd) }
+        guard fsync(dfd) == 0 else { throw SystemError("fsync", subject: directory) }
     }
 
     static func directoryName(of path: String) -> String {

@@ -80,38 +80,66 @@ struct AssetRoutes {
             throw busy
         }
         defer { kiosk.uploads.leave() }
-        var request = request
-        let body: [UInt8]
-        do {
-            body = Array(try await request.collectBody(upTo: limit).readableBytesView)
-        } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, "the upload is larger than the limit (api.maxUploadSize) of \(limit) bytes")
-        }
+        let label = name ?? "the upload"
+        let upload = try await receive(request.body, named: label, limit: limit, kiosk: kiosk)
         let maxPixels = kiosk.store.current.configuration.decode.maxPixels
         let image: InspectedImage
         do {
-            image = try await kiosk.offload { try ImageInspection.inspect(body, maxPixels: maxPixels) }
+            // Mapped, not read: the staged picture is decoded from the page cache.
+            image = try await kiosk.offload { try ImageInspection.inspect(MappedFile(upload.path), maxPixels: maxPixels) }
         } catch let failure as ImageInspection.Failure {
             switch failure {
-            case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(name ?? "the upload") is \(reason); upload a JPEG or PNG")
-            case .undecodable(let reason): throw APIError(.unprocessableContent, "\(name ?? "the upload") cannot be decoded: \(reason)")
+            case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG or PNG")
+            case .undecodable(let reason): throw APIError(.unprocessableContent, "\(label) cannot be decoded: \(reason)")
             case .overPixelLimit(let reason):
-                throw APIError(.conflict, "\(name ?? "the upload") is too large for this kiosk's configuration: \(reason); push a larger decode.maxPixels or upload a smaller picture")
+                throw APIError(.conflict, "\(label) is too large for this kiosk's configuration: \(reason); push a larger decode.maxPixels or upload a smaller picture")
             }
         }
-        let (asset, created): (Asset, Bool)
-        do {
-            (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.add(body, image: image, name: name ?? "upload") }
-        } catch let readOnly as StateReadOnly {
-            throw APIError(.serviceUnavailable, "\(name ?? "the upload") was not stored: \(readOnly.message)")
-        } catch let full as DiskFloorReached {
-            throw APIError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "\(name ?? "the upload") was not stored: \(full.message)")
-        }
+        let (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.adopt(upload, image: image, name: name ?? "upload") }
         if created {
             kiosk.events.publish(ServerEvent("assetAdded", asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id))))
             kiosk.collectUnusedAssets()
         }
         return (asset, created)
+    }
+
+    /// How much of an upload is buffered before it is written to its staging file.
+    static let stagingChunkBytes = 1 << 20
+
+    /// Receives a request body into a staging file (`AssetUpload`), hashing it as
+    /// it arrives, a mebibyte at a time: memory stays at one chunk, whatever the
+    /// size. 413 past `limit`, 503 on a read-only state directory, 507 when the
+    /// disk would go below its floor.
+    private static func receive(_ body: RequestBody, named label: String, limit: Int, kiosk: RemoteKiosk) async throws -> AssetUpload {
+        let assets = kiosk.store.assets
+        do {
+            let upload = try await kiosk.offload { try AssetUpload(in: assets) }
+            var pending: [UInt8] = []
+            pending.reserveCapacity(stagingChunkBytes)
+            var received = 0
+            for try await buffer in body {
+                received += buffer.readableBytes
+                guard received <= limit else {
+                    throw APIError(.contentTooLarge, "the upload is larger than the limit (api.maxUploadSize) of \(limit) bytes")
+                }
+                pending.append(contentsOf: buffer.readableBytesView)
+                if pending.count >= stagingChunkBytes {
+                    let chunk = pending
+                    try await kiosk.offload { try upload.append(chunk) }
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            let rest = pending
+            try await kiosk.offload {
+                try upload.append(rest)
+                try upload.finish()
+            }
+            return upload
+        } catch let readOnly as StateReadOnly {
+            throw APIError(.serviceUnavailable, "\(label) was not stored: \(readOnly.message)")
+        } catch let full as DiskFloorReached {
+            throw APIError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "\(label) was not stored: \(full.message)")
+        }
     }
 
     /// A thumbnail, or the API's error for why there is none: 409 for a picture over

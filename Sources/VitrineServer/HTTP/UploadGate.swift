@@ -1,11 +1,12 @@
 import Synchronization
 
-/// How many uploads (`POST /api/v1/assets`, an override's picture) are read and
-/// inspected at once. An upload is held whole in memory until it is inspected
-/// and stored, up to `api.maxUploadSize` (50 MB by default), so without a bound
-/// a token holder sending many at once could spend the kiosk's memory many
-/// times over. Past the bound the answer is 503 with `Retry-After`, before any
-/// of the body is read.
+/// How many uploads (`POST /api/v1/assets`, an override's picture) are received
+/// and inspected at once. Each is staged on disk as it arrives (`AssetUpload`),
+/// so its memory is a 1 MiB buffer and its decode's strip; but each also holds a
+/// staging file of up to `api.maxUploadSize` (50 MB by default), a thread-pool
+/// thread while it decodes, and the decode's memory. Without a bound, a token
+/// holder sending many at once could spend those many times over. Past the bound
+/// the answer is 503 with `Retry-After`, before any of the body is read.
 public final class UploadGate: Sendable {
     public let limit: Int
     private let inProgress = Mutex(0)

@@ -27,17 +27,30 @@ public enum ImageInspection {
     }
 
     public static func inspect(_ bytes: [UInt8], maxPixels: Int) throws(Failure) -> InspectedImage {
+        // withUnsafeBytes rethrows untyped errors: carry the typed one out in a Result.
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(Failure) in
+                try inspect(raw, maxPixels: maxPixels) { limit throws(PNGError) in try PNGRowReader(bytes, maxPixels: limit) }
+            }
+        }.get()
+    }
+
+    /// Inspects a picture on disk, mapped rather than read: an upload staged as it
+    /// arrived is decoded without being copied into memory.
+    public static func inspect(_ file: MappedFile, maxPixels: Int) throws(Failure) -> InspectedImage {
+        try inspect(file.bytes, maxPixels: maxPixels) { limit throws(PNGError) in
+            try PNGRowReader(borrowing: file.bytes, owner: file, maxPixels: limit)
+        }
+    }
+
+    private static func inspect(_ bytes: UnsafeRawBufferPointer, maxPixels: Int,
+                                pngReader: (Int) throws(PNGError) -> PNGRowReader) throws(Failure) -> InspectedImage {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             do throws(JPEGError) {
                 let decoder = try JPEGDecoder()
                 // The smallest DCT scale still entropy-decodes every block, so a
                 // damaged or truncated file fails here, at an eighth of the memory.
-                // withUnsafeBytes rethrows untyped errors: carry the typed one out in a Result.
-                let decoded = try bytes.withUnsafeBytes { raw in
-                    Result { () throws(JPEGError) in
-                        try decoder.decode(raw, covering: PixelSize(width: 1, height: 1), maxPixels: maxPixels)
-                    }
-                }.get()
+                let decoded = try decoder.decode(bytes, covering: PixelSize(width: 1, height: 1), maxPixels: maxPixels)
                 return InspectedImage(kind: .jpeg, size: decoded.info.uprightSize)
             } catch {
                 if case .tooManyPixels = error { throw .overPixelLimit("\(error)") }
@@ -57,7 +70,7 @@ public enum ImageInspection {
             do throws(PNGError) {
                 // Every row decoded (each CRC and the whole zlib stream checked), a
                 // strip at a time: an upload of any size costs one strip of memory.
-                let reader = try PNGRowReader(bytes, maxPixels: maxPixels)
+                let reader = try pngReader(maxPixels)
                 if reader.isInterlaced {
                     try SlideDecoding.requireWholeDecodeFits(reader.size, what: "an interlaced PNG")
                     try reader.readImage(into: PixelImage(size: reader.size))
@@ -99,7 +112,7 @@ public enum ImageInspection {
         return try scanned.get().uprightSize
     }
 
-    private static func describeStart(_ bytes: [UInt8]) -> String {
+    private static func describeStart(_ bytes: some Collection<UInt8>) -> String {
         if bytes.isEmpty { return "nothing: the body is empty" }
         let hex = bytes.prefix(4).map { byte in
             let text = String(byte, radix: 16, uppercase: true)

@@ -62,17 +62,36 @@ public final class AssetStore: Sendable {
             if let free = freeBytes(), let refusal = floor.refusal(storing: bytes.count, free: free) {
                 throw DiskFloorReached(message: refusal)
             }
-            let asset = Asset(id: id, name: name, kind: image.kind, size: bytes.count, width: image.size.width,
-                              height: image.size.height, added: Date().timeIntervalSince1970)
             try FileIO.writeAtomically(bytes, to: path(id))
-            let metadata: [String: Any] = [
-                "name": asset.name, "type": asset.kind.rawValue, "size": asset.size, "width": asset.width,
-                "height": asset.height, "added": asset.added,
-            ]
-            let json = try JSONValue.encode(metadata, [.sortedKeys])
-            try FileIO.writeAtomically(Array(json), to: path(id) + ".json")
-            return (asset, true)
+            return (try recordMetadata(id: id, size: bytes.count, image: image, name: name), true)
         }
+    }
+
+    /// Stores a finished upload, already inspected, under its digest, by
+    /// renaming its staging file. Returns the asset and whether it is new; the
+    /// staging file of a picture already stored is removed with the upload.
+    func adopt(_ upload: AssetUpload, image: InspectedImage, name: String) throws -> (asset: Asset, created: Bool) {
+        let id = try upload.finish()
+        return try lock.withLock { _ in
+            if let existing = asset(id) { return (existing, false) }
+            guard rename(upload.path, path(id)) == 0 else { throw SystemError("rename", subject: path(id)) }
+            upload.markAdopted()
+            try FileIO.syncDirectory(of: path(id))
+            return (try recordMetadata(id: id, size: upload.size, image: image, name: name), true)
+        }
+    }
+
+    /// Writes `<id>.json` after the bytes: its presence is what lists the asset.
+    private func recordMetadata(id: String, size: Int, image: InspectedImage, name: String) throws -> Asset {
+        let asset = Asset(id: id, name: name, kind: image.kind, size: size, width: image.size.width,
+                          height: image.size.height, added: Date().timeIntervalSince1970)
+        let metadata: [String: Any] = [
+            "name": asset.name, "type": asset.kind.rawValue, "size": asset.size, "width": asset.width,
+            "height": asset.height, "added": asset.added,
+        ]
+        let json = try JSONValue.encode(metadata, [.sortedKeys])
+        try FileIO.writeAtomically(Array(json), to: path(id) + ".json")
+        return asset
     }
 
     public func asset(_ id: String) -> Asset? {

@@ -19,7 +19,7 @@ enum ContentDigest {
         return hex(hasher.finalize())
     }
 
-    private static func hex(_ digest: SHA256.Digest) -> String {
+    static func hex(_ digest: SHA256.Digest) -> String {
         digest.map { byte in
             let text = String(byte, radix: 16)
             return byte < 16 ? "0" + text : text

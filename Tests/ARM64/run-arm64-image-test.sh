@@ -71,7 +71,7 @@ phase "user mode"
 Tests/ARM64/user-mode-test.sh "$binary" || failed=1
 
 phase "shellcheck"
-shellcheck deploy/debian/build-deb.sh deploy/arm64/*.sh Tests/ARM64/*.sh Tests/Image/test-image-setup.sh Tests/PixelRows/run.sh
+shellcheck deploy/debian/build-deb.sh deploy/arm64/*.sh Tests/ARM64/*.sh Tests/ARM64/initramfs-init Tests/Image/test-image-setup.sh Tests/PixelRows/run.sh
 
 phase "boot test"
 status=0

@@ -6,9 +6,11 @@ BUILD_PACKAGES := pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev li
 TEST_PACKAGES := libjpeg-turbo-progs signify-openbsd
 # Benchmarks: the reference tools measured side by side.
 BENCH_PACKAGES := libjpeg-turbo-progs libvips-tools time
+# Packages: dpkg-dev for dpkg-shlibdeps, chrpath and binutils for the binary, lintian to check them.
+DEB_PACKAGES := dpkg-dev binutils chrpath lintian
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload soak soak-ops openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload soak soak-ops openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -35,11 +37,23 @@ run: release
 # Raspberry Pi build: the arm64 cross-build, its package, and its image booted on Debian's arm64
 # kernels (mk/arm64.mk, docs/raspberry-pi.md).
 # The arm64 build starts first, in the background at the lowest priority, and arm64-test waits for it.
-test: arm64-background unit-test remote-test console-test api-fuzz-test vm-test fleet-test image-test arm64-test
+test: test-packages arm64-background unit-test remote-test console-test api-fuzz-test vm-test fleet-test image-test arm64-test
+
+# Every Debian package `make test` uses, for its first step: the build's now, the rest in one
+# apt-get in the background while the first build compiles (one download, one run of dpkg's
+# triggers). Each step still asks for its own packages, and waits for that install if it needs
+# one it has not finished (deploy/dev/ensure-packages.sh serialises them). On a fresh machine
+# this keeps several minutes of package installs off the suite's critical path.
+SUITE_PACKAGES := $(TEST_PACKAGES) nginx python3-venv chromium chromium-driver \
+	qemu-system-x86 busybox-static kmod cpio python3 evemu-tools v4l-utils e2fsprogs shellcheck \
+	$(DEB_PACKAGES) mmdebstrap arch-test debian-archive-keyring gpgv xz-utils binutils-aarch64-linux-gnu \
+	qemu-user-static qemu-system-arm
+test-packages: deps
+	@deploy/dev/ensure-packages.sh --background .build/suite-packages.log $(sort $(SUITE_PACKAGES))
 
 unit-test: deps
-	@deploy/dev/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
+	@deploy/dev/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) test --skip-build
 	Tests/PixelRows/run.sh
 
@@ -75,7 +89,7 @@ openapi:
 vm-test: deps
 	Tests/VM/run-vm-tests.sh
 
-# Boot to kiosk: a Debian bookworm image (debootstrap, cached in .build-image) with
+# Boot to kiosk: a Debian bookworm image (mmdebstrap, cached in .build-image) with
 # the package from `make deb` installed by apt-get, booted in QEMU (TCG): first slide
 # with no login, HDMI-CEC through the unit (vivid), 100-megapixel picture bombs under
 # MemoryMax, a pushed configuration shown and kept over a reboot with the root read-only,
@@ -87,7 +101,6 @@ image-test: deb
 # Debian packages from the static release build (.build-static, as vm-test, image-test
 # and soak use): .build-deb/vitrine_VERSION_ARCH.deb and vitrine-dbgsym_VERSION_ARCH.deb,
 # checked with lintian (deploy/debian/build-deb.sh; docs/deployment.md).
-DEB_PACKAGES := dpkg-dev binutils chrpath lintian
 deb: deps
 	@deploy/dev/ensure-packages.sh $(DEB_PACKAGES)
 	deploy/debian/build-deb.sh

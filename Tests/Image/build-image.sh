@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the bootable Debian image of the image test (Tests/Image/imagetest.py):
-# a small bookworm root filesystem made with debootstrap from Debian's
+# a small bookworm root filesystem made with mmdebstrap from Debian's
 # packages (systemd, udev, Debian's stock kernel), with Vitrine's Debian
 # package (`make deb`) installed by `apt-get install ./vitrine_VERSION_ARCH.deb`
 # in a chroot, as on a real system: apt brings the runtime libraries from the
@@ -16,7 +16,7 @@
 # before the package is installed, which then keeps it (its postinst writes
 # the starter configuration only where there is none).
 #
-# The debootstrapped root filesystem is cached as OUTDIR/rootfs-KEY.tar, KEY
+# The mmdebstrapped root filesystem is cached as OUTDIR/rootfs-KEY.tar, KEY
 # naming the suite, mirror and package lists: only the first run downloads.
 # OUTDIR/rootfs-base.tar links to it, for deploy/install.sh's checks in
 # run-image-test.sh, which install into a fresh copy of the same tree.
@@ -34,8 +34,8 @@ out=$(mkdir -p "$2" && cd "$2" && pwd)
 config=${3:+$(readlink -f "$3")}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-[ "$(id -u)" -eq 0 ] || { echo "$0: debootstrap and the image's file ownership need root" >&2; exit 1; }
-"$repo/deploy/dev/ensure-packages.sh" debootstrap e2fsprogs
+[ "$(id -u)" -eq 0 ] || { echo "$0: mmdebstrap and the image's file ownership need root" >&2; exit 1; }
+"$repo/deploy/dev/ensure-packages.sh" mmdebstrap e2fsprogs
 
 suite=bookworm
 # The boot essentials, and procps for the harness's pgrep. Not the kiosk's
@@ -67,32 +67,33 @@ find_mirror() {
 }
 mirror=${VITRINE_IMAGE_MIRROR:-$(find_mirror)}
 
-# Version 2 of the cached tree: bump when the cache stage below changes.
-key=$(printf '2 %s %s %s %s' "$suite" "$mirror" "$packages" "${prefetch[*]}" | sha256sum | cut -c1-12)
+# Version 3 of the cached tree: bump when the cache stage below changes.
+key=$(printf '3 %s %s %s %s' "$suite" "$mirror" "$packages" "${prefetch[*]}" | sha256sum | cut -c1-12)
 cache="$out/rootfs-$key.tar"
 if [ ! -f "$cache" ]; then
-    echo "debootstrap $suite from $mirror (cached afterwards as $(basename "$cache"))"
-    staging="$out/debootstrap"
-    rm -rf "$staging"
+    echo "mmdebstrap $suite from $mirror (cached afterwards as $(basename "$cache"))"
     started=$(date +%s)
-    debootstrap --variant=minbase --include="$packages" "$suite" "$staging" "$mirror" > "$out/debootstrap.log" 2>&1 \
-        || { tail -30 "$out/debootstrap.log" >&2; exit 1; }
-    # A small initramfs: only what mounting an ext4 root on virtio-blk takes
-    # (Debian's default, MODULES=most, packs every storage driver and makes a
-    # slow boot under TCG much slower).
-    printf 'MODULES=list\n' > "$staging/etc/initramfs-tools/conf.d/vitrine-image.conf"
-    printf '%s\n' virtio_pci virtio_blk ext4 crc32c_generic >> "$staging/etc/initramfs-tools/modules"
-    mount -t proc proc "$staging/proc"
-    chroot "$staging" update-initramfs -u -k all > "$out/initramfs.log" 2>&1 || { umount "$staging/proc"; cat "$out/initramfs.log" >&2; exit 1; }
-    umount "$staging/proc"
-    chroot "$staging" apt-get clean
-    # debootstrap leaves apt's package lists for the mirror in the tree: enough
-    # for apt to resolve the package's Depends, offline, from these downloads.
-    chroot "$staging" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --download-only \
-        --no-install-recommends "${prefetch[@]}" > "$out/prefetch.log" 2>&1 || { cat "$out/prefetch.log" >&2; exit 1; }
-    tar -C "$staging" --numeric-owner -cf "$cache.partial" .
+    # mmdebstrap, not debootstrap: one apt run for every package instead of a
+    # dpkg call each, and hooks that set the image up before its kernel is
+    # installed, so that the initramfs is generated once, already small: only
+    # what mounting an ext4 root on virtio-blk takes (Debian's default,
+    # MODULES=most, packs every storage driver and makes a slow boot under TCG
+    # much slower). The list goes in modules.d, not /etc/initramfs-tools/modules,
+    # a conffile of initramfs-tools. force-unsafe-io: no fsync per unpacked
+    # file; the tree is a throwaway tar until mkfs copies it. The apt lists stay
+    # in the tree: with the prefetched downloads they let apt resolve the
+    # package's Depends offline.
+    # shellcheck disable=SC2016  # $1 is mmdebstrap's, in its hooks
+    mmdebstrap --mode=root --format=tar --variant=minbase --include="$packages" \
+        --aptopt='APT::Install-Recommends "false"' --dpkgopt=force-unsafe-io \
+        --setup-hook='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/usr/share/initramfs-tools/modules.d"' \
+        --setup-hook='echo MODULES=list > "$1/etc/initramfs-tools/conf.d/vitrine-image.conf"' \
+        --setup-hook='printf "%s\n" virtio_pci virtio_blk ext4 crc32c_generic > "$1/usr/share/initramfs-tools/modules.d/vitrine-image"' \
+        --customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --download-only --no-install-recommends ${prefetch[*]}" \
+        --skip=cleanup/apt/lists --skip=cleanup/apt/cache \
+        "$suite" "$cache.partial" "$mirror" > "$out/mmdebstrap.log" 2>&1 \
+        || { tail -30 "$out/mmdebstrap.log" >&2; exit 1; }
     mv "$cache.partial" "$cache"
-    rm -rf "$staging"
     echo "rootfs cached in $(( $(date +%s) - started )) s"
 fi
 

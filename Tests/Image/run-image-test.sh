@@ -8,7 +8,7 @@
 #      binary in the package, or $VITRINE_IMAGE_BINARY;
 #   2. shellchecks the installer, the package's scripts and these scripts;
 #   3. builds a Debian bookworm image with the package installed by apt-get
-#      (Tests/Image/build-image.sh; the debootstrap is cached in .build-image);
+#      (Tests/Image/build-image.sh; the mmdebstrapped tree is cached in .build-image);
 #   4. checks the package on the image's tree, in a chroot (no systemd
 #      running): what the postinst made, then dpkg -r, reinstall and --purge;
 #   5. checks deploy/install.sh --root on a fresh copy of the same tree: a
@@ -16,12 +16,12 @@
 #      keeps the state, --purge removes that too; on a Raspberry Pi tree, the
 #      kernel command line words go on once and come off at --uninstall;
 #   6. boots the image in QEMU (TCG) and runs Tests/Image/imagetest.py.
-# Run as root (debootstrap, chroot, file ownership in the image).
+# Run as root (mmdebstrap, chroot, file ownership in the image).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=$(date +%s)
 phase() { echo "== $* ($(( $(date +%s) - started )) s)"; }
-deploy/dev/ensure-packages.sh qemu-system-x86 debootstrap e2fsprogs python3 shellcheck
+deploy/dev/ensure-packages.sh qemu-system-x86 mmdebstrap e2fsprogs python3 shellcheck
 
 out=.build-image
 mkdir -p "$out"
@@ -120,7 +120,7 @@ chroot "$root" dpkg --purge vitrine > "$out/dpkg-purge.log" 2>&1 || cat "$out/dp
 check "dpkg --purge removes the user and group, /var/lib/vitrine, /etc/vitrine and the unit's links" package_purged
 
 # deploy/install.sh, for machines without dpkg, on a fresh copy of the same
-# debootstrapped tree (its runtime packages come from the cached downloads).
+# mmdebstrapped tree (its runtime packages come from the cached downloads).
 phase "installer"
 group=installer
 root=$out/installer-root

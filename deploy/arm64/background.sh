@@ -28,10 +28,6 @@ case "${1:-}" in
         owner=${2:-}
         mkdir -p "$ARM64_BUILD_DIR"
         rm -f "$state.status"
-        # Everything the job installs, installed now: two apt-gets at once would
-        # fight over dpkg's lock.
-        "$arm64_repo/deploy/dev/ensure-packages.sh" mmdebstrap arch-test debian-archive-keyring python3 gpgv dpkg xz-utils \
-            dpkg-dev binutils chrpath lintian binutils-aarch64-linux-gnu qemu-user-static e2fsprogs qemu-system-arm shellcheck
         # setsid: its own process group, so that the watcher can stop all of it.
         # shellcheck disable=SC2016  # $1 and $2 are the inner shell's
         setsid bash -c '
@@ -41,7 +37,12 @@ case "${1:-}" in
             echo 19 > /proc/self/autogroup 2> /dev/null || true
             started=$(date +%s)
             status=0
-            nice -n 19 ionice -c 2 -n 7 "$1/Tests/ARM64/run-arm64-image-test.sh" prepare || status=$?
+            # Everything the job installs, first: it waits for an install already
+            # under way (make test starts one for the whole suite), not for dpkg.
+            "$1/deploy/dev/ensure-packages.sh" mmdebstrap arch-test debian-archive-keyring python3 gpgv dpkg xz-utils \
+                dpkg-dev binutils chrpath lintian binutils-aarch64-linux-gnu qemu-user-static e2fsprogs qemu-system-arm \
+                shellcheck cpio || status=$?
+            [ "$status" -eq 0 ] && { nice -n 19 ionice -c 2 -n 7 "$1/Tests/ARM64/run-arm64-image-test.sh" prepare || status=$?; }
             echo "$status $(( $(date +%s) - started ))" > "$2.status"
         ' background "$arm64_repo" "$state" > "$log" 2>&1 < /dev/null &
         job=$!

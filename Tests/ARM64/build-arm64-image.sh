@@ -9,6 +9,8 @@
 # qemu-user-static and binfmt_misc (deploy/arm64/binfmt.sh).
 #
 #   build-arm64-image.sh DEB OUTDIR [CONFIG]
+#   build-arm64-image.sh --rootfs-only OUTDIR   only the cached tree (below), which
+#                                               needs no package: made while it builds
 #
 # OUTDIR receives disk.img (ext4, root=/dev/vda), vmlinuz and initrd.img (the
 # 4K kernel), vmlinuz-16k and initrd-16k.img. CONFIG, when given, is placed at
@@ -21,9 +23,14 @@
 # architecture's maintainer scripts through binfmt_misc by itself), the serial
 # console is the PL011 ttyAMA0 of QEMU's virt machine, and there are two kernels.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: $0 DEB OUTDIR [CONFIG]" >&2; exit 64; }
-deb=$(readlink -f "$1")
-[ -f "$deb" ] || { echo "$0: no package at $1 (make deb ARCH=arm64)" >&2; exit 1; }
+[ $# -ge 2 ] || { echo "usage: $0 DEB OUTDIR [CONFIG], or $0 --rootfs-only OUTDIR" >&2; exit 64; }
+rootfs_only=no
+if [ "$1" = --rootfs-only ]; then
+    rootfs_only=yes
+else
+    deb=$(readlink -f "$1")
+    [ -f "$deb" ] || { echo "$0: no package at $1 (make deb ARCH=arm64)" >&2; exit 1; }
+fi
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 config=${3:+$(readlink -f "$3")}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,12 +51,10 @@ packages=systemd,systemd-sysv,udev,kmod,busybox-static,linux-image-arm64,linux-i
 prefetch=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16t64 libyaml-0-2 libstdc++6 adduser tzdata)
 key=$(printf '2 %s %s %s %s' "$suite" "$mirror" "$packages" "${prefetch[*]}" | sha256sum | cut -c1-12)
 cache="$out/rootfs-$key.tar"
+# shellcheck source=Tests/Image/test-image-setup.sh
+. "$repo/Tests/Image/test-image-setup.sh"
 if [ ! -f "$cache" ]; then
     echo "mmdebstrap $suite arm64 from $mirror (cached afterwards as $(basename "$cache"))"
-    started=$(date +%s)
-    # force-unsafe-io: dpkg without an fsync per unpacked file; the tree is a
-    # throwaway tar until mkfs copies it, so a crash would only mean making it again.
-    #
     # The kernels' depmod and initramfs run here, natively, not in the chroot:
     # under qemu-user they took about 250 of this step's 600 CPU seconds. So
     # the kernel packages' Depends on an initramfs generator is met by a stub
@@ -65,22 +70,15 @@ if [ ! -f "$cache" ]; then
         "Description: the test image's initramfs is made outside it (Tests/ARM64/make-initramfs.sh)" > "$stub_dir/stub/DEBIAN/control"
     dpkg-deb --build -Zgzip "$stub_dir/stub" "$stub_dir/initramfs-stub.deb" > /dev/null
     # shellcheck disable=SC2016  # $1 is mmdebstrap's, in its hooks
-    # --format=tar: mmdebstrap takes the format from the name otherwise, and .partial is none.
-    mmdebstrap --mode=root --format=tar --arch=arm64 --variant=minbase --include="$packages" \
+    test_image_mmdebstrap "$cache" "$out/mmdebstrap.log" "$suite" "$mirror" "$packages" "${prefetch[*]}" --arch=arm64 \
         --include="$stub_dir/initramfs-stub.deb" --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount \
-        --aptopt='Acquire::Check-Valid-Until "false"' --aptopt='APT::Install-Recommends "false"' \
-        --dpkgopt=force-unsafe-io \
+        --aptopt='Acquire::Check-Valid-Until "false"' \
         --essential-hook='chroot "$1" dpkg-divert --quiet --local --rename --divert /usr/sbin/depmod.image-build --add /usr/sbin/depmod' \
         --essential-hook='ln -s /bin/true "$1/usr/sbin/depmod"' \
         --customize-hook='rm "$1/usr/sbin/depmod" && chroot "$1" dpkg-divert --quiet --local --rename --remove /usr/sbin/depmod' \
-        --customize-hook='for modules in "$1"/usr/lib/modules/*; do depmod -b "$1" "${modules##*/}"; done' \
-        --customize-hook="chroot \"\$1\" apt-get install -y -q --download-only ${prefetch[*]}" \
-        --skip=cleanup/apt/lists --skip=cleanup/apt/cache \
-        "$suite" "$cache.partial" "$mirror" > "$out/mmdebstrap.log" 2>&1 \
-        || { tail -30 "$out/mmdebstrap.log" >&2; exit 1; }
-    mv "$cache.partial" "$cache"
-    echo "rootfs cached in $(( $(date +%s) - started )) s"
+        --customize-hook='for modules in "$1"/usr/lib/modules/*; do depmod -b "$1" "${modules##*/}"; done'
 fi
+[ "$rootfs_only" = yes ] && exit 0
 
 root="$out/rootfs"
 rm -rf "$root"
@@ -90,8 +88,6 @@ tar -C "$root" --numeric-owner -xpf "$cache"
 # The test image's system files, serial shell, network and TV, as on amd64;
 # trixie's arm64 kernels have vivid with CONFIG_VIDEO_VIVID_CEC too. ttyAMA0 is
 # the PL011 UART of QEMU's virt machine.
-# shellcheck source=Tests/Image/test-image-setup.sh
-. "$repo/Tests/Image/test-image-setup.sh"
 test_image_setup "$root" ttyAMA0
 
 test_image_install "$root" "$deb" "$out/apt-install.log" "$config"

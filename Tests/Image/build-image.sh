@@ -70,31 +70,22 @@ mirror=${VITRINE_IMAGE_MIRROR:-$(find_mirror)}
 # Version 3 of the cached tree: bump when the cache stage below changes.
 key=$(printf '3 %s %s %s %s' "$suite" "$mirror" "$packages" "${prefetch[*]}" | sha256sum | cut -c1-12)
 cache="$out/rootfs-$key.tar"
+# shellcheck source=Tests/Image/test-image-setup.sh
+. "$here/test-image-setup.sh"
 if [ ! -f "$cache" ]; then
     echo "mmdebstrap $suite from $mirror (cached afterwards as $(basename "$cache"))"
-    started=$(date +%s)
     # mmdebstrap, not debootstrap: one apt run for every package instead of a
     # dpkg call each, and hooks that set the image up before its kernel is
     # installed, so that the initramfs is generated once, already small: only
     # what mounting an ext4 root on virtio-blk takes (Debian's default,
     # MODULES=most, packs every storage driver and makes a slow boot under TCG
     # much slower). The list goes in modules.d, not /etc/initramfs-tools/modules,
-    # a conffile of initramfs-tools. force-unsafe-io: no fsync per unpacked
-    # file; the tree is a throwaway tar until mkfs copies it. The apt lists stay
-    # in the tree: with the prefetched downloads they let apt resolve the
-    # package's Depends offline.
+    # a conffile of initramfs-tools.
     # shellcheck disable=SC2016  # $1 is mmdebstrap's, in its hooks
-    mmdebstrap --mode=root --format=tar --variant=minbase --include="$packages" \
-        --aptopt='APT::Install-Recommends "false"' --dpkgopt=force-unsafe-io \
+    test_image_mmdebstrap "$cache" "$out/mmdebstrap.log" "$suite" "$mirror" "$packages" "${prefetch[*]}" \
         --setup-hook='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/usr/share/initramfs-tools/modules.d"' \
         --setup-hook='echo MODULES=list > "$1/etc/initramfs-tools/conf.d/vitrine-image.conf"' \
-        --setup-hook='printf "%s\n" virtio_pci virtio_blk ext4 crc32c_generic > "$1/usr/share/initramfs-tools/modules.d/vitrine-image"' \
-        --customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --download-only --no-install-recommends ${prefetch[*]}" \
-        --skip=cleanup/apt/lists --skip=cleanup/apt/cache \
-        "$suite" "$cache.partial" "$mirror" > "$out/mmdebstrap.log" 2>&1 \
-        || { tail -30 "$out/mmdebstrap.log" >&2; exit 1; }
-    mv "$cache.partial" "$cache"
-    echo "rootfs cached in $(( $(date +%s) - started )) s"
+        --setup-hook='printf "%s\n" virtio_pci virtio_blk ext4 crc32c_generic > "$1/usr/share/initramfs-tools/modules.d/vitrine-image"'
 fi
 
 ln -sfn "$(basename "$cache")" "$out/rootfs-base.tar"
@@ -104,8 +95,6 @@ rm -rf "$root"
 mkdir -p "$root"
 tar -C "$root" --numeric-owner -xpf "$cache"
 
-# shellcheck source=Tests/Image/test-image-setup.sh
-. "$here/test-image-setup.sh"
 test_image_setup "$root" ttyS0
 
 # Test only: what deploy/install.sh needs, for the installer checks on the running system.

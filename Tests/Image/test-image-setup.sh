@@ -1,8 +1,32 @@
 # Shared by Tests/Image/build-image.sh and Tests/ARM64/build-arm64-image.sh
-# (sourced): what makes an unpacked root file system the test image, and the
-# package installed in it. In test_image_setup, everything but the host name,
+# (sourced): the cached root tree, what makes it the test image once
+# unpacked, and the package installed in it. In test_image_setup, everything but the host name,
 # hosts and fstab is test only.
 # shellcheck shell=bash
+
+# test_image_mmdebstrap CACHE LOG SUITE MIRROR PACKAGES PREFETCH [OPTION...]:
+# the root tree of a test image, as a tar at CACHE (through CACHE.partial, so
+# that a run cut short leaves no cache), mmdebstrap's output in LOG. minbase
+# with PACKAGES (comma-separated) and no recommends; dpkg without an fsync per
+# file (force-unsafe-io: the tree is a throwaway tar until mkfs copies it);
+# PREFETCH's packages (space-separated) downloaded into the tree's apt cache,
+# not installed, and apt's lists kept, so that installing the package later
+# resolves its Depends with no network. OPTIONs go to mmdebstrap before the
+# prefetch hook (their hooks run first).
+test_image_mmdebstrap() {
+    local cache=$1 log=$2 suite=$3 mirror=$4 packages=$5 prefetch=$6 started
+    shift 6
+    started=$(date +%s)
+    # --format=tar: mmdebstrap takes the format from the name otherwise, and .partial is none.
+    mmdebstrap --mode=root --format=tar --variant=minbase --include="$packages" \
+        --aptopt='APT::Install-Recommends "false"' --dpkgopt=force-unsafe-io "$@" \
+        --customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --download-only --no-install-recommends $prefetch" \
+        --skip=cleanup/apt/lists --skip=cleanup/apt/cache \
+        "$suite" "$cache.partial" "$mirror" > "$log" 2>&1 \
+        || { tail -30 "$log" >&2; return 1; }
+    mv "$cache.partial" "$cache"
+    echo "rootfs cached in $(( $(date +%s) - started )) s"
+}
 
 # test_image_setup ROOT SERIAL_TTY: the system files, a root shell on the
 # serial console SERIAL_TTY (ttyS0 on a PC, ttyAMA0 on QEMU's arm virt machine)

@@ -281,7 +281,16 @@ extension ChannelManifest {
     private static func readConfiguration(_ json: [UInt8], blobs: [String: ChannelBlob],
                                           report: (String, String) -> Void) -> KioskConfiguration? {
         let text = String(decoding: json, as: UTF8.self)
-        let sections = ConfigLoader.topLevelKeys(text)
+        let document: ComposedConfiguration
+        do {
+            document = try ConfigLoader.compose(text)
+        } catch {
+            for issue in error.issues {
+                report(issue.path.isEmpty ? "configuration" : "configuration.\(issue.path)", issue.message)
+            }
+            return nil
+        }
+        let sections = document.sections
         if sections.contains("api") {
             report("configuration.api", "a channel may not set api: the listener and token belong to each kiosk's local file")
         }
@@ -293,7 +302,7 @@ extension ChannelManifest {
         }
         let configuration: KioskConfiguration
         do {
-            configuration = try ConfigLoader.parse(text, blobReferences: true)
+            configuration = try document.configuration(blobReferences: true)
         } catch {
             for issue in error.issues {
                 report(issue.path.isEmpty ? "configuration" : "configuration.\(issue.path)", issue.message)

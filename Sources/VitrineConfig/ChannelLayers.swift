@@ -33,13 +33,14 @@ public struct GroupPlaylist: Hashable, Sendable {
     /// not set. Issues are by key path within the group.
     public static func parse(_ text: String, baseDirectory: String = ".", source: String? = nil,
                              blobReferences: Bool = false) throws(ConfigError) -> GroupPlaylist {
-        let sets = ConfigLoader.topLevelKeys(text)
+        let document = try ConfigLoader.compose(text, source: source)
+        let sets = document.sections
         var issues = sets.subtracting(keys).sorted().map {
             ConfigIssue(path: $0, message: "a group may not set \($0): a group sets only \(keys.joined(separator: ", "))")
         }
         var configuration: KioskConfiguration?
         do {
-            configuration = try ConfigLoader.parse(text, baseDirectory: baseDirectory, source: source, blobReferences: blobReferences)
+            configuration = try document.configuration(baseDirectory: baseDirectory, blobReferences: blobReferences)
         } catch {
             issues += error.issues
         }

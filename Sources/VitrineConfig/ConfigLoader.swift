@@ -22,6 +22,13 @@ public enum ConfigLoader {
     ///   only a channel manifest's configuration may name them.
     public static func parse(_ text: String, baseDirectory: String = ".", source: String? = nil,
                              blobReferences: Bool = false) throws(ConfigError) -> KioskConfiguration {
+        try compose(text, source: source).configuration(baseDirectory: baseDirectory, blobReferences: blobReferences)
+    }
+
+    /// Composes `text` once (YAML, or JSON), for a reader that needs both its
+    /// top-level keys and its values (a push, a channel's configuration, a
+    /// group): throws only for a syntax error or an empty document.
+    public static func compose(_ text: String, source: String? = nil) throws(ConfigError) -> ComposedConfiguration {
         let root: YAMLNode?
         do {
             root = try YAMLComposer.compose(text)
@@ -31,7 +38,7 @@ public enum ConfigLoader {
         guard let root else {
             throw ConfigError(source: source, issues: [ConfigIssue(path: "", message: "the configuration is empty")])
         }
-        return try parse(root, baseDirectory: baseDirectory, source: source, blobReferences: blobReferences)
+        return ComposedConfiguration(root: root, source: source)
     }
 
     /// Reads and validates an already composed document (a device's values inside a channel's devices file).
@@ -64,12 +71,6 @@ public enum ConfigLoader {
         return values.count == 6 ? values : nil
     }
 
-    /// The top-level keys of a configuration document (none if it does not parse):
-    /// the remote API refuses pushes that set what only the local file may.
-    public static func topLevelKeys(_ text: String) -> Set<String> {
-        guard case .mapping(let mapping)? = try? YAMLComposer.compose(text) else { return [] }
-        return Set(mapping.keys.compactMap { if case .scalar(let scalar) = $0 { return scalar.string } else { return nil } })
-    }
 
     /// Problems with the files a valid configuration names: missing or unreadable
     /// slide and placeholder files. `run` shows the placeholder for these;

@@ -76,7 +76,7 @@ public final class RemoteKiosk: Sendable {
 
     /// Hands `stored` to the display thread, which switches at the next slide boundary.
     func apply(_ stored: StoredConfiguration) {
-        control.send(.apply(effective(stored), version: stored.version))
+        control.send(.apply(ScheduledConfiguration(effective(stored)), version: stored.version))
         fetcher.track(stored.configuration)
         collectUnusedAssets()
     }

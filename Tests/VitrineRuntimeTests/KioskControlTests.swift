@@ -41,6 +41,29 @@ struct KioskControlTests {
         try kiosk.run()
     }
 
+    /// Runs the kiosk, sends it `next` as version v2 `applyAt` seconds after it
+    /// starts, and returns its status at each of `readAt` (seconds from the
+    /// start; a read at the instant of the apply comes before it).
+    func readStatuses(of kiosk: Kiosk, applying next: KioskConfiguration, at applyAt: Double, readAt: [Double]) throws -> [KioskStatus] {
+        precondition(readAt.contains { $0 > applyAt }, "a read after the apply")
+        let statuses = StatusLog()
+        let scheduled = ScheduledConfiguration(next)
+        try run(kiosk) { control in
+            var elapsed = 0.0, applied = false
+            for time in readAt.sorted() {
+                if !applied, applyAt < time {
+                    Thread.sleep(forTimeInterval: applyAt - elapsed)
+                    control.send(.apply(scheduled, version: "v2"))
+                    (elapsed, applied) = (applyAt, true)
+                }
+                Thread.sleep(forTimeInterval: time - elapsed)
+                elapsed = time
+                statuses.append(control.status)
+            }
+        }
+        return statuses.all
+    }
+
     /// What a TV on HDMI-CEC follows: the display's state at start, then each change, once.
     @Test func theScreensStateIsReportedAtStartAndAtEachChange() throws {
         let directory = makeTemporaryDirectory()
@@ -116,22 +139,57 @@ struct KioskControlTests {
             indicator: { visible: false }
             output: { width: 160, height: 90 }
             """, baseDirectory: directory)
-        let statuses = StatusLog()
-        try run(kiosk) { control in
-            Thread.sleep(forTimeInterval: 0.1)
-            control.send(.apply(next, version: "v2"))
-            Thread.sleep(forTimeInterval: 0.15)
-            statuses.append(control.status)  // before the boundary at 400 ms: still v1
-            Thread.sleep(forTimeInterval: 0.4)
-            statuses.append(control.status)
-        }
-        #expect(statuses.all[0].configurationVersion == "v1")
-        #expect(statuses.all[1].configurationVersion == "v2")
-        #expect(statuses.all[1].slideCount == 2 && statuses.all[1].currentSlide == 0)
+        // Read at 250 ms, before the boundary at 400 ms (still v1), and at 650 ms.
+        let statuses = try readStatuses(of: kiosk, applying: next, at: 0.1, readAt: [0.25, 0.65])
+        #expect(statuses[0].configurationVersion == "v1")
+        #expect(statuses[1].configurationVersion == "v2")
+        #expect(statuses[1].slideCount == 2 && statuses[1].currentSlide == 0)
         #expect(events.applied == ["v2"])
         // The old playlist never reached its second slide: the switch took its boundary.
         #expect(!events.all.contains(.pageChanged(from: 0, to: 1, cause: .automatic)))
         #expect(isClose(display.currentFrame[80, 45], to: RGBAColor(red: 230, green: 220, blue: 20), tolerance: 6))
+    }
+
+    /// On the second of three slides when a configuration arrives that changes
+    /// only the dots' colour: at the slide boundary the carousel goes on to the
+    /// third slide, as it would have, instead of starting again at the first.
+    @Test func aChangeThatLeavesThePlaylistAloneKeepsTheSlideAndItsDeadline() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let yaml = """
+            slides: [red.jpg, green.jpg, blue.jpg]
+            interval: 600ms
+            transition: { type: cut }
+            output: { width: 160, height: 90 }
+            """
+        let (kiosk, display, events) = try makeKiosk(directory, yaml: yaml + "\nindicator: { visible: false }")
+        let next = try ConfigLoader.parse(yaml + "\nindicator: { visible: false, color: \"#FF0000\" }", baseDirectory: directory)
+        // Slide 1 from 600 ms; the boundary at 1,200 ms, then slide 2 until 1,800.
+        let statuses = try readStatuses(of: kiosk, applying: next, at: 0.8, readAt: [0.8, 1.5])
+        #expect(statuses[0].currentSlide == 1 && statuses[0].configurationVersion == "v1")
+        #expect(statuses[1].configurationVersion == "v2")
+        #expect(statuses[1].currentSlide == 2, "the carousel went on, not back to the first slide")
+        #expect(events.applied == ["v2"])
+        #expect(events.all.contains(.pageChanged(from: 1, to: 2, cause: .automatic)))
+        #expect(isClose(display.currentFrame[80, 45], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 6))
+    }
+
+    /// A new playlist with a slide put in front: the picture on screen (green)
+    /// keeps its place in the rotation, now at index 2, and the carousel goes on
+    /// from it to what follows it in the new playlist (blue), not to the new first slide.
+    @Test func aPlaylistChangeCarriesOnFromThePictureOnScreen() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let timings = "\ninterval: 600ms\ntransition: { type: cut }\nindicator: { visible: false }\noutput: { width: 160, height: 90 }"
+        let (kiosk, display, events) = try makeKiosk(directory, yaml: "slides: [red.jpg, green.jpg]" + timings)
+        let next = try ConfigLoader.parse("slides: [yellow.jpg, red.jpg, green.jpg, blue.jpg]" + timings, baseDirectory: directory)
+        // Green (slide 1) from 600 ms; the boundary at 1,200 ms: green is slide 2 now, then blue.
+        let statuses = try readStatuses(of: kiosk, applying: next, at: 0.8, readAt: [1.5])
+        #expect(statuses[0].configurationVersion == "v2" && statuses[0].slideCount == 4)
+        #expect(statuses[0].currentSlide == 3, "after green (now slide 2) comes blue")
+        #expect(events.all.contains(.pageChanged(from: 2, to: 3, cause: .automatic)))
+        #expect(!events.all.contains(.pageChanged(from: 1, to: 0, cause: .automatic)))
+        #expect(isClose(display.currentFrame[80, 45], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 6))
     }
 }
 

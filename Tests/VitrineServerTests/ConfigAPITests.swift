@@ -79,11 +79,15 @@ struct ConfigAPITests {
                 #expect(json(response.body)["changed"] as? Bool == false)
                 #expect(json(response.body)["version"] as? String == version)
             }
-            // The screen shows the new first slide: blue.
+            // The picture on screen (red, or green if the old playlist had moved on)
+            // is in the new playlist: it stays, at its new index, and rotation goes
+            // on from there, not back to the new first slide (blue).
+            let shown = harness.remote.control.status.currentSlide
+            #expect(shown == 1 || shown == 2)
             try await client.execute(uri: "/api/v1/screenshot", method: .get, headers: authorized()) { response in
                 #expect(response.headers[.contentType] == "image/png")
                 let centre = try centreColour(ofPNG: response.body)
-                #expect(near(centre, ServerHarness.colors["blue"]!))
+                #expect(near(centre, ServerHarness.colors[shown == 2 ? "green" : "red"]!))
             }
             // What is stored is what a restart reads.
             let reopened = try StateStore(directory: harness.stateDirectory, seedFile: harness.configPath,

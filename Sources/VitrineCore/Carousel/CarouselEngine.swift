@@ -136,6 +136,31 @@ public struct CarouselEngine: Sendable {
         if pages.count < 2 { scheduler.clearDeadline() }
     }
 
+    /// An engine for `settings` that carries on from this one at `slide`: the
+    /// picture on screen, found in a changed playlist. It rests there, keeps
+    /// this engine's pause reasons, and makes its next automatic change when
+    /// this engine's was due, so that a change which leaves the picture on
+    /// screen neither restarts its dwell nor sends the carousel back to its
+    /// first slide. Nothing is reported: the picture on screen did not change.
+    public func continuing(with settings: CarouselSettings, atSlide slide: Int, at now: MonotonicInstant) -> CarouselEngine {
+        precondition(settings.slideDwells.indices.contains(slide), "slide \(slide) of \(settings.slideCount)")
+        var next = CarouselEngine(settings: settings, start: now)
+        next.anchor = slide
+        next.restingSince = restingSince
+        // A scheduler whose dwell is this slide's, for re-arming after a pause.
+        next.scheduler = RotationScheduler(policy: settings.rotation, firstDwell: max(settings.slideDwells[slide], .milliseconds(1)), start: now)
+        for reason in scheduler.pauseReasons.sorted() { next.scheduler.pause(reason) }
+        switch phase {
+        case .awaitingNext:
+            // This engine was past its deadline, waiting for a picture: the change is due now.
+            next.scheduler.align(deadline: now)
+        case .resting, .animating, .dragging:
+            if let deadline = scheduler.deadline { next.scheduler.align(deadline: deadline) }
+        }
+        if next.pages.count < 2 { next.scheduler.clearDeadline() }
+        return next
+    }
+
     // MARK: Queries
 
     public var pageCount: Int { pages.count }

@@ -163,16 +163,22 @@ public final class Kiosk {
         // Decode the new playlist's first pictures now, into a store of its
         // own; the switch waits for them, so it never shows a black frame.
         let store = Self.makeStore(next, output: logicalSize, wakeup: loop.wakeup, metrics: metrics)
-        // The same playlist with a picture newly downloaded: keep the
-        // position, and have the slides around it ready for the swap.
+        // The same playlist with a picture newly downloaded, or a change that
+        // leaves the picture on screen in the playlist: keep the position, and
+        // have the slides around it ready for the swap.
         let sameShow = identity == shown && next.carouselSettings == configuration.carouselSettings
-        store.request(sameShow ? engine.slidesToPrefetch() : Array(next.slides.indices.prefix(2)))
-        pending = PendingConfiguration(configuration: next, identity: identity, store: store, sameShow: sameShow,
-                                       immediate: change.immediate)
+        let continuity: SlideContinuity = sameShow ? .unchanged : next.continuity(from: configuration, showing: engine.currentSlide)
+        switch continuity {
+        case .unchanged: store.request(engine.slidesToPrefetch())
+        case .keeps(let slide): store.request([slide, (slide + 1) % next.slides.count])
+        case .restarts: store.request(Array(next.slides.indices.prefix(2)))
+        }
+        pending = PendingConfiguration(configuration: next, identity: identity, store: store, continuity: continuity,
+                                       sameShow: sameShow, immediate: change.immediate)
         let what = identity.selection == .configuration ? "configuration \(version ?? "")" : "\(identity.selection)"
         logger.info(sameShow ? "pictures of \(what) changed; they show from the next slide boundary"
                              : change.immediate ? "\(what) shows as soon as its first picture is ready"
-                             : "\(what) received; it applies at the next slide boundary")
+                             : "\(what) received; it applies at the next slide boundary (\(continuity))")
     }
 
     /// Switches to a pending configuration once its first picture is ready and
@@ -192,10 +198,17 @@ public final class Kiosk {
             logger.info("downloaded pictures now showing")
             return
         }
-        let pauses = engine.scheduler.pauseReasons
-        engine = CarouselEngine(settings: next.carouselSettings, start: now)
+        switch pending.continuity {
+        case .unchanged:
+            break
+        case .keeps(let slide):
+            engine = engine.continuing(with: next.carouselSettings, atSlide: slide, at: now)
+        case .restarts:
+            let pauses = engine.scheduler.pauseReasons
+            engine = CarouselEngine(settings: next.carouselSettings, start: now)
+            for reason in pauses { engine.pause(reason, at: now) }
+        }
         programme.inStep.update(for: next)
-        for reason in pauses { engine.pause(reason, at: now) }
         touch.update(configuration: next)
         power.wakeOnTouch = next.power.wakeOnTouch
         if shown.version != previous.version {

@@ -24,8 +24,9 @@ public enum KioskCommand: Hashable, Sendable {
     /// Pause rotation for an operator (`PauseReason.remote`).
     case pause
     case resume
-    /// Show this configuration from the next slide boundary on.
-    case apply(KioskConfiguration, version: String)
+    /// Show this configuration from the next slide boundary on. Its schedule's
+    /// zone is read when the `ScheduledConfiguration` is made, before it is sent.
+    case apply(ScheduledConfiguration, version: String)
     /// Switch the screen on or off (an operator, through the API).
     case setScreenPower(ScreenPower.Request)
     /// Show an emergency override at once, or end the one showing (nil).

@@ -8,7 +8,9 @@ struct PendingConfiguration {
     /// The version and the schedule's or override's choice it shows.
     let identity: ShownIdentity
     let store: SlideFrameStore
-    /// The same playlist with a picture newly downloaded: the switch keeps the position.
+    /// What the switch does with the slide on screen (the diff of the playlists).
+    let continuity: SlideContinuity
+    /// The same playlist with a picture newly downloaded: only the pictures change.
     let sameShow: Bool
     /// An override starting or ending: shown as soon as its first picture is
     /// ready, without waiting for the slide boundary.
@@ -23,7 +25,11 @@ struct PendingConfiguration {
             if case .failed = store.placeholder { return true }
             return false
         }
-        return store.isSettled(sameShow ? currentSlide ?? 0 : 0)
+        switch continuity {
+        case .unchanged: return store.isSettled(currentSlide ?? 0)
+        case .keeps(let slide): return store.isSettled(slide)
+        case .restarts: return store.isSettled(0)
+        }
     }
 
     /// Whether the carousel is at a slide boundary: resting with its rotation

@@ -17,11 +17,13 @@ final class KioskProgramme {
     /// The wall timer came or the clock was stepped: observe at the next turn.
     private var due = false
 
+    /// At start, before the loop runs: the zone file is read here, once.
     init(configuration: KioskConfiguration, version: String?, logger: Logger) {
         self.logger = logger
         inStep = InStepRotation(logger: logger)
-        programme = Programme(configuration: configuration, version: version,
-                              timeline: Self.timeline(of: configuration, logger: logger))
+        let scheduled = ScheduledConfiguration(configuration)
+        if let problem = scheduled.zoneProblem { logger.error("\(problem)") }
+        programme = Programme(configuration: configuration, version: version, timeline: scheduled.timeline)
     }
 
     /// What to show first.
@@ -29,10 +31,12 @@ final class KioskProgramme {
         logged(programme.start(wall: WallClock.now(), monotonic: monotonic))
     }
 
-    /// A configuration was pushed (or its downloads changed).
-    func apply(_ configuration: KioskConfiguration, version: String, at monotonic: MonotonicInstant) -> Programme.Change {
-        logged(programme.apply(configuration, version: version, timeline: Self.timeline(of: configuration, logger: logger),
-                               wall: WallClock.now(), monotonic: monotonic))
+    /// A configuration was pushed (or its downloads changed), its zone already
+    /// read by whoever sent it: nothing here touches the file system.
+    func apply(_ scheduled: ScheduledConfiguration, version: String, at monotonic: MonotonicInstant) -> Programme.Change {
+        if let problem = scheduled.zoneProblem { logger.error("\(problem)") }
+        return logged(programme.apply(scheduled.configuration, version: version, timeline: scheduled.timeline,
+                                      wall: WallClock.now(), monotonic: monotonic))
     }
 
     func setOverride(_ override: KioskOverride?, at monotonic: MonotonicInstant) -> Programme.Change {
@@ -60,17 +64,5 @@ final class KioskProgramme {
     private func logged(_ change: Programme.Change) -> Programme.Change {
         for note in change.notes { logger.notice("\(note)") }
         return change
-    }
-
-    /// The configuration's schedule in its zone. The loader refuses a zone
-    /// tzdata does not know, so nil here means the zone's file went missing
-    /// since: the top-level slides show, and the log says why.
-    private static func timeline(of configuration: KioskConfiguration, logger: Logger) -> ScheduleTimeline? {
-        guard let schedule = configuration.schedule else { return nil }
-        guard let timeline = schedule.timeline() else {
-            logger.error("schedule.timezone: no time zone \(schedule.timezone ?? "") in tzdata; the schedule is not followed")
-            return nil
-        }
-        return timeline
     }
 }

@@ -418,7 +418,9 @@ public final class ChannelFollower: Sendable {
         }
         do {
             let name = "channel v\(manifest.version) \(blob.sha256.prefix(12))"
-            _ = try await NIOThreadPool.singleton.runIfActive { [store] in try store.assets.add(bytes, image: image, name: name) }
+            // blob.check hashed the bytes against the manifest's SHA-256: the asset's id.
+            let digest = blob.sha256
+            _ = try await NIOThreadPool.singleton.runIfActive { [store] in try store.assets.add(bytes, verifiedDigest: digest, image: image, name: name) }
         } catch {
             fail("cannot store \(url) in \(store.assets.directory): \(error)")
             return false

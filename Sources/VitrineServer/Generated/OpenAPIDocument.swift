@@ -247,8 +247,10 @@ paths:
       summary: Replace the configuration
       description: |
         Validates the configuration like `vitrine check-config`, stores it, and has the kiosk switch to it at the
-        next slide boundary (never mid-transition or under a finger; the new playlist starts at its first slide once
-        that picture is decoded). Keys left out take their defaults.
+        next slide boundary (never mid-transition or under a finger), once the picture it shows first is decoded:
+        rotation goes on from the picture on screen when the new playlist has it, and otherwise starts at the new
+        playlist's first slide; a change that leaves the playlist and its timings alone does not move the carousel.
+        Keys left out take their defaults.
 
         Rules beyond those of the file format:
 

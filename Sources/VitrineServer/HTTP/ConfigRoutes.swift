@@ -47,14 +47,16 @@ struct ConfigRoutes {
             throw APIError(.unprocessableContent, "the configuration is not valid UTF-8 text")
         }
         let local = kiosk.store.current.configuration
-        let pushed: KioskConfiguration
+        // Composed once: the sections a push may not set, and the values, from one tree.
+        let document: ComposedConfiguration, pushed: KioskConfiguration
         do {
-            pushed = try ConfigLoader.parse(type == "application/json" ? Self.joiningSurrogatePairs(text) : text, baseDirectory: local.baseDirectory)
+            document = try ConfigLoader.compose(type == "application/json" ? Self.joiningSurrogatePairs(text) : text)
+            pushed = try document.configuration(baseDirectory: local.baseDirectory)
         } catch {
             throw APIError(.unprocessableContent, "the configuration is not valid: \(error.issues.count) problem\(error.issues.count == 1 ? "" : "s")",
                            issues: error.issues)
         }
-        let issues = kiosk.store.pushIssues(pushed, sections: ConfigLoader.topLevelKeys(text))
+        let issues = kiosk.store.pushIssues(pushed, sections: document.sections)
         guard issues.isEmpty else {
             throw APIError(.unprocessableContent, "the configuration cannot be pushed: \(issues.count) problem\(issues.count == 1 ? "" : "s")", issues: issues)
         }

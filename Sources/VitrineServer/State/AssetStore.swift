@@ -54,8 +54,11 @@ public final class AssetStore: Sendable {
     /// Stores `bytes`, already inspected, under their digest.
     /// Returns the asset and whether it is new. Throws `DiskFloorReached` when
     /// storing them would leave less free space than the floor.
-    public func add(_ bytes: [UInt8], image: InspectedImage, name: String) throws -> (asset: Asset, created: Bool) {
-        let id = ContentDigest.sha256(bytes)
+    /// - Parameter verifiedDigest: their SHA-256 in hex, when the caller has
+    ///   just checked it (a channel's blob against its manifest), so that a
+    ///   picture is not hashed twice; computed here otherwise.
+    public func add(_ bytes: [UInt8], verifiedDigest: String? = nil, image: InspectedImage, name: String) throws -> (asset: Asset, created: Bool) {
+        let id = verifiedDigest ?? ContentDigest.sha256(bytes)
         return try lock.withLock { _ in
             if let existing = asset(id) { return (existing, false) }
             if let readOnlyReason { throw StateReadOnly(message: "nothing can be stored: \(readOnlyReason)") }

@@ -1,0 +1,48 @@
+import VitrineCore
+
+/// What a change of configuration means for the slide on screen: the pure
+/// part of applying a change, which diffs the old playlist against the new.
+public enum SlideContinuity: Hashable, Sendable {
+    /// The same pictures in the same order, with the same carousel settings
+    /// (dwells, loop, rotation, transition): the carousel goes on as it is, on
+    /// the same slide with the same deadline. Dots, colours or the API changed.
+    case unchanged
+    /// The picture on screen is in the new playlist, at `slide`: the carousel
+    /// carries on from there, with the deadline it had.
+    case keeps(slide: Int)
+    /// The picture on screen is not in the new playlist (or nothing was on
+    /// screen): the new playlist starts at its first slide.
+    case restarts
+}
+
+extension KioskConfiguration {
+    /// How `self` follows `previous` while `previous` shows slide `current`.
+    ///
+    /// A picture is a local file by its absolute path (so the same name
+    /// relative to another directory is another picture), an asset by its
+    /// digest, and a URL by the URL, whether or not its download has changed.
+    /// When the picture appears more than once in the new playlist, the same
+    /// index is kept if it is one of them, and otherwise the first.
+    public func continuity(from previous: KioskConfiguration, showing current: Int?) -> SlideContinuity {
+        let old = previous.slides.map { previous.pictureIdentity(of: $0.path) }
+        let new = slides.map { pictureIdentity(of: $0.path) }
+        if old == new, carouselSettings == previous.carouselSettings {
+            return .unchanged
+        }
+        guard let current, old.indices.contains(current) else { return .restarts }
+        let picture = old[current]
+        if new.indices.contains(current), new[current] == picture { return .keeps(slide: current) }
+        if let index = new.firstIndex(of: picture) { return .keeps(slide: index) }
+        return .restarts
+    }
+}
+
+extension KioskConfiguration {
+    /// What makes two slides show the same picture, for `continuity`.
+    func pictureIdentity(of path: String) -> String {
+        switch SlideSource(path) {
+        case .file(let file): "file:" + absolute(file)
+        case .asset, .url: path
+        }
+    }
+}

@@ -5,6 +5,7 @@ import Logging
 import Testing
 import VitrineCore
 import VitrinePNG
+import VitrineRuntime
 @testable import VitrineServer
 
 /// Uploads are staged on disk as they arrive (`AssetUpload`), over real sockets:
@@ -79,7 +80,7 @@ struct UploadStagingTests {
         #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer.prefix(300))")
         let digest = ContentDigest.sha256(png)
         #expect(answer.contains("\"id\":\"\(digest)\""), "\(answer.prefix(400))")
-        #expect(try FileIOBytes.read(harness.store.assets.path(digest)) == png)
+        #expect(try FileIO.read(harness.store.assets.path(digest), limit: 64 << 20) == png)
         #expect(Self.stagingFiles(harness).isEmpty)
         await server.stop()
     }
@@ -129,12 +130,5 @@ struct UploadStagingTests {
         #expect(harness.remote.uploads.current == 0)
         #expect(harness.store.assets.list().isEmpty)
         await server.stop()
-    }
-}
-
-/// A whole file, for comparing what was stored with what was sent.
-enum FileIOBytes {
-    static func read(_ path: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }

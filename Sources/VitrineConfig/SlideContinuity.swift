@@ -13,6 +13,16 @@ public enum SlideContinuity: Hashable, Sendable {
     /// The picture on screen is not in the new playlist (or nothing was on
     /// screen): the new playlist starts at its first slide.
     case restarts
+
+    /// The slide the carousel shows first after the change: the one on screen
+    /// (`current`), its new index, or the first.
+    public func firstSlide(current: Int?) -> Int {
+        switch self {
+        case .unchanged: current ?? 0
+        case .keeps(let slide): slide
+        case .restarts: 0
+        }
+    }
 }
 
 extension KioskConfiguration {

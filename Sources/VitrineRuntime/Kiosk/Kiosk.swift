@@ -168,10 +168,11 @@ public final class Kiosk {
         // have the slides around it ready for the swap.
         let sameShow = identity == shown && next.carouselSettings == configuration.carouselSettings
         let continuity: SlideContinuity = sameShow ? .unchanged : next.continuity(from: configuration, showing: engine.currentSlide)
-        switch continuity {
-        case .unchanged: store.request(engine.slidesToPrefetch())
-        case .keeps(let slide): store.request([slide, (slide + 1) % next.slides.count])
-        case .restarts: store.request(Array(next.slides.indices.prefix(2)))
+        if continuity == .unchanged {
+            store.request(engine.slidesToPrefetch())
+        } else if !next.slides.isEmpty {
+            let first = continuity.firstSlide(current: engine.currentSlide)
+            store.request(next.slides.count > 1 ? [first, (first + 1) % next.slides.count] : [first])
         }
         pending = PendingConfiguration(configuration: next, identity: identity, store: store, continuity: continuity,
                                        sameShow: sameShow, immediate: change.immediate)

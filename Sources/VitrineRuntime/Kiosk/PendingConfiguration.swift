@@ -25,11 +25,7 @@ struct PendingConfiguration {
             if case .failed = store.placeholder { return true }
             return false
         }
-        switch continuity {
-        case .unchanged: return store.isSettled(currentSlide ?? 0)
-        case .keeps(let slide): return store.isSettled(slide)
-        case .restarts: return store.isSettled(0)
-        }
+        return store.isSettled(continuity.firstSlide(current: currentSlide))
     }
 
     /// Whether the carousel is at a slide boundary: resting with its rotation

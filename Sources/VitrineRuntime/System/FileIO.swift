@@ -55,17 +55,12 @@ public enum FileIO {
         let temporary = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SystemError("open", subject: temporary) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let error = SystemError("write", subject: temporary)
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            written += count
+        do {
+            try writeAll(bytes, to: fd, path: temporary)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
         }
         if durable && fsync(fd) != 0 {
             let error = SystemError("fsync", subject: temporary)
@@ -80,6 +75,20 @@ public enum FileIO {
             throw error
         }
         if durable { try syncDirectory(of: path) }
+    }
+
+    /// Writes all of `bytes` to `fd` (`write`, again after a short write or
+    /// EINTR); the error names `path`, the file `fd` is open on.
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(SystemError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("write", subject: path)
+            }
+            written += count
+        }
     }
 
     /// Makes a rename or a new name in `path`'s directory durable (`fsync` of

@@ -42,8 +42,4 @@ public final class MappedFile: @unchecked Sendable {
     /// The mapped bytes, valid while `self` is alive: hold the `MappedFile` for as
     /// long as anything keeps the pointer.
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
-
-    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        try body(bytes)
-    }
 }

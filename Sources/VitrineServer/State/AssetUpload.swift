@@ -45,17 +45,11 @@ final class AssetUpload: @unchecked Sendable {
         if let free = store.freeBytes(), let refusal = store.floor.refusal(storing: bytes.count, free: free) {
             throw DiskFloorReached(message: refusal)
         }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == ENOSPC || errno == EDQUOT {
-                    throw DiskFloorReached(message: "the kiosk's disk is full (\(SystemError("write").reason)) after \(DiskFloor.mebibytes(size + written)) of the upload")
-                }
-                throw SystemError("write", subject: path)
-            }
-            written += count
+        // A Result keeps the error typed on both compilers (6.2 for arm64, 6.3).
+        let written = Result { () throws(SystemError) in try FileIO.writeAll(bytes, to: descriptor, path: path) }
+        if case .failure(let failure) = written {
+            guard failure.errno == ENOSPC || failure.errno == EDQUOT else { throw failure }
+            throw DiskFloorReached(message: "the kiosk's disk is full (\(failure.reason)) after about \(DiskFloor.mebibytes(size)) of the upload")
         }
         hasher.update(data: bytes)
         size += bytes.count

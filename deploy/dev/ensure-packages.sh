@@ -24,9 +24,10 @@ missing_packages() {
     done
 }
 
-[ -z "$(missing_packages "$@")" ] && exit 0
+missing=$(missing_packages "$@" | tr '\n' ' ')
+[ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
-    echo "missing Debian packages: $(missing_packages "$@" | tr '\n' ' '); run as root or: sudo apt-get install $(missing_packages "$@" | tr '\n' ' ')" >&2
+    echo "missing Debian packages: ${missing% }; run as root or: sudo apt-get install ${missing% }" >&2
     exit 1
 fi
 

@@ -72,7 +72,7 @@ struct ConfigAPITests {
                 #expect(response.headers[.eTag] == "\"\(answer["version"] as? String ?? "")\"")
                 return answer["version"] as? String ?? ""
             }
-            #expect(harness.eventually { harness.remote.control.status.configurationVersion == version && harness.remote.control.status.slideCount == 3 })
+            #expect(await harness.eventually { harness.remote.control.status.configurationVersion == version && harness.remote.control.status.slideCount == 3 })
             // The same push again changes nothing.
             try await client.execute(uri: "/api/v1/config", method: .put, headers: Self.yaml,
                                      body: body("slides: [blue.jpg, red.jpg, green.jpg]\ninterval: 10m\ntransition: {type: cut}")) { response in
@@ -227,7 +227,7 @@ struct ConfigAPITests {
                 #expect(json(response.body)["version"] as? String == first)
                 #expect(json(response.body)["previousVersion"] as? String == second)
             }
-            #expect(harness.eventually { harness.remote.control.status.configurationVersion == first })
+            #expect(await harness.eventually { harness.remote.control.status.configurationVersion == first })
             try await client.execute(uri: "/api/v1/config/rollback", method: .post, headers: authorized()) { response in
                 #expect(json(response.body)["version"] as? String == second)
             }

@@ -19,9 +19,9 @@ struct ConnectionLimitTests {
         return (server, try #require(server.port))
     }
 
-    /// 30 idle sockets against a cap of 8: 22 are closed at once (within 3 s,
-    /// where the idle timeout is 20 s), 8 are held; once they close, the API
-    /// answers again within a second, and /metrics has counted the 22.
+    /// 30 idle sockets against a cap of 8: 22 are closed at once (within 8 s,
+    /// where the idle timeout is 20 s; alone it is milliseconds), 8 are held; once they close, the API
+    /// answers again well before the idle timeout, and /metrics has counted the 22.
     @Test func connectionsPastTheCapAreClosedAtOnceAndTheAPIAnswersAgainAfterwards() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
@@ -29,17 +29,19 @@ struct ConnectionLimitTests {
         let (closedAtOnce, status) = try await RawHTTP.offPool {
             var sockets: [Int32] = []
             for _ in 0..<30 { sockets.append(try RawHTTP.connect(port: port)) }
-            let closedAtOnce = RawHTTP.closed(among: sockets, within: 3000)
+            let closedAtOnce = RawHTTP.closed(among: sockets, within: 8000)
             for fd in sockets { close(fd) }
             let start = MonotonicMilliseconds.now()
             var status: Int?
-            while status != 200, MonotonicMilliseconds.now() - start < 1000 {
+            // 5 s against an idle timeout of 20 s: the slots were given back when the
+            // sockets closed, not when the timeout would have ended them.
+            while status != 200, MonotonicMilliseconds.now() - start < 5000 {
                 status = try? RawHTTP.status(port: port, method: "GET", target: "/healthz")
             }
             return (closedAtOnce.count, status)
         }
-        #expect(closedAtOnce == 22, "\(closedAtOnce) of 30 closed within 3 s")
-        #expect(status == 200, "the API answers within a second of the sockets closing")
+        #expect(closedAtOnce == 22, "\(closedAtOnce) of 30 closed within 8 s")
+        #expect(status == 200, "the API answers within 5 s of the sockets closing (the idle timeout is 20 s)")
         let metrics = try await RawHTTP.offPool { try RawHTTP.body(port: port, target: "/metrics") }
         // 22, and any /healthz tries made before the server had noticed the 8 close.
         let refused = metrics.split(separator: "\n").first { $0.hasPrefix("vitrine_api_connections_refused_total ") }
@@ -61,12 +63,12 @@ struct ConnectionLimitTests {
             RawHTTP.send(slow, "GET /api/v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             let start = MonotonicMilliseconds.now()
             let early = RawHTTP.closed(among: [silent, slow], within: 1000).count
-            let late = RawHTTP.closed(among: [silent, slow], within: 3000).count
+            let late = RawHTTP.closed(among: [silent, slow], within: 6000).count
             return (early, late, MonotonicMilliseconds.now() - start)
         }
         #expect(early == 0, "not before the timeout")
         #expect(late == 2, "both closed after \(elapsed) ms")
-        #expect(elapsed < 4000)
+        #expect(elapsed < 7000, "closed by the 1.5 s timeout, not by anything slower")
         await server.stop()
     }
 

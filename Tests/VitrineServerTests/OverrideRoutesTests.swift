@@ -279,11 +279,11 @@ struct OverrideRoutesTests {
             let path = harness.directory + "/blue.jpg"
             let (status, answer) = try await Self.post(client, #"{"slides": ["\#(path)"], "duration": "1m"}"#)
             #expect(status == .created, "\(answer)")
-            #expect(harness.eventually { harness.remote.control.status.override?.id == answer["id"] as? String })
+            #expect(await harness.eventually { harness.remote.control.status.override?.id == answer["id"] as? String })
             let shown = try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { json($0.body)["override"] }
             #expect((shown as? [String: Any])?["id"] as? String == answer["id"] as? String)
             #expect(try await Self.delete(client).0 == .noContent)
-            #expect(harness.eventually { harness.remote.control.status.override == nil })
+            #expect(await harness.eventually { harness.remote.control.status.override == nil })
             let cleared = try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { json($0.body)["override"] }
             #expect(cleared is NSNull)
         }

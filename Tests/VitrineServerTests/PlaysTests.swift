@@ -133,8 +133,10 @@ struct PlaysTests {
         settings.upload = receiver.url
         settings.batch = 2
         settings.interval = .seconds(60)
+        // A generous timeout: an upload that times out after the receiver took it is sent again
+        // (at least once, by design), which a CPU-starved CI machine would turn into [1, 2, 1, 2, …].
         let uploader = PlayUploader(settings: settings, log: log, device: "lobby-left", logger: Logger(label: "test"), policy: .loopbackAllowed,
-                                    timeout: .seconds(5), backoffBase: .milliseconds(50))
+                                    timeout: .seconds(30), backoffBase: .milliseconds(50))
         #expect(uploader.status.pending == 5)
 
         receiver.setDown(true)
@@ -245,12 +247,12 @@ struct PlaysTests {
         let red = ContentDigest.sha256(try FileIO.read(harness.directory + "/red.jpg"))
         let before = Date()
         try await harness.application().test(.router) { client in
-            #expect(harness.eventually { harness.remote.control.status.currentSlide == 0 && harness.remote.metrics.snapshot.framesPresented > 0 })
+            #expect(await harness.eventually { harness.remote.control.status.currentSlide == 0 && harness.remote.metrics.snapshot.framesPresented > 0 })
             try await Task.sleep(for: .milliseconds(100))
             for command in ["next", "next"] {
                 let slide = harness.remote.control.status.currentSlide
                 #expect(try await StatusAndEventsTests.control(client, #"{"command": "\#(command)"}"#).0 == .accepted)
-                #expect(harness.eventually { harness.remote.control.status.currentSlide != slide })
+                #expect(await harness.eventually { harness.remote.control.status.currentSlide != slide })
                 try await Task.sleep(for: .milliseconds(100))
             }
             harness.remote.plays?.log.flush()

@@ -23,17 +23,17 @@ struct PowerRoutesTests {
             let before = try await Self.power(client)
             #expect(before["state"] as? String == "on" && before["requested"] as? String == "on")
             #expect(before["wokenByTouch"] as? Bool == false && before["wakeEndsInSeconds"] is NSNull)
-            #expect(harness.eventually { frames() > 0 })
+            #expect(await harness.eventually { frames() > 0 })
 
             let (status, answer) = try await Self.put(client, #"{"state": "off"}"#)
             #expect(status == .accepted && answer["requested"] as? String == "off")
-            #expect(harness.eventually { harness.remote.control.status.pausedBecause.contains("screenOff") })
+            #expect(await harness.eventually { harness.remote.control.status.pausedBecause.contains("screenOff") })
             #expect(try await Self.power(client)["state"] as? String == "off")
             #expect(harness.remote.metrics.snapshot.screenOn == false)
             // Off, a page change happens in the carousel but nothing reaches the display.
             let dark = frames()
             #expect(try await StatusAndEventsTests.control(client, #"{"command": "next"}"#).0 == .accepted)
-            #expect(harness.eventually { harness.remote.control.status.currentSlide == 1 })
+            #expect(await harness.eventually { harness.remote.control.status.currentSlide == 1 })
             try await Task.sleep(for: .milliseconds(200))
             #expect(frames() == dark, "nothing is presented while the screen is off")
             try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { response in
@@ -44,8 +44,8 @@ struct PowerRoutesTests {
             }
 
             #expect(try await Self.put(client, #"{"state": "on"}"#).0 == .accepted)
-            #expect(harness.eventually { frames() > dark }, "on again, the present is drawn at once")
-            #expect(harness.eventually { !harness.remote.control.status.pausedBecause.contains("screenOff") })
+            #expect(await harness.eventually { frames() > dark }, "on again, the present is drawn at once")
+            #expect(await harness.eventually { !harness.remote.control.status.pausedBecause.contains("screenOff") })
             #expect(try await Self.power(client)["state"] as? String == "on")
         }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 
 /// Plain TCP sockets to 127.0.0.1, for what an HTTP client library will not
@@ -9,9 +10,13 @@ import Glibc
 /// socket wait never holds one of the few cooperative threads the server
 /// under test needs to answer (on two cores there are two).
 enum RawHTTP {
+    /// Runs `body` on a thread of its own. Not on `DispatchQueue.global()`: these
+    /// bodies block for seconds, and on Linux the global pool adds a thread for a
+    /// blocked one only slowly, so the kiosk's own getaddrinfo hop waited 12 s
+    /// behind them in a loaded run and a channel test missed its 30 s bound.
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
         }
     }
 

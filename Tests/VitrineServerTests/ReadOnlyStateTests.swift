@@ -32,7 +32,7 @@ struct ReadOnlyStateTests {
         let harness = try ServerHarness(stateDirectory: state)
         defer { harness.close() }
         #expect(harness.store.readOnlyReason?.contains("Read-only file system") == true, "\(harness.store.readOnlyReason ?? "writable")")
-        #expect(harness.eventually { harness.remote.control.status.slideCount == 3 }, "the stored configuration shows")
+        #expect(await harness.eventually { harness.remote.control.status.slideCount == 3 }, "the stored configuration shows")
         try await harness.application().test(.router) { client in
             let (push, answer) = try await sendJSON(client, .put, "/api/v1/config", #"{"slides": ["red.jpg"]}"#)
             #expect(push == .serviceUnavailable)

@@ -95,12 +95,26 @@ final class ServerHarness: @unchecked Sendable {
         try JPEGEncoder().encode(PixelImage(size: size, fill: color), quality: 95)
     }
 
-    /// Polls `condition` every 20 ms for up to `seconds`.
+    /// Polls `condition` every 20 ms for up to `seconds`, from a thread of its own.
     func eventually(_ seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }
             Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition()
+    }
+
+    /// Polls `condition` every 20 ms for up to `seconds`, suspending between polls.
+    ///
+    /// Async tests use this one: `Thread.sleep` would hold one of the cooperative pool's
+    /// threads (two on a 2-core CI machine) for the whole wait, starving the very tasks
+    /// (the URL fetcher, the server's handlers) whose work the condition waits for.
+    func eventually(_ seconds: Double = 5, _ condition: () throws -> Bool) async rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return try condition()
     }

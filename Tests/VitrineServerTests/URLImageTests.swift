@@ -74,7 +74,7 @@ struct URLImageTests {
                                      body: body("slides: [\"\(url)\"]\nautoplay: false\nbackground: \"#000000\"")) { #expect($0.status == .ok) }
         }
         #expect(try await waitForScreen(harness, ServerHarness.colors["blue"]!), "the downloaded picture is on screen")
-        #expect(harness.eventually { server.statuses.contains(304) }, "revalidated with If-None-Match")
+        #expect(await harness.eventually { server.statuses.contains(304) }, "revalidated with If-None-Match")
         #expect(server.statuses.filter { $0 == 200 }.count == 1, "downloaded once")
         let asset = try #require(harness.remote.fetcher.assetIDs[url])
         #expect(harness.remote.assetsInUse.contains(asset), "a URL's download counts as in use")
@@ -122,7 +122,7 @@ struct URLImageTests {
                                      body: body("slides: [\"http://127.0.0.1:9/a.jpg\"]\nautoplay: false\nplaceholder: green.jpg")) { #expect($0.status == .ok) }
         }
         #expect(try await waitForScreen(harness, ServerHarness.colors["green"]!))
-        #expect(harness.eventually { harness.remote.control.status.recentErrors.contains { $0.contains("http://127.0.0.1:9/a.jpg: not downloaded yet") } })
+        #expect(await harness.eventually { harness.remote.control.status.recentErrors.contains { $0.contains("http://127.0.0.1:9/a.jpg: not downloaded yet") } })
     }
 
     @Test func aURLThatIsNotAPictureIsReportedAndNotStored() async throws {

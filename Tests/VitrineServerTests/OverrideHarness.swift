@@ -14,6 +14,7 @@ final class OverrideHarness: @unchecked Sendable {
     let directory: String
     let stateDirectory: String
     let remote: RemoteKiosk
+    private let assembly: KioskAssembly
     /// A picture on the kiosk, by absolute path.
     let picturePath: String
 
@@ -25,16 +26,13 @@ final class OverrideHarness: @unchecked Sendable {
         let configPath = directory + "/vitrine.yaml"
         try Array(ServerHarness.defaultYAML.replacingOccurrences(of: "[red.jpg, green.jpg]", with: "[red.jpg]").utf8).write(to: configPath)
         self.stateDirectory = stateDirectory ?? directory + "/state"
+        // Built as `vitrine run` builds it; the display thread never runs, so what the
+        // API sends stays in the kiosk's control for `commands()` to take.
         let logger = Logger(label: "test")
-        let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: configPath) }
-        let store = try StateStore(directory: self.stateDirectory, seedFile: configPath, seed: seed, logger: logger)
-        let events = EventHub()
-        let fetcher = URLImageFetcher(store: store, settings: store.current.configuration.api,
-                                      maxPixels: store.current.configuration.decode.maxPixels, events: events, logger: logger)
-        let control = KioskControl(wakeup: try WakeupSignal(), initial: KioskStatus(
-            currentSlide: 0, slideCount: 1, playing: false, pausedBecause: [], output: "none", inputDevices: [],
-            configurationVersion: store.current.version, startedAt: MonotonicClock.now(), recentErrors: []))
-        remote = RemoteKiosk(store: store, fetcher: fetcher, control: control, metrics: KioskMetrics(), events: events, logger: logger)
+        assembly = try KioskAssembly(
+            configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
+            options: KioskAssemblyOptions(openDisplay: { HeadlessDisplay(size: $0.outputSize, previewPath: nil, logger: logger) }))
+        remote = assembly.remote
     }
 
     /// Removes this harness's files (its state directory too, unless it was given one).

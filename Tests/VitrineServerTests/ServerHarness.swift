@@ -39,33 +39,18 @@ final class ServerHarness: @unchecked Sendable {
         try Array(yaml.utf8).write(to: configPath)
         self.stateDirectory = stateDirectory ?? directory + "/state"
         let logger = Logger(label: "test")
-        let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: configPath) }
-        store = try StateStore(directory: self.stateDirectory, seedFile: configPath,
-                               seed: seed, logger: logger)
-        let events = EventHub()
-        let fetcher = URLImageFetcher(store: store, settings: store.current.configuration.api,
-                                      maxPixels: store.current.configuration.decode.maxPixels, events: events, logger: logger)
-        let configuration = RemoteKiosk.initialConfiguration(store, fetcher: fetcher)
-        let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: logger)
-        nonisolated(unsafe) let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: display,
-                                                  logger: logger)
-        // The channel section, when the local file has one, as `vitrine run` follows it.
-        let channel = store.current.configuration.channel.map { [store] in
-            ChannelFollower(settings: $0, store: store, logger: logger, policy: channelPolicy)
-        }
-        // Proof of play, as `vitrine run` keeps it.
-        let plays = try ProofOfPlay(stateDirectory: self.stateDirectory, settings: store.current.configuration.plays,
-                                    device: "test-kiosk", logger: logger, policy: store.current.configuration.api.outbound)
-        remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
-                             logger: logger, channel: channel, plays: plays)
-        kiosk.onEvent = { event in
-            plays.handle(event)
-            if let event = ServerEvent(event) { events.publish(event) }
-        }
-        stop = kiosk.stopHandle
+        // Built as `vitrine run` builds it, on a headless display; the background work
+        // (downloads, channel polls, play uploads) is left to each test to drive.
+        nonisolated(unsafe) let assembly = try KioskAssembly(
+            configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
+            options: KioskAssemblyOptions(openDisplay: { HeadlessDisplay(size: $0.outputSize, previewPath: nil, logger: logger) },
+                                          device: "test-kiosk", channelPolicy: channelPolicy))
+        store = assembly.store
+        remote = assembly.remote
+        stop = assembly.stopHandle
         let finished = self.finished
         Thread.detachNewThread {
-            try? kiosk.run()
+            try? assembly.runDisplay()
             finished.signal()
         }
     }

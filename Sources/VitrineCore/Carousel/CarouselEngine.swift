@@ -316,7 +316,7 @@ public struct CarouselEngine: Sendable {
     /// Navigates; returns false when the command does nothing (a single page, the
     /// end of a non-looping playlist, or a slide that is not in the playlist).
     /// `cause` is what the page change is reported as: `.automatic` when
-    /// rotation in step (`RotationInStep`) brings a kiosk back to the slide its
+    /// rotation in step (`SyncedRotationTimeline`) brings a kiosk back to the slide its
     /// group shows.
     @discardableResult
     public mutating func perform(_ command: CarouselCommand, at now: MonotonicInstant,

@@ -19,7 +19,7 @@ import VitrineCore
 /// configuration until its slide boundary), `LifecycleReporter` (systemd READY,
 /// watchdog, the first-frame line), `RecentErrors` and `PlayReporter` (which
 /// presented frame first shows a slide at rest, for proof of play). Rotation in
-/// step with a group is `KioskProgramme`'s (`InStepRotation`).
+/// step with a group is `KioskProgramme`'s (`SyncedRotationFollower`).
 public final class Kiosk {
     /// The configuration the carousel runs: the one applied, with the slides
     /// its schedule or an override puts on screen (`KioskProgramme`).

@@ -13,14 +13,14 @@ final class KioskProgramme {
     private var programme: Programme
     private let logger: Logger
     /// Rotation in step with a group, by the wall clock (`sync`).
-    let inStep: InStepRotation
+    let inStep: SyncedRotationFollower
     /// The wall timer came or the clock was stepped: observe at the next turn.
     private var due = false
 
     /// At start, before the loop runs: the zone file is read here, once.
     init(configuration: KioskConfiguration, version: String?, logger: Logger) {
         self.logger = logger
-        inStep = InStepRotation(logger: logger)
+        inStep = SyncedRotationFollower(logger: logger)
         let scheduled = ScheduledConfiguration(configuration)
         if let problem = scheduled.zoneProblem { logger.error("\(problem)") }
         programme = Programme(configuration: configuration, version: version, timeline: scheduled.timeline)

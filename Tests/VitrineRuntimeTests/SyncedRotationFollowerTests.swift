@@ -7,13 +7,13 @@ import VitrineCore
 /// Rotation in step on virtual clocks: kiosks whose monotonic clocks differ
 /// (each board has its own) and whose wall clocks agree change slides at the
 /// same wall-clock instants, whenever they started.
-@Suite struct InStepRotationTests {
+@Suite struct SyncedRotationFollowerTests {
     static let second: Int64 = 1_000_000_000
 
     /// One kiosk: its engine, its owner, and its monotonic clock's offset from the shared wall clock.
     struct SimulatedKiosk {
         var engine: CarouselEngine
-        let inStep: InStepRotation
+        let inStep: SyncedRotationFollower
         /// wall = monotonic + offset, in nanoseconds.
         let offset: Int64
         /// (wall nanoseconds, slide) of each page change.
@@ -22,7 +22,7 @@ import VitrineCore
         init(configuration: KioskConfiguration, startWall: Int64, offset: Int64) {
             engine = CarouselEngine(settings: configuration.carouselSettings,
                                     start: MonotonicInstant(nanoseconds: startWall - offset))
-            inStep = InStepRotation(logger: Logger(label: "test"))
+            inStep = SyncedRotationFollower(logger: Logger(label: "test"))
             inStep.update(for: configuration)
             self.offset = offset
         }

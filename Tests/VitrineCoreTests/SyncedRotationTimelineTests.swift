@@ -1,13 +1,13 @@
 import Testing
 import VitrineCore
 
-@Suite struct RotationInStepTests {
+@Suite struct SyncedRotationTimelineTests {
     let second: Int64 = 1_000_000_000
     /// 2026-01-01T00:00:00Z.
     let epoch = WallInstant(secondsSinceEpoch: 1_767_225_600)
 
     @Test func slidesBeginAtTheEpochPlusTheDurationsBeforeThem() throws {
-        let inStep = try #require(RotationInStep(epoch: epoch, dwells: [.seconds(5), .seconds(2), .seconds(3)]))
+        let inStep = try #require(SyncedRotationTimeline(epoch: epoch, dwells: [.seconds(5), .seconds(2), .seconds(3)]))
         let start = epoch.secondsSinceEpoch * second
         let expectations: [(Int64, Int, Int64, Int)] = [
             // (seconds after the epoch, slide, next begins (s after the epoch), next slide)
@@ -25,7 +25,7 @@ import VitrineCore
 
     @Test func aClockBehindTheEpochCountsRoundsBackwards() throws {
         // A board that booted in 1970 and has not learnt the time yet.
-        let inStep = try #require(RotationInStep(epoch: epoch, dwells: [.seconds(4), .seconds(6)]))
+        let inStep = try #require(SyncedRotationTimeline(epoch: epoch, dwells: [.seconds(4), .seconds(6)]))
         let start = epoch.secondsSinceEpoch * second
         let before = inStep.position(atWallNanoseconds: start - 3 * second)
         #expect(before.slide == 1 && before.nextBegins == start && before.nextSlide == 0)
@@ -35,7 +35,7 @@ import VitrineCore
     }
 
     @Test func millisecondDwellsStayExact() throws {
-        let inStep = try #require(RotationInStep(epoch: .epoch, dwells: Array(repeating: .milliseconds(400), count: 3)))
+        let inStep = try #require(SyncedRotationTimeline(epoch: .epoch, dwells: Array(repeating: .milliseconds(400), count: 3)))
         // A year of 400 ms slides: still on the boundary to the nanosecond.
         let year: Int64 = 365 * 86_400 * second
         let position = inStep.position(atWallNanoseconds: year)
@@ -44,7 +44,7 @@ import VitrineCore
     }
 
     @Test func noSlidesOrNoTimeIsNoRotation() {
-        #expect(RotationInStep(epoch: .epoch, dwells: []) == nil)
-        #expect(RotationInStep(epoch: .epoch, dwells: [.zero, .zero]) == nil)
+        #expect(SyncedRotationTimeline(epoch: .epoch, dwells: []) == nil)
+        #expect(SyncedRotationTimeline(epoch: .epoch, dwells: [.zero, .zero]) == nil)
     }
 }

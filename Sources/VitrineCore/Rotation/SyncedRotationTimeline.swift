@@ -8,7 +8,7 @@
 /// A slide "begins" where the engine's rotation deadline is: the start of its
 /// transition in (`RotationScheduler.slideBegan`), so each slide's duration
 /// holds its transition, as it does when a kiosk rotates alone.
-public struct RotationInStep: Hashable, Sendable {
+public struct SyncedRotationTimeline: Hashable, Sendable {
     /// Where the rotation is at an instant.
     public struct Position: Hashable, Sendable {
         /// The playlist slide that should be showing (or transitioning in).

@@ -4,7 +4,7 @@ import VitrineCore
 
 /// Rotation in step with the other kiosks of a group (`sync` in the
 /// configuration; docs/fleet.md): the carousel's automatic page changes put on
-/// the wall-clock instants the pure `RotationInStep` computes, so that screens
+/// the wall-clock instants the pure `SyncedRotationTimeline` computes, so that screens
 /// side by side change together.
 ///
 /// It works on the engine's own rotation deadline rather than beside it: while
@@ -14,8 +14,8 @@ import VitrineCore
 /// rebooted, a picture was skipped) it waits until the engine's own rotation
 /// would move on (a touch's resume delay plus a dwell), moves that to the next
 /// instant of the group, and there goes to the group's slide.
-final class InStepRotation {
-    private var inStep: RotationInStep?
+final class SyncedRotationFollower {
+    private var inStep: SyncedRotationTimeline?
     private let logger: Logger
     /// Logged once per stretch out of step, not at every turn.
     private var outOfStep = false
@@ -30,7 +30,7 @@ final class InStepRotation {
             inStep = nil
             return
         }
-        inStep = RotationInStep(epoch: sync.effectiveEpoch, dwells: configuration.carouselSettings.slideDwells)
+        inStep = SyncedRotationTimeline(epoch: sync.effectiveEpoch, dwells: configuration.carouselSettings.slideDwells)
         if let inStep {
             logger.info("rotating in step: slide 0 began at \(WallInstant(nanosecondsSinceEpoch: inStep.epochNanoseconds)), \(configuration.slides.count) slides")
         }

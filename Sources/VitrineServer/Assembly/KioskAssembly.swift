@@ -1,0 +1,198 @@
+import Dispatch
+import FoundationEssentials
+import Logging
+import VitrineChannel
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+
+/// The composition root: the one place that builds a kiosk's object graph
+/// from its configuration file and state directory.
+///
+/// It makes, in this order, the state store (the file seeds it), the event hub,
+/// proof of play, the URL fetcher, the display (through `KioskAssemblyOptions.openDisplay`),
+/// the kiosk (display thread), the channel follower, the HDMI-CEC television and
+/// the remote side the API serves, and joins the kiosk's events to the event
+/// stream, the play log and the TV. `vitrine run` (and through it the image
+/// tests) and the integration tests' harnesses all use it, so their wirings
+/// cannot drift apart.
+///
+/// The display thread is the caller's: `runDisplay()` blocks on it. The
+/// background work (downloads, channel polling, play uploads, the API server)
+/// starts with `startServices()`, which tests leave out to drive that work by hand.
+public final class KioskAssembly {
+    public let store: StateStore
+    public let remote: RemoteKiosk
+    public let plays: ProofOfPlay?
+    public let television: CECTelevision?
+    private let kiosk: Kiosk
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - configFile: the local configuration file, which seeds `stateDirectory`.
+    ///   - stateDirectory: where pushed configurations, assets, the token and logs are kept.
+    /// - Throws: when the state directory cannot be used at all, or the display cannot be opened.
+    public init(configFile: String, stateDirectory: String, logger: Logger, options: KioskAssemblyOptions) throws {
+        let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: configFile) }
+        let store = try StateStore(directory: stateDirectory, seedFile: configFile, seed: seed, logger: logger)
+        if case .failure(let error) = seed {
+            logger.error("\(error)")
+            logger.warning("\(configFile) is not valid: showing the stored configuration instead")
+        }
+        logger.info("configuration \(store.current.version): \(store.origin.rawValue)", metadata: ["state": "\(stateDirectory)"])
+        // api, plays, channel and power.cec come from the local file whichever
+        // configuration shows, and are read once, here.
+        let local = store.current.configuration
+        let events = EventHub()
+        let plays = Self.proofOfPlay(stateDirectory: stateDirectory, local: local, device: options.device, logger: logger)
+        let fetcher = URLImageFetcher(store: store, settings: local.api, maxPixels: local.decode.maxPixels,
+                                      events: events, logger: logger)
+        var configuration = RemoteKiosk.initialConfiguration(store, fetcher: fetcher)
+        options.adjust(&configuration)
+        for issue in ConfigLoader.fileIssues(in: configuration) {
+            let outcome = configuration.onImageError == .skip ? "that slide will be skipped" : "that slide will show the placeholder"
+            logger.warning("\(issue); \(issue.path == "placeholder" ? "the background colour shows instead" : outcome)")
+        }
+        let display = try options.openDisplay(configuration)
+        let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: display, logger: logger)
+        let channel = local.channel.map { ChannelFollower(settings: $0, store: store, logger: logger, policy: options.channelPolicy) }
+        // Plays go to the URL the channel names (unless the local file names its
+        // own): the one recorded with the version applied before, then each new one's.
+        if let channel, let plays {
+            if let recorded = channel.recordedPlaysUpload { plays.useChannelUpload(recorded) }
+            channel.onPlaysUpload { url in plays.useChannelUpload(url) }
+        }
+        let television = CECTelevision(setting: configuration.power.cec,
+                                       drmConnector: (display as? DRMDisplay)?.connectorReference, logger: logger)
+        let remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
+                                 logger: logger, channel: channel, television: television, plays: plays)
+        kiosk.onEvent = { event in
+            if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
+            plays?.handle(event)
+            if let event = ServerEvent(event) { events.publish(event) }
+        }
+        self.store = store
+        self.remote = remote
+        self.plays = plays
+        self.television = television
+        self.kiosk = kiosk
+        self.logger = logger
+    }
+
+    /// Proof of play as the local file asks. The screen matters more than its
+    /// log: a log that cannot be kept is reported and left off.
+    private static func proofOfPlay(stateDirectory: String, local: KioskConfiguration, device: String?,
+                                    logger: Logger) -> ProofOfPlay? {
+        do {
+            return try ProofOfPlay(stateDirectory: stateDirectory, settings: local.plays,
+                                   device: device ?? local.channel?.device ?? ProofOfPlay.hostName(), logger: logger,
+                                   policy: local.api.outbound)
+        } catch {
+            logger.error("proof of play is off: \(error)")
+            return nil
+        }
+    }
+
+    /// Stops `runDisplay()` from any thread (as SIGTERM does).
+    public var stopHandle: KioskStopHandle { kiosk.stopHandle }
+
+    /// Runs the display thread on the calling thread until stopped (SIGTERM,
+    /// SIGINT or `stopHandle`); the display is restored before it returns.
+    public func runDisplay() throws { try kiosk.run() }
+
+    /// Starts the background work: URL downloads, channel polling, play uploads,
+    /// the TV and the API server (unless `api.listen` is off). A server that
+    /// cannot start (its port taken, its certificate unreadable) is logged and
+    /// the kiosk carries on without it.
+    /// - Throws: when the API is on and its token can neither be read nor made.
+    public func startServices() throws -> KioskServices {
+        let remote = remote, plays = plays, logger = logger
+        let settings = store.current.configuration.api
+        let token: String? = if case .address = settings.listen { try store.apiToken(configured: settings.token) } else { nil }
+        television?.start()
+        let tasks: [Task<Void, Never>] = [
+            Task { await remote.fetcher.run() },
+            Task { await remote.channel?.run() },
+            Task { await plays?.run() },
+        ]
+        if let uploader = plays?.uploader { logger.info("uploading plays to \(uploader.url)") }
+        if let channel = remote.channel { logger.info("following the channel \(channel.settings.url)") }
+        var server: APIServerRunner?
+        if let token {
+            do {
+                let listen = settings.listen
+                server = try remote.server(at: listen, token: token, tls: settings.tls) { port in
+                    logger.notice("API listening", metadata: ["address": "\(listen)", "port": "\(port)", "tls": "\(settings.tls != nil)"])
+                }
+            } catch {
+                logger.error("the API cannot start: \(error); the kiosk carries on without it")
+            }
+            if let server {
+                Task {
+                    do {
+                        try await server.run()
+                    } catch {
+                        // The screen matters more than the API: keep showing the playlist.
+                        logger.error("the API server stopped: \(error); the kiosk carries on without it")
+                    }
+                }
+            }
+        } else {
+            logger.info("API off (api.listen: off)")
+        }
+        return KioskServices(tasks: tasks, server: server, television: television, plays: plays)
+    }
+
+    /// The whole kiosk on the calling thread: the services, then the display
+    /// thread until it stops, then the services' orderly end.
+    public func run() throws {
+        let services = try startServices()
+        defer { services.stop() }
+        try runDisplay()
+    }
+}
+
+/// How `KioskAssembly` differs between `vitrine run` and a test.
+public struct KioskAssemblyOptions {
+    /// The display for the configuration: the DRM/headless selection in `vitrine run`, headless in tests.
+    public var openDisplay: (KioskConfiguration) throws -> DisplayBackend
+    /// Changes made after the configuration is read (`vitrine run --display`, `--preview`).
+    public var adjust: (inout KioskConfiguration) -> Void
+    /// The name plays are reported under; nil: the channel's device name, else the host name.
+    public var device: String?
+    /// The channel's poll policy; nil: the one the configuration asks for.
+    public var channelPolicy: ChannelPollPolicy?
+
+    public init(openDisplay: @escaping (KioskConfiguration) throws -> DisplayBackend,
+                adjust: @escaping (inout KioskConfiguration) -> Void = { _ in },
+                device: String? = nil, channelPolicy: ChannelPollPolicy? = nil) {
+        self.openDisplay = openDisplay
+        self.adjust = adjust
+        self.device = device
+        self.channelPolicy = channelPolicy
+    }
+}
+
+/// The background work `KioskAssembly.startServices()` started, and its end.
+public struct KioskServices {
+    let tasks: [Task<Void, Never>]
+    let server: APIServerRunner?
+    let television: CECTelevision?
+    let plays: ProofOfPlay?
+
+    /// Ends the work: open API requests get up to two seconds to finish and
+    /// event streams end, rather than being cut.
+    public func stop() {
+        television?.stop()
+        for task in tasks { task.cancel() }
+        plays?.stop()
+        if let server {
+            let stopped = DispatchSemaphore(value: 0)
+            Task {
+                await server.shutdown()
+                stopped.signal()
+            }
+            _ = stopped.wait(timeout: .now() + 2)
+        }
+    }
+}

@@ -13,14 +13,34 @@ public enum SlideContinuity: Hashable, Sendable {
     /// The picture on screen is not in the new playlist (or nothing was on
     /// screen): the new playlist starts at its first slide.
     case restarts
+    /// The new playlist rotates in step with a group (`sync`): it starts at
+    /// `slide`, the one the group shows at the switch, with that slide's
+    /// dwell, and is in step from its first frame rather than after an
+    /// out-of-step dwell.
+    case joinsGroup(slide: Int)
 
     /// The slide the carousel shows first after the change: the one on screen
-    /// (`current`), its new index, or the first.
+    /// (`current`), its new index, the first, or the group's.
     public func firstSlide(current: Int?) -> Int {
         switch self {
         case .unchanged: current ?? 0
         case .keeps(let slide): slide
         case .restarts: 0
+        case .joinsGroup(let slide): slide
+        }
+    }
+
+    /// This change for a playlist that rotates in step, whose group shows
+    /// `groupSlide` at the switch (nil: no `sync`, which leaves it as it is).
+    /// Anything but `.unchanged` starts at the group's slide: the switch comes
+    /// at a slide boundary, where a new picture shows anyway, and a picture
+    /// kept out of step would hold the screen apart from its neighbours for a
+    /// whole dwell. (When the group is at the kept picture, they agree.)
+    public func joiningGroup(at groupSlide: Int?) -> SlideContinuity {
+        guard let groupSlide else { return self }
+        switch self {
+        case .unchanged: return self
+        case .keeps, .restarts, .joinsGroup: return .joinsGroup(slide: groupSlide)
         }
     }
 }

@@ -88,9 +88,12 @@ public final class RemoteKiosk: Sendable {
         Task { [store] in _ = try? await NIOThreadPool.singleton.runIfActive { store.collectUnusedAssets(downloads: downloads) } }
     }
 
-    /// A URL's picture arrived or changed: the kiosk picks up the new file.
+    /// A URL's picture arrived or changed: the kiosk decodes the slides that
+    /// show it from the new file, and nothing else (not the whole configuration
+    /// through the apply path, which would rebuild its decoded slides).
     private func downloadsChanged() {
-        apply(store.current)
+        control.send(.updateDownloads(fetcher.localFiles))
+        collectUnusedAssets()
     }
 
     /// Asset ids the current or previous configuration uses.

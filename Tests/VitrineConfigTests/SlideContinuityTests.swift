@@ -57,4 +57,30 @@ struct SlideContinuityTests {
         withURL.downloads = later.downloads
         #expect(withURL.continuity(from: later, showing: 0) == .restarts)
     }
+
+    /// With `sync`, a change starts where the group is: whether the picture on
+    /// screen was kept or not. A change that leaves the playlist alone, and a
+    /// playlist without `sync` (no group slide), are left as they are.
+    @Test func aPlaylistInStepStartsAtTheGroupsSlide() {
+        #expect(SlideContinuity.restarts.joiningGroup(at: 2) == .joinsGroup(slide: 2))
+        #expect(SlideContinuity.keeps(slide: 1).joiningGroup(at: 3) == .joinsGroup(slide: 3))
+        #expect(SlideContinuity.keeps(slide: 1).joiningGroup(at: 1) == .joinsGroup(slide: 1))
+        #expect(SlideContinuity.unchanged.joiningGroup(at: 2) == .unchanged)
+        #expect(SlideContinuity.restarts.joiningGroup(at: nil) == .restarts)
+        #expect(SlideContinuity.keeps(slide: 1).joiningGroup(at: nil) == .keeps(slide: 1))
+        #expect(SlideContinuity.joinsGroup(slide: 2).firstSlide(current: 0) == 2)
+    }
+
+    /// A download arriving touches the slides that show its URL (and the
+    /// placeholder, when it is one), whichever way the copy changed.
+    @Test func aChangedDownloadTouchesOnlyTheSlidesOfItsURL() throws {
+        var configuration = try Self.configuration("slides: [a.jpg, \"https://x.test/1.jpg\", \"https://x.test/2.jpg\", \"https://x.test/1.jpg\"]")
+        #expect(configuration.change(toDownloads: ["https://x.test/1.jpg": "/d/1"]) == DownloadedCopiesChange(slides: [1, 3], placeholder: false))
+        configuration.downloads = ["https://x.test/1.jpg": "/d/1", "https://x.test/2.jpg": "/d/2"]
+        #expect(configuration.change(toDownloads: configuration.downloads).isEmpty)
+        #expect(configuration.change(toDownloads: ["https://x.test/1.jpg": "/d/1"]).slides == [2], "a copy gone")
+        #expect(configuration.change(toDownloads: ["https://x.test/1.jpg": "/d/1b", "https://x.test/2.jpg": "/d/2"]).slides == [1, 3])
+        configuration.placeholder = "https://x.test/2.jpg"
+        #expect(configuration.change(toDownloads: ["https://x.test/1.jpg": "/d/1"]) == DownloadedCopiesChange(slides: [2], placeholder: true))
+    }
 }

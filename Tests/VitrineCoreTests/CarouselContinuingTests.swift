@@ -31,6 +31,18 @@ struct CarouselContinuingTests {
         #expect(next.scheduler.deadline == ms(15000))
     }
 
+    /// A playlist joining a group in step starts at the group's slide with that
+    /// slide's own dwell, and pages on from it in order.
+    @Test func anEngineCanStartAtAGivenSlide() {
+        let engine = EngineHarness(CarouselEngine(settings: Self.settings([5000, 5000, 7000, 5000]), start: ms(1000), atSlide: 2))
+        #expect(engine.currentSlide == 2)
+        #expect(engine.phase == .resting)
+        #expect(engine.scheduler.deadline == ms(8000))
+        #expect(engine.takeEvents().isEmpty)
+        engine.advance(to: ms(8000))
+        #expect(engine.advance(to: ms(8400)) == [.pageChanged(from: 2, to: 3, cause: .automatic)])
+    }
+
     /// Paused by an operator and by the screen being off: still paused after, and
     /// resuming arms the new playlist's dwell for the slide (7 s), not slide 0's.
     @Test func pausesCarryOverAndResumeUsesTheSlidesNewDwell() {

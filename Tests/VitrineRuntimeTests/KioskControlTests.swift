@@ -191,6 +191,58 @@ struct KioskControlTests {
         #expect(!events.all.contains(.pageChanged(from: 1, to: 0, cause: .automatic)))
         #expect(isClose(display.currentFrame[80, 45], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 6))
     }
+
+    /// A playlist that rotates in step (`sync`), arriving as a channel version
+    /// does: it starts at the slide the group shows (here slide 2, 25 minutes
+    /// into a round of 10-minute slides), not at its first slide, which would
+    /// leave it out of step for a whole dwell.
+    @Test func aPlaylistInStepStartsAtTheGroupsSlide() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let layout = "\ntransition: { type: cut }\nindicator: { visible: false }\noutput: { width: 160, height: 90 }"
+        let (kiosk, display, events) = try makeKiosk(directory, yaml: "slides: [red.jpg, green.jpg]\ninterval: 600ms" + layout)
+        let epoch = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 25 * 60).rounded(.down))
+        let next = try ConfigLoader.parse("slides: [red.jpg, yellow.jpg, blue.jpg, red.jpg]\ninterval: 10m\n"
+                                          + "sync: {epoch: \(epoch.ISO8601Format())}" + layout, baseDirectory: directory)
+        // Green shows from 600 ms, and is not in the new playlist; the switch comes at the boundary, 1,200 ms.
+        let statuses = try readStatuses(of: kiosk, applying: next, at: 0.8, readAt: [1.6])
+        #expect(statuses[0].configurationVersion == "v2")
+        #expect(statuses[0].currentSlide == 2, "the group's slide, not the first slide for a 10-minute dwell out of step")
+        #expect(events.applied == ["v2"])
+        #expect(isClose(display.currentFrame[80, 45], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 6))
+    }
+
+    /// A URL slide's download arriving: the slide on screen changes in place, at
+    /// once, with no configuration applied and the carousel where it was.
+    @Test func aDownloadArrivingChangesOnlyItsSlideInPlace() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let url = "https://example.com/sea.jpg"
+        let (kiosk, display, events) = try makeKiosk(directory, yaml: """
+            slides: ["\(url)", green.jpg]
+            autoplay: false
+            background: "#000000"
+            indicator: { visible: false }
+            output: { width: 160, height: 90 }
+            """)
+        let downloaded = directory + "/blue.jpg"
+        let before = Locked<UInt32>(), statuses = StatusLog()
+        try run(kiosk) { control in
+            Thread.sleep(forTimeInterval: 0.4)
+            let frame = Locked<PixelImage>()
+            control.requestFrame { frame.append($0) }
+            for _ in 0..<100 where frame.all.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
+            if let centre = frame.all.first?[80, 45] { before.append(centre) }
+            control.send(.updateDownloads([url: downloaded]))
+            Thread.sleep(forTimeInterval: 0.6)
+            statuses.append(control.status)
+        }
+        #expect(isClose(try #require(before.all.first), to: RGBAColor(red: 0, green: 0, blue: 0), tolerance: 6), "nothing downloaded: the background")
+        #expect(isClose(display.currentFrame[80, 45], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 6))
+        #expect(statuses.all.first?.currentSlide == 0 && statuses.all.first?.configurationVersion == "v1")
+        #expect(events.applied.isEmpty, "no configuration went through the apply path")
+        #expect(events.all.isEmpty, "no page change")
+    }
 }
 
 final class StatusLog: @unchecked Sendable {

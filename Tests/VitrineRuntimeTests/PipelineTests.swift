@@ -84,6 +84,44 @@ struct PipelineTests {
         if case .ready = empty.placeholder {} else { Issue.record("an empty carousel shows the placeholder: it must be decoded") }
     }
 
+    /// A URL's download arriving or changing: only the slides that show it decode
+    /// again, and what they showed stays until the new frame is ready, so the
+    /// picture changes in place. A slide that failed ("not downloaded yet") decodes anew.
+    @Test func aReplacedRequestDecodesOnlyItsSlideAndKeepsTheOldFrameMeanwhile() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let red = try writeJPEG(directory + "/red.jpg", size: PixelSize(width: 320, height: 180), color: RGBAColor(red: 220, green: 20, blue: 20))
+        let blue = try writeJPEG(directory + "/blue.jpg", size: PixelSize(width: 320, height: 180), color: RGBAColor(red: 20, green: 20, blue: 220))
+        let output = PixelSize(width: 320, height: 180)
+        var slides = requests(count: 3, file: red)
+        slides[2] = SlideRequest(file: "https://example.com/sea.jpg", resolvedPath: nil, fit: .contain, background: .black,
+                                 output: output, maxPixels: 100_000_000)
+        let metrics = KioskMetrics()
+        let store = SlideFrameStore(slides: slides, placeholder: nil, capacity: 5, metrics: metrics, onChange: {})
+        store.request([0, 1, 2])
+        store.waitUntilIdle()
+        let untouched = try #require(store.frame(of: 0))
+        guard case .failed = store.state(of: 2) else { Issue.record("a URL not downloaded yet fails"); return }
+        #expect(metrics.snapshot.decodeCount == 2)
+
+        // Slide 1 now from blue.jpg: red stays on show until blue is decoded.
+        let version = store.version
+        store.replace([1: requests(count: 1, file: blue)[0], 2: requests(count: 1, file: blue)[0]])
+        #expect(store.version > version, "the display thread looks again")
+        if case .ready(let meanwhile) = store.state(of: 1) {
+            let pixel = meanwhile[160, 90]
+            #expect(isClose(pixel, to: RGBAColor(red: 220, green: 20, blue: 20), tolerance: 12) || isClose(pixel, to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 12))
+        } else {
+            Issue.record("slide 1 kept a frame while its new file decodes")
+        }
+        store.waitUntilIdle()
+        #expect(isClose(try #require(store.frame(of: 1))[160, 90], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 12))
+        #expect(isClose(try #require(store.frame(of: 2))[160, 90], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 12))
+        #expect(metrics.snapshot.decodeCount == 4, "slides 1 and 2 decoded again, slide 0 not")
+        #expect(try #require(store.frame(of: 0)).storage === untouched.storage, "slide 0's frame is the same one")
+        #expect(store.takeNewFailures().count == 1, "only the failure from before the download")
+    }
+
     @Test func slidesLeavingTheWindowBeforeDecodingAreNotDecoded() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }

@@ -136,6 +136,17 @@ public struct CarouselEngine: Sendable {
         if pages.count < 2 { scheduler.clearDeadline() }
     }
 
+    /// An engine for `settings` resting at `slide` from `start`, with that
+    /// slide's dwell: a playlist that joins a group rotating in step starts
+    /// where the group is, not at its first slide.
+    public init(settings: CarouselSettings, start: MonotonicInstant, atSlide slide: Int) {
+        precondition(settings.slideDwells.indices.contains(slide), "slide \(slide) of \(settings.slideCount)")
+        self.init(settings: settings, start: start)
+        anchor = slide
+        scheduler = RotationScheduler(policy: settings.rotation, firstDwell: max(settings.slideDwells[slide], .milliseconds(1)), start: start)
+        if pages.count < 2 { scheduler.clearDeadline() }
+    }
+
     /// An engine for `settings` that carries on from this one at `slide`: the
     /// picture on screen, found in a changed playlist. It rests there, keeps
     /// this engine's pause reasons, and makes its next automatic change when

@@ -32,7 +32,8 @@ public final class SlideFrameStore: @unchecked Sendable {
     }
 
     private let lock = Mutex()
-    private let requests: [SlideRequest]
+    /// Guarded by `lock`: a slide's request changes when its URL's download does (`replace`).
+    private var requests: [SlideRequest]
     /// The size every frame is decoded for.
     public let outputSize: PixelSize
     private let placeholderRequest: SlideRequest?
@@ -58,6 +59,10 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// Memory of evicted frames, reused for the next decode so that a page
     /// change does not fault in a fresh frame's worth of pages. At most one is kept.
     private var recycled: PixelStorage?
+    /// Bumped by `replace`: a decode that began before is of the old file, and is not kept.
+    private var generations: [Int: Int] = [:]
+    /// Frames of a replaced request, shown until the new file's frame is ready.
+    private var outdated: Set<Int> = []
 
     /// - Parameters:
     ///   - slides: one request per playlist slide.
@@ -91,12 +96,34 @@ public final class SlideFrameStore: @unchecked Sendable {
     public func request(_ slides: [Int]) {
         let (toDecode, placeholderToDecode) = lock.withLock { () -> ([Int], Bool) in
             wanted = slides.filter { requests.indices.contains($0) }
-            let missing = wanted.filter { frames[$0] == nil && failures[$0] == nil && !inFlight.contains($0) }
+            let missing = wanted.filter { (frames[$0] == nil || outdated.contains($0)) && failures[$0] == nil && !inFlight.contains($0) }
             inFlight.formUnion(missing)
             queuedDecodes += missing.count
             return (missing, updatePlaceholder())
         }
         if placeholderToDecode { queue.async { self.decodePlaceholder() } }
+        for slide in toDecode { queue.async { self.decode(slide) } }
+    }
+
+    /// New requests for some slides (their URL's downloaded copy changed). The
+    /// frame each had stays on show until the new file's frame is ready, so the
+    /// picture changes in place without a blank frame; wanted ones decode again
+    /// at once, the others when next requested. Slides not named are untouched.
+    public func replace(_ changed: [Int: SlideRequest]) {
+        let toDecode = lock.withLock { () -> [Int] in
+            for (slide, request) in changed where requests.indices.contains(slide) {
+                requests[slide] = request
+                generations[slide, default: 0] += 1
+                failures[slide] = nil
+                if frames[slide] != nil { outdated.insert(slide) }
+            }
+            // One in flight finds its generation changed, and decodes again itself.
+            let again = wanted.filter { changed[$0] != nil && !inFlight.contains($0) }
+            inFlight.formUnion(again)
+            queuedDecodes += again.count
+            changeCount += 1
+            return again
+        }
         for slide in toDecode { queue.async { self.decode(slide) } }
     }
 
@@ -176,24 +203,41 @@ public final class SlideFrameStore: @unchecked Sendable {
             defer { recycled = nil }
             return recycled
         }
+        let (request, generation) = lock.withLock { (requests[slide], generations[slide, default: 0]) }
         let started = MonotonicClock.now()
         let result = Result { () throws(SlideError) -> PixelImage in
-            try SlideDecoding.frame(for: requests[slide], workspace: try workspaceOnQueue(), frameStorage: storage)
+            try SlideDecoding.frame(for: request, workspace: try workspaceOnQueue(), frameStorage: storage)
         }
         if case .success = result { metrics?.decoded(in: MonotonicClock.now() - started) }
-        let placeholderToDecode = lock.withLock { () -> Bool in
+        let (placeholderToDecode, again) = lock.withLock { () -> (Bool, Bool) in
+            // Replaced while decoding: this frame is of the old file.
+            if generations[slide, default: 0] != generation {
+                if wanted.contains(slide) {
+                    queuedDecodes += 1
+                    return (false, true)
+                }
+                inFlight.remove(slide)
+                return (false, false)
+            }
             inFlight.remove(slide)
+            outdated.remove(slide)
             switch result {
             case .success(let frame):
                 frames[slide] = frame
                 touch(slide)
                 evict()
             case .failure(let error):
+                frames[slide] = nil
+                recency.removeAll { $0 == slide }
                 failures[slide] = error
                 unreported.append((slide, error))
             }
             changeCount += 1
-            return updatePlaceholder()
+            return (updatePlaceholder(), false)
+        }
+        if again {
+            queue.async { self.decode(slide) }
+            return
         }
         if placeholderToDecode { queue.async { self.decodePlaceholder() } }
         onChange()

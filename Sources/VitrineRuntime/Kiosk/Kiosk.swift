@@ -145,6 +145,8 @@ public final class Kiosk {
                 follow(programme.setOverride(override, at: now), version: pending?.identity.version ?? shown.version)
             case .apply(let next, let version):
                 follow(programme.apply(next, version: version, at: now), version: version)
+            case .updateDownloads(let downloads):
+                updateDownloads(downloads)
             }
         }
         if let change = programme.takeDueChange(at: now) {
@@ -167,7 +169,8 @@ public final class Kiosk {
         // leaves the picture on screen in the playlist: keep the position, and
         // have the slides around it ready for the swap.
         let sameShow = identity == shown && next.carouselSettings == configuration.carouselSettings
-        let continuity: SlideContinuity = sameShow ? .unchanged : next.continuity(from: configuration, showing: engine.currentSlide)
+        let continuity: SlideContinuity = sameShow ? .unchanged
+            : next.continuity(from: configuration, showing: engine.currentSlide).joiningGroup(at: groupSlide(of: next, immediate: change.immediate))
         if continuity == .unchanged {
             store.request(engine.slidesToPrefetch())
         } else if !next.slides.isEmpty {
@@ -180,6 +183,46 @@ public final class Kiosk {
         logger.info(sameShow ? "pictures of \(what) changed; they show from the next slide boundary"
                              : change.immediate ? "\(what) shows as soon as its first picture is ready"
                              : "\(what) received; it applies at the next slide boundary (\(continuity))")
+    }
+
+    /// A URL's downloaded copy arrived or changed: the slides that show it decode
+    /// the new file and change in place; the slide on screen, its deadline and
+    /// every other frame are left alone. A placeholder that is such a URL is
+    /// the one case that makes its store anew.
+    private func updateDownloads(_ downloads: [String: String]) {
+        programme.updateDownloads(downloads)
+        /// Updates `configuration`'s downloads and `store`; true when the store was made anew.
+        func updated(_ configuration: inout KioskConfiguration, _ store: inout SlideFrameStore) -> Bool {
+            let change = configuration.change(toDownloads: downloads)
+            configuration.downloads = downloads
+            if change.placeholder {
+                store = Self.makeStore(configuration, output: store.outputSize, wakeup: loop.wakeup, metrics: metrics)
+                return true
+            }
+            let requests = configuration.slideRequests(output: store.outputSize)
+            store.replace(Dictionary(uniqueKeysWithValues: change.slides.map { ($0, requests[$0]) }))
+            return false
+        }
+        if updated(&configuration, &store) {
+            renderer.invalidate()
+            store.request(engine.slidesToPrefetch())
+        }
+        if var waiting = pending {
+            if updated(&waiting.configuration, &waiting.store), !waiting.configuration.slides.isEmpty {
+                let first = waiting.continuity.firstSlide(current: engine.currentSlide)
+                waiting.store.request(waiting.sameShow || waiting.continuity == .unchanged ? engine.slidesToPrefetch()
+                                      : [first, (first + 1) % waiting.configuration.slides.count])
+            }
+            pending = waiting
+        }
+    }
+
+    /// With `sync`, the slide the group shows when `next` switches in: at once
+    /// (`immediate`), or at the rotation deadline, which is the next slide boundary.
+    private func groupSlide(of next: KioskConfiguration, immediate: Bool) -> Int? {
+        let (now, wallNow) = SyncedRotationFollower.systemClocks()
+        let switchAt = immediate ? now : max(engine.scheduler.deadline ?? now, now)
+        return SyncedRotationFollower.groupSlide(for: next, atWallNanoseconds: wallNow + (switchAt - now).nanoseconds)
     }
 
     /// Switches to a pending configuration once its first picture is ready and
@@ -207,6 +250,11 @@ public final class Kiosk {
         case .restarts:
             let pauses = engine.scheduler.pauseReasons
             engine = CarouselEngine(settings: next.carouselSettings, start: now)
+            for reason in pauses { engine.pause(reason, at: now) }
+        case .joinsGroup(let slide):
+            // The follower (updated below) puts its deadline on the group's next instant at the next turn.
+            let pauses = engine.scheduler.pauseReasons
+            engine = CarouselEngine(settings: next.carouselSettings, start: now, atSlide: slide)
             for reason in pauses { engine.pause(reason, at: now) }
         }
         programme.inStep.update(for: next)

@@ -31,6 +31,9 @@ public enum KioskCommand: Hashable, Sendable {
     case setScreenPower(ScreenPower.Request)
     /// Show an emergency override at once, or end the one showing (nil).
     case setOverride(KioskOverride?)
+    /// The downloaded copies of URL slides, URL to local file, after one arrived
+    /// or changed: only the slides that show those URLs are decoded again.
+    case updateDownloads([String: String])
 }
 
 /// A question for the display thread, answered at its next turn.

@@ -4,10 +4,11 @@ import VitrineCore
 /// A configuration waiting for its slide boundary, its first pictures decoding
 /// into a store of its own, so that the switch never shows a black frame.
 struct PendingConfiguration {
-    let configuration: KioskConfiguration
+    /// Its downloads follow the ones the display thread gets while it waits.
+    var configuration: KioskConfiguration
     /// The version and the schedule's or override's choice it shows.
     let identity: ShownIdentity
-    let store: SlideFrameStore
+    var store: SlideFrameStore
     /// What the switch does with the slide on screen (the diff of the playlists).
     let continuity: SlideContinuity
     /// The same playlist with a picture newly downloaded: only the pictures change.

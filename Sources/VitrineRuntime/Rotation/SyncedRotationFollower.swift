@@ -36,6 +36,16 @@ final class SyncedRotationFollower {
         }
     }
 
+    /// The slide the group shows at `wallNanoseconds` for `configuration`, which
+    /// a change of playlist starts at (`SlideContinuity.joiningGroup`); nil
+    /// without `sync` or without slides.
+    static func groupSlide(for configuration: KioskConfiguration, atWallNanoseconds wallNanoseconds: Int64) -> Int? {
+        guard let sync = configuration.sync,
+              let timeline = SyncedRotationTimeline(epoch: sync.effectiveEpoch, dwells: configuration.carouselSettings.slideDwells)
+        else { return nil }
+        return timeline.position(atWallNanoseconds: wallNanoseconds).slide
+    }
+
     /// The monotonic clock and the wall clock (nanoseconds since 1970), read together.
     typealias Clocks = @Sendable () -> (monotonic: MonotonicInstant, wallNanoseconds: Int64)
     static let systemClocks: Clocks = { (MonotonicClock.now(), WallClock.nanoseconds()) }

@@ -39,6 +39,11 @@ final class KioskProgramme {
                                       wall: WallClock.now(), monotonic: monotonic))
     }
 
+    /// The downloaded copies of URL slides changed (`Programme.updateDownloads`).
+    func updateDownloads(_ downloads: [String: String]) {
+        programme.updateDownloads(downloads)
+    }
+
     func setOverride(_ override: KioskOverride?, at monotonic: MonotonicInstant) -> Programme.Change {
         if let override { logger.notice("override \(override.id) received: \(override.slides.count) slides until \(override.until)") }
         return logged(programme.setOverride(override, wall: WallClock.now(), monotonic: monotonic))

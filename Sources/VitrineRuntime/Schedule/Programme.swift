@@ -84,6 +84,13 @@ struct Programme {
         return change
     }
 
+    /// The downloaded copies of URL slides changed: what the schedule or an
+    /// override shows from now on is made with them. Nothing changes on screen
+    /// here; the display thread updates the slides it shows itself.
+    mutating func updateDownloads(_ downloads: [String: String]) {
+        configuration.downloads = downloads
+    }
+
     /// A new configuration (pushed, or its downloaded pictures changed), with its schedule.
     mutating func apply(_ configuration: KioskConfiguration, version: String?, timeline: ScheduleTimeline?,
                         wall: WallInstant, monotonic: MonotonicInstant) -> Change {

@@ -15,24 +15,22 @@ import VitrineCore
 /// The loop orchestrates; each concern has an owner of its own, testable alone:
 /// `KioskTouch` (devices and gestures), `SceneRenderer` (composing, rotation,
 /// what is on screen), `FramePacing` (when the next frame may go, and the pacing
-/// statistics), `InputLatencyTracker`, `PendingConfiguration` (a pushed
-/// configuration until its slide boundary), `LifecycleReporter` (systemd READY,
+/// statistics), `InputLatencyTracker`, `KioskContent` (what shows, its decoded
+/// slides, the programme and the apply path), `LifecycleReporter` (systemd READY,
 /// watchdog, the first-frame line), `RecentErrors` and `PlayReporter` (which
 /// presented frame first shows a slide at rest, for proof of play). Rotation in
 /// step with a group is `KioskProgramme`'s (`SyncedRotationFollower`).
 public final class Kiosk {
     /// The configuration the carousel runs: the one applied, with the slides
     /// its schedule or an override puts on screen (`KioskProgramme`).
-    public private(set) var configuration: KioskConfiguration
-    /// Its version, and which of its playlists (or an override) it is.
-    private var shown: ShownIdentity
-    /// The schedule and the override: what to show by the wall clock.
-    private let programme: KioskProgramme
+    public var configuration: KioskConfiguration { content.configuration }
+    private let content: KioskContent
+    private var programme: KioskProgramme { content.programme }
+    private var store: SlideFrameStore { content.store }
     public let display: DisplayBackend
     private let logger: Logger
     private let loop: EventLoop
     private var engine: CarouselEngine
-    private var store: SlideFrameStore
     private var displayGeneration: Int
     private let touch: KioskTouch
     private let renderer: SceneRenderer
@@ -42,8 +40,6 @@ public final class Kiosk {
     private var latency = InputLatencyTracker()
     private let lifecycle: LifecycleReporter
     private let power: KioskPower
-    /// A configuration waiting for its slide boundary, with its pictures decoding.
-    private var pending: PendingConfiguration?
     private var recentErrors = RecentErrors()
     /// Which slide a presented frame first shows at rest, for proof of play.
     private var plays = PlayReporter()
@@ -65,9 +61,6 @@ public final class Kiosk {
         let first = programme.start(at: startedAt)
         let applied = configuration
         let configuration = first.show?.configuration ?? applied
-        self.programme = programme
-        self.configuration = configuration
-        self.shown = ShownIdentity(version: version, selection: first.show?.selection ?? .configuration)
         self.metrics = metrics
         self.display = display
         self.logger = logger
@@ -80,8 +73,10 @@ public final class Kiosk {
         self.power = KioskPower(wakeOnTouch: configuration.power.wakeOnTouch, logger: logger)
         if let request = first.power { power.request(request, by: "the schedule") }
         power.holdForOverride(programme.override != nil)
-        self.store = Self.makeStore(configuration, output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup,
-                                    metrics: metrics)
+        self.content = KioskContent(programme: programme, configuration: configuration,
+                                    shown: ShownIdentity(version: version, selection: first.show?.selection ?? .configuration),
+                                    output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup,
+                                    metrics: metrics, logger: logger)
         self.displayGeneration = display.generation
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: startedAt)
         programme.inStep.update(for: configuration)
@@ -142,15 +137,15 @@ public final class Kiosk {
             case .setScreenPower(let request):
                 power.request(request)
             case .setOverride(let override):
-                follow(programme.setOverride(override, at: now), version: pending?.identity.version ?? shown.version)
+                follow(programme.setOverride(override, at: now), version: content.currentVersion)
             case .apply(let next, let version):
                 follow(programme.apply(next, version: version, at: now), version: version)
             case .updateDownloads(let downloads):
-                updateDownloads(downloads)
+                if content.updateDownloads(downloads, engine: engine) { renderer.invalidate() }
             }
         }
         if let change = programme.takeDueChange(at: now) {
-            follow(change, version: pending?.identity.version ?? shown.version)
+            follow(change, version: content.currentVersion)
         }
     }
 
@@ -161,119 +156,26 @@ public final class Kiosk {
         if let ended = change.endedOverride { onEvent?(.overrideEnded(id: ended)) }
         power.holdForOverride(programme.override != nil)
         guard let show = change.show else { return }
-        let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
-        // Decode the new playlist's first pictures now, into a store of its
-        // own; the switch waits for them, so it never shows a black frame.
-        let store = Self.makeStore(next, output: logicalSize, wakeup: loop.wakeup, metrics: metrics)
-        // The same playlist with a picture newly downloaded, or a change that
-        // leaves the picture on screen in the playlist: keep the position, and
-        // have the slides around it ready for the swap.
-        let sameShow = identity == shown && next.carouselSettings == configuration.carouselSettings
-        let continuity: SlideContinuity = sameShow ? .unchanged
-            : next.continuity(from: configuration, showing: engine.currentSlide).joiningGroup(at: groupSlide(of: next, immediate: change.immediate))
-        if continuity == .unchanged {
-            store.request(engine.slidesToPrefetch())
-        } else if !next.slides.isEmpty {
-            let first = continuity.firstSlide(current: engine.currentSlide)
-            store.request(next.slides.count > 1 ? [first, (first + 1) % next.slides.count] : [first])
-        }
-        pending = PendingConfiguration(configuration: next, identity: identity, store: store, continuity: continuity,
-                                       sameShow: sameShow, immediate: change.immediate)
-        let what = identity.selection == .configuration ? "configuration \(version ?? "")" : "\(identity.selection)"
-        logger.info(sameShow ? "pictures of \(what) changed; they show from the next slide boundary"
-                             : change.immediate ? "\(what) shows as soon as its first picture is ready"
-                             : "\(what) received; it applies at the next slide boundary (\(continuity))")
+        content.follow(show, version: version, immediate: change.immediate, engine: engine)
     }
 
-    /// A URL's downloaded copy arrived or changed: the slides that show it decode
-    /// the new file and change in place; the slide on screen, its deadline and
-    /// every other frame are left alone. A placeholder that is such a URL is
-    /// the one case that makes its store anew.
-    private func updateDownloads(_ downloads: [String: String]) {
-        programme.updateDownloads(downloads)
-        /// Updates `configuration`'s downloads and `store`; true when the store was made anew.
-        func updated(_ configuration: inout KioskConfiguration, _ store: inout SlideFrameStore) -> Bool {
-            let change = configuration.change(toDownloads: downloads)
-            configuration.downloads = downloads
-            if change.placeholder {
-                store = Self.makeStore(configuration, output: store.outputSize, wakeup: loop.wakeup, metrics: metrics)
-                return true
-            }
-            let requests = configuration.slideRequests(output: store.outputSize)
-            store.replace(Dictionary(uniqueKeysWithValues: change.slides.map { ($0, requests[$0]) }))
-            return false
-        }
-        if updated(&configuration, &store) {
-            renderer.invalidate()
-            store.request(engine.slidesToPrefetch())
-        }
-        if var waiting = pending {
-            if updated(&waiting.configuration, &waiting.store), !waiting.configuration.slides.isEmpty {
-                let first = waiting.continuity.firstSlide(current: engine.currentSlide)
-                waiting.store.request(waiting.sameShow || waiting.continuity == .unchanged ? engine.slidesToPrefetch()
-                                      : [first, (first + 1) % waiting.configuration.slides.count])
-            }
-            pending = waiting
-        }
-    }
-
-    /// With `sync`, the slide the group shows when `next` switches in: at once
-    /// (`immediate`), or at the rotation deadline, which is the next slide boundary.
-    private func groupSlide(of next: KioskConfiguration, immediate: Bool) -> Int? {
-        let (now, wallNow) = SyncedRotationFollower.systemClocks()
-        let switchAt = immediate ? now : max(engine.scheduler.deadline ?? now, now)
-        return SyncedRotationFollower.groupSlide(for: next, atWallNanoseconds: wallNow + (switchAt - now).nanoseconds)
-    }
-
-    /// Switches to a pending configuration once its first picture is ready and
-    /// the carousel is at a slide boundary: resting with its rotation deadline
-    /// come, or not rotating at all. Never mid-transition or under a finger.
+    /// Switches to a waiting configuration at its slide boundary (`KioskContent.switchIfDue`),
+    /// and brings the loop's other owners to it.
     private func applyPendingConfigurationIfDue(at now: MonotonicInstant) {
-        guard let pending, pending.isReady(currentSlide: engine.currentSlide),
-              pending.immediate || PendingConfiguration.isAtSlideBoundary(engine, at: now) else { return }
-        let next = pending.configuration, version = pending.identity.version ?? "", previous = shown
-        configuration = next
-        shown = pending.identity
-        store = pending.store
-        renderer.compositor = next.compositor
-        self.pending = nil
+        guard let switched = content.switchIfDue(at: now, engine: &engine) else { return }
+        renderer.compositor = switched.configuration.compositor
         renderer.invalidate()
-        if pending.sameShow {
-            logger.info("downloaded pictures now showing")
-            return
-        }
-        switch pending.continuity {
-        case .unchanged:
-            break
-        case .keeps(let slide):
-            engine = engine.continuing(with: next.carouselSettings, atSlide: slide, at: now)
-        case .restarts:
-            let pauses = engine.scheduler.pauseReasons
-            engine = CarouselEngine(settings: next.carouselSettings, start: now)
-            for reason in pauses { engine.pause(reason, at: now) }
-        case .joinsGroup(let slide):
-            // The follower (updated below) puts its deadline on the group's next instant at the next turn.
-            let pauses = engine.scheduler.pauseReasons
-            engine = CarouselEngine(settings: next.carouselSettings, start: now, atSlide: slide)
-            for reason in pauses { engine.pause(reason, at: now) }
-        }
-        programme.inStep.update(for: next)
-        touch.update(configuration: next)
-        power.wakeOnTouch = next.power.wakeOnTouch
-        if shown.version != previous.version {
-            logger.notice("configuration \(version) applied", metadata: ["slides": "\(next.slides.count)"])
-            onEvent?(.configurationApplied(version: version))
-        }
-        if shown.selection != previous.selection {
-            logger.notice("now showing \(shown.selection)", metadata: ["slides": "\(next.slides.count)"])
-        }
+        if switched.picturesOnly { return }
+        touch.update(configuration: switched.configuration)
+        power.wakeOnTouch = switched.configuration.power.wakeOnTouch
+        if let version = switched.appliedVersion { onEvent?(.configurationApplied(version: version)) }
     }
 
     private func publishStatus() {
         control.publish(KioskStatus(
             currentSlide: engine.currentSlide, slideCount: configuration.slides.count, playing: engine.isPlaying,
             pausedBecause: engine.scheduler.pauseReasons.map(\.rawValue).sorted(), output: display.description,
-            inputDevices: touch.deviceNames, configurationVersion: shown.version,
+            inputDevices: touch.deviceNames, configurationVersion: content.shown.version,
             startedAt: lifecycle.startedAt, recentErrors: recentErrors.messages,
             screen: power.power.state(at: MonotonicClock.now()), screenRequested: power.power.requested,
             override: programme.override, schedule: programme.scheduleStatus))
@@ -319,16 +221,6 @@ public final class Kiosk {
 
     private var logicalSize: PixelSize { Self.logicalSize(of: display, rotation: rotation) }
 
-    private static func makeStore(_ configuration: KioskConfiguration, output: PixelSize, wakeup: WakeupSignal,
-                                  metrics: KioskMetrics) -> SlideFrameStore {
-        SlideFrameStore(
-            slides: configuration.slideRequests(output: output),
-            placeholder: configuration.placeholderRequest(output: output),
-            capacity: configuration.decode.cacheSlides,
-            metrics: metrics,
-            onChange: { wakeup.signal() })
-    }
-
     private func turn(at now: MonotonicInstant) {
         defer { publishStatus() }
         // From the display loop itself, so that a hung loop stops the pings.
@@ -340,10 +232,7 @@ public final class Kiosk {
             displayGeneration = display.generation
             renderer.invalidate()
             pacing.refreshInterval = display.refreshInterval
-            if logicalSize != store.outputSize {
-                logger.notice("output size is now \(display.outputSize): decoding the slides again")
-                store = Self.makeStore(configuration, output: logicalSize, wakeup: loop.wakeup, metrics: metrics)
-            }
+            content.resize(to: logicalSize)
         }
         for (slide, error) in store.takeNewFailures() {
             // Logged once per picture: the store reports each failure a single time.

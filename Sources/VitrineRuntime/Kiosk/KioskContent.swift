@@ -1,0 +1,189 @@
+import Logging
+import VitrineConfig
+import VitrineCore
+
+/// What the kiosk shows and its decoded pictures: the display thread's owner
+/// of content and cache, and of the apply path.
+///
+/// It holds the configuration on screen, which of its playlists that is, the
+/// store of decoded slides, the programme (schedule and override) and a
+/// configuration waiting for its slide boundary. A change (a push, a channel
+/// version, the schedule, an override) becomes a `PendingConfiguration`
+/// decoding into a store of its own (`follow`), and switches in at a slide
+/// boundary with the engine as the diff of the playlists says (`switchIfDue`).
+/// A URL download touches only the slides that show it (`updateDownloads`).
+///
+/// The engine is the loop's: it is passed in to read where the carousel is,
+/// and `inout` where a switch replaces it.
+final class KioskContent {
+    /// The configuration the carousel runs: the one applied, with the slides
+    /// its schedule or an override puts on screen.
+    private(set) var configuration: KioskConfiguration
+    /// Its version, and which of its playlists (or an override) it is.
+    private(set) var shown: ShownIdentity
+    private(set) var store: SlideFrameStore
+    /// The schedule and the override: what to show by the wall clock.
+    let programme: KioskProgramme
+    /// A configuration waiting for its slide boundary, with its pictures decoding.
+    private var pending: PendingConfiguration?
+    private let wakeup: WakeupSignal
+    private let metrics: KioskMetrics
+    private let logger: Logger
+
+    /// What `switchIfDue` switched to, for the loop's other owners.
+    struct Switch {
+        var configuration: KioskConfiguration
+        /// The version newly applied, when the version changed.
+        var appliedVersion: String?
+        /// Only downloaded pictures changed: the engine and everything else stay.
+        var picturesOnly: Bool
+    }
+
+    init(programme: KioskProgramme, configuration: KioskConfiguration, shown: ShownIdentity, output: PixelSize,
+         wakeup: WakeupSignal, metrics: KioskMetrics, logger: Logger) {
+        self.programme = programme
+        self.configuration = configuration
+        self.shown = shown
+        self.wakeup = wakeup
+        self.metrics = metrics
+        self.logger = logger
+        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
+    }
+
+    /// The version the next change is made under: the one waiting, else the one on screen.
+    var currentVersion: String? { pending?.identity.version ?? shown.version }
+
+    private static func makeStore(_ configuration: KioskConfiguration, output: PixelSize, wakeup: WakeupSignal,
+                                  metrics: KioskMetrics) -> SlideFrameStore {
+        SlideFrameStore(
+            slides: configuration.slideRequests(output: output),
+            placeholder: configuration.placeholderRequest(output: output),
+            capacity: configuration.decode.cacheSlides,
+            metrics: metrics,
+            onChange: { wakeup.signal() })
+    }
+
+    /// The output was set up anew at another size: every slide is decoded again for it.
+    func resize(to output: PixelSize) {
+        guard output != store.outputSize else { return }
+        logger.notice("output size is now \(output): decoding the slides again")
+        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
+    }
+
+    /// What the schedule or an override shows from now: decoded into a store of
+    /// its own, and switched in by `switchIfDue`, so it never shows a black frame.
+    func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine) {
+        let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
+        let store = Self.makeStore(next, output: self.store.outputSize, wakeup: wakeup, metrics: metrics)
+        // The same playlist with its pictures moved, or a change that leaves the
+        // picture on screen in the playlist: keep the position, and have the
+        // slides around it ready for the swap.
+        let sameShow = identity == shown && next.carouselSettings == configuration.carouselSettings
+        let continuity: SlideContinuity = sameShow ? .unchanged
+            : next.continuity(from: configuration, showing: engine.currentSlide)
+                .joiningGroup(at: Self.groupSlide(of: next, immediate: immediate, engine: engine))
+        let waiting = PendingConfiguration(configuration: next, identity: identity, store: store, continuity: continuity,
+                                           sameShow: sameShow, immediate: immediate)
+        waiting.requestFirstSlides(engine: engine)
+        pending = waiting
+        let what = identity.selection == .configuration ? "configuration \(version ?? "")" : "\(identity.selection)"
+        logger.info(sameShow ? "pictures of \(what) changed; they show from the next slide boundary"
+                             : immediate ? "\(what) shows as soon as its first picture is ready"
+                             : "\(what) received; it applies at the next slide boundary (\(continuity))")
+    }
+
+    /// With `sync`, the slide the group shows when `next` switches in: at once
+    /// (`immediate`), or at the rotation deadline, which is the next slide boundary.
+    private static func groupSlide(of next: KioskConfiguration, immediate: Bool, engine: CarouselEngine) -> Int? {
+        let (now, wallNow) = SyncedRotationFollower.systemClocks()
+        let switchAt = immediate ? now : max(engine.scheduler.deadline ?? now, now)
+        return SyncedRotationFollower.groupSlide(for: next, atWallNanoseconds: wallNow + (switchAt - now).nanoseconds)
+    }
+
+    /// Switches to the waiting configuration once its first picture is ready and
+    /// the carousel is at a slide boundary (or at once, for an override); the
+    /// engine becomes what the diff of the playlists says. Nil: nothing switched.
+    func switchIfDue(at now: MonotonicInstant, engine: inout CarouselEngine) -> Switch? {
+        guard let pending, pending.isReady(currentSlide: engine.currentSlide),
+              pending.immediate || PendingConfiguration.isAtSlideBoundary(engine, at: now) else { return nil }
+        let next = pending.configuration, previous = shown
+        configuration = next
+        shown = pending.identity
+        store = pending.store
+        self.pending = nil
+        if pending.sameShow {
+            logger.info("downloaded pictures now showing")
+            return Switch(configuration: next, appliedVersion: nil, picturesOnly: true)
+        }
+        switch pending.continuity {
+        case .unchanged:
+            break
+        case .keeps(let slide):
+            engine = engine.continuing(with: next.carouselSettings, atSlide: slide, at: now)
+        case .restarts:
+            let pauses = engine.scheduler.pauseReasons
+            engine = CarouselEngine(settings: next.carouselSettings, start: now)
+            for reason in pauses { engine.pause(reason, at: now) }
+        case .joinsGroup(let slide):
+            // The follower (updated below) puts its deadline on the group's next instant at the next turn.
+            let pauses = engine.scheduler.pauseReasons
+            engine = CarouselEngine(settings: next.carouselSettings, start: now, atSlide: slide)
+            for reason in pauses { engine.pause(reason, at: now) }
+        }
+        programme.inStep.update(for: next)
+        var applied: String?
+        if shown.version != previous.version {
+            let version = shown.version ?? ""
+            logger.notice("configuration \(version) applied", metadata: ["slides": "\(next.slides.count)"])
+            applied = version
+        }
+        if shown.selection != previous.selection {
+            logger.notice("now showing \(shown.selection)", metadata: ["slides": "\(next.slides.count)"])
+        }
+        return Switch(configuration: next, appliedVersion: applied, picturesOnly: false)
+    }
+
+    /// A URL's downloaded copy arrived or changed: the slides that show it decode
+    /// the new file and change in place; the slide on screen, its deadline and
+    /// every other frame are left alone. A placeholder that is such a URL is
+    /// the one case that makes its store anew. Returns whether the store on
+    /// screen was made anew (the picture must be drawn again).
+    func updateDownloads(_ downloads: [String: String], engine: CarouselEngine) -> Bool {
+        programme.updateDownloads(downloads)
+        let remade = update(&configuration, &store, to: downloads)
+        if remade { store.request(engine.slidesToPrefetch()) }
+        if var waiting = pending {
+            if update(&waiting.configuration, &waiting.store, to: downloads) { waiting.requestFirstSlides(engine: engine) }
+            pending = waiting
+        }
+        return remade
+    }
+
+    /// `configuration`'s downloads and `store`'s requests brought to `downloads`;
+    /// true when the store was made anew.
+    private func update(_ configuration: inout KioskConfiguration, _ store: inout SlideFrameStore,
+                        to downloads: [String: String]) -> Bool {
+        let change = configuration.change(toDownloads: downloads)
+        configuration.downloads = downloads
+        if change.placeholder {
+            store = Self.makeStore(configuration, output: store.outputSize, wakeup: wakeup, metrics: metrics)
+            return true
+        }
+        let requests = configuration.slideRequests(output: store.outputSize)
+        store.replace(Dictionary(uniqueKeysWithValues: change.slides.map { ($0, requests[$0]) }))
+        return false
+    }
+}
+
+extension PendingConfiguration {
+    /// Asks its store for the slides the switch shows first: the ones around
+    /// the current slide when the carousel goes on, else the first and the next.
+    func requestFirstSlides(engine: CarouselEngine) {
+        if continuity == .unchanged {
+            store.request(engine.slidesToPrefetch())
+        } else if !configuration.slides.isEmpty {
+            let first = continuity.firstSlide(current: engine.currentSlide)
+            store.request(configuration.slides.count > 1 ? [first, (first + 1) % configuration.slides.count] : [first])
+        }
+    }
+}

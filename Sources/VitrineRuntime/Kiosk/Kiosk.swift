@@ -13,13 +13,12 @@ import VitrineCore
 /// eventfd.
 ///
 /// The loop orchestrates; each concern has an owner of its own, testable alone:
-/// `KioskTouch` (devices and gestures), `SceneRenderer` (composing, rotation,
-/// what is on screen), `FramePacing` (when the next frame may go, and the pacing
-/// statistics), `InputLatencyTracker`, `KioskContent` (what shows, its decoded
-/// slides, the programme and the apply path), `LifecycleReporter` (systemd READY,
-/// watchdog, the first-frame line), `RecentErrors` and `PlayReporter` (which
-/// presented frame first shows a slide at rest, for proof of play). Rotation in
-/// step with a group is `KioskProgramme`'s (`SyncedRotationFollower`).
+/// `KioskContent` (what shows, its decoded slides, the programme and the apply
+/// path), `KioskOutput` (the display: drawing, frame pacing, latency, which frame
+/// first shows a slide for proof of play), `KioskTouch` (devices and gestures),
+/// `KioskPower` (the screen's power), `LifecycleReporter` (systemd READY,
+/// watchdog, the first-frame line) and `RecentErrors`. Rotation in step with a
+/// group is `KioskProgramme`'s (`SyncedRotationFollower`).
 public final class Kiosk {
     /// The configuration the carousel runs: the one applied, with the slides
     /// its schedule or an override puts on screen (`KioskProgramme`).
@@ -27,24 +26,15 @@ public final class Kiosk {
     private let content: KioskContent
     private var programme: KioskProgramme { content.programme }
     private var store: SlideFrameStore { content.store }
-    public let display: DisplayBackend
+    public var display: DisplayBackend { output.display }
+    private let output: KioskOutput
     private let logger: Logger
     private let loop: EventLoop
     private var engine: CarouselEngine
-    private var displayGeneration: Int
     private let touch: KioskTouch
-    private let renderer: SceneRenderer
-    /// How the panel is mounted: the carousel is laid out at the size turned back.
-    private let rotation: ExifOrientation
-    private var pacing: FramePacing
-    private var latency = InputLatencyTracker()
     private let lifecycle: LifecycleReporter
     private let power: KioskPower
     private var recentErrors = RecentErrors()
-    /// Which slide a presented frame first shows at rest, for proof of play.
-    private var plays = PlayReporter()
-    /// The picture changed but could not be drawn yet (pacing, or a pending flip).
-    private var needsRedraw = false
     private var running = true
     private let stopRequest = StopRequest()
     /// Called on the display thread for every event (the API will stream these).
@@ -62,22 +52,17 @@ public final class Kiosk {
         let applied = configuration
         let configuration = first.show?.configuration ?? applied
         self.metrics = metrics
-        self.display = display
+        self.output = KioskOutput(display: display, configuration: configuration)
         self.logger = logger
         self.loop = try EventLoop()
-        let rotation = ExifOrientation(turningClockwise: DisplayRotation(rawValue: configuration.output.rotation) ?? .none)
-        self.rotation = rotation
-        self.renderer = SceneRenderer(compositor: configuration.compositor, rotation: rotation)
-        self.pacing = FramePacing(refreshInterval: display.refreshInterval)
         self.lifecycle = LifecycleReporter(notifier: notifier, logger: logger, startedAt: startedAt)
         self.power = KioskPower(wakeOnTouch: configuration.power.wakeOnTouch, logger: logger)
         if let request = first.power { power.request(request, by: "the schedule") }
         power.holdForOverride(programme.override != nil)
         self.content = KioskContent(programme: programme, configuration: configuration,
                                     shown: ShownIdentity(version: version, selection: first.show?.selection ?? .configuration),
-                                    output: Self.logicalSize(of: display, rotation: rotation), wakeup: loop.wakeup,
+                                    output: output.logicalSize, wakeup: loop.wakeup,
                                     metrics: metrics, logger: logger)
-        self.displayGeneration = display.generation
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: startedAt)
         programme.inStep.update(for: configuration)
         for descriptor in display.eventDescriptors { try loop.watch(descriptor) }
@@ -85,7 +70,7 @@ public final class Kiosk {
             currentSlide: nil, slideCount: configuration.slides.count, playing: false, pausedBecause: [],
             output: display.description, inputDevices: [], configurationVersion: version,
             startedAt: startedAt, recentErrors: []))
-        touch = KioskTouch(configuration: configuration, output: Self.logicalSize(of: display, rotation: rotation), loop: loop, logger: logger)
+        touch = KioskTouch(configuration: configuration, output: output.logicalSize, loop: loop, logger: logger)
     }
 
     /// Runs until SIGTERM or SIGINT, then restores the display.
@@ -105,8 +90,7 @@ public final class Kiosk {
                     running = false
                 case .descriptor(let descriptor) where display.eventDescriptors.contains(descriptor):
                     try display.handleEvents(on: descriptor)
-                    measureLatency()
-                    if let shown = plays.scanoutCompleted(at: display.lastScanout) { onEvent?(.slideShown(shown)) }
+                    if let shown = output.flipCompleted(logger: logger) { onEvent?(.slideShown(shown)) }
                 case .descriptor(let descriptor):
                     handleInput(on: descriptor)
                 case .wallClock(let stepped):
@@ -117,8 +101,7 @@ public final class Kiosk {
             }
         }
         lifecycle.stopping()
-        if let summary = latency.latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
-        if let summary = pacing.transitionFrameGaps.summary { logger.notice("frame pacing during transitions: \(summary)") }
+        output.logSummaries(logger)
     }
 
     // MARK: Control
@@ -141,7 +124,7 @@ public final class Kiosk {
             case .apply(let next, let version):
                 follow(programme.apply(next, version: version, at: now), version: version)
             case .updateDownloads(let downloads):
-                if content.updateDownloads(downloads, engine: engine) { renderer.invalidate() }
+                if content.updateDownloads(downloads, engine: engine) { output.invalidate() }
             }
         }
         if let change = programme.takeDueChange(at: now) {
@@ -163,8 +146,7 @@ public final class Kiosk {
     /// and brings the loop's other owners to it.
     private func applyPendingConfigurationIfDue(at now: MonotonicInstant) {
         guard let switched = content.switchIfDue(at: now, engine: &engine) else { return }
-        renderer.compositor = switched.configuration.compositor
-        renderer.invalidate()
+        output.use(switched.configuration.compositor)
         if switched.picturesOnly { return }
         touch.update(configuration: switched.configuration)
         power.wakeOnTouch = switched.configuration.power.wakeOnTouch
@@ -193,7 +175,7 @@ public final class Kiosk {
             case .released: logger.debug("touch released")
             // Only movement that moves the picture counts towards latency: the
             // frame presented next is the first to show it.
-            case .dragMoved(_, let at): latency.pictureMoved(at: at)
+            case .dragMoved(_, let at): output.pictureMoved(at: at)
             default: break
             }
             // A touch that finds the screen dark wakes it, and does nothing else.
@@ -203,23 +185,8 @@ public final class Kiosk {
         }
     }
 
-    /// When a flip completes, the frame it shows carries the input that was
-    /// newest when it was composed: their distance is the latency a finger feels.
-    private func measureLatency() {
-        if let sample = latency.scanoutCompleted(at: display.lastScanout) {
-            logger.trace("input-to-scanout sample", metadata: ["ms": "\(Double(sample.nanoseconds) / 1e6)"])
-        }
-    }
-
     /// A handle any thread may use to stop the loop, which then restores the display.
     public var stopHandle: KioskStopHandle { KioskStopHandle(request: stopRequest, wakeup: loop.wakeup) }
-
-    /// The size the carousel is drawn at: the panel's, turned back by the rotation.
-    private static func logicalSize(of display: DisplayBackend, rotation: ExifOrientation) -> PixelSize {
-        rotation.swapsAxes ? display.outputSize.transposed : display.outputSize
-    }
-
-    private var logicalSize: PixelSize { Self.logicalSize(of: display, rotation: rotation) }
 
     private func turn(at now: MonotonicInstant) {
         defer { publishStatus() }
@@ -227,13 +194,8 @@ public final class Kiosk {
         lifecycle.pingIfDue(at: now)
         handleCommands(at: now)
         applyPendingConfigurationIfDue(at: now)
-        if display.generation != displayGeneration {
-            // The output was set up anew: redraw, and decode again for a new size.
-            displayGeneration = display.generation
-            renderer.invalidate()
-            pacing.refreshInterval = display.refreshInterval
-            content.resize(to: logicalSize)
-        }
+        // The output set up anew: redrawn, and decoded again for a new size.
+        if output.takeDisplayChange() { content.resize(to: output.logicalSize) }
         for (slide, error) in store.takeNewFailures() {
             // Logged once per picture: the store reports each failure a single time.
             let message: String
@@ -251,10 +213,10 @@ public final class Kiosk {
         switch power.apply(at: now, display: display, engine: &engine) {
         case .cameOn?:
             // The frame from before the screen went dark is stale.
-            renderer.invalidate()
+            output.invalidate()
             onEvent?(.screenChanged(lit: true))
         case .wentDark?:
-            plays.screenWentDark()
+            output.screenWentDark()
             onEvent?(.screenChanged(lit: false))
         case nil:
             break
@@ -286,8 +248,7 @@ public final class Kiosk {
                 reply()
             case .frame(let reply):
                 if frame == nil {
-                    let store = self.store
-                    frame = renderer.screenshot(size: logicalSize, fallback: engine.scene(at: now)) { store.frame(for: $0) }
+                    frame = output.screenshot(fallback: engine.scene(at: now), store: store)
                 }
                 reply(frame!)
             }
@@ -316,34 +277,12 @@ public final class Kiosk {
 
     private func draw(at now: MonotonicInstant) {
         let scene = engine.scene(at: now)
-        let version = store.version
-        if renderer.shows(scene, version: version) {
-            needsRedraw = false
-            return
-        }
-        needsRedraw = true
-        if pacing.isTooSoon(now) { return }
-        // Not ready means a flip is pending (its completion wakes the loop), or
-        // the display is away (a hotplug brings it back).
-        guard display.isReadyForFrame, let canvas = display.acquireCanvas() else { return }
-        let store = self.store
-        renderer.render(scene, size: logicalSize, into: canvas) { store.frame(for: $0) }
-        do {
-            try display.present(at: now)
-            metrics.framePresented()
-            let animating = { if case .animating = engine.phase { return true } else { return false } }()
-            pacing.presented(at: now, animating: animating)
-            renderer.presented(scene, version: version)
-            needsRedraw = false
-            latency.framePresented()
-            reportFirstFrame(scene, at: now)
-            if let shown = plays.presented(scene, configuration: configuration, decoded: { store.frame(of: $0) != nil },
-                                           flipPending: display.isFlipPending) {
-                onEvent?(.slideShown(shown))
-            }
-        } catch {
-            logger.error("cannot present a frame: \(error)")
-        }
+        let animating = { if case .animating = engine.phase { return true } else { return false } }()
+        guard let presented = output.draw(scene, at: now, animating: animating, store: store, configuration: configuration,
+                                          logger: logger) else { return }
+        metrics.framePresented()
+        reportFirstFrame(scene, at: now)
+        if let shown = presented.slideShown { onEvent?(.slideShown(shown)) }
     }
 
     /// Tells the lifecycle reporter when the first frame with every visible
@@ -370,19 +309,7 @@ public final class Kiosk {
         var wake: MonotonicInstant?
         let wakeup = engine.nextWakeup()
         if case .at(let deadline) = wakeup { wake = deadline }
-        var wantsFrame = needsRedraw
-        if case .everyFrame = wakeup { wantsFrame = true }
-        // While a flip is pending, its completion event wakes the loop instead.
-        if wantsFrame, display.isReadyForFrame {
-            let next = pacing.nextFrame(after: MonotonicClock.now())
-            wake = min(wake ?? next, next)
-        } else if !display.isShowing, case .everyFrame = wakeup {
-            // No display connected: no flip event will wake the loop, so the
-            // timer keeps an animation's timeline going, undrawn, and its page
-            // change happens (and is reported) on time.
-            let next = pacing.nextFrame(after: MonotonicClock.now())
-            wake = min(wake ?? next, next)
-        }
+        if let frame = output.nextFrame(for: wakeup, after: MonotonicClock.now()) { wake = min(wake ?? frame, frame) }
         if let ping = lifecycle.nextWatchdogPing { wake = min(wake ?? ping, ping) }
         // A touch's wake ending turns the screen off again on time.
         if let change = power.nextChange(after: MonotonicClock.now()) { wake = min(wake ?? change, change) }

@@ -1,0 +1,130 @@
+import Logging
+import VitrineConfig
+import VitrineCore
+
+/// The display side of the loop: the display, and when and what goes on it.
+///
+/// It draws a scene only when it differs from the one on screen, no sooner
+/// than the frame pacing allows and never while a flip is pending; it pairs
+/// presented frames with the input they show (latency) and with the slides
+/// they show at rest (proof of play), and notices when the display was set up
+/// anew (a hotplug, another mode).
+final class KioskOutput {
+    let display: DisplayBackend
+    private let renderer: SceneRenderer
+    /// How the panel is mounted: the carousel is laid out at the size turned back.
+    private let rotation: ExifOrientation
+    private var pacing: FramePacing
+    private var latency = InputLatencyTracker()
+    /// Which slide a presented frame first shows at rest, for proof of play.
+    private var plays = PlayReporter()
+    private var displayGeneration: Int
+    /// The picture changed but could not be drawn yet (pacing, or a pending flip).
+    private var needsRedraw = false
+
+    /// A frame that went to the display.
+    struct Presented {
+        /// A slide this frame shows at rest for the first time, when the frame is on
+        /// screen already (headless; DRM reports it at the flip's completion).
+        var slideShown: SlideShown?
+    }
+
+    init(display: DisplayBackend, configuration: KioskConfiguration) {
+        self.display = display
+        rotation = ExifOrientation(turningClockwise: DisplayRotation(rawValue: configuration.output.rotation) ?? .none)
+        renderer = SceneRenderer(compositor: configuration.compositor, rotation: rotation)
+        pacing = FramePacing(refreshInterval: display.refreshInterval)
+        displayGeneration = display.generation
+    }
+
+    /// The size the carousel is drawn at: the panel's, turned back by the rotation.
+    var logicalSize: PixelSize { rotation.swapsAxes ? display.outputSize.transposed : display.outputSize }
+
+    /// The picture must be drawn again even if the scene is the same (a new store, the screen lit again).
+    func invalidate() { renderer.invalidate() }
+
+    /// A new configuration's dots and colours, drawn from the next frame.
+    func use(_ compositor: Compositor) {
+        renderer.compositor = compositor
+        renderer.invalidate()
+    }
+
+    /// Whether the display was set up anew since the last call (its size may
+    /// have changed); the next frame is drawn whatever it shows.
+    func takeDisplayChange() -> Bool {
+        guard display.generation != displayGeneration else { return false }
+        displayGeneration = display.generation
+        renderer.invalidate()
+        pacing.refreshInterval = display.refreshInterval
+        return true
+    }
+
+    /// Draws and presents `scene` if it is not on screen already and a frame may
+    /// go now. Nil: nothing was presented (nothing changed, too soon, a flip
+    /// pending, no display, or the present failed, which is logged).
+    func draw(_ scene: Scene, at now: MonotonicInstant, animating: Bool, store: SlideFrameStore,
+              configuration: KioskConfiguration, logger: Logger) -> Presented? {
+        let version = store.version
+        if renderer.shows(scene, version: version) {
+            needsRedraw = false
+            return nil
+        }
+        needsRedraw = true
+        if pacing.isTooSoon(now) { return nil }
+        // Not ready means a flip is pending (its completion wakes the loop), or
+        // the display is away (a hotplug brings it back).
+        guard display.isReadyForFrame, let canvas = display.acquireCanvas() else { return nil }
+        renderer.render(scene, size: logicalSize, into: canvas) { store.frame(for: $0) }
+        do {
+            try display.present(at: now)
+        } catch {
+            logger.error("cannot present a frame: \(error)")
+            return nil
+        }
+        pacing.presented(at: now, animating: animating)
+        renderer.presented(scene, version: version)
+        needsRedraw = false
+        latency.framePresented()
+        let shown = plays.presented(scene, configuration: configuration, decoded: { store.frame(of: $0) != nil },
+                                    flipPending: display.isFlipPending)
+        return Presented(slideShown: shown)
+    }
+
+    /// A flip completed: the input it shows reached the screen (latency), and
+    /// the slide it shows at rest, if it is the first frame to.
+    func flipCompleted(logger: Logger) -> SlideShown? {
+        if let sample = latency.scanoutCompleted(at: display.lastScanout) {
+            logger.trace("input-to-scanout sample", metadata: ["ms": "\(Double(sample.nanoseconds) / 1e6)"])
+        }
+        return plays.scanoutCompleted(at: display.lastScanout)
+    }
+
+    /// A finger moved the picture at `instant`: the next frame presented shows it.
+    func pictureMoved(at instant: MonotonicInstant) { latency.pictureMoved(at: instant) }
+
+    func screenWentDark() { plays.screenWentDark() }
+
+    /// The scene on screen composed again into memory of its own (a screenshot).
+    func screenshot(fallback: Scene, store: SlideFrameStore) -> PixelImage {
+        renderer.screenshot(size: logicalSize, fallback: fallback) { store.frame(for: $0) }
+    }
+
+    /// When the loop must wake for the next frame, if it wants one: a redraw
+    /// waiting, or an animation (`engineWakeup` is `.everyFrame`).
+    func nextFrame(for engineWakeup: CarouselWakeup, after now: MonotonicInstant) -> MonotonicInstant? {
+        let animating = { if case .everyFrame = engineWakeup { return true } else { return false } }()
+        // While a flip is pending, its completion event wakes the loop instead.
+        if needsRedraw || animating, display.isReadyForFrame { return pacing.nextFrame(after: now) }
+        // No display connected: no flip event will wake the loop, so the timer
+        // keeps an animation's timeline going, undrawn, and its page change
+        // happens (and is reported) on time.
+        if !display.isShowing, animating { return pacing.nextFrame(after: now) }
+        return nil
+    }
+
+    /// The latency and pacing summaries, for the log at the end.
+    func logSummaries(_ logger: Logger) {
+        if let summary = latency.latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
+        if let summary = pacing.transitionFrameGaps.summary { logger.notice("frame pacing during transitions: \(summary)") }
+    }
+}

@@ -1,4 +1,9 @@
 import AsyncHTTPClient
+// sys/socket.h's names (SOCK_STREAM, getaddrinfo's) belong, in a whole-module
+// (release) build, to whichever module includes the header first, and
+// CLinuxEvents' shim does: without this import, moving a file that imports
+// CLinuxEvents ahead of this one broke the release build.
+import CLinuxEvents
 import Dispatch
 import Glibc
 import NIOCore

@@ -212,6 +212,21 @@ struct KioskControlTests {
         #expect(isClose(display.currentFrame[80, 45], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 6))
     }
 
+    /// A playlist after an empty one: its pictures are decoded for the display's
+    /// size, not for the 0x0 that a store without slides knows (as the schedule's
+    /// screen-off hours and an override's end went through in the VM).
+    @Test func aPlaylistAfterAnEmptyOneIsDecodedForTheDisplay() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let layout = "\nbackground: \"#000000\"\nindicator: { visible: false }\noutput: { width: 160, height: 90 }"
+        let (kiosk, display, events) = try makeKiosk(directory, yaml: "slides: []" + layout)
+        let next = try ConfigLoader.parse("slides: [blue.jpg]" + layout, baseDirectory: directory)
+        let statuses = try readStatuses(of: kiosk, applying: next, at: 0.3, readAt: [0.9])
+        #expect(statuses[0].configurationVersion == "v2" && statuses[0].slideCount == 1)
+        #expect(events.applied == ["v2"])
+        #expect(isClose(display.currentFrame[80, 45], to: RGBAColor(red: 20, green: 20, blue: 220), tolerance: 6))
+    }
+
     /// A URL slide's download arriving: the slide on screen changes in place, at
     /// once, with no configuration applied and the carousel where it was.
     @Test func aDownloadArrivingChangesOnlyItsSlideInPlace() throws {

@@ -70,11 +70,15 @@ final class KioskContent {
         store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
     }
 
-    /// What the schedule or an override shows from now: decoded into a store of
-    /// its own, and switched in by `switchIfDue`, so it never shows a black frame.
-    func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine) {
+    /// What the schedule or an override shows from now: decoded for `output` (the
+    /// size the carousel is drawn at) into a store of its own, and switched in by
+    /// `switchIfDue`, so it never shows a black frame.
+    ///
+    /// The size is the display's, passed in: the store on screen knows it only
+    /// from its slides, and one with none (an empty playlist) says 0x0.
+    func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine, output: PixelSize) {
         let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
-        let store = Self.makeStore(next, output: self.store.outputSize, wakeup: wakeup, metrics: metrics)
+        let store = Self.makeStore(next, output: output, wakeup: wakeup, metrics: metrics)
         // The same playlist with its pictures moved, or a change that leaves the
         // picture on screen in the playlist: keep the position, and have the
         // slides around it ready for the swap.
@@ -148,12 +152,14 @@ final class KioskContent {
     /// every other frame are left alone. A placeholder that is such a URL is
     /// the one case that makes its store anew. Returns whether the store on
     /// screen was made anew (the picture must be drawn again).
-    func updateDownloads(_ downloads: [String: String], engine: CarouselEngine) -> Bool {
+    func updateDownloads(_ downloads: [String: String], engine: CarouselEngine, output: PixelSize) -> Bool {
         programme.updateDownloads(downloads)
-        let remade = update(&configuration, &store, to: downloads)
+        let remade = update(&configuration, &store, to: downloads, output: output)
         if remade { store.request(engine.slidesToPrefetch()) }
         if var waiting = pending {
-            if update(&waiting.configuration, &waiting.store, to: downloads) { waiting.requestFirstSlides(engine: engine) }
+            if update(&waiting.configuration, &waiting.store, to: downloads, output: output) {
+                waiting.requestFirstSlides(engine: engine)
+            }
             pending = waiting
         }
         return remade
@@ -162,14 +168,14 @@ final class KioskContent {
     /// `configuration`'s downloads and `store`'s requests brought to `downloads`;
     /// true when the store was made anew.
     private func update(_ configuration: inout KioskConfiguration, _ store: inout SlideFrameStore,
-                        to downloads: [String: String]) -> Bool {
+                        to downloads: [String: String], output: PixelSize) -> Bool {
         let change = configuration.change(toDownloads: downloads)
         configuration.downloads = downloads
         if change.placeholder {
-            store = Self.makeStore(configuration, output: store.outputSize, wakeup: wakeup, metrics: metrics)
+            store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
             return true
         }
-        let requests = configuration.slideRequests(output: store.outputSize)
+        let requests = configuration.slideRequests(output: output)
         store.replace(Dictionary(uniqueKeysWithValues: change.slides.map { ($0, requests[$0]) }))
         return false
     }

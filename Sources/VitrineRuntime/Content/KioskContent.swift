@@ -79,7 +79,7 @@ final class KioskContent {
     func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine, output: PixelSize) {
         let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
         let store = Self.makeStore(next, output: output, wakeup: wakeup, metrics: metrics)
-        // The same playlist with its pictures moved, or a change that leaves the
+        // The same version and playlist sent again, or a change that leaves the
         // picture on screen in the playlist: keep the position, and have the
         // slides around it ready for the swap.
         let sameShow = identity == shown && next.carouselSettings == configuration.carouselSettings
@@ -91,7 +91,7 @@ final class KioskContent {
         waiting.requestFirstSlides(engine: engine)
         pending = waiting
         let what = identity.selection == .configuration ? "configuration \(version ?? "")" : "\(identity.selection)"
-        logger.info(sameShow ? "pictures of \(what) changed; they show from the next slide boundary"
+        logger.info(sameShow ? "\(what) again: its pictures are decoded anew and show from the next slide boundary"
                              : immediate ? "\(what) shows as soon as its first picture is ready"
                              : "\(what) received; it applies at the next slide boundary (\(continuity))")
     }
@@ -116,7 +116,7 @@ final class KioskContent {
         store = pending.store
         self.pending = nil
         if pending.sameShow {
-            logger.info("downloaded pictures now showing")
+            logger.info("the pictures decoded anew now showing")
             return Switch(configuration: next, appliedVersion: nil, picturesOnly: true)
         }
         switch pending.continuity {

@@ -11,7 +11,9 @@ struct PendingConfiguration {
     var store: SlideFrameStore
     /// What the switch does with the slide on screen (the diff of the playlists).
     let continuity: SlideContinuity
-    /// The same playlist with a picture newly downloaded: only the pictures change.
+    /// The same version and playlist sent again (a push of the same configuration,
+    /// which the version, a digest of its content, names alike): only its pictures
+    /// are decoded anew; the carousel goes on. Downloads take `updateDownloads` instead.
     let sameShow: Bool
     /// An override starting or ending: shown as soon as its first picture is
     /// ready, without waiting for the slide boundary.

@@ -26,6 +26,10 @@ final class KioskContent {
     let programme: KioskProgramme
     /// A configuration waiting for its slide boundary, with its pictures decoding.
     private var pending: PendingConfiguration?
+    /// The size the carousel is drawn at, which every store decodes for. Kept
+    /// here, not read from the store on screen: a store knows it only from its
+    /// slides, and one with none (an empty playlist) says 0x0.
+    private var output: PixelSize
     private let wakeup: WakeupSignal
     private let metrics: KioskMetrics
     private let logger: Logger
@@ -35,7 +39,8 @@ final class KioskContent {
         var configuration: KioskConfiguration
         /// The version newly applied, when the version changed.
         var appliedVersion: String?
-        /// Only downloaded pictures changed: the engine and everything else stay.
+        /// The same version and playlist again, its pictures decoded anew: the
+        /// engine and everything else stay.
         var picturesOnly: Bool
     }
 
@@ -47,6 +52,7 @@ final class KioskContent {
         self.wakeup = wakeup
         self.metrics = metrics
         self.logger = logger
+        self.output = output
         store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
     }
 
@@ -65,18 +71,15 @@ final class KioskContent {
 
     /// The output was set up anew at another size: every slide is decoded again for it.
     func resize(to output: PixelSize) {
-        guard output != store.outputSize else { return }
+        guard output != self.output else { return }
+        self.output = output
         logger.notice("output size is now \(output): decoding the slides again")
         store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
     }
 
-    /// What the schedule or an override shows from now: decoded for `output` (the
-    /// size the carousel is drawn at) into a store of its own, and switched in by
-    /// `switchIfDue`, so it never shows a black frame.
-    ///
-    /// The size is the display's, passed in: the store on screen knows it only
-    /// from its slides, and one with none (an empty playlist) says 0x0.
-    func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine, output: PixelSize) {
+    /// What the schedule or an override shows from now: decoded into a store of
+    /// its own, and switched in by `switchIfDue`, so it never shows a black frame.
+    func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine) {
         let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
         let store = Self.makeStore(next, output: output, wakeup: wakeup, metrics: metrics)
         // The same version and playlist sent again, or a change that leaves the
@@ -124,14 +127,13 @@ final class KioskContent {
             break
         case .keeps(let slide):
             engine = engine.continuing(with: next.carouselSettings, atSlide: slide, at: now)
-        case .restarts:
+        case .restarts, .joinsGroup:
+            // A new engine at the first slide, or at the group's (whose deadline the
+            // follower, updated below, puts on the group's next instant at the next turn).
             let pauses = engine.scheduler.pauseReasons
-            engine = CarouselEngine(settings: next.carouselSettings, start: now)
-            for reason in pauses { engine.pause(reason, at: now) }
-        case .joinsGroup(let slide):
-            // The follower (updated below) puts its deadline on the group's next instant at the next turn.
-            let pauses = engine.scheduler.pauseReasons
-            engine = CarouselEngine(settings: next.carouselSettings, start: now, atSlide: slide)
+            let first = pending.continuity.firstSlide(current: nil)
+            engine = next.slides.isEmpty ? CarouselEngine(settings: next.carouselSettings, start: now)
+                : CarouselEngine(settings: next.carouselSettings, start: now, atSlide: first)
             for reason in pauses { engine.pause(reason, at: now) }
         }
         programme.inStep.update(for: next)
@@ -152,12 +154,12 @@ final class KioskContent {
     /// every other frame are left alone. A placeholder that is such a URL is
     /// the one case that makes its store anew. Returns whether the store on
     /// screen was made anew (the picture must be drawn again).
-    func updateDownloads(_ downloads: [String: String], engine: CarouselEngine, output: PixelSize) -> Bool {
+    func updateDownloads(_ downloads: [String: String], engine: CarouselEngine) -> Bool {
         programme.updateDownloads(downloads)
-        let remade = update(&configuration, &store, to: downloads, output: output)
+        let remade = update(&configuration, &store, to: downloads)
         if remade { store.request(engine.slidesToPrefetch()) }
         if var waiting = pending {
-            if update(&waiting.configuration, &waiting.store, to: downloads, output: output) {
+            if update(&waiting.configuration, &waiting.store, to: downloads) {
                 waiting.requestFirstSlides(engine: engine)
             }
             pending = waiting
@@ -168,7 +170,7 @@ final class KioskContent {
     /// `configuration`'s downloads and `store`'s requests brought to `downloads`;
     /// true when the store was made anew.
     private func update(_ configuration: inout KioskConfiguration, _ store: inout SlideFrameStore,
-                        to downloads: [String: String], output: PixelSize) -> Bool {
+                        to downloads: [String: String]) -> Bool {
         let change = configuration.change(toDownloads: downloads)
         configuration.downloads = downloads
         if change.placeholder {

@@ -124,7 +124,7 @@ public final class Kiosk {
             case .apply(let next, let version):
                 follow(programme.apply(next, version: version, at: now), version: version)
             case .updateDownloads(let downloads):
-                if content.updateDownloads(downloads, engine: engine, output: output.logicalSize) { output.invalidate() }
+                if content.updateDownloads(downloads, engine: engine) { output.invalidate() }
             }
         }
         if let change = programme.takeDueChange(at: now) {
@@ -139,7 +139,7 @@ public final class Kiosk {
         if let ended = change.endedOverride { onEvent?(.overrideEnded(id: ended)) }
         power.holdForOverride(programme.override != nil)
         guard let show = change.show else { return }
-        content.follow(show, version: version, immediate: change.immediate, engine: engine, output: output.logicalSize)
+        content.follow(show, version: version, immediate: change.immediate, engine: engine)
     }
 
     /// Switches to a waiting configuration at its slide boundary (`KioskContent.switchIfDue`),

@@ -31,10 +31,8 @@ public final class DRMScanout {
     private var interface: ModesetInterface
     private var buffers: [DRMFramebuffer]
     private var front = 0
-    private var pendingFlip = false
-    private var modesetDone = false
+    private var state: ScanoutState = .awaitingFirstFrame(.lit)
     private let saved: SavedCRTC?
-    private var restored = false
 
     /// Picks the connector (by name, or the first connected), the mode
     /// (requested, or preferred), and a CRTC; saves the CRTC's configuration
@@ -68,33 +66,44 @@ public final class DRMScanout {
     public var size: PixelSize { mode.size }
     /// "atomic" or "legacy".
     public var interfaceName: String { interface.name }
-    public var isFlipPending: Bool { pendingFlip }
+    public var isFlipPending: Bool { state == .flipPending }
 
     /// The buffer to draw the next frame into, or nil while a flip is pending
     /// or the display is away.
     public func backCanvas() -> PixelCanvas? {
-        guard !pendingFlip, isShowing, isPoweredOn, !restored else { return nil }
-        return buffers[1 - front].canvas
+        switch state {
+        case .awaitingFirstFrame(let panel), .scanningOut(let panel):
+            panel.isLit ? buffers[1 - front].canvas : nil
+        case .flipPending, .givenBack:
+            nil
+        }
     }
 
     /// Shows the back buffer: the first time by a modeset (blocking), then by a
     /// page flip that completes at the next vblank (see `handleEvents`).
     public func present() throws(DRMError) {
-        // Both are the caller's mistake (it draws only when `backCanvas()` gave a
-        // buffer), but a kiosk must not crash over one frame: refuse the frame.
-        guard !pendingFlip else { throw .call("present while a page flip is pending", errno: EBUSY, subject: card.path) }
-        guard isShowing, isPoweredOn, !restored else {
-            throw .unsupported(card: card.path, reason: "\(connector.name) is not showing (disconnected, switched off, or given back)")
-        }
+        // Each refusal is the caller's mistake (it draws only when `backCanvas()`
+        // gave a buffer), but a kiosk must not crash over one frame: refuse the frame.
         let back = 1 - front
-        if !modesetDone {
+        switch state {
+        case .flipPending:
+            throw .call("present while a page flip is pending", errno: EBUSY, subject: card.path)
+        case .givenBack:
+            throw notShowing
+        case .awaitingFirstFrame(let panel):
+            guard panel.isLit else { throw notShowing }
             try interface.modeset(framebuffer: buffers[back].framebufferID, mode: mode)
-            modesetDone = true
             front = back
-        } else {
+            state = .scanningOut(panel)
+        case .scanningOut(let panel):
+            guard panel.isLit else { throw notShowing }
             try interface.flip(framebuffer: buffers[back].framebufferID)
-            pendingFlip = true
+            state = .flipPending
         }
+    }
+
+    private var notShowing: DRMError {
+        .unsupported(card: card.path, reason: "\(connector.name) is not showing (disconnected, switched off, or given back)")
     }
 
     /// Reads the DRM fd's events; returns the flips that completed. Call when
@@ -107,8 +116,8 @@ public final class DRMScanout {
             throw .call("read of DRM events", errno: errno, subject: card.path)
         }
         let completions = DRMEventParser.flipCompletions(in: Array(buffer.prefix(count)))
-        if !completions.isEmpty, pendingFlip {
-            pendingFlip = false
+        if !completions.isEmpty, state == .flipPending {
+            state = .scanningOut(.lit)
             front = 1 - front
         }
         return completions
@@ -116,9 +125,9 @@ public final class DRMScanout {
 
     // MARK: Power
 
-    /// False from `setPower(on: false)` until `setPower(on: true)`: the panel is
-    /// dark and nothing is presented.
-    public private(set) var isPoweredOn = true
+    /// False from `setPower(on: false)` until `setPower(on: true)`, and once
+    /// the display is given back: the panel is dark and nothing is presented.
+    public var isPoweredOn: Bool { state.panel?.power == .on }
 
     /// Turns the display off or on (atomic `ACTIVE`, or the legacy `DPMS`
     /// property), keeping the mode and both buffers, so waking shows the frame
@@ -126,12 +135,25 @@ public final class DRMScanout {
     /// pending nonblocking flip fails with EBUSY. Off before the first frame, or
     /// while unplugged, only records the state: the next modeset honours it.
     public func setPower(on: Bool) throws(DRMError) {
-        guard on != isPoweredOn, !restored else { return }
-        guard !pendingFlip else { throw .call("display power change while a page flip is pending", errno: EBUSY, subject: card.path) }
-        if modesetDone, isShowing {
-            try interface.setActive(on, framebuffer: buffers[front].framebufferID, mode: mode)
+        let power: ScanoutState.Panel.Power = on ? .on : .off
+        switch state {
+        case .givenBack:
+            return
+        case .flipPending:
+            // A pending flip means the panel is on.
+            guard !on else { return }
+            throw .call("display power change while a page flip is pending", errno: EBUSY, subject: card.path)
+        case .awaitingFirstFrame(var panel):
+            panel.power = power
+            state = .awaitingFirstFrame(panel)
+        case .scanningOut(var panel):
+            guard panel.power != power else { return }
+            if panel.connection == .connected {
+                try interface.setActive(on, framebuffer: buffers[front].framebufferID, mode: mode)
+            }
+            panel.power = power
+            state = .scanningOut(panel)
         }
-        isPoweredOn = on
     }
 
     // MARK: Hotplug
@@ -150,8 +172,9 @@ public final class DRMScanout {
     }
 
     /// False from a hotplug that finds the connector disconnected until one that
-    /// finds a display on it again and sets its mode; nothing is presented meanwhile.
-    public private(set) var isShowing = true
+    /// finds a display on it again and sets its mode, and once the display is
+    /// given back; nothing is presented meanwhile.
+    public var isShowing: Bool { state.panel?.connection == .connected }
 
     /// Follows a hotplug uevent: probes the connector again and stops
     /// presenting, or sets the mode again, as the probe says. Call it with no
@@ -165,15 +188,24 @@ public final class DRMScanout {
     /// fits the request, the modeset fails); nothing is presented then until
     /// a later hotplug brings a usable display, and every buffer is kept.
     public func followHotplug(mode request: DRMModeRequest?) throws(DRMError) -> HotplugResult {
-        guard !restored else { return .unchanged }
-        guard !pendingFlip else { throw .call("hotplug handling while a page flip is pending", errno: EBUSY, subject: card.path) }
+        let panel: ScanoutState.Panel
+        switch state {
+        case .givenBack:
+            return .unchanged
+        case .flipPending:
+            throw .call("hotplug handling while a page flip is pending", errno: EBUSY, subject: card.path)
+        case .awaitingFirstFrame(let current), .scanningOut(let current):
+            panel = current
+        }
+        var unplugged = panel
+        unplugged.connection = .unplugged
         // A full probe (drmModeGetConnector), not the cached state: after a
         // replug only a probe reads the new display's EDID and so its modes. It
         // may take a few milliseconds of DDC traffic, once per hotplug.
         let connectors = try card.connectors()
         let probed = connectors.first { $0.id == connector.id }
         if let probed { connector = probed }
-        switch Self.hotplugDecision(showing: isShowing, current: mode, probed: probed, request: request) {
+        switch Self.hotplugDecision(showing: panel.connection == .connected, current: mode, probed: probed, request: request) {
         case .none:
             return .unchanged
         case .stop:
@@ -181,23 +213,29 @@ public final class DRMScanout {
             // keeps scanning out the last frame into a connector that has no
             // display, which costs nothing, and turning the CRTC off would only
             // make the replug slower. The kiosk keeps running and draws nothing.
-            isShowing = false
+            state = state.with(unplugged)
             return .disconnected
         case .unusable(let error):
-            isShowing = false
+            state = state.with(unplugged)
             throw error
         case .modeset(let newMode):
+            let previous = mode
+            let resized: Bool
             do {
-                let previous = mode
-                let resized = try setMode(newMode)
-                // A display plugged in while the screen is switched off stays dark.
-                if !isPoweredOn { try interface.setActive(false, framebuffer: buffers[front].framebufferID, mode: mode) }
-                isShowing = true
-                return .modeSet(previous: previous, resized: resized)
+                resized = try setMode(newMode)
             } catch {
-                isShowing = false
+                state = state.with(unplugged)
                 throw error
             }
+            do {
+                // A display plugged in while the screen is switched off stays dark.
+                if panel.power == .off { try interface.setActive(false, framebuffer: buffers[front].framebufferID, mode: mode) }
+            } catch {
+                state = .scanningOut(unplugged)
+                throw error
+            }
+            state = .scanningOut(ScanoutState.Panel(connection: .connected, power: panel.power))
+            return .modeSet(previous: previous, resized: resized)
         }
     }
 
@@ -245,15 +283,14 @@ public final class DRMScanout {
         buffers = next
         front = shown
         mode = newMode
-        modesetDone = true
         return resized
     }
 
     /// Puts back the CRTC configuration found at start (the console, or whatever
     /// was shown) and frees both buffers. Safe to call more than once.
     public func restore() {
-        guard !restored else { return }
-        restored = true
+        guard state != .givenBack else { return }
+        state = .givenBack
         saved?.restore()
         buffers.removeAll()
     }

@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Latency and frame-pacing statistics in fixed memory, however long the kiosk runs.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // Errno, typed: VitrineSystem's errors carry it (SwiftNIO already depends on swift-system).
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // MARK: C at the leaves
@@ -84,26 +86,32 @@ let package = Package(
             name: "VitrineConfig",
             dependencies: ["VitrineCore", "VitrineYAML"]),
 
+        // MARK: System calls: typed Errno, SystemError, FileIO and the seam tests inject faults through
+        .target(
+            name: "VitrineSystem",
+            dependencies: ["VitrineCore", .product(name: "SystemPackage", package: "swift-system")]),
+
         // MARK: The fleet channel: signed manifests, signify keys, publishing (docs/fleet.md)
         .target(
             name: "VitrineChannel",
-            dependencies: ["VitrineCore", "VitrineConfig", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["VitrineCore", "VitrineConfig", "VitrineSystem", .product(name: "Crypto", package: "swift-crypto")]),
 
         // MARK: The kiosk
         .target(
             name: "VitrineRuntime",
             dependencies: [
-                "VitrineCore", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
+                "VitrineCore", "VitrineSystem", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .target(
             name: "VitrineServer",
             dependencies: [
-                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineChannel",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineChannel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -116,6 +124,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             // The web console's files, compiled into the binary as byte arrays (ConsoleFiles).
             resources: [
@@ -125,8 +134,8 @@ let package = Package(
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev",
-                "VitrineChannel",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM",
+                "VitrineEvdev", "VitrineChannel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -134,6 +143,9 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore"]),
         .testTarget(name: "VitrineYAMLTests", dependencies: ["VitrineYAML"]),
+        .testTarget(
+            name: "VitrineSystemTests",
+            dependencies: ["VitrineSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "VitrineConfigTests", dependencies: ["VitrineConfig", "VitrineCore"]),
         .testTarget(
             name: "VitrineChannelTests",
@@ -146,13 +158,16 @@ let package = Package(
             exclude: ["Recordings"]),
         .testTarget(
             name: "VitrineRuntimeTests",
-            dependencies: ["VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG"],
+            dependencies: [
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["Golden", "PNGFixtures"]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineChannel",
-                "VitrineYAML",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
+                "VitrineChannel", "VitrineYAML", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,46 +1,13 @@
 import Glibc
+import VitrineSystem
 
-/// A failed system call on a channel's files, naming the call and the file.
-public struct ChannelFileError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var call: String
-    public var path: String
-    public var errno: Int32
-
-    init(_ call: String, _ path: String, errno: Int32 = Glibc.errno) {
-        self.call = call
-        self.path = path
-        self.errno = errno
-    }
-
-    public var description: String { "\(call) \(path): \(String(cString: strerror(errno)))" }
-}
-
-/// The POSIX calls the publisher and the key files need: whole-file reads,
-/// and writes in two steps (a fsynced temporary file, then a rename), so the
-/// publisher can choose the order in which finished files appear.
-/// (VitrineRuntime's FileIO does the same in one step; this module stays
-/// clear of the kiosk's runtime.)
+/// The file operations the publisher and the key files need, over VitrineSystem's
+/// `FileIO`: whole-file reads, and writes in two steps (a fsynced temporary
+/// file, then a rename), so that the publisher can choose the order in which
+/// finished files appear. (`FileIO.writeAtomically` does both steps at once.)
 public enum ChannelFiles {
-    public static func read(_ path: String, limit: Int = 1 << 30) throws(ChannelFileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ChannelFileError("open", path) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ChannelFileError("fstat", path) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw ChannelFileError("read", path, errno: EISDIR) }
-        guard Int(info.st_size) <= limit else { throw ChannelFileError("read", path, errno: EFBIG) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ChannelFileError("read", path)
-            }
-            if count == 0 { break }
-            filled += count
-        }
-        return filled == bytes.count ? bytes : Array(bytes.prefix(filled))
+    public static func read(_ path: String, limit: Int = 1 << 30) throws(SystemError) -> [UInt8] {
+        try FileIO.read(path, limit: limit)
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
@@ -53,34 +20,28 @@ public enum ChannelFiles {
     }
 
     /// `mkdir -p`.
-    static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws(ChannelFileError) {
+    static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws(SystemError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            if mkdir(prefix, mode) != 0 && errno != EEXIST { throw ChannelFileError("mkdir", prefix) }
+            if mkdir(prefix, mode) != 0 && errno != EEXIST { throw SystemError("mkdir", subject: prefix) }
         }
     }
 
     /// Writes `bytes` to a new hidden temporary file next to `path`, fsynced,
     /// and returns its name; `commit` then renames it into place.
-    static func writeTemporary(_ bytes: [UInt8], for path: String, mode: mode_t = 0o644) throws(ChannelFileError) -> String {
+    static func writeTemporary(_ bytes: [UInt8], for path: String, mode: mode_t = 0o644) throws(SystemError) -> String {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = directory + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw ChannelFileError("open", temporary) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let error = ChannelFileError("write", temporary)
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            written += count
+        let fd = try FileIO.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
+        do throws(SystemError) {
+            try FileIO.writeAll(bytes, to: fd, path: temporary)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
         }
         // nginx and Apache make a file's ETag from its modification time in
         // whole seconds and its size. A manifest published in the same second
@@ -98,8 +59,10 @@ public enum ChannelFiles {
             }
         }
         // umask may have narrowed the mode; the files of a channel are served, so they must be readable.
-        if fchmod(fd, mode) != 0 || fsync(fd) != 0 {
-            let error = ChannelFileError("fsync", temporary)
+        do throws(SystemError) {
+            guard fchmod(fd, mode) == 0 else { throw SystemError("fchmod", subject: temporary) }
+            try FileIO.sync(fd, path: temporary)
+        } catch {
             close(fd)
             unlink(temporary)
             throw error
@@ -108,41 +71,31 @@ public enum ChannelFiles {
         return temporary
     }
 
-    static func commit(_ temporary: String, to path: String) throws(ChannelFileError) {
+    static func commit(_ temporary: String, to path: String) throws(SystemError) {
         guard rename(temporary, path) == 0 else {
-            let error = ChannelFileError("rename", path)
+            let error = SystemError("rename", subject: path)
             unlink(temporary)
             throw error
         }
     }
 
     /// Makes the renames in `directory` durable.
-    static func syncDirectory(_ directory: String) throws(ChannelFileError) {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw ChannelFileError("open", directory) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw ChannelFileError("fsync", directory) }
+    static func syncDirectory(_ directory: String) throws(SystemError) {
+        try FileIO.sync(directory: directory)
     }
 
     /// Writes a new file, refusing to replace one (as `signify -G` does with a
     /// key), with exactly `mode` whatever the umask.
-    public static func create(_ bytes: [UInt8], at path: String, mode: mode_t) throws(ChannelFileError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw ChannelFileError("create", path) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let error = ChannelFileError("write", path)
-                close(fd)
-                unlink(path)
-                throw error
-            }
-            written += count
+    public static func create(_ bytes: [UInt8], at path: String, mode: mode_t) throws(SystemError) {
+        let fd: Int32
+        do { fd = try FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: mode) } catch {
+            throw SystemError("create", errno: error.errno, subject: path)
         }
-        if fchmod(fd, mode) != 0 || fsync(fd) != 0 {
-            let error = ChannelFileError("fsync", path)
+        do throws(SystemError) {
+            try FileIO.writeAll(bytes, to: fd, path: path)
+            guard fchmod(fd, mode) == 0 else { throw SystemError("fchmod", subject: path) }
+            try FileIO.sync(fd, path: path)
+        } catch {
             close(fd)
             unlink(path)
             throw error
@@ -156,10 +109,10 @@ public enum ChannelFiles {
     /// reader that fetches `first` then `second` sees a mismatched pair only if
     /// both its fetches land between the renames. The directory is synced after.
     static func commitPair(_ first: [UInt8], to firstPath: String, _ second: [UInt8], to secondPath: String,
-                           directory: String) throws(ChannelFileError) {
+                           directory: String) throws(SystemError) {
         let firstTemporary = try writeTemporary(first, for: firstPath)
         let secondTemporary: String
-        do throws(ChannelFileError) {
+        do throws(SystemError) {
             secondTemporary = try writeTemporary(second, for: secondPath)
         } catch {
             try? remove(firstTemporary)
@@ -170,7 +123,7 @@ public enum ChannelFiles {
         try syncDirectory(directory)
     }
 
-    static func remove(_ path: String) throws(ChannelFileError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw ChannelFileError("unlink", path) }
+    static func remove(_ path: String) throws(SystemError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw SystemError("unlink", subject: path) }
     }
 }

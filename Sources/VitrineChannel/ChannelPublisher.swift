@@ -1,6 +1,7 @@
 import FoundationEssentials
 import VitrineConfig
 import VitrineCore
+import VitrineSystem
 
 /// Why a publish did not happen. Nothing is half-published: the manifest
 /// (and signature) are replaced only after every blob is in place.
@@ -11,7 +12,7 @@ public enum ChannelPublishError: Error, Sendable, CustomStringConvertible {
     /// The channel's current manifest cannot be read, so the next version is unknown.
     case previousManifest(path: String, reason: String)
     case versionNotNewer(requested: UInt64, previous: UInt64)
-    case file(ChannelFileError)
+    case file(SystemError)
     case signing(String)
     /// The manifest just made does not read back: a bug, reported rather than published.
     case selfCheck(ChannelManifestError)
@@ -196,7 +197,7 @@ public enum ChannelPublisher {
             }
         }
 
-        do throws(ChannelFileError) {
+        do throws(SystemError) {
             // 1. Blobs first, each renamed into place whole. Until the manifest
             //    changes nobody asks for the new ones; afterwards they are all there.
             var written: [ChannelBlob] = []
@@ -310,7 +311,7 @@ public enum ChannelPublisher {
                 return version
             }
             reason = "has no whole-number version"
-        } catch let error as ChannelFileError {
+        } catch let error as SystemError {
             reason = error.description
         } catch let error as ManifestJSON.SyntaxError {
             reason = "syntax error: \(error.message)"

@@ -1,4 +1,5 @@
 import VitrineCore
+import VitrineSystem
 
 /// `root.json`: which keys may sign the channel's manifests, signed by an
 /// offline root key (TUF's root role, reduced to one role). Kiosks whose
@@ -175,7 +176,7 @@ public enum ChannelRootPublisher {
         } catch {
             throw .signing("\(error)")
         }
-        do throws(ChannelFileError) {
+        do throws(SystemError) {
             try ChannelFiles.makeDirectories(directory)
             // The root first, then its signature, as for the manifest: a kiosk fetches them in that order.
             try ChannelFiles.commitPair(bytes, to: rootPath, signature.fileBytes, to: signaturePath, directory: directory)

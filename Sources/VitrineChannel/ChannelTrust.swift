@@ -1,4 +1,5 @@
 import VitrineConfig
+import VitrineSystem
 
 /// A trusted key that cannot be used, naming the configuration key and the file.
 public struct ChannelKeyError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -39,7 +40,7 @@ public enum ChannelTrust {
                 }
             } catch let error as SignifyFileError {
                 throw ChannelKeyError(field: field, message: error.description)
-            } catch let error as ChannelFileError {
+            } catch let error as SystemError {
                 throw ChannelKeyError(field: field, message: "cannot read the public key: \(error)")
             } catch {
                 throw ChannelKeyError(field: field, message: "\(error)")

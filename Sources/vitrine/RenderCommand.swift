@@ -4,6 +4,7 @@ import VitrineConfig
 import VitrineCore
 import VitrinePNG
 import VitrineRuntime
+import VitrineSystem
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

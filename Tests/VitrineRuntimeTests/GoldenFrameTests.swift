@@ -4,6 +4,7 @@ import VitrineConfig
 import VitrineCore
 import VitrinePNG
 @testable import VitrineRuntime
+import VitrineSystem
 
 /// `vitrine render` frames of the demo playlist at chosen instants, compared
 /// with reviewed golden PNGs, plus checks of the geometry that do not depend on

@@ -3,6 +3,7 @@ import Testing
 import VitrineCore
 import VitrinePNG
 @testable import VitrineRuntime
+import VitrineSystem
 
 /// A PNG is framed row by row as libpng decodes it (`PNGRowReader`); the frame
 /// must be the one decoding it whole with libpng's simplified API makes, for

@@ -5,6 +5,7 @@ import VitrineCore
 import VitrineJPEG
 import VitrinePNG
 @testable import VitrineRuntime
+import VitrineSystem
 
 @Suite("Slide pipeline")
 struct PipelineTests {

@@ -5,6 +5,7 @@ import Testing
 import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
+import VitrineSystem
 
 /// Proof of play's pure core on virtual time (records, bounding, torn tails,
 /// queries, the tracker, the reporter) and the log's file edge in a temp dir.

@@ -3,6 +3,7 @@ import Testing
 import VitrineCore
 import VitrineJPEG
 @testable import VitrineRuntime
+import VitrineSystem
 
 /// An upright JPEG is framed strip by strip as it decodes; the frame must be
 /// the one the whole-picture path makes (decode, then `SlideFramer.frame`), for
@@ -70,7 +71,7 @@ struct SlideDecodingTests {
             _ = try SlideDecoding.frame(for: request, workspace: SlideDecodingWorkspace())
         } throws: { error in
             guard let error = error as? SlideError, case .file(let system) = error.reason else { return false }
-            return system.errno == EISDIR && "\(error)".contains("pictures")
+            return system.errno == .isDirectory && "\(error)".contains("pictures")
         }
     }
 

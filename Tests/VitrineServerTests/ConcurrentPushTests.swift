@@ -7,6 +7,7 @@ import Testing
 import VitrineConfig
 @testable import VitrineRuntime
 @testable import VitrineServer
+import VitrineSystem
 
 @Suite("API: concurrent pushes over a real socket")
 struct ConcurrentPushTests {
@@ -38,11 +39,11 @@ struct ConcurrentPushTests {
             let winner = try #require(versions.first { $0.value == final.version }?.key)
             #expect(final.configuration.interval == .seconds(winner + 1))
             for name in ["config.json", "config.previous.json"] {
-                let text = String(decoding: try VitrineRuntime.FileIO.read(harness.stateDirectory + "/" + name), as: UTF8.self)
+                let text = String(decoding: try VitrineSystem.FileIO.read(harness.stateDirectory + "/" + name), as: UTF8.self)
                 let parsed = try ConfigLoader.parse(text)
                 #expect(Set(versions.values).contains(ContentDigest.version(of: ConfigDocument.json(parsed))) || name == "config.previous.json")
             }
-            let onDisk = String(decoding: try VitrineRuntime.FileIO.read(harness.stateDirectory + "/config.json"), as: UTF8.self)
+            let onDisk = String(decoding: try VitrineSystem.FileIO.read(harness.stateDirectory + "/config.json"), as: UTF8.self)
             #expect(try ConfigLoader.parse(onDisk).interval == .seconds(winner + 1))
             #expect(try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory).filter { $0.contains(".tmp-") }.isEmpty)
             #expect(await harness.eventually { harness.remote.control.status.configurationVersion == final.version })

@@ -10,6 +10,7 @@ import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
 @testable import VitrineServer
+import VitrineSystem
 
 /// A receiver of play uploads on loopback: keeps every body it accepts, and
 /// can be taken down (503).

@@ -7,6 +7,7 @@ import VitrineCore
 import VitrinePNG
 import VitrineRuntime
 @testable import VitrineServer
+import VitrineSystem
 
 /// Uploads are staged on disk as they arrive (`AssetUpload`), over real sockets:
 /// the bytes reach the staging file before the body is complete, the finished

@@ -2,6 +2,7 @@ import Dispatch
 import Logging
 import VitrineCore
 import VitrinePNG
+import VitrineSystem
 
 /// Renders into memory at a fixed refresh rate, and keeps a PNG of the screen
 /// up to date for people to look at (`output.preview`).

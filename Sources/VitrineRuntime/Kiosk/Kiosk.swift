@@ -2,6 +2,7 @@ import Glibc
 import Logging
 import VitrineConfig
 import VitrineCore
+import VitrineSystem
 
 /// The running kiosk: the display thread's loop around the carousel engine.
 ///

@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import VitrineCore
+import VitrineSystem
 
 /// What the kiosk tells systemd and the log about its life: READY once the
 /// first complete frame is on screen, watchdog pings from the display loop

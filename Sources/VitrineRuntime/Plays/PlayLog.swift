@@ -2,6 +2,8 @@ import Dispatch
 import Glibc
 import Logging
 import VitrineCore
+import SystemPackage
+import VitrineSystem
 
 /// The proof-of-play log on disk (`STATE_DIRECTORY/plays/`): the I/O edge of
 /// `PlayTracker` and `PlayLogLayout`, which make every decision.
@@ -35,23 +37,27 @@ public final class PlayLog: Sendable {
     private let queue = DispatchQueue(label: "vitrine.plays")
     private let logger: Logger
     private let hashFile: @Sendable (String) -> String?
+    /// The calls that write the log (the kernel's, or a test's faults in front of them).
+    private let system: SystemCalls
     // Touched only on `queue`.
     nonisolated(unsafe) private var layout: PlayLogLayout
     nonisolated(unsafe) private var tracker = PlayTracker()
     nonisolated(unsafe) private var hashes: [String: (stamp: FileStamp, sha256: String?)] = [:]
     /// The errno of the failure now going on, so that a read-only disk is logged once, not once a play.
-    nonisolated(unsafe) private var failing: Int32?
+    nonisolated(unsafe) private var failing: Errno?
     private let published = Mutex()
     nonisolated(unsafe) private var summary = Summary()
 
     /// Opens (creating) the log in `directory` and recovers what a crash left.
     /// - Parameter hashFile: the SHA-256 of a file, for pictures whose name
     ///   does not say it; run on the log's queue.
+    /// - Parameter system: the system calls that append and flush records.
     public init(directory: String, bounds: PlayLogLayout.Bounds = .standard, logger: Logger,
-                hashFile: @escaping @Sendable (String) -> String?) throws(SystemError) {
+                system: SystemCalls = .live, hashFile: @escaping @Sendable (String) -> String?) throws(SystemError) {
         self.directory = directory
         self.logger = logger
         self.hashFile = hashFile
+        self.system = system
         if mkdir(directory, 0o750) != 0 && errno != EEXIST { throw SystemError("mkdir", subject: directory) }
         layout = try Self.recover(directory, bounds: bounds, logger: logger)
         publish()
@@ -105,10 +111,10 @@ public final class PlayLog: Sendable {
             let append = layout.append(bytes: line.count)
             let path = directory + "/" + append.segment
             do throws(SystemError) {
-                try Self.append(line, to: path)
+                try Self.append(line, to: path, system: system)
                 // A new segment's name must be durable before older ones go, so a
                 // power cut never leaves fewer records than the bound promises.
-                if append.creates { try Self.syncDirectory(directory) }
+                if append.creates { try FileIO.sync(directory: directory, system: system) }
                 for name in append.deletes where unlink(directory + "/" + name) != 0 && errno != ENOENT {
                     logger.warning("cannot delete the old play log segment \(name): \(SystemError("unlink", subject: name))")
                 }
@@ -120,7 +126,7 @@ public final class PlayLog: Sendable {
                     logger.notice("recording plays again")
                     failing = nil
                 }
-            } catch where error.errno == ENOSPC || error.errno == EDQUOT {
+            } catch where error.errno == .noSpace || error.errno == .diskQuotaExceeded {
                 // The disk is full: older plays make way for newer ones, as the
                 // bound does, rather than the newest being lost. The write left
                 // nothing behind (`append` cuts a partial line off again).
@@ -139,6 +145,11 @@ public final class PlayLog: Sendable {
                 published.withLock { summary.droppedForSpace += oldest.records }
                 continue
             } catch {
+                // The record is not on disk: the layout must not count it (nor
+                // forget segments it meant to delete after it), or the status
+                // would claim plays the log does not hold and old segments would
+                // stay on disk past the bound. The next play takes its sequence.
+                layout = before
                 if failing != error.errno {
                     logger.error("cannot record a play: \(error); plays are counted as lost (vitrine_play_write_failures_total) until they can be written")
                     failing = error.errno
@@ -203,40 +214,29 @@ public final class PlayLog: Sendable {
         return PlayLogLayout.recovered(files, bounds: bounds)
     }
 
-    private static func append(_ bytes: [UInt8], to path: String) throws(SystemError) {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw SystemError("open", subject: path) }
-        defer { close(fd) }
+    private static func append(_ bytes: [UInt8], to path: String, system: SystemCalls) throws(SystemError) {
+        let fd = try FileIO.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o640, system: system)
+        defer { system.close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemError("fstat", subject: path) }
         let sizeBefore = info.st_size
         // One write for the whole line: with O_APPEND it lands at the end in
         // one piece, and only a crash can cut it short (a torn tail, above).
-        // A full disk can also cut it short: what did land is cut off again,
-        // so the next line does not run into half of this one.
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let failure = SystemError("write", subject: path)
-                if written > 0 { ftruncate(fd, sizeBefore) }
-                throw failure
+        // A full disk can also cut it short, and a flush can fail after the
+        // line landed: what did land is cut off again, so that the next line
+        // does not run into half of this one, and a failed play is not counted
+        // twice once the disk recovers.
+        do throws(SystemError) {
+            try FileIO.writeAll(bytes, to: fd, path: path, system: system)
+            while true {
+                do { try system.datasync(fd); break } catch .interrupted { continue } catch {
+                    throw SystemError("fdatasync", errno: error, subject: path)
+                }
             }
-            written += count
+        } catch {
+            try? system.truncate(fd, sizeBefore)
+            throw error
         }
-        guard fdatasync(fd) == 0 else {
-            let failure = SystemError("fdatasync", subject: path)
-            ftruncate(fd, sizeBefore)
-            throw failure
-        }
-    }
-
-    private static func syncDirectory(_ directory: String) throws(SystemError) {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError("open", subject: directory) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw SystemError("fsync", subject: directory) }
     }
 }
 

@@ -1,5 +1,7 @@
 import Glibc
 import VitrineCore
+import SystemPackage
+import VitrineSystem
 
 /// Runs another program and measures it the way the benchmarks need: wall time
 /// on the monotonic clock and peak resident memory from `wait4`'s rusage.
@@ -25,7 +27,7 @@ public enum ChildProcess {
         var measurement = try spawnAndWait(["/usr/bin/time", "-f", "%M", "-o", report] + arguments)
         guard let text = try? FileIO.read(report),
               let peak = Int(String(decoding: text, as: UTF8.self).split(separator: "\n").last ?? "") else {
-            throw SystemError("measure", errno: ENOENT, subject: "/usr/bin/time output (install Debian's time package)")
+            throw SystemError("measure", errno: .noSuchFileOrDirectory, subject: "/usr/bin/time output (install Debian's time package)")
         }
         measurement.peakResidentKiB = peak
         return measurement
@@ -42,7 +44,7 @@ public enum ChildProcess {
         var pid: pid_t = 0
         let start = MonotonicClock.now()
         let status = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
-        guard status == 0 else { throw SystemError("posix_spawnp", errno: status, subject: arguments[0]) }
+        guard status == 0 else { throw SystemError("posix_spawnp", errno: Errno(rawValue: status), subject: arguments[0]) }
         var waitStatus: Int32 = 0
         var usage = rusage()
         while wait4(pid, &waitStatus, 0, &usage) < 0 {

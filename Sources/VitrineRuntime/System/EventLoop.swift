@@ -1,6 +1,7 @@
 import CLinuxEvents
 import Glibc
 import VitrineCore
+import VitrineSystem
 
 /// The display thread's only place to sleep: `epoll_wait` over the display's
 /// event fd (DRM), input fds, one timerfd for the next deadline, a second one on

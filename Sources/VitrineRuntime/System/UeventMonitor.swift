@@ -1,5 +1,6 @@
 import CLinuxEvents
 import Glibc
+import VitrineSystem
 
 /// Kernel uevents from a NETLINK_KOBJECT_UEVENT socket: how the kiosk hears
 /// about display hotplug (and, later, input devices) without udev, which an

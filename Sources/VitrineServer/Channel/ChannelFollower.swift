@@ -6,6 +6,7 @@ import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// Follows a signed channel (docs/fleet.md): polls `channel.json` and its
 /// signature with conditional GETs, verifies them (the signature before

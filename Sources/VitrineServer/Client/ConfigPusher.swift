@@ -2,6 +2,7 @@ import FoundationEssentials
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// What `vitrine push` does: uploads the local pictures a configuration names,
 /// rewrites them to `asset:` references, and PUTs the configuration. Running it

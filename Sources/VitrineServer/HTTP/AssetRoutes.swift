@@ -3,6 +3,7 @@ import NIOCore
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// Uploads, listing, download, thumbnails and deletion of pictures.
 struct AssetRoutes {
@@ -42,7 +43,7 @@ struct AssetRoutes {
             let maxPixels = configuration.decode.maxPixels
             let png = try await kiosk.offload {
                 let bytes: [UInt8]
-                do { bytes = try VitrineRuntime.FileIO.read(file, limit: 2_000_000_000) } catch let error as SystemError {
+                do { bytes = try VitrineSystem.FileIO.read(file, limit: 2_000_000_000) } catch let error as SystemError {
                     throw APIError(.notFound, "\(path): cannot read: \(error.reason)")
                 }
                 return try Self.thumbnail(bytes, named: path, maxPixels: maxPixels)

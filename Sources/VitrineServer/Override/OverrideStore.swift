@@ -6,6 +6,7 @@ import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// The emergency override as the state directory keeps it: `override.json`,
 /// so that an override survives a restart until it ends.
@@ -72,7 +73,7 @@ public final class OverrideStore: Sendable {
         do {
             bytes = try FileIO.read(path, limit: 16 << 20)
         } catch {
-            if error.errno != ENOENT { discard(path, because: "it cannot be read: \(error)", logger: logger) }
+            if error.errno != .noSuchFileOrDirectory { discard(path, because: "it cannot be read: \(error)", logger: logger) }
             return nil
         }
         let override: KioskOverride

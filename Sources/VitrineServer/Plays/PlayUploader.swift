@@ -8,6 +8,7 @@ import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// POSTs the play log in batches to `plays.upload` (AsyncHTTPClient, as the
 /// URL slides use): the I/O edge of `PlayUploadQueue`, which decides when and

@@ -6,6 +6,7 @@ import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// Proof of play for one kiosk: the log of slides shown (`PlayLog`, in
 /// `STATE_DIRECTORY/plays/`) and its uploader, to the local file's

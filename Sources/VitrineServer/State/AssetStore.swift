@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import VitrineConfig
 import VitrineRuntime
+import VitrineSystem
 
 /// One stored picture.
 public struct Asset: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import Crypto
 import Glibc
 import VitrineRuntime
+import VitrineSystem
 
 /// A picture being received: its bytes go to a staging file in the asset
 /// directory as they arrive, and are hashed on the way, so that an upload of
@@ -48,7 +49,7 @@ final class AssetUpload: @unchecked Sendable {
         // A Result keeps the error typed on both compilers (6.2 for arm64, 6.3).
         let written = Result { () throws(SystemError) in try FileIO.writeAll(bytes, to: descriptor, path: path) }
         if case .failure(let failure) = written {
-            guard failure.errno == ENOSPC || failure.errno == EDQUOT else { throw failure }
+            guard failure.errno == .noSpace || failure.errno == .diskQuotaExceeded else { throw failure }
             throw DiskFloorReached(message: "the kiosk's disk is full (\(failure.reason)) after about \(DiskFloor.mebibytes(size)) of the upload")
         }
         hasher.update(data: bytes)

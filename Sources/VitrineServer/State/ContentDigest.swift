@@ -1,5 +1,6 @@
 import Crypto
 import VitrineRuntime
+import VitrineSystem
 
 /// SHA-256 in lowercase hex: asset ids, configuration versions, seed digests.
 enum ContentDigest {

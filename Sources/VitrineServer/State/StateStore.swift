@@ -5,6 +5,7 @@ import Synchronization
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// A configuration as the kiosk keeps it: the value, its canonical JSON and
 /// its version (the ETag the API hands out).
@@ -49,6 +50,8 @@ public final class StateStore: Sendable {
     /// channel set one for this device (device.json).
     private let fileRotation: Int
     private let logger: Logger
+    /// The calls that store configurations (the kernel's, or a test's faults in front of them).
+    private let system: SystemCalls
     private let state: Mutex<(current: StoredConfiguration, previous: StoredConfiguration?)>
     /// What holds assets besides the configurations (an emergency override), asked under the state lock.
     private let assetHolders = Mutex<[@Sendable () -> AssetHold?]>([])
@@ -68,10 +71,12 @@ public final class StateStore: Sendable {
     /// - Parameters:
     ///   - seed: the command-line configuration file's parse (an error when it
     ///     is not valid; then the stored state must exist).
+    ///   - system: the system calls that write the configurations.
     public init(directory: String, seedFile: String, seed: Result<KioskConfiguration, ConfigError>,
-                logger: Logger) throws {
+                logger: Logger, system: SystemCalls = .live) throws {
         self.directory = directory
         self.logger = logger
+        self.system = system
         // A read-only state directory (a read-only root or overlay protecting an
         // SD card, a full-disk remount) is no reason for a dark screen: the kiosk
         // shows what is stored there, or the configuration file, and refuses
@@ -80,7 +85,7 @@ public final class StateStore: Sendable {
         do {
             try Self.makeDirectories(directory, mode: 0o750)
             guard access(directory, W_OK) == 0 else { throw SystemError("access", subject: directory) }
-        } catch let error as SystemError where [EROFS, EACCES, EPERM].contains(error.errno) {
+        } catch let error as SystemError where [.readOnlyFileSystem, .permissionDenied, .notPermitted].contains(error.errno) {
             readOnly = "\(directory) cannot be written (\(error.reason))"
             logger.warning("the state directory \(directory) cannot be written (\(error)): showing the configuration stored there, or the configuration file, and refusing changes until it can be written")
         } catch {
@@ -118,7 +123,7 @@ public final class StateStore: Sendable {
             origin = .seeded
             let current = Self.stored(fresh, local: local)
             if readOnly == nil {
-                try Self.write(current, to: directory + "/config.json")
+                try Self.write(current, to: directory + "/config.json", system: system)
                 try FileIO.writeAtomically(Array((seedDigest ?? "").utf8), to: directory + "/seed.sha256")
             }
             state = Mutex((current, nil))
@@ -129,8 +134,8 @@ public final class StateStore: Sendable {
                 // Read-only: the file wins for this run, as it would have, without being recorded.
                 if readOnly == nil {
                     if current.version != stored.version {
-                        try Self.write(stored, to: directory + "/config.previous.json")
-                        try Self.write(current, to: directory + "/config.json")
+                        try Self.write(stored, to: directory + "/config.previous.json", system: system)
+                        try Self.write(current, to: directory + "/config.json", system: system)
                     }
                     try FileIO.writeAtomically(Array(seedDigest.utf8), to: directory + "/seed.sha256")
                 }
@@ -213,8 +218,8 @@ public final class StateStore: Sendable {
             }
             let was = state.current
             guard next.version != was.version else { return Change(current: was, previousVersion: state.previous?.version ?? was.version, changed: false) }
-            try Self.write(was, to: directory + "/config.previous.json")
-            try Self.write(next, to: directory + "/config.json")
+            try Self.write(was, to: directory + "/config.previous.json", system: system)
+            try Self.write(next, to: directory + "/config.json", system: system)
             state = (next, was)
             return Change(current: next, previousVersion: was.version, changed: true)
         }
@@ -229,8 +234,8 @@ public final class StateStore: Sendable {
             }
             let was = state.current
             // config.json first: a crash after it leaves previous == current, both valid.
-            try Self.write(previous, to: directory + "/config.json")
-            try Self.write(was, to: directory + "/config.previous.json")
+            try Self.write(previous, to: directory + "/config.json", system: system)
+            try Self.write(was, to: directory + "/config.previous.json", system: system)
             state = (previous, was)
             return Change(current: previous, previousVersion: was.version, changed: true)
         }
@@ -428,8 +433,8 @@ public final class StateStore: Sendable {
         }
     }
 
-    private static func write(_ stored: StoredConfiguration, to path: String) throws {
-        try FileIO.writeAtomically(stored.json, to: path, mode: 0o640)
+    private static func write(_ stored: StoredConfiguration, to path: String, system: SystemCalls) throws {
+        try FileIO.writeAtomically(stored.json, to: path, mode: 0o640, system: system)
     }
 
     /// `mkdir -p`, keeping the errno of the step that failed.

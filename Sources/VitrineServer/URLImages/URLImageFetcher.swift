@@ -8,6 +8,7 @@ import Synchronization
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// Downloads the pictures of URL slides into the asset store, in the
 /// background, and keeps them fresh: each URL is revalidated every

@@ -2,6 +2,8 @@ import Glibc
 import VitrineCore
 import VitrineJPEG
 import VitrinePNG
+import SystemPackage
+import VitrineSystem
 
 /// One picture turned into a ready-to-composite output frame.
 public struct SlideRequest: Hashable, Sendable {
@@ -78,7 +80,7 @@ public enum SlideDecoding {
             return try jpegFrame(source: .file(descriptor: fd, buffer: workspace.readBuffer, prefilled: prefilled), info: scan.get(),
                                  request: request, workspace: workspace, frameStorage: frameStorage)
         } catch .read(let errno) {
-            throw SlideError(file: request.file, reason: .file(SystemError("read", errno: errno, subject: path)))
+            throw SlideError(file: request.file, reason: .file(SystemError("read", errno: Errno(rawValue: errno), subject: path)))
         } catch {
             throw SlideError(file: request.file, reason: .decode(error))
         }

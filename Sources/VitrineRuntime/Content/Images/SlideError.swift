@@ -1,5 +1,6 @@
 import VitrineJPEG
 import VitrinePNG
+import VitrineSystem
 
 /// Why a slide's picture cannot be shown: its file, and the reason.
 public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {

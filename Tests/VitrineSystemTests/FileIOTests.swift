@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import VitrineRuntime
+import VitrineSystem
 
 /// `FileIO.read` returns a file's bytes exactly, whatever its size against
 /// the 4 KiB first read of files that report no size (procfs, sysfs).
@@ -26,8 +26,8 @@ struct FileIOTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-fileio-\(UUID().uuidString)").path
         defer { unlink(path) }
         try FileIO.writeAtomically([UInt8](repeating: 1, count: 100), to: path, durable: false)
-        #expect(throws: SystemError("read", errno: EFBIG, subject: path)) { try FileIO.read(path, limit: 99) }
+        #expect(throws: SystemError("read", errno: .fileTooLarge, subject: path)) { try FileIO.read(path, limit: 99) }
         let directory = FileManager.default.temporaryDirectory.path
-        #expect(throws: SystemError("read", errno: EISDIR, subject: directory)) { try FileIO.read(directory) }
+        #expect(throws: SystemError("read", errno: .isDirectory, subject: directory)) { try FileIO.read(directory) }
     }
 }

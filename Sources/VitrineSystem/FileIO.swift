@@ -1,0 +1,178 @@
+import Glibc
+public import SystemPackage
+import VitrineCore
+
+/// File reading and crash-safe writing with plain POSIX calls, so every failure
+/// carries its errno and names its file. Each function takes the calls it makes
+/// as `system` (the kernel's own by default), the seam through which tests make
+/// them fail (`SystemCallFaults`).
+public enum FileIO {
+    /// Reads a whole file, refusing files larger than `limit` bytes.
+    public static func read(_ path: String, limit: Int = 256 << 20, system: SystemCalls = .live) throws(SystemError) -> [UInt8] {
+        let fd = try open(path, O_RDONLY | O_CLOEXEC, system: system)
+        defer { system.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError("fstat", subject: path) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw SystemError("read", errno: .isDirectory, subject: path) }
+        guard Int(info.st_size) <= limit else { throw SystemError("read", errno: .fileTooLarge, subject: path) }
+        // procfs and sysfs files report a size of 0: read those until end of file.
+        var bytes = [UInt8](repeating: 0, count: info.st_size > 0 ? Int(info.st_size) : 4096)
+        var filled = 0
+        while true {
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in
+                    try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), path: path, system: system)
+                }
+            }
+            filled += try result.get()
+            // Short of the buffer is the end of the file (or the file shrank while we read it).
+            guard filled == bytes.count, info.st_size == 0, bytes.count < limit else { break }
+            bytes.append(contentsOf: repeatElement(0, count: bytes.count))
+        }
+        return filled == bytes.count ? bytes : Array(bytes.prefix(filled))
+    }
+
+    /// Reads from the open file `fd` until `buffer` is full or the file ends;
+    /// returns how many bytes it read. `path` names the file in errors.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String, system: SystemCalls = .live) throws(SystemError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count: Int
+            do {
+                count = try system.read(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            } catch .interrupted {
+                // A signal arrived before any byte was read: nothing happened, ask again.
+                continue
+            } catch {
+                throw SystemError("read", errno: error, subject: path)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
+    /// Replaces `path` with `bytes` so that a crash or power cut leaves either the
+    /// old file or the new one, never a torn one: write a temporary file in the
+    /// same directory, fsync it, rename it over the target, then fsync the
+    /// directory so the rename itself is durable. Skipping either fsync can leave
+    /// an empty file after power loss on ext4 and most flash filesystems.
+    ///
+    /// On any failure before the rename, the target is untouched and the
+    /// temporary file is removed; the error names the call and the file.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, durable: Bool = true, system: SystemCalls = .live) throws(SystemError) {
+        // Unique per call: two threads replacing the same file (two uploads of one
+        // picture) must not write into one temporary file.
+        let temporary = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode, system: system)
+        do throws(SystemError) {
+            try writeAll(bytes, to: fd, path: temporary, system: system)
+            // The data must be on the medium before the rename makes it the file:
+            // after a power cut, a rename that reached the journal ahead of the
+            // data would leave an empty or torn target.
+            if durable { try sync(fd, path: temporary, system: system) }
+        } catch {
+            system.close(fd)
+            try? system.unlink(temporary)
+            throw error
+        }
+        system.close(fd)
+        do {
+            try system.rename(temporary, path)
+        } catch {
+            try? system.unlink(temporary)
+            throw SystemError("rename", errno: error, subject: path)
+        }
+        if durable { try syncDirectory(of: path, system: system) }
+    }
+
+    /// Writes all of `bytes` to `fd` (`write`, again after a short write or
+    /// EINTR); the error names `path`, the file `fd` is open on.
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String, system: SystemCalls = .live) throws(SystemError) {
+        // withUnsafeBytes rethrows untyped: carry the typed error out in a Result.
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(SystemError) in try writeAll(buffer, to: fd, path: path, system: system) }
+        }.get()
+    }
+
+    /// Writes all of `buffer` to `fd`, as `writeAll(_:to:path:system:)` does.
+    public static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32, path: String, system: SystemCalls = .live) throws(SystemError) {
+        var written = 0
+        while written < buffer.count {
+            do {
+                written += try system.write(fd, UnsafeRawBufferPointer(rebasing: buffer[written...]))
+            } catch .interrupted {
+                // Interrupted before anything was written: the same write again.
+                continue
+            } catch {
+                throw SystemError("write", errno: error, subject: path)
+            }
+        }
+    }
+
+    /// Makes a rename or a new name in `path`'s directory durable (`fsync` of
+    /// the directory). A directory that cannot be opened is left alone.
+    public static func syncDirectory(of path: String, system: SystemCalls = .live) throws(SystemError) {
+        let directory = directoryName(of: path)
+        guard let dfd = try? system.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return }
+        defer { system.close(dfd) }
+        try sync(dfd, path: directory, system: system)
+    }
+
+    /// `fsync` of `directory` itself, for a caller whose durability promise
+    /// needs it: unlike `syncDirectory(of:)`, a directory that cannot be
+    /// opened is an error.
+    public static func sync(directory: String, system: SystemCalls = .live) throws(SystemError) {
+        let dfd = try open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, system: system)
+        defer { system.close(dfd) }
+        try sync(dfd, path: directory, system: system)
+    }
+
+    /// `fsync` of the open file `fd`, again after EINTR (the call did not
+    /// complete; EIO, by contrast, is reported and never retried: a second
+    /// fsync after a failed one can succeed without the data being written).
+    public static func sync(_ fd: Int32, path: String, system: SystemCalls = .live) throws(SystemError) {
+        while true {
+            do {
+                return try system.fsync(fd)
+            } catch .interrupted {
+                continue
+            } catch {
+                throw SystemError("fsync", errno: error, subject: path)
+            }
+        }
+    }
+
+    /// Opens `path`; the error names it.
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0, system: SystemCalls = .live) throws(SystemError) -> Int32 {
+        do { return try system.open(path, flags, mode) } catch { throw SystemError("open", errno: error, subject: path) }
+    }
+
+    /// The directory part of `path` ("." for a bare name).
+    public static func directoryName(of path: String) -> String {
+        let directory = directoryOfPath(path)
+        return directory.isEmpty ? "." : directory
+    }
+
+    /// Reads a file `chunkSize` bytes at a time, handing each chunk to `body`,
+    /// so a large file need not fit in memory.
+    public static func forEachChunk(of path: String, chunkSize: Int = 1 << 20, system: SystemCalls = .live, _ body: ([UInt8]) -> Void) throws(SystemError) {
+        let fd = try open(path, O_RDONLY | O_CLOEXEC, system: system)
+        defer { system.close(fd) }
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { buffer in
+                    Result { () throws(Errno) in try system.read(fd, buffer) }
+                }.get()
+            } catch .interrupted {
+                continue
+            } catch {
+                throw SystemError("read", errno: error, subject: path)
+            }
+            if count == 0 { return }
+            body(count == chunkSize ? chunk : Array(chunk.prefix(count)))
+        }
+    }
+}

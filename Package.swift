@@ -11,6 +11,9 @@
 //   vitrine       the command-line tool
 import PackageDescription
 
+// swift-system's typed Errno, which every error carrying an errno uses (VitrineSystem).
+let systemPackage: Target.Dependency = .product(name: "SystemPackage", package: "swift-system")
+
 let package = Package(
     name: "Vitrine",
     platforms: [.macOS(.v14)],
@@ -73,11 +76,11 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]),
 
         // MARK: One Swift wrapper per C library
-        .target(name: "VitrineJPEG", dependencies: ["CTurboJPEG", "CLibJPEG", "VitrineCore"]),
+        .target(name: "VitrineJPEG", dependencies: ["CTurboJPEG", "CLibJPEG", "VitrineCore", systemPackage]),
         .target(name: "VitrinePNG", dependencies: ["CLibPNG", "VitrineCore"]),
-        .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore"]),
-        .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore"]),
-        .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore"]),
+        .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore", "VitrineSystem", systemPackage]),
+        .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore", "VitrineSystem", systemPackage]),
+        .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineYAML", dependencies: ["CLibYAML"]),
 
         // MARK: Pure core and configuration
@@ -89,7 +92,7 @@ let package = Package(
         // MARK: System calls: typed Errno, SystemError, FileIO and the seam tests inject faults through
         .target(
             name: "VitrineSystem",
-            dependencies: ["VitrineCore", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["VitrineCore", systemPackage]),
 
         // MARK: The fleet channel: signed manifests, signify keys, publishing (docs/fleet.md)
         .target(
@@ -106,7 +109,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                systemPackage,
             ]),
         .target(
             name: "VitrineServer",
@@ -124,7 +127,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                systemPackage,
             ],
             // The web console's files, compiled into the binary as byte arrays (ConsoleFiles).
             resources: [
@@ -145,13 +148,13 @@ let package = Package(
         .testTarget(name: "VitrineYAMLTests", dependencies: ["VitrineYAML"]),
         .testTarget(
             name: "VitrineSystemTests",
-            dependencies: ["VitrineSystem", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["VitrineSystem", systemPackage]),
         .testTarget(name: "VitrineConfigTests", dependencies: ["VitrineConfig", "VitrineCore"]),
         .testTarget(
             name: "VitrineChannelTests",
             dependencies: ["VitrineChannel", "VitrineConfig", "VitrineCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"], exclude: ["Damaged"]),
-        .testTarget(name: "VitrineCECTests", dependencies: ["VitrineCEC", "VitrineCore"]),
+        .testTarget(name: "VitrineCECTests", dependencies: ["VitrineCEC", "VitrineCore", systemPackage]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(
             name: "VitrineEvdevTests", dependencies: ["VitrineEvdev", "VitrineCore", "VitrineConfig", "VitrineRuntime"],
@@ -160,14 +163,14 @@ let package = Package(
             name: "VitrineRuntimeTests",
             dependencies: [
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
-                .product(name: "SystemPackage", package: "swift-system"),
+                systemPackage,
             ],
             exclude: ["Golden", "PNGFixtures"]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [
                 "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
-                "VitrineChannel", "VitrineYAML", .product(name: "SystemPackage", package: "swift-system"),
+                "VitrineChannel", "VitrineYAML", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

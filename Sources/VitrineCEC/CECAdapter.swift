@@ -1,6 +1,8 @@
 import CLinuxCEC
 import Glibc
 import VitrineCore
+import SystemPackage
+import VitrineSystem
 
 /// What an adapter is and where it sits, read with `CEC_ADAP_G_CAPS`,
 /// `CEC_ADAP_G_PHYS_ADDR` and `CEC_ADAP_G_CONNECTOR_INFO`.
@@ -78,7 +80,7 @@ public final class CECAdapter {
     /// Opens the adapter (`open(2)`, read-write, blocking).
     public init(path: String) throws(CECError) {
         let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw CECError(path: path, operation: .open, errno: errno) }
+        guard fd >= 0 else { throw CECError(path: path, operation: .open, errno: .lastCall) }
         self.path = path
         self.descriptor = fd
     }
@@ -129,8 +131,8 @@ public final class CECAdapter {
             }
             // In blocking mode this returns once the bus was polled for a free address.
             if vitrine_cec_set_log_addrs(descriptor, &wanted) != 0 {
-                let error = errno
-                guard error == EBUSY else { throw CECError(path: path, operation: .claim, errno: error) }
+                let error = Errno.lastCall
+                guard error == .resourceBusy else { throw CECError(path: path, operation: .claim, errno: error) }
             }
             try check(.logicalAddresses, vitrine_cec_get_log_addrs(descriptor, &current))
         }
@@ -195,7 +197,7 @@ public final class CECAdapter {
     }
 
     private func check(_ operation: CECError.Operation, _ result: Int32) throws(CECError) {
-        if result != 0 { throw CECError(path: path, operation: operation, errno: errno) }
+        if result != 0 { throw CECError(path: path, operation: operation, errno: .lastCall) }
     }
 }
 

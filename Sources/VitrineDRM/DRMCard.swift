@@ -1,5 +1,7 @@
 import CLibDRM
 import Glibc
+import SystemPackage
+import VitrineSystem
 
 /// One open DRM card (`/dev/dri/cardN`): the file descriptor, closed when the
 /// card goes away, and the queries that need no modeset.
@@ -25,8 +27,8 @@ public final class DRMCard {
     public init(path: String) throws(DRMError) {
         let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let error = errno
-            if error == EACCES || error == EPERM { throw .permissionDenied(path: path, group: Self.groupName(of: path)) }
+            let error = Errno.lastCall
+            if error == .permissionDenied || error == .notPermitted { throw .permissionDenied(path: path, group: Self.groupName(of: path)) }
             throw .call("open", errno: error, subject: path)
         }
         self.path = path
@@ -90,7 +92,7 @@ public final class DRMCard {
 
     func withResources<T>(_ body: (drmModeRes) throws(DRMError) -> T) throws(DRMError) -> T {
         guard let resources = drmModeGetResources(descriptor) else {
-            throw .unsupported(card: path, reason: "not a KMS device (drmModeGetResources: \(String(cString: strerror(errno))))")
+            throw .unsupported(card: path, reason: "not a KMS device (drmModeGetResources: \(Errno.lastCall))")
         }
         defer { drmModeFreeResources(resources) }
         return try body(resources.pointee)

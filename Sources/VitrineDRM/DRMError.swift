@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Why the DRM output cannot be used. Each case carries what an operator needs
 /// to act: the device, the connector, the modes there are, the group to join.
@@ -17,8 +18,8 @@ public enum DRMError: Error, Hashable, Sendable, CustomStringConvertible {
     case masterHeld(path: String)
     /// The driver cannot do what scanout needs (no dumb buffers, no CRTC for the connector).
     case unsupported(card: String, reason: String)
-    /// A libdrm call failed; `errno` in words.
-    case call(String, errno: Int32, subject: String)
+    /// A libdrm call failed, with its `errno`.
+    case call(String, errno: Errno, subject: String)
 
     public var description: String {
         switch self {
@@ -39,7 +40,7 @@ public enum DRMError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupported(let card, let reason):
             return "\(card): \(reason)"
         case .call(let call, let errno, let subject):
-            return "\(call) on \(subject): \(String(cString: strerror(errno)))"
+            return "\(call) on \(subject): \(errno)"
         }
     }
 }

@@ -1,6 +1,8 @@
 import CLibDRM
 import Glibc
 import VitrineCore
+import SystemPackage
+import VitrineSystem
 
 /// A CPU-drawn scanout buffer: one dumb buffer, its framebuffer object, and
 /// its mapping, created together and freed together in `deinit` (munmap,
@@ -25,7 +27,7 @@ final class DRMFramebuffer {
         var handle: UInt32 = 0, pitch: UInt32 = 0, length: UInt64 = 0
         guard drmModeCreateDumbBuffer(card.descriptor, UInt32(size.width), UInt32(size.height), 32, 0,
                                       &handle, &pitch, &length) == 0 else {
-            throw .call("drmModeCreateDumbBuffer \(size)", errno: errno, subject: card.path)
+            throw .call("drmModeCreateDumbBuffer \(size)", errno: .lastCall, subject: card.path)
         }
         var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
         var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
@@ -46,7 +48,7 @@ final class DRMFramebuffer {
             }
         }
         guard added == 0 else {
-            let error = errno
+            let error = Errno.lastCall
             drmModeDestroyDumbBuffer(card.descriptor, handle)
             throw .call("drmModeAddFB2 XRGB8888 \(size)", errno: error, subject: card.path)
         }
@@ -54,7 +56,7 @@ final class DRMFramebuffer {
         let mapped: UnsafeMutableRawPointer? = drmModeMapDumbBuffer(card.descriptor, handle, &offset) == 0
             ? mmap(nil, Int(length), PROT_READ | PROT_WRITE, MAP_SHARED, card.descriptor, off_t(offset)) : MAP_FAILED
         guard let mapped, mapped != MAP_FAILED else {
-            let error = errno
+            let error = Errno.lastCall
             drmModeRmFB(card.descriptor, framebufferID)
             drmModeDestroyDumbBuffer(card.descriptor, handle)
             throw .call("mmap of dumb buffer", errno: error, subject: card.path)

@@ -1,6 +1,8 @@
 import CLibDRM
 import Glibc
 import VitrineCore
+import SystemPackage
+import VitrineSystem
 
 /// Which modesetting interface to use.
 public enum DRMInterfacePreference: String, Hashable, Sendable, CaseIterable {
@@ -87,7 +89,7 @@ public final class DRMScanout {
         let back = 1 - front
         switch state {
         case .flipPending:
-            throw .call("present while a page flip is pending", errno: EBUSY, subject: card.path)
+            throw .call("present while a page flip is pending", errno: .resourceBusy, subject: card.path)
         case .givenBack:
             throw notShowing
         case .awaitingFirstFrame(let panel):
@@ -112,8 +114,10 @@ public final class DRMScanout {
         var buffer = [UInt8](repeating: 0, count: 1024)
         let count = buffer.withUnsafeMutableBytes { read(card.descriptor, $0.baseAddress, $0.count) }
         if count < 0 {
-            if errno == EAGAIN || errno == EINTR { return [] }
-            throw .call("read of DRM events", errno: errno, subject: card.path)
+            let error = Errno.lastCall
+            // The descriptor is non-blocking: nothing to read yet, or a signal first; the loop polls again.
+            if error == .resourceTemporarilyUnavailable || error == .interrupted { return [] }
+            throw .call("read of DRM events", errno: error, subject: card.path)
         }
         let completions = DRMEventParser.flipCompletions(in: Array(buffer.prefix(count)))
         if !completions.isEmpty, state == .flipPending {
@@ -142,7 +146,7 @@ public final class DRMScanout {
         case .flipPending:
             // A pending flip means the panel is on.
             guard !on else { return }
-            throw .call("display power change while a page flip is pending", errno: EBUSY, subject: card.path)
+            throw .call("display power change while a page flip is pending", errno: .resourceBusy, subject: card.path)
         case .awaitingFirstFrame(var panel):
             panel.power = power
             state = .awaitingFirstFrame(panel)
@@ -193,7 +197,7 @@ public final class DRMScanout {
         case .givenBack:
             return .unchanged
         case .flipPending:
-            throw .call("hotplug handling while a page flip is pending", errno: EBUSY, subject: card.path)
+            throw .call("hotplug handling while a page flip is pending", errno: .resourceBusy, subject: card.path)
         case .awaitingFirstFrame(let current), .scanningOut(let current):
             panel = current
         }

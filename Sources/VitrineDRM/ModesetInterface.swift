@@ -1,5 +1,7 @@
 import CLibDRM
 import Glibc
+import SystemPackage
+import VitrineSystem
 
 /// The two ways to program a CRTC, behind one interface, as wlroots' DRM
 /// backend keeps them: atomic commits where the driver supports them, the
@@ -25,8 +27,8 @@ struct OutputRouting {
 
 /// Maps errno from a modeset or flip: EACCES/EPERM mean somebody else is master.
 func modesetError(_ call: String, card: DRMCard) -> DRMError {
-    let error = errno
-    if error == EACCES || error == EPERM { return .masterHeld(path: card.path) }
+    let error = Errno.lastCall
+    if error == .permissionDenied || error == .notPermitted { return .masterHeld(path: card.path) }
     return .call(call, errno: error, subject: card.path)
 }
 
@@ -159,7 +161,8 @@ final class AtomicModeset: ModesetInterface {
     private let card: DRMCard
     private let routing: OutputRouting
     private let properties: AtomicProperties
-    private var modeBlob: UInt32 = 0
+    /// The mode on screen, kept until the next modeset replaces it.
+    private var modeBlob: DRMPropertyBlob?
     private var size = (width: 0, height: 0)
 
     init(card: DRMCard, routing: OutputRouting, properties: AtomicProperties) {
@@ -168,31 +171,19 @@ final class AtomicModeset: ModesetInterface {
         self.properties = properties
     }
 
-    deinit {
-        if modeBlob != 0 { drmModeDestroyPropertyBlob(card.descriptor, modeBlob) }
-    }
-
     func modeset(framebuffer: UInt32, mode: DRMMode) throws(DRMError) {
-        var info = mode.info
-        var blob: UInt32 = 0
-        guard drmModeCreatePropertyBlob(card.descriptor, &info, MemoryLayout<drmModeModeInfo>.size, &blob) == 0 else {
-            throw .call("drmModeCreatePropertyBlob", errno: errno, subject: card.path)
-        }
+        // A failed commit below drops `blob` as the error leaves: its deinit destroys it.
+        let blob = try DRMPropertyBlob(card: card, mode: mode)
         size = (mode.width, mode.height)
         let p = properties
         let request: [(UInt32, UInt32, UInt64)] = [
             (routing.connectorID, p.connector.crtcID, UInt64(routing.crtcID)),
-            (routing.crtcID, p.crtc.modeID, UInt64(blob)),
+            (routing.crtcID, p.crtc.modeID, UInt64(blob.id)),
             (routing.crtcID, p.crtc.active, 1),
         ] + planeSettings(framebuffer: framebuffer)
-        do {
-            try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "atomic modeset \(mode)")
-        } catch {
-            drmModeDestroyPropertyBlob(card.descriptor, blob)
-            throw error
-        }
-        if modeBlob != 0 { drmModeDestroyPropertyBlob(card.descriptor, modeBlob) }
-        modeBlob = blob
+        try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "atomic modeset \(mode)")
+        // The mode on screen until now is destroyed here, by the assignment.
+        modeBlob = consume blob
     }
 
     func flip(framebuffer: UInt32) throws(DRMError) {
@@ -225,11 +216,11 @@ final class AtomicModeset: ModesetInterface {
     }
 
     private func commit(_ settings: [(UInt32, UInt32, UInt64)], flags: UInt32, what: String) throws(DRMError) {
-        guard let request = drmModeAtomicAlloc() else { throw .call("drmModeAtomicAlloc", errno: ENOMEM, subject: card.path) }
+        guard let request = drmModeAtomicAlloc() else { throw .call("drmModeAtomicAlloc", errno: .noMemory, subject: card.path) }
         defer { drmModeAtomicFree(request) }
         for (object, property, value) in settings {
             guard drmModeAtomicAddProperty(request, object, property, value) >= 0 else {
-                throw .call("drmModeAtomicAddProperty", errno: errno, subject: card.path)
+                throw .call("drmModeAtomicAddProperty", errno: .lastCall, subject: card.path)
             }
         }
         guard drmModeAtomicCommit(card.descriptor, request, flags, nil) == 0 else {

@@ -1,23 +1,25 @@
 import CLibEvdev
 import Glibc
 import VitrineCore
+import SystemPackage
+import VitrineSystem
 
 /// Why an input device cannot be used.
 public enum EvdevError: Error, Hashable, Sendable, CustomStringConvertible {
-    case open(path: String, errno: Int32)
-    case notEvdev(path: String, errno: Int32)
+    case open(path: String, errno: Errno)
+    case notEvdev(path: String, errno: Errno)
     /// The device was unplugged (ENODEV on read).
     case removed(path: String)
-    case read(path: String, errno: Int32)
+    case read(path: String, errno: Errno)
 
     public var description: String {
         switch self {
         case .open(let path, let errno):
-            let hint = errno == EACCES ? " (add the kiosk's user to the 'input' group)" : ""
-            return "\(path): cannot open: \(String(cString: strerror(errno)))\(hint)"
-        case .notEvdev(let path, let errno): return "\(path): not an evdev device: \(String(cString: strerror(errno)))"
+            let hint = errno == .permissionDenied ? " (add the kiosk's user to the 'input' group)" : ""
+            return "\(path): cannot open: \(errno)\(hint)"
+        case .notEvdev(let path, let errno): return "\(path): not an evdev device: \(errno)"
         case .removed(let path): return "\(path): device removed"
-        case .read(let path, let errno): return "\(path): read failed: \(String(cString: strerror(errno)))"
+        case .read(let path, let errno): return "\(path): read failed: \(errno)"
         }
     }
 }
@@ -46,12 +48,12 @@ public final class EvdevDevice {
 
     public init(path: String) throws(EvdevError) {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw .open(path: path, errno: errno) }
+        guard fd >= 0 else { throw .open(path: path, errno: .lastCall) }
         var device: OpaquePointer?
         let status = libevdev_new_from_fd(fd, &device)
         guard status == 0, let device else {
             close(fd)
-            throw .notEvdev(path: path, errno: -status)
+            throw .notEvdev(path: path, errno: Errno(rawValue: -status))
         }
         // Event times on the monotonic clock, the one the kiosk schedules by
         // (the kernel's default is the wall clock, which can jump).
@@ -88,7 +90,7 @@ public final class EvdevDevice {
                 return events
             }
             if status == -ENODEV { throw .removed(path: path) }
-            if status < 0 { throw .read(path: path, errno: -status) }
+            if status < 0 { throw .read(path: path, errno: Errno(rawValue: -status)) }
             if status == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
                 flags = UInt32(LIBEVDEV_READ_FLAG_SYNC.rawValue)
             }

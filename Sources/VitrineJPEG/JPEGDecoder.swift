@@ -1,5 +1,6 @@
 import CLibJPEG
 import VitrineCore
+import SystemPackage
 
 /// A decoded picture in stored orientation, at the DCT-scaled size.
 public struct DecodedJPEG: Sendable {
@@ -153,7 +154,7 @@ public final class JPEGDecoder {
             session, &input, UInt32(plan.scale.numerator), UInt32(plan.scale.denominator), cmyk ? 1 : 0,
             buffer, size.width * 4, UInt32(size.width), UInt32(size.height), UInt32(stripRows), callback, context, report)
         // A failed read ends the data early: that is the file's fault, not the picture's.
-        if input.read_errno != 0 { throw .read(errno: input.read_errno) }
+        if input.read_errno != 0 { throw .read(errno: Errno(rawValue: input.read_errno)) }
         if let error = LibJPEGReport(report.pointee, completed: status == 0, expected: size).error { throw error }
     }
 }

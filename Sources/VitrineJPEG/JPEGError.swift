@@ -1,5 +1,6 @@
 import Glibc
 import VitrineCore
+import SystemPackage
 
 /// Why a picture could not be decoded. Every failure of the JPEG path, from the
 /// marker scan, from libjpeg (`LibJPEGReport`) or from TurboJPEG, ends up as one of these; the message names
@@ -20,7 +21,7 @@ public enum JPEGError: Error, Hashable, Sendable, CustomStringConvertible {
     /// libjpeg (`jpeg_create_decompress`) or TurboJPEG (`tjInitCompress`) could not be initialised.
     case decoderUnavailable(String)
     /// read(2) failed with this errno while the decoder read a file (`JPEGSource.file`).
-    case read(errno: Int32)
+    case read(errno: Errno)
 
     public var description: String {
         switch self {
@@ -43,7 +44,7 @@ public enum JPEGError: Error, Hashable, Sendable, CustomStringConvertible {
         case .decoderUnavailable(let reason):
             return "the JPEG codec could not be initialised: \(reason)"
         case .read(let errno):
-            return "cannot read the file: \(String(cString: strerror(errno)))"
+            return "cannot read the file: \(errno)"
         }
     }
 }

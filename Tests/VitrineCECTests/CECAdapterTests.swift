@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import VitrineCEC
+import SystemPackage
 
 /// The wrapper's own logic and its errors; the ioctls themselves run against
 /// the kernel's vivid adapters in the VM tests (Tests/VM/cec_checks.py).
@@ -29,7 +30,7 @@ import VitrineCEC
             _ = try CECAdapter(path: "/nonexistent/cec7")
             Issue.record("opened a missing adapter")
         } catch {
-            #expect(error.operation == .open && error.errno == ENOENT)
+            #expect(error.operation == .open && error.errno == .noSuchFileOrDirectory)
             #expect(error.description == "/nonexistent/cec7: no such CEC adapter")
         }
     }
@@ -41,17 +42,17 @@ import VitrineCEC
             _ = try adapter.info()
             Issue.record("/dev/null answered CEC_ADAP_G_CAPS")
         } catch {
-            #expect(error.operation == .capabilities && error.errno == ENOTTY)
+            #expect(error.operation == .capabilities && error.errno == .inappropriateIOCTLForDevice)
             #expect(error.description.hasPrefix("/dev/null: CEC_ADAP_G_CAPS: "), "\(error)")
         }
         #expect(throws: CECError.self) { try adapter.sendStandby(from: CECLogicalAddress(rawValue: 4)) }
     }
 
     @Test func kernelErrorsThatOperatorsMeetAreExplained() {
-        #expect(CECError(path: "/dev/cec0", operation: .transmit, errno: ENONET).description
+        #expect(CECError(path: "/dev/cec0", operation: .transmit, errno: CECError.noNetwork).description
             == "/dev/cec0: CEC_TRANSMIT: no logical address claimed (is an HDMI display connected?)")
-        #expect(CECError(path: "/dev/cec0", operation: .open, errno: EACCES).description
+        #expect(CECError(path: "/dev/cec0", operation: .open, errno: .permissionDenied).description
             == "/dev/cec0: permission denied; add the kiosk's user to the 'video' group")
-        #expect(CECError(path: "/dev/cec1", operation: .transmit, errno: ENODEV).adapterRemoved)
+        #expect(CECError(path: "/dev/cec1", operation: .transmit, errno: .operationNotSupportedByDevice).adapterRemoved)
     }
 }

@@ -80,7 +80,7 @@ public enum SlideDecoding {
             return try jpegFrame(source: .file(descriptor: fd, buffer: workspace.readBuffer, prefilled: prefilled), info: scan.get(),
                                  request: request, workspace: workspace, frameStorage: frameStorage)
         } catch .read(let errno) {
-            throw SlideError(file: request.file, reason: .file(SystemError("read", errno: Errno(rawValue: errno), subject: path)))
+            throw SlideError(file: request.file, reason: .file(SystemError("read", errno: errno, subject: path)))
         } catch {
             throw SlideError(file: request.file, reason: .decode(error))
         }

@@ -35,11 +35,10 @@ public enum ChannelFiles {
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = directory + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = try FileIO.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
+        let file = try OpenFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
         do throws(SystemError) {
-            try FileIO.writeAll(bytes, to: fd, path: temporary)
+            try file.write(bytes)
         } catch {
-            close(fd)
             unlink(temporary)
             throw error
         }
@@ -52,22 +51,20 @@ public enum ChannelFiles {
         var replaced = stat()
         if stat(path, &replaced) == 0 {
             var written = stat()
-            if fstat(fd, &written) == 0, written.st_mtim.tv_sec <= replaced.st_mtim.tv_sec {
+            if fstat(file.descriptor, &written) == 0, written.st_mtim.tv_sec <= replaced.st_mtim.tv_sec {
                 let later = timespec(tv_sec: replaced.st_mtim.tv_sec + 1, tv_nsec: 0)
                 var times = [later, later]
-                _ = futimens(fd, &times)
+                _ = futimens(file.descriptor, &times)
             }
         }
         // umask may have narrowed the mode; the files of a channel are served, so they must be readable.
         do throws(SystemError) {
-            guard fchmod(fd, mode) == 0 else { throw SystemError("fchmod", subject: temporary) }
-            try FileIO.sync(fd, path: temporary)
+            guard fchmod(file.descriptor, mode) == 0 else { throw SystemError("fchmod", subject: temporary) }
+            try file.sync()
         } catch {
-            close(fd)
             unlink(temporary)
             throw error
         }
-        close(fd)
         return temporary
     }
 
@@ -87,20 +84,18 @@ public enum ChannelFiles {
     /// Writes a new file, refusing to replace one (as `signify -G` does with a
     /// key), with exactly `mode` whatever the umask.
     public static func create(_ bytes: [UInt8], at path: String, mode: mode_t) throws(SystemError) {
-        let fd: Int32
-        do { fd = try FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: mode) } catch {
+        let file: OpenFile
+        do { file = try OpenFile(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: mode) } catch {
             throw SystemError("create", errno: error.errno, subject: path)
         }
         do throws(SystemError) {
-            try FileIO.writeAll(bytes, to: fd, path: path)
-            guard fchmod(fd, mode) == 0 else { throw SystemError("fchmod", subject: path) }
-            try FileIO.sync(fd, path: path)
+            try file.write(bytes)
+            guard fchmod(file.descriptor, mode) == 0 else { throw SystemError("fchmod", subject: path) }
+            try file.sync()
         } catch {
-            close(fd)
             unlink(path)
             throw error
         }
-        close(fd)
     }
 
     /// Writes two files that belong together (a document and its signature):

@@ -9,10 +9,8 @@ import VitrineCore
 public enum FileIO {
     /// Reads a whole file, refusing files larger than `limit` bytes.
     public static func read(_ path: String, limit: Int = 256 << 20, system: SystemCalls = .live) throws(SystemError) -> [UInt8] {
-        let fd = try open(path, O_RDONLY | O_CLOEXEC, system: system)
-        defer { system.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SystemError("fstat", subject: path) }
+        let file = try OpenFile(path, O_RDONLY | O_CLOEXEC, system: system)
+        let info = try file.status()
         if (info.st_mode & S_IFMT) == S_IFDIR { throw SystemError("read", errno: .isDirectory, subject: path) }
         guard Int(info.st_size) <= limit else { throw SystemError("read", errno: .fileTooLarge, subject: path) }
         // procfs and sysfs files report a size of 0: read those until end of file.
@@ -20,9 +18,7 @@ public enum FileIO {
         var filled = 0
         while true {
             let result = bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(SystemError) in
-                    try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), path: path, system: system)
-                }
+                Result { () throws(SystemError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) }
             }
             filled += try result.get()
             // Short of the buffer is the end of the file (or the file shrank while we read it).
@@ -64,19 +60,20 @@ public enum FileIO {
         // Unique per call: two threads replacing the same file (two uploads of one
         // picture) must not write into one temporary file.
         let temporary = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let fd = try open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode, system: system)
-        do throws(SystemError) {
-            try writeAll(bytes, to: fd, path: temporary, system: system)
-            // The data must be on the medium before the rename makes it the file:
-            // after a power cut, a rename that reached the journal ahead of the
-            // data would leave an empty or torn target.
-            if durable { try sync(fd, path: temporary, system: system) }
-        } catch {
-            system.close(fd)
-            try? system.unlink(temporary)
-            throw error
+        do {
+            // The temporary file is closed at the end of this scope, before the rename.
+            let file = try OpenFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode, system: system)
+            do throws(SystemError) {
+                try file.write(bytes)
+                // The data must be on the medium before the rename makes it the file:
+                // after a power cut, a rename that reached the journal ahead of the
+                // data would leave an empty or torn target.
+                if durable { try file.sync() }
+            } catch {
+                try? system.unlink(temporary)
+                throw error
+            }
         }
-        system.close(fd)
         do {
             try system.rename(temporary, path)
         } catch {
@@ -114,18 +111,15 @@ public enum FileIO {
     /// the directory). A directory that cannot be opened is left alone.
     public static func syncDirectory(of path: String, system: SystemCalls = .live) throws(SystemError) {
         let directory = directoryName(of: path)
-        guard let dfd = try? system.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) else { return }
-        defer { system.close(dfd) }
-        try sync(dfd, path: directory, system: system)
+        guard let opened = try? OpenFile(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, system: system) else { return }
+        try opened.sync()
     }
 
     /// `fsync` of `directory` itself, for a caller whose durability promise
     /// needs it: unlike `syncDirectory(of:)`, a directory that cannot be
     /// opened is an error.
     public static func sync(directory: String, system: SystemCalls = .live) throws(SystemError) {
-        let dfd = try open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, system: system)
-        defer { system.close(dfd) }
-        try sync(dfd, path: directory, system: system)
+        try OpenFile(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, system: system).sync()
     }
 
     /// `fsync` of the open file `fd`, again after EINTR (the call did not
@@ -143,11 +137,6 @@ public enum FileIO {
         }
     }
 
-    /// Opens `path`; the error names it.
-    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0, system: SystemCalls = .live) throws(SystemError) -> Int32 {
-        do { return try system.open(path, flags, mode) } catch { throw SystemError("open", errno: error, subject: path) }
-    }
-
     /// The directory part of `path` ("." for a bare name).
     public static func directoryName(of path: String) -> String {
         let directory = directoryOfPath(path)
@@ -157,14 +146,13 @@ public enum FileIO {
     /// Reads a file `chunkSize` bytes at a time, handing each chunk to `body`,
     /// so a large file need not fit in memory.
     public static func forEachChunk(of path: String, chunkSize: Int = 1 << 20, system: SystemCalls = .live, _ body: ([UInt8]) -> Void) throws(SystemError) {
-        let fd = try open(path, O_RDONLY | O_CLOEXEC, system: system)
-        defer { system.close(fd) }
+        let file = try OpenFile(path, O_RDONLY | O_CLOEXEC, system: system)
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
             let count: Int
             do {
                 count = try chunk.withUnsafeMutableBytes { buffer in
-                    Result { () throws(Errno) in try system.read(fd, buffer) }
+                    Result { () throws(Errno) in try system.read(file.descriptor, buffer) }
                 }.get()
             } catch .interrupted {
                 continue

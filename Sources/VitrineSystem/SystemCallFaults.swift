@@ -31,6 +31,8 @@ public final class SystemCallFaults: Sendable {
         /// The path each open descriptor was opened with, so that faults on
         /// read, write and fsync can be aimed at one file.
         var paths: [Int32: String] = [:]
+        /// Closes of a descriptor not open through these calls: a second close.
+        var strayCloses = 0
     }
 
     private let state = Mutex(State())
@@ -52,6 +54,15 @@ public final class SystemCallFaults: Sendable {
 
     /// How many planned faults have happened.
     public var injected: Int { state.withLock { $0.injected } }
+
+    /// Descriptors opened through `calls` and not closed yet: a leak, once the
+    /// code under test has returned.
+    public var openDescriptors: Int { state.withLock { $0.paths.count } }
+
+    /// Closes of descriptors that were not open through `calls`: a descriptor
+    /// closed twice (which, in a process with threads, can close another
+    /// thread's new file).
+    public var strayCloses: Int { state.withLock { $0.strayCloses } }
 
     /// The planned faults that have not happened yet.
     public var pending: Int { state.withLock { $0.faults.count } }
@@ -95,7 +106,9 @@ public final class SystemCallFaults: Sendable {
                 try live.unlink(path)
             },
             close: { fd in
-                self.state.withLock { _ = $0.paths.removeValue(forKey: fd) }
+                self.state.withLock { state in
+                    if state.paths.removeValue(forKey: fd) == nil { state.strayCloses += 1 }
+                }
                 live.close(fd)
             }
         )

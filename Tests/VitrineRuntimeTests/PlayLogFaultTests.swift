@@ -64,6 +64,7 @@ struct PlayLogFaultTests {
         // What a restart reads back is the same, with no torn line to skip.
         let reopened = try PlayLog(directory: directory, logger: Logger(label: "test"), hashFile: { _ in nil })
         #expect(Self.sequences(reopened) == kept)
+        #expect(faults.openDescriptors == 0 && faults.strayCloses == 0, "every segment and directory closed exactly once")
     }
 
     @Test func aFullDiskAtOneWriteDropsTheOldestSegmentAndRecordsThePlay() throws {
@@ -105,5 +106,6 @@ struct PlayLogFaultTests {
         #expect(log.status.recorded == 5 && log.status.writeFailures == 4)
         #expect(Self.sequences(log) == Array(1...5))
         #expect(log.status.kept == 5 && log.status.lastSequence == 5)
+        #expect(faults.openDescriptors == 0 && faults.strayCloses == 0)
     }
 }

@@ -51,6 +51,7 @@ struct StateStoreFaultTests {
         #expect(try FileIO.read(directory + "/state/config.json") == onDisk, "config.json is untouched")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory + "/state").filter { $0.contains(".tmp-") }
         #expect(leftovers == [])
+        #expect(faults.openDescriptors == 0 && faults.strayCloses == 0, "every file closed exactly once")
 
         // A restart comes up on the same configuration; the next push, with the disk well, lands.
         let restarted = try open()

@@ -81,6 +81,7 @@ struct FileIOFaultTests {
         #expect(error.description.contains(errno.description))
         #expect(try FileIO.read(target) == Self.old, "the target is untouched")
         #expect(try Self.leftovers(in: directory) == [], "the temporary file is removed")
+        #expect(faults.openDescriptors == 0 && faults.strayCloses == 0, "every descriptor closed exactly once")
     }
 
     @Test func aFailedRenameNamesTheTargetAndRemovesTheTemporary() throws {
@@ -94,6 +95,7 @@ struct FileIOFaultTests {
         #expect(error == SystemError("rename", errno: .readOnlyFileSystem, subject: target))
         #expect(try FileIO.read(target) == Self.old)
         #expect(try Self.leftovers(in: directory) == [])
+        #expect(faults.openDescriptors == 0 && faults.strayCloses == 0)
     }
 
     @Test func aFailedFlushOfTheDirectoryIsReportedAfterTheNewFileIsInPlace() throws {
@@ -110,6 +112,7 @@ struct FileIOFaultTests {
         #expect(error == SystemError("fsync", errno: .ioError, subject: directory))
         #expect(try FileIO.read(target) == Self.new)
         #expect(try Self.leftovers(in: directory) == [])
+        #expect(faults.openDescriptors == 0 && faults.strayCloses == 0)
     }
 
     @Test func readsInterruptedBySignalsReturnTheWholeFileAndAnIOErrorNamesIt() throws {
@@ -128,6 +131,7 @@ struct FileIOFaultTests {
         let error = Self.failure { _ = try FileIO.read(target, system: faults.calls) }
         #expect(error == SystemError("read", errno: .ioError, subject: target))
         #expect(faults.pending == 0)
+        #expect(faults.openDescriptors == 0 && faults.strayCloses == 0)
     }
 
     @Test func aFaultAimedAtOneFileLeavesTheOthersAlone() throws {

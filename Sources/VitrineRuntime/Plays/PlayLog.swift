@@ -215,11 +215,8 @@ public final class PlayLog: Sendable {
     }
 
     private static func append(_ bytes: [UInt8], to path: String, system: SystemCalls) throws(SystemError) {
-        let fd = try FileIO.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o640, system: system)
-        defer { system.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SystemError("fstat", subject: path) }
-        let sizeBefore = info.st_size
+        let file = try OpenFile(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o640, system: system)
+        let sizeBefore = try file.status().st_size
         // One write for the whole line: with O_APPEND it lands at the end in
         // one piece, and only a crash can cut it short (a torn tail, above).
         // A full disk can also cut it short, and a flush can fail after the
@@ -227,14 +224,10 @@ public final class PlayLog: Sendable {
         // does not run into half of this one, and a failed play is not counted
         // twice once the disk recovers.
         do throws(SystemError) {
-            try FileIO.writeAll(bytes, to: fd, path: path, system: system)
-            while true {
-                do { try system.datasync(fd); break } catch .interrupted { continue } catch {
-                    throw SystemError("fdatasync", errno: error, subject: path)
-                }
-            }
+            try file.write(bytes)
+            try file.syncData()
         } catch {
-            try? system.truncate(fd, sizeBefore)
+            try? file.truncate(to: sizeBefore)
             throw error
         }
     }

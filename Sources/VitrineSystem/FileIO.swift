@@ -33,14 +33,8 @@ public enum FileIO {
     public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String, system: SystemCalls = .live) throws(SystemError) -> Int {
         var filled = 0
         while filled < buffer.count {
-            let count: Int
-            do {
-                count = try system.read(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            } catch .interrupted {
-                // A signal arrived before any byte was read: nothing happened, ask again.
-                continue
-            } catch {
-                throw SystemError("read", errno: error, subject: path)
+            let count = try retryingInterrupts("read", path: path) { () throws(Errno) in
+                try system.read(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
             }
             if count == 0 { break }
             filled += count
@@ -96,13 +90,8 @@ public enum FileIO {
     public static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32, path: String, system: SystemCalls = .live) throws(SystemError) {
         var written = 0
         while written < buffer.count {
-            do {
-                written += try system.write(fd, UnsafeRawBufferPointer(rebasing: buffer[written...]))
-            } catch .interrupted {
-                // Interrupted before anything was written: the same write again.
-                continue
-            } catch {
-                throw SystemError("write", errno: error, subject: path)
+            written += try retryingInterrupts("write", path: path) { () throws(Errno) in
+                try system.write(fd, UnsafeRawBufferPointer(rebasing: buffer[written...]))
             }
         }
     }
@@ -126,13 +115,21 @@ public enum FileIO {
     /// complete; EIO, by contrast, is reported and never retried: a second
     /// fsync after a failed one can succeed without the data being written).
     public static func sync(_ fd: Int32, path: String, system: SystemCalls = .live) throws(SystemError) {
+        try retryingInterrupts("fsync", path: path) { () throws(Errno) in try system.fsync(fd) }
+    }
+
+    /// Makes one system call, again for as long as it fails with EINTR: a
+    /// signal arrived before the call did anything (a read or write that had
+    /// moved bytes returns their count instead), so asking again is safe. Any
+    /// other errno becomes an error naming `call` and `path`.
+    public static func retryingInterrupts<Value>(_ call: String, path: String, _ body: () throws(Errno) -> Value) throws(SystemError) -> Value {
         while true {
             do {
-                return try system.fsync(fd)
+                return try body()
             } catch .interrupted {
                 continue
             } catch {
-                throw SystemError("fsync", errno: error, subject: path)
+                throw SystemError(call, errno: error, subject: path)
             }
         }
     }
@@ -149,16 +146,11 @@ public enum FileIO {
         let file = try OpenFile(path, O_RDONLY | O_CLOEXEC, system: system)
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            let count: Int
-            do {
-                count = try chunk.withUnsafeMutableBytes { buffer in
-                    Result { () throws(Errno) in try system.read(file.descriptor, buffer) }
-                }.get()
-            } catch .interrupted {
-                continue
-            } catch {
-                throw SystemError("read", errno: error, subject: path)
-            }
+            let count = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in
+                    try retryingInterrupts("read", path: path) { () throws(Errno) in try system.read(file.descriptor, buffer) }
+                }
+            }.get()
             if count == 0 { return }
             body(count == chunkSize ? chunk : Array(chunk.prefix(count)))
         }

@@ -54,15 +54,7 @@ public struct OpenFile: ~Copyable {
 
     /// `fdatasync(2)`, again after EINTR.
     public func syncData() throws(SystemError) {
-        while true {
-            do {
-                return try system.datasync(descriptor)
-            } catch .interrupted {
-                continue
-            } catch {
-                throw SystemError("fdatasync", errno: error, subject: path)
-            }
-        }
+        try FileIO.retryingInterrupts("fdatasync", path: path) { () throws(Errno) in try system.datasync(descriptor) }
     }
 
     /// `ftruncate(2)`.

@@ -3,11 +3,14 @@ import Glibc
 import SystemPackage
 import VitrineSystem
 
-/// One open DRM card (`/dev/dri/cardN`): the file descriptor, closed when the
-/// card goes away, and the queries that need no modeset.
+/// One open DRM card (`/dev/dri/cardN`): the file descriptor, an `OpenFile`
+/// closed exactly once when the card goes away, and the queries that need no
+/// modeset.
 public final class DRMCard {
     public let path: String
-    public let descriptor: Int32
+    private let file: OpenFile
+    /// The card's descriptor, for libdrm's calls; it stays open as long as the card.
+    public var descriptor: Int32 { file.descriptor }
     /// The kernel driver: `bochs-drm`, `virtio_gpu`, `vc4`.
     public let driver: String
 
@@ -25,23 +28,24 @@ public final class DRMCard {
 
     /// Opens the card read-write (`open`, then `drmGetVersion` for the driver name).
     public init(path: String) throws(DRMError) {
-        let descriptor = open(path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let error = Errno.lastCall
-            if error == .permissionDenied || error == .notPermitted { throw .permissionDenied(path: path, group: Self.groupName(of: path)) }
-            throw .call("open", errno: error, subject: path)
+        let file: OpenFile
+        do {
+            file = try OpenFile(path, O_RDWR | O_CLOEXEC)
+        } catch {
+            if error.errno == .permissionDenied || error.errno == .notPermitted {
+                throw .permissionDenied(path: path, group: Self.groupName(of: path))
+            }
+            throw .call("open", errno: error.errno, subject: path)
         }
-        self.path = path
-        self.descriptor = descriptor
-        if let version = drmGetVersion(descriptor) {
+        if let version = drmGetVersion(file.descriptor) {
             driver = version.pointee.name.map { String(cString: $0) } ?? "unknown"
             drmFreeVersion(version)
         } else {
             driver = "unknown"
         }
+        self.path = path
+        self.file = file
     }
-
-    deinit { close(descriptor) }
 
     /// The device number of the open card (`fstat`), as the kernel's uevents
     /// name it in `MAJOR` and `MINOR`; nil if `fstat` fails.

@@ -395,29 +395,68 @@ public struct CarouselEngine: Sendable {
     /// With fewer than two pages, drags do nothing; taps are still reported (not
     /// with an empty playlist, which has no slide to name).
     public mutating func handle(_ gesture: GestureEvent, at now: MonotonicInstant, settings gestures: GestureSettings) {
+        // As in libinput's state machines, the phase picks the handler, and each
+        // handler says what every gesture does in that phase.
+        switch phase {
+        case .resting, .awaitingNext:
+            handleAtRest(gesture, at: now)
+        case .animating(let animation):
+            handleWhileAnimating(animation, gesture, at: now)
+        case .dragging(let drag):
+            handleWhileDragging(drag, gesture, at: now, settings: gestures)
+        }
+    }
+
+    /// No picture is moving: a finger can only pause rotation, take hold of the
+    /// picture by moving, or tap.
+    private mutating func handleAtRest(_ gesture: GestureEvent, at now: MonotonicInstant) {
         switch gesture {
         case .pressed:
             pause(.touch, at: now)
-            if case .animating(let animation) = phase {
-                if now >= animation.end { finish(animation) } else { takeHold(at: now) }
-            }
         case .dragBegan:
-            guard takeHold(at: now), case .dragging(var drag) = phase, !drag.hasMoved else { return }
-            drag.hasMoved = true
-            if drag.kind != .slide {
-                // A caught crossfade cannot follow a finger: it completes to the nearest slide.
-                drag.position = Double(drag.startPage)
-                drag.kind = .slide
-            }
-            drag.startPosition = drag.position
-            phase = .dragging(drag)
-            outbox.append(.dragBegan(slide: currentSlide ?? 0))
+            beginDrag(at: now)
+        case .dragMoved, .dragEnded, .dragCancelled:
+            // No drag began (fewer than two pages): nothing to move.
+            break
+        case .tap(let point, _):
+            reportTap(at: point)
+        case .released:
+            resume(.touch, at: now)
+        }
+    }
+
+    /// A page change is animating: a finger catches it where it is.
+    private mutating func handleWhileAnimating(_ animation: PageAnimation, _ gesture: GestureEvent, at now: MonotonicInstant) {
+        switch gesture {
+        case .pressed:
+            pause(.touch, at: now)
+            if now >= animation.end { finish(animation) } else { takeHold(at: now) }
+        case .dragBegan:
+            beginDrag(at: now)
+        case .dragMoved, .dragEnded, .dragCancelled:
+            break
+        case .tap(let point, _):
+            reportTap(at: point)
+        case .released:
+            resume(.touch, at: now)
+        }
+    }
+
+    /// A finger holds the picture: it moves it, lets it go to a page, or puts it back.
+    private mutating func handleWhileDragging(_ drag: DragState, _ gesture: GestureEvent, at now: MonotonicInstant,
+                                              settings gestures: GestureSettings) {
+        var drag = drag
+        switch gesture {
+        case .pressed:
+            pause(.touch, at: now)
+        case .dragBegan:
+            beginDrag(at: now)
         case .dragMoved(let offset, _):
-            guard case .dragging(var drag) = phase, drag.hasMoved else { return }
+            guard drag.hasMoved else { return }
             drag.position = position(of: drag, offset: offset, width: gestures.outputWidth)
             phase = .dragging(drag)
         case .dragEnded(let offset, let velocity, _):
-            guard case .dragging(var drag) = phase, drag.hasMoved else { return }
+            guard drag.hasMoved else { return }
             drag.position = position(of: drag, offset: offset, width: gestures.outputWidth)
             phase = .dragging(drag)
             guard let direction = gestures.swipeDirection(offset: offset, velocity: velocity) else {
@@ -432,14 +471,32 @@ public struct CarouselEngine: Sendable {
                 settle(drag, toPage: drag.startPage + (direction == .next ? 1 : -1), at: now, swipe: direction)
             }
         case .dragCancelled:
-            guard case .dragging(let drag) = phase else { return }
             settle(drag, toPage: drag.startPage, at: now, swipe: nil)
         case .tap(let point, _):
-            if let slide = currentSlide { outbox.append(.tapped(slide: slide, x: point.x, y: point.y)) }
+            reportTap(at: point)
         case .released:
-            if case .dragging(let drag) = phase { settle(drag, toPage: drag.startPage, at: now, swipe: nil) }
+            settle(drag, toPage: drag.startPage, at: now, swipe: nil)
             resume(.touch, at: now)
         }
+    }
+
+    /// The finger starts moving the picture (taking hold of it first, in any
+    /// phase); a second `dragBegan` for the same hold does nothing.
+    private mutating func beginDrag(at now: MonotonicInstant) {
+        guard takeHold(at: now), case .dragging(var drag) = phase, !drag.hasMoved else { return }
+        drag.hasMoved = true
+        if drag.kind != .slide {
+            // A caught crossfade cannot follow a finger: it completes to the nearest slide.
+            drag.position = Double(drag.startPage)
+            drag.kind = .slide
+        }
+        drag.startPosition = drag.position
+        phase = .dragging(drag)
+        outbox.append(.dragBegan(slide: currentSlide ?? 0))
+    }
+
+    private mutating func reportTap(at point: TouchPoint) {
+        if let slide = currentSlide { outbox.append(.tapped(slide: slide, x: point.x, y: point.y)) }
     }
 
     /// Moves the next automatic page change to `deadline`, while one is

@@ -396,44 +396,31 @@ public struct CarouselEngine: Sendable {
     /// with an empty playlist, which has no slide to name).
     public mutating func handle(_ gesture: GestureEvent, at now: MonotonicInstant, settings gestures: GestureSettings) {
         // As in libinput's state machines, the phase picks the handler, and each
-        // handler says what every gesture does in that phase.
+        // handler says what every gesture does in its phases.
         switch phase {
         case .resting, .awaitingNext:
-            handleAtRest(gesture, at: now)
+            handleUnheld(gesture, running: nil, at: now)
         case .animating(let animation):
-            handleWhileAnimating(animation, gesture, at: now)
+            handleUnheld(gesture, running: animation, at: now)
         case .dragging(let drag):
             handleWhileDragging(drag, gesture, at: now, settings: gestures)
         }
     }
 
-    /// No picture is moving: a finger can only pause rotation, take hold of the
-    /// picture by moving, or tap.
-    private mutating func handleAtRest(_ gesture: GestureEvent, at now: MonotonicInstant) {
+    /// No finger holds the picture, which is at rest or in an animation
+    /// (`running`): a finger can pause rotation, catch a running animation
+    /// where it is, take hold of the picture by moving, or tap.
+    private mutating func handleUnheld(_ gesture: GestureEvent, running animation: PageAnimation?, at now: MonotonicInstant) {
         switch gesture {
         case .pressed:
             pause(.touch, at: now)
+            if let animation {
+                if now >= animation.end { finish(animation) } else { takeHold(at: now) }
+            }
         case .dragBegan:
             beginDrag(at: now)
         case .dragMoved, .dragEnded, .dragCancelled:
             // No drag began (fewer than two pages): nothing to move.
-            break
-        case .tap(let point, _):
-            reportTap(at: point)
-        case .released:
-            resume(.touch, at: now)
-        }
-    }
-
-    /// A page change is animating: a finger catches it where it is.
-    private mutating func handleWhileAnimating(_ animation: PageAnimation, _ gesture: GestureEvent, at now: MonotonicInstant) {
-        switch gesture {
-        case .pressed:
-            pause(.touch, at: now)
-            if now >= animation.end { finish(animation) } else { takeHold(at: now) }
-        case .dragBegan:
-            beginDrag(at: now)
-        case .dragMoved, .dragEnded, .dragCancelled:
             break
         case .tap(let point, _):
             reportTap(at: point)

@@ -43,6 +43,24 @@ enum JSONResponse {
         } catch {
             throw EncodingFailure(reason: "\(error)")
         }
+        return json(data, status: status, headers: headers)
+    }
+
+    /// A typed body (Sources/VitrineServer/API), with sorted keys as every
+    /// answer has; a failure to encode is an `EncodingFailure` (500), as above.
+    static func make<Body: Encodable>(_ status: HTTPResponse.Status = .ok, encoding body: Body, headers: HTTPFields = [:]) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data: [UInt8]
+        do {
+            data = Array(try encoder.encode(body))
+        } catch {
+            throw EncodingFailure(reason: "\(error)")
+        }
+        return json(data, status: status, headers: headers)
+    }
+
+    private static func json(_ data: [UInt8], status: HTTPResponse.Status, headers: HTTPFields) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
         var buffer = ByteBuffer()

@@ -13,7 +13,7 @@ struct PowerRoutes {
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/power") { _, _ in
-            try JSONResponse.make(.ok, Self.object(kiosk.control.status, now: MonotonicClock.now()))
+            try JSONResponse.make(.ok, encoding: PowerStatus(kiosk.control.status, now: MonotonicClock.now()))
         }
         router.put("/api/v1/power") { request, _ in
             var request = request
@@ -25,31 +25,12 @@ struct PowerRoutes {
             if let key = Set(object.keys).subtracting(["state"]).sorted().first {
                 throw APIError(.unprocessableContent, "unknown key \(key)", issues: [.init(path: key, message: "unknown key (known keys: state)")])
             }
-            guard let value = object["state"]?.string, let state = ScreenPower.Request(rawValue: value) else {
+            guard let value = object["state"]?.string, let state = PowerState(rawValue: value) else {
                 throw APIError(.unprocessableContent, "state must be on or off", issues: [.init(path: "state", message: "must be on or off")])
             }
-            kiosk.control.send(.setScreenPower(state))
-            return try JSONResponse.make(.accepted, ["requested": state.rawValue])
+            let wanted = PowerRequest(state: state)
+            kiosk.control.send(.setScreenPower(wanted.state.request))
+            return try JSONResponse.make(.accepted, encoding: PowerAccepted(requested: wanted.state))
         }
-    }
-
-    /// The API's view of the screen's power: lit or not, what was asked, and
-    /// when a touch's wake ends.
-    static func object(_ status: KioskStatus, now: MonotonicInstant) -> [String: Any] {
-        var object: [String: Any] = ["state": status.screen.isLit ? "on" : "off", "requested": status.screenRequested.rawValue]
-        object["heldByOverride"] = false
-        switch status.screen {
-        case .on, .off:
-            object["wokenByTouch"] = false
-            object["wakeEndsInSeconds"] = JSONValue.null
-        case .heldByOverride:
-            object["wokenByTouch"] = false
-            object["wakeEndsInSeconds"] = JSONValue.null
-            object["heldByOverride"] = true
-        case .wokenByTouch(let until):
-            object["wokenByTouch"] = true
-            object["wakeEndsInSeconds"] = max(0, (until - now).secondsValue)
-        }
-        return object
     }
 }

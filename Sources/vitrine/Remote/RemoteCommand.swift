@@ -88,11 +88,13 @@ extension RemoteCommand {
             let client = try remote.client()
             guard let state else {
                 let reply = try waitFor { try await client.send(.GET, "/api/v1/power") }
-                let data = try JSONValue.encode(reply.json, [.prettyPrinted, .sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
+                let power = try JSONDecoder().decode(PowerStatus.self, from: Data(reply.body))
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(power), as: UTF8.self))
                 return
             }
-            let json = Array(try JSONValue.encode(["state": state.rawValue]))
+            let json = Array(try JSONEncoder().encode(PowerRequest(state: state == .on ? .on : .off)))
             _ = try waitFor { try await client.send(.PUT, "/api/v1/power", body: json, contentType: "application/json", expecting: [202]) }
             print("screen \(state.rawValue): accepted")
         }

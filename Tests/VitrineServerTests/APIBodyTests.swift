@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import VitrineConfig
+@testable import VitrineServer
+
+/// The typed API bodies (Sources/VitrineServer/API) against docs/api/openapi.yaml:
+/// each type's keys are its schema's properties, every required one is always
+/// written (null included), and the spec's own examples decode into the type and
+/// encode back to the same JSON.
+@Suite("API bodies: the types against the spec")
+struct APIBodyTests {
+    static func schema(_ name: String) throws -> [String: Any] {
+        let components = try #require(try SpecAgreementTests.spec()["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: Any])
+        return try #require(schemas[name] as? [String: Any], "no schema \(name)")
+    }
+
+    /// The operation `operationId`'s examples for `status`, as JSON values.
+    static func examples(operation operationId: String, status: String) throws -> [JSONValue] {
+        let paths = try #require(try SpecAgreementTests.spec()["paths"] as? [String: [String: Any]])
+        for item in paths.values {
+            for case let operation as [String: Any] in item.values where operation["operationId"] as? String == operationId {
+                let responses = try #require(operation["responses"] as? [String: Any])
+                let content = try #require(((responses[status] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])
+                if let examples = content["examples"] as? [String: Any] {
+                    return try examples.values.map { try value(try #require(($0 as? [String: Any])?["value"])) }
+                }
+                return [try value(try #require(content["example"]))]
+            }
+        }
+        Issue.record("no operation \(operationId)")
+        return []
+    }
+
+    /// A plain value from the YAML reader (NSNull for null) as JSON.
+    static func value(_ plain: Any) throws -> JSONValue {
+        try JSONValue(parsing: Array(JSONSerialization.data(withJSONObject: plain, options: [.fragmentsAllowed])))
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> JSONValue {
+        try JSONValue(parsing: Array(JSONEncoder().encode(value)))
+    }
+
+    /// `value` encodes to exactly the schema's properties, and has every one it requires.
+    static func expectMatches<T: Encodable>(_ value: T, schema name: String) throws {
+        let schema = try Self.schema(name)
+        let properties = Set(try #require(schema["properties"] as? [String: Any]).keys)
+        let required = Set(schema["required"] as? [String] ?? [])
+        let keys = Set(try #require(try json(value).object).keys)
+        #expect(keys.isSubset(of: properties), "\(T.self) writes \(keys.subtracting(properties).sorted()), which \(name) does not have")
+        #expect(required.isSubset(of: keys), "\(T.self) leaves out \(required.subtracting(keys).sorted()), which \(name) requires")
+    }
+
+    @Test func powerStatusIsTheSchemaPowerAndRoundTripsTheSpecsExamples() throws {
+        let awake = PowerStatus(state: .on, requested: .off, wokenByTouch: true, wakeEndsInSeconds: 21.4, heldByOverride: false)
+        let plain = PowerStatus(state: .on, requested: .on, wokenByTouch: false, wakeEndsInSeconds: nil, heldByOverride: false)
+        try Self.expectMatches(awake, schema: "Power")
+        try Self.expectMatches(plain, schema: "Power")
+        #expect(try Self.json(plain)["wakeEndsInSeconds"] == .null, "no wake is written as null, as the schema requires the key")
+
+        let examples = try Self.examples(operation: "getPower", status: "200")
+        #expect(examples.count == 2)
+        for example in examples {
+            let decoded = try JSONDecoder().decode(PowerStatus.self, from: Data(example.encoded()))
+            #expect(try Self.json(decoded) == example)
+        }
+    }
+
+    @Test func powerRequestAndItsAnswerAreTheSchemas() throws {
+        try Self.expectMatches(PowerRequest(state: .off), schema: "PowerRequest")
+        let accepted = try Self.examples(operation: "setPower", status: "202")
+        #expect(accepted.count == 1)
+        for example in accepted {
+            #expect(try Self.json(JSONDecoder().decode(PowerAccepted.self, from: Data(example.encoded()))) == example)
+        }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(PowerRequest.self, from: Data(#"{"state": "dim"}"#.utf8)) }
+    }
+}

@@ -66,6 +66,43 @@ struct APIBodyTests {
         }
     }
 
+    /// The operation `operationId`'s request body examples, as JSON values.
+    static func requestExamples(operation operationId: String) throws -> [JSONValue] {
+        let paths = try #require(try SpecAgreementTests.spec()["paths"] as? [String: [String: Any]])
+        for item in paths.values {
+            for case let operation as [String: Any] in item.values where operation["operationId"] as? String == operationId {
+                let content = try #require(((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])
+                let examples = try #require(content["examples"] as? [String: Any])
+                return try examples.values.map { try value(try #require(($0 as? [String: Any])?["value"])) }
+            }
+        }
+        Issue.record("no operation \(operationId)")
+        return []
+    }
+
+    @Test func controlCommandsAreTheSchemaAndRoundTripTheSpecsExamples() throws {
+        let requests = try Self.requestExamples(operation: "control")
+        #expect(requests.count == 3)
+        for example in requests {
+            let decoded = try JSONDecoder().decode(ControlCommand.self, from: Data(example.encoded()))
+            #expect(try Self.json(decoded) == example)
+        }
+        #expect(try Self.json(ControlCommand.goTo(slide: 3)) == (try Self.value(["command": "goto", "slide": 3])))
+        #expect(try Self.json(ControlCommand.pause) == (try Self.value(["command": "pause"])), "no slide but for goto")
+        // The names the schema lists, and no others.
+        let schema = try Self.schema("ControlCommand")
+        let variants = try #require(schema["oneOf"] as? [[String: Any]])
+        let names = variants.flatMap { (($0["properties"] as? [String: Any])?["command"] as? [String: Any])?["enum"] as? [String] ?? [] }
+        #expect(Set(names) == Set(ControlCommandName.allCases.map(\.rawValue)))
+        let accepted = try Self.examples(operation: "control", status: "202")
+        for example in accepted {
+            #expect(try Self.json(JSONDecoder().decode(ControlAccepted.self, from: Data(example.encoded()))) == example)
+        }
+        try Self.expectMatches(ControlAccepted(accepted: .goto), schema: "ControlAccepted")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ControlCommand.self, from: Data(#"{"command": "goto"}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ControlCommand.self, from: Data(#"{"command": "skip"}"#.utf8)) }
+    }
+
     @Test func powerRequestAndItsAnswerAreTheSchemas() throws {
         try Self.expectMatches(PowerRequest(state: .off), schema: "PowerRequest")
         let accepted = try Self.examples(operation: "setPower", status: "202")

@@ -59,8 +59,8 @@ struct StatusRoutes {
         guard let object = try? JSONValue(parsing: body.readableBytesView).object else {
             throw APIError(.unprocessableContent, #"the body must be a JSON object such as {"command": "next"}"#)
         }
-        let known = ["next", "previous", "goto", "pause", "resume"]
-        guard let name = object["command"]?.string, known.contains(name) else {
+        let known = ControlCommandName.allCases.map(\.rawValue)
+        guard let value = object["command"]?.string, let name = ControlCommandName(rawValue: value) else {
             throw APIError(.unprocessableContent, "command must be one of \(known.joined(separator: ", ")), found \(object["command"].map { "\($0.plain)" } ?? "nothing")",
                            issues: [.init(path: "command", message: "must be one of \(known.joined(separator: ", "))")])
         }
@@ -68,31 +68,31 @@ struct StatusRoutes {
         if let key = unknownKeys.sorted().first {
             throw APIError(.unprocessableContent, "unknown key \(key)", issues: [.init(path: key, message: "unknown key (known keys: command, slide)")])
         }
+        // Decoded with JSONDecoder: a goto's slide must be an Int (true is not a slide, and neither is 1.5).
+        let decoded = try? JSONDecoder().decode(ControlCommand.self, from: Data(body.readableBytesView))
         let command: KioskCommand
-        switch name {
-        case "next": command = .navigate(.next)
-        case "previous": command = .navigate(.previous)
-        case "pause": command = .pause
-        case "resume": command = .resume
-        default:
-            // Decoded with JSONDecoder into an Int: true is not a slide, and neither is 1.5.
-            struct GoTo: Decodable { var slide: Int }
-            let slide = try? JSONDecoder().decode(GoTo.self, from: Data(body.readableBytesView)).slide
+        switch decoded {
+        case .next: command = .navigate(.next)
+        case .previous: command = .navigate(.previous)
+        case .pause: command = .pause
+        case .resume: command = .resume
+        case .goTo(let slide) where (0...Self.maxSlideIndex).contains(slide):
             // A malformed slide is the body's fault (422); a slide the playlist does not
             // have now is a conflict with the kiosk's state (409), as the playlist can change.
-            guard let slide, (0...Self.maxSlideIndex).contains(slide) else {
-                let message = "must be a slide index, a whole number from 0 to \(Self.maxSlideIndex)"
-                throw APIError(.unprocessableContent, "goto needs slide: \(message)", issues: [.init(path: "slide", message: message)])
-            }
             let count = kiosk.control.status.slideCount
             guard slide < count else {
                 let playlist = count == 0 ? "the playlist is empty" : "the playlist has \(count) slide\(count == 1 ? "" : "s") (counting from 0)"
                 throw APIError(.conflict, "there is no slide \(slide): \(playlist)", issues: [.init(path: "slide", message: "there is no slide \(slide): \(playlist)")])
             }
             command = .navigate(.goTo(slide))
+        case .goTo, nil:
+            // The name is known (above): what did not decode is a goto's slide.
+            guard name == .goto else { throw APIError(.unprocessableContent, "the body is not a \(name.rawValue) command") }
+            let message = "must be a slide index, a whole number from 0 to \(Self.maxSlideIndex)"
+            throw APIError(.unprocessableContent, "goto needs slide: \(message)", issues: [.init(path: "slide", message: message)])
         }
         kiosk.control.send(command)
-        return try JSONResponse.make(.accepted, ["accepted": name])
+        return try JSONResponse.make(.accepted, encoding: ControlAccepted(accepted: name))
     }
 
     /// Waits for the display thread's answer to a query, or nil after `displayTimeout`.

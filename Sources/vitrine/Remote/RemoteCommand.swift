@@ -23,36 +23,36 @@ struct RemoteCommand: ParsableCommand {
         }
     }
 
-    struct Next: ControlCommand {
+    struct Next: ControlSubcommand {
         static let configuration = CommandConfiguration(commandName: "next", abstract: "Page to the next slide.")
         @OptionGroup var remote: RemoteOptions
-        var body: [String: Any] { ["command": "next"] }
+        var command: ControlCommand { .next }
     }
 
-    struct Previous: ControlCommand {
+    struct Previous: ControlSubcommand {
         static let configuration = CommandConfiguration(commandName: "previous", abstract: "Page to the previous slide.")
         @OptionGroup var remote: RemoteOptions
-        var body: [String: Any] { ["command": "previous"] }
+        var command: ControlCommand { .previous }
     }
 
-    struct Pause: ControlCommand {
+    struct Pause: ControlSubcommand {
         static let configuration = CommandConfiguration(commandName: "pause", abstract: "Stop the rotation until resume.")
         @OptionGroup var remote: RemoteOptions
-        var body: [String: Any] { ["command": "pause"] }
+        var command: ControlCommand { .pause }
     }
 
-    struct Resume: ControlCommand {
+    struct Resume: ControlSubcommand {
         static let configuration = CommandConfiguration(commandName: "resume", abstract: "Start the rotation again.")
         @OptionGroup var remote: RemoteOptions
-        var body: [String: Any] { ["command": "resume"] }
+        var command: ControlCommand { .resume }
     }
 
-    struct GoTo: ControlCommand {
+    struct GoTo: ControlSubcommand {
         static let configuration = CommandConfiguration(commandName: "goto", abstract: "Show the slide with this index (from 0).")
         @Argument(help: "The slide index, counting from 0.")
         var slide: Int
         @OptionGroup var remote: RemoteOptions
-        var body: [String: Any] { ["command": "goto", "slide": slide] }
+        var command: ControlCommand { .goTo(slide: slide) }
     }
 
     struct Screenshot: ParsableCommand {
@@ -101,17 +101,17 @@ extension RemoteCommand {
     }
 }
 
-/// One `POST /api/v1/control` command.
-protocol ControlCommand: ParsableCommand {
+/// A subcommand that sends one `POST /api/v1/control` command.
+protocol ControlSubcommand: ParsableCommand {
     var remote: RemoteOptions { get }
-    var body: [String: Any] { get }
+    var command: ControlCommand { get }
 }
 
-extension ControlCommand {
+extension ControlSubcommand {
     func run() throws {
-        let json = Array(try JSONValue.encode(body))
+        let json = Array(try JSONEncoder().encode(command))
         let client = try remote.client()
         _ = try waitFor { try await client.send(.POST, "/api/v1/control", body: json, contentType: "application/json", expecting: [202]) }
-        print("\(body["command"] ?? ""): accepted")
+        print("\(command.name.rawValue): accepted")
     }
 }

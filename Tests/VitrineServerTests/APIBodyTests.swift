@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import VitrineConfig
+import VitrineCore
+import VitrineRuntime
 @testable import VitrineServer
 
 /// The typed API bodies (Sources/VitrineServer/API) against docs/api/openapi.yaml:
@@ -101,6 +103,45 @@ struct APIBodyTests {
         try Self.expectMatches(ControlAccepted(accepted: .goto), schema: "ControlAccepted")
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ControlCommand.self, from: Data(#"{"command": "goto"}"#.utf8)) }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(ControlCommand.self, from: Data(#"{"command": "skip"}"#.utf8)) }
+    }
+
+    /// `type`'s decoding of the schema's own example, encoded again, is the example.
+    static func expectRoundTrip<T: Codable>(_ type: T.Type, schemaExample name: String) throws {
+        let example = try value(try #require(try schema(name)["example"], "\(name) has no example"))
+        #expect(try json(JSONDecoder().decode(type, from: Data(example.encoded()))) == example, "\(name)")
+    }
+
+    @Test func theEventStreamsDataAreTheirSchemas() throws {
+        try Self.expectMatches(SlideChangedEvent(from: 1, to: 2, cause: .rotation), schema: "SlideChangedEvent")
+        try Self.expectMatches(TappedEvent(slide: 2, x: 100, y: 200), schema: "TappedEvent")
+        try Self.expectMatches(SwipedEvent(from: 2, direction: .left), schema: "SwipedEvent")
+        try Self.expectMatches(ConfigAppliedEvent(version: "f4f67ca270692602"), schema: "ConfigAppliedEvent")
+        try Self.expectMatches(ErrorEvent(message: "slides[4]: not a JPEG file"), schema: "ErrorEvent")
+        try Self.expectRoundTrip(SlideChangedEvent.self, schemaExample: "SlideChangedEvent")
+        try Self.expectRoundTrip(TappedEvent.self, schemaExample: "TappedEvent")
+        try Self.expectRoundTrip(SwipedEvent.self, schemaExample: "SwipedEvent")
+        try Self.expectRoundTrip(ErrorEvent.self, schemaExample: "ErrorEvent")
+        // The causes and directions the schemas list are the types' cases.
+        let cause = try #require((try Self.schema("SlideChangedEvent")["properties"] as? [String: Any])?["cause"] as? [String: Any])
+        #expect(Set(cause["enum"] as? [String] ?? []) == ["rotation", "swipe", "command"])
+        for engineCause in [PageChangeCause.automatic, .swipe, .command] {
+            #expect((cause["enum"] as? [String] ?? []).contains(SlideChangedEvent.Cause(engineCause).rawValue))
+        }
+        // Every kiosk event the stream sends is one line of JSON under a name the spec lists.
+        let names = ["slideChanged", "tapped", "swiped", "configApplied", "overrideCleared", "error"]
+        let events: [KioskEvent] = [
+            .carousel(.pageChanged(from: 0, to: 1, cause: .automatic)), .carousel(.tapped(slide: 1, x: 10.4, y: 20.6)),
+            .carousel(.swiped(from: 1, direction: .next)), .configurationApplied(version: "v"), .overrideEnded(id: "e1"),
+            .error("a message"),
+        ]
+        for (event, name) in zip(events, names) {
+            let sent = try #require(ServerEvent(event), "\(event)")
+            #expect(sent.name == name && !sent.data.contains("\n"))
+            #expect(try JSONValue(parsing: Array(sent.data.utf8)).object != nil)
+        }
+        #expect(ServerEvent(.carousel(.tapped(slide: 1, x: 10.4, y: 20.6)))?.data == #"{"slide":1,"x":10,"y":21}"#)
+        #expect(ServerEvent(.carousel(.swiped(from: 3, direction: .previous)))?.data == #"{"direction":"right","from":3}"#)
+        #expect(ServerEvent("broken", ["value": Double.nan]) == nil, "an event that cannot be encoded is dropped, not sent as {}")
     }
 
     @Test func powerRequestAndItsAnswerAreTheSchemas() throws {

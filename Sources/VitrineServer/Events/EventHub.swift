@@ -10,19 +10,23 @@ public struct ServerEvent: Hashable, Sendable {
     /// Compact JSON, sorted keys.
     public var data: String
 
-    init(_ name: String, _ object: [String: Any]) {
+    /// An event whose data is a typed body (Sources/VitrineServer/API), or nil
+    /// if it cannot be encoded: an event is dropped rather than sent as `{}`,
+    /// which a client would read as an event with nothing in it.
+    init?<Payload: Encodable>(_ name: String, encoding payload: Payload) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let json = try? encoder.encode(payload) else { return nil }
         self.name = name
-        let json = (try? JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])) ?? Array("{}".utf8)
         data = String(decoding: json, as: UTF8.self)
     }
 
-    /// The API's names for page-change causes (the engine's `automatic` is the rotation).
-    static func apiName(_ cause: PageChangeCause) -> String {
-        switch cause {
-        case .automatic: return "rotation"
-        case .command: return "command"
-        case .swipe: return "swipe"
-        }
+    /// An event whose data is built as plain values (an asset, an override),
+    /// or nil if they have no JSON form, as above.
+    init?(_ name: String, _ object: [String: Any]) {
+        guard let json = try? JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes]) else { return nil }
+        self.name = name
+        data = String(decoding: json, as: UTF8.self)
     }
 
     /// The wire form: `event: NAME`, `data: JSON`, and a blank line.
@@ -32,12 +36,11 @@ public struct ServerEvent: Hashable, Sendable {
     public init?(_ event: KioskEvent) {
         switch event {
         case .carousel(.pageChanged(let from, let to, let cause)):
-            self.init("slideChanged", ["from": from, "to": to, "cause": Self.apiName(cause)])
+            self.init("slideChanged", encoding: SlideChangedEvent(from: from, to: to, cause: .init(cause)))
         case .carousel(.tapped(let slide, let x, let y)):
-            self.init("tapped", ["slide": slide, "x": Int(x.rounded()), "y": Int(y.rounded())])
+            self.init("tapped", encoding: TappedEvent(slide: slide, x: Int(x.rounded()), y: Int(y.rounded())))
         case .carousel(.swiped(let from, let direction)):
-            // The API names the finger's movement: moving left brings the next slide.
-            self.init("swiped", ["from": from, "direction": direction == .next ? "left" : "right"])
+            self.init("swiped", encoding: SwipedEvent(from: from, direction: .init(direction)))
         case .carousel(.dragBegan), .carousel(.dragEnded), .screenChanged:
             // The screen's power is in /api/v1/status and /api/v1/power.
             return nil
@@ -45,11 +48,11 @@ public struct ServerEvent: Hashable, Sendable {
             // Plays are in GET /api/v1/plays; slideChanged already streams the page change.
             return nil
         case .configurationApplied(let version):
-            self.init("configApplied", ["version": version])
+            self.init("configApplied", encoding: ConfigAppliedEvent(version: version))
         case .overrideEnded(let id):
-            self.init("overrideCleared", ["id": id])
+            self.init("overrideCleared", encoding: OverrideClearedEvent(id: id))
         case .error(let message):
-            self.init("error", ["message": message])
+            self.init("error", encoding: ErrorEvent(message: message))
         }
     }
 }
@@ -75,7 +78,9 @@ public final class EventHub: Sendable {
         self.maximumSubscribers = maximumSubscribers
     }
 
-    public func publish(_ event: ServerEvent) {
+    /// Sends `event` to every stream; nil (an event that could not be encoded) is dropped.
+    public func publish(_ event: ServerEvent?) {
+        guard let event else { return }
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
 

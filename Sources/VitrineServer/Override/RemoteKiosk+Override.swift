@@ -57,7 +57,7 @@ extension RemoteKiosk {
         try await offload { [overrides] in _ = try overrides.clear() }
         guard let active else { return nil }
         control.send(.setOverride(nil))
-        events.publish(ServerEvent("overrideCleared", ["id": active.id]))
+        events.publish(ServerEvent("overrideCleared", encoding: OverrideClearedEvent(id: active.id)))
         return active
     }
 

@@ -186,7 +186,7 @@ public final class URLImageFetcher: Sendable {
             let cached = state.withLock { $0.downloads[url] != nil }
             let message = "cannot download \(url): \(reason); " + (cached ? "keeping the copy downloaded before" : "its slide shows the placeholder")
             logger.warning("\(message)")
-            events.publish(ServerEvent("error", ["message": message]))
+            events.publish(ServerEvent("error", encoding: ErrorEvent(message: message)))
             outcome = min(Self.retryDelay, settings.urlRefresh)
         }
         state.withLock { $0.due[url] = MonotonicClock.now() + outcome }

@@ -1,0 +1,64 @@
+import VitrineCore
+
+/// The data of the event stream's events (`GET /api/v1/events`), each named
+/// after its schema in docs/api/openapi.yaml.
+
+/// `slideChanged`: a page change finished.
+public struct SlideChangedEvent: Codable, Hashable, Sendable {
+    /// `rotation`: the slide's time was up; `swipe`: a finger; `command`: the API, or a tap action's `goto`.
+    public enum Cause: String, Codable, Hashable, Sendable {
+        case rotation, swipe, command
+
+        init(_ cause: PageChangeCause) {
+            switch cause {
+            case .automatic: self = .rotation
+            case .swipe: self = .swipe
+            case .command: self = .command
+            }
+        }
+    }
+
+    public var from: Int
+    public var to: Int
+    public var cause: Cause
+}
+
+/// `tapped`: a tap on slide `slide`, at output pixels `x`, `y` (upright).
+public struct TappedEvent: Codable, Hashable, Sendable {
+    public var slide: Int
+    public var x: Int
+    public var y: Int
+}
+
+/// `swiped`: a finger paged away from slide `from`.
+public struct SwipedEvent: Codable, Hashable, Sendable {
+    /// The finger's movement: moving left brings the next slide.
+    public enum Direction: String, Codable, Hashable, Sendable {
+        case left, right
+
+        init(_ direction: SwipeDirection) {
+            switch direction {
+            case .next: self = .left
+            case .previous: self = .right
+            }
+        }
+    }
+
+    public var from: Int
+    public var direction: Direction
+}
+
+/// `configApplied`: the configuration `version` is on screen.
+public struct ConfigAppliedEvent: Codable, Hashable, Sendable {
+    public var version: String
+}
+
+/// `overrideCleared`: the override `id` was deleted, or ended at its `until`.
+public struct OverrideClearedEvent: Codable, Hashable, Sendable {
+    public var id: String
+}
+
+/// `error`: something an operator should see.
+public struct ErrorEvent: Codable, Hashable, Sendable {
+    public var message: String
+}

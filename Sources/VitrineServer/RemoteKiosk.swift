@@ -106,16 +106,6 @@ public final class RemoteKiosk: Sendable {
     }
 }
 
-extension Asset {
-    /// The API's JSON object for an asset; `added` in RFC 3339, UTC, whole seconds: `2026-11-22T09:00:00Z`.
-    func apiObject(inUse: Bool) -> [String: Any] {
-        [
-            "id": id, "ref": reference, "name": name, "type": kind.rawValue, "size": size, "width": width, "height": height,
-            "inUse": inUse, "added": Date(timeIntervalSince1970: added.rounded(.down)).formatted(.iso8601),
-        ]
-    }
-}
-
 extension RemoteKiosk {
     /// The API server for `address`, not yet running; nil when the API is off.
     /// Fails when the TLS certificate or key cannot be loaded.

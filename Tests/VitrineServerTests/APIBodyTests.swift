@@ -144,6 +144,20 @@ struct APIBodyTests {
         #expect(ServerEvent("broken", ["value": Double.nan]) == nil, "an event that cannot be encoded is dropped, not sent as {}")
     }
 
+    @Test func assetBodyIsTheSchemaAssetAndRoundTripsTheSpecsExample() throws {
+        let components = try #require(try SpecAgreementTests.spec()["components"] as? [String: Any])
+        let examples = try #require(components["examples"] as? [String: Any])
+        let example = try Self.value(try #require((examples["Asset"] as? [String: Any])?["value"]))
+        let decoded = try JSONDecoder().decode(AssetBody.self, from: Data(example.encoded()))
+        #expect(try Self.json(decoded) == example)
+        try Self.expectMatches(decoded, schema: "Asset")
+        let kinds = try #require(((try Self.schema("Asset")["properties"] as? [String: Any])?["type"] as? [String: Any])?["enum"] as? [String])
+        #expect(Set(kinds) == ["jpeg", "png"])
+        // A stored asset's description: `added` in whole seconds, UTC.
+        let asset = Asset(id: decoded.id, name: "beach.jpg", kind: .jpeg, size: 12345, width: 1920, height: 1080, added: 1_795_338_000.7)
+        #expect(asset.body(inUse: true) == decoded)
+    }
+
     @Test func powerRequestAndItsAnswerAreTheSchemas() throws {
         try Self.expectMatches(PowerRequest(state: .off), schema: "PowerRequest")
         let accepted = try Self.examples(operation: "setPower", status: "202")

@@ -31,8 +31,7 @@ public struct ConfigPusher: Sendable {
 
     /// - Parameter ifVersion: apply only over this version (If-Match).
     public func push(_ configuration: KioskConfiguration, ifVersion: String? = nil) async throws -> Outcome {
-        let present = Set((try await client.send(.GET, "/api/v1/assets").json["assets"] as? [[String: Any]] ?? [])
-            .compactMap { $0["id"] as? String })
+        let present = Set(try await client.send(.GET, "/api/v1/assets").decoded(AssetListBody.self, from: "/api/v1/assets").assets.map(\.id))
         var pushed = configuration
         var outcome = Outcome(version: "", previousVersion: "", changed: false, uploaded: [], alreadyThere: 0)
         var references: [String: String] = [:]

@@ -16,6 +16,24 @@ public struct RemoteClient: Sendable {
         public var headers: HTTPHeaders
         public var body: [UInt8]
         public var json: [String: Any] { ((try? JSONValue(parsing: body))?.plain as? [String: Any]) ?? [:] }
+
+        /// The body as the API body type `Body` (Sources/VitrineServer/API);
+        /// `path` names the request in the error when it is not one.
+        public func decoded<Body: Decodable>(_ type: Body.Type, from path: String) throws -> Body {
+            do {
+                return try JSONDecoder().decode(type, from: Data(body))
+            } catch {
+                throw UnreadableAnswer(path: path, reason: "\(error)")
+            }
+        }
+    }
+
+    /// An answer that is not the body the API documents for it (another
+    /// version of Vitrine, or not Vitrine at all).
+    public struct UnreadableAnswer: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+        public var description: String { "\(path): the answer is not what the API documents: \(reason)" }
     }
 
     /// What the kiosk said no to: its status, message and issues.

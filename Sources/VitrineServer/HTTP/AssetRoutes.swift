@@ -15,7 +15,7 @@ struct AssetRoutes {
         router.get("/api/v1/assets") { _, _ in
             let inUse = kiosk.assetsInUse
             let assets = try await kiosk.offload { [kiosk] in kiosk.store.assets.list() }
-            return try JSONResponse.make(.ok, ["assets": assets.map { $0.apiObject(inUse: inUse.contains($0.id)) }])
+            return try JSONResponse.make(.ok, encoding: AssetListBody(assets: assets.map { $0.body(inUse: inUse.contains($0.id)) }))
         }
         router.get("/api/v1/assets/:id") { _, context in
             let asset = try existing(context)
@@ -60,8 +60,8 @@ struct AssetRoutes {
 
     private func upload(_ request: Request) async throws -> Response {
         let (asset, created) = try await Self.store(request, kiosk: kiosk)
-        let object = asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id))
-        return try JSONResponse.make(created ? .created : .ok, object, headers: [.location: "/api/v1/assets/\(asset.id)"])
+        let body = asset.body(inUse: kiosk.assetsInUse.contains(asset.id))
+        return try JSONResponse.make(created ? .created : .ok, encoding: body, headers: [.location: "/api/v1/assets/\(asset.id)"])
     }
 
     /// Stores the picture in `request`'s body as an asset, inspected as an upload
@@ -98,7 +98,7 @@ struct AssetRoutes {
         }
         let (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.adopt(upload, image: image, name: name ?? "upload") }
         if created {
-            kiosk.events.publish(ServerEvent("assetAdded", asset.apiObject(inUse: kiosk.assetsInUse.contains(asset.id))))
+            kiosk.events.publish(ServerEvent("assetAdded", encoding: asset.body(inUse: kiosk.assetsInUse.contains(asset.id))))
             kiosk.collectUnusedAssets()
         }
         return (asset, created)

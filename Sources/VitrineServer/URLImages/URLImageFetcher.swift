@@ -155,7 +155,7 @@ public final class URLImageFetcher: Sendable {
                 let (asset, created) = try await NIOThreadPool.singleton.runIfActive { [store] in
                     try store.assets.add(bytes, image: image, name: name.isEmpty ? "download" : name)
                 }
-                if created { events.publish(ServerEvent("assetAdded", asset.apiObject(inUse: true))) }
+                if created { events.publish(ServerEvent("assetAdded", encoding: asset.body(inUse: true))) }
                 let entry = Download(assetID: asset.id, etag: headers.first(name: "ETag"),
                                      lastModified: headers.first(name: "Last-Modified"), checked: Date().timeIntervalSince1970)
                 let changed = state.withLock { state -> Bool in

@@ -88,7 +88,7 @@ extension RemoteCommand {
             let client = try remote.client()
             guard let state else {
                 let reply = try waitFor { try await client.send(.GET, "/api/v1/power") }
-                let power = try JSONDecoder().decode(PowerStatus.self, from: Data(reply.body))
+                let power = try reply.decoded(PowerStatus.self, from: "/api/v1/power")
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 print(String(decoding: try encoder.encode(power), as: UTF8.self))

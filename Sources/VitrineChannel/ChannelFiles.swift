@@ -76,11 +76,6 @@ public enum ChannelFiles {
         }
     }
 
-    /// Makes the renames in `directory` durable.
-    static func syncDirectory(_ directory: String) throws(SystemError) {
-        try FileIO.sync(directory: directory)
-    }
-
     /// Writes a new file, refusing to replace one (as `signify -G` does with a
     /// key), with exactly `mode` whatever the umask.
     public static func create(_ bytes: [UInt8], at path: String, mode: mode_t) throws(SystemError) {
@@ -115,7 +110,7 @@ public enum ChannelFiles {
         }
         try commit(firstTemporary, to: firstPath)
         try commit(secondTemporary, to: secondPath)
-        try syncDirectory(directory)
+        try FileIO.sync(directory: directory)
     }
 
     static func remove(_ path: String) throws(SystemError) {

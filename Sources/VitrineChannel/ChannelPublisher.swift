@@ -211,8 +211,8 @@ public enum ChannelPublisher {
                 touchedDirectories.insert(blobDirectory)
                 written.append(blob)
             }
-            for blobDirectory in touchedDirectories.sorted() { try ChannelFiles.syncDirectory(blobDirectory) }
-            if !touchedDirectories.isEmpty { try ChannelFiles.syncDirectory(directory + "/blobs") }
+            for blobDirectory in touchedDirectories.sorted() { try FileIO.sync(directory: blobDirectory) }
+            if !touchedDirectories.isEmpty { try FileIO.sync(directory: directory + "/blobs") }
             try ChannelFiles.makeDirectories(directory)
 
             // 2. The manifest goes in last, after every blob it names is durable:
@@ -240,7 +240,7 @@ public enum ChannelPublisher {
                 let manifestTemporary = try ChannelFiles.writeTemporary(manifest, for: manifestPath)
                 try ChannelFiles.remove(signaturePath)
                 try ChannelFiles.commit(manifestTemporary, to: manifestPath)
-                try ChannelFiles.syncDirectory(directory)
+                try FileIO.sync(directory: directory)
             }
             return Outcome(version: version, previousVersion: previousVersion, manifest: manifest, signature: signature,
                            blobsWritten: written, blobsKept: kept, manifestPath: manifestPath, signaturePath: signaturePath)

@@ -17,21 +17,31 @@ struct APIBodyTests {
         return try #require(schemas[name] as? [String: Any], "no schema \(name)")
     }
 
+    /// The operation `operationId` in the spec's paths.
+    static func operation(_ operationId: String) throws -> [String: Any] {
+        let paths = try #require(try SpecAgreementTests.spec()["paths"] as? [String: [String: Any]])
+        let operations = paths.values.flatMap { $0.values.compactMap { $0 as? [String: Any] } }
+        return try #require(operations.first { $0["operationId"] as? String == operationId }, "no operation \(operationId)")
+    }
+
+    /// The examples of a media type's `content` (`examples`, or one `example`), as JSON values.
+    static func examples(in content: [String: Any]) throws -> [JSONValue] {
+        if let examples = content["examples"] as? [String: Any] {
+            return try examples.values.map { try value(try #require(($0 as? [String: Any])?["value"])) }
+        }
+        return [try value(try #require(content["example"]))]
+    }
+
     /// The operation `operationId`'s examples for `status`, as JSON values.
     static func examples(operation operationId: String, status: String) throws -> [JSONValue] {
-        let paths = try #require(try SpecAgreementTests.spec()["paths"] as? [String: [String: Any]])
-        for item in paths.values {
-            for case let operation as [String: Any] in item.values where operation["operationId"] as? String == operationId {
-                let responses = try #require(operation["responses"] as? [String: Any])
-                let content = try #require(((responses[status] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])
-                if let examples = content["examples"] as? [String: Any] {
-                    return try examples.values.map { try value(try #require(($0 as? [String: Any])?["value"])) }
-                }
-                return [try value(try #require(content["example"]))]
-            }
-        }
-        Issue.record("no operation \(operationId)")
-        return []
+        let responses = try #require(try operation(operationId)["responses"] as? [String: Any])
+        return try examples(in: try #require(((responses[status] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any]))
+    }
+
+    /// The operation `operationId`'s request body examples, as JSON values.
+    static func requestExamples(operation operationId: String) throws -> [JSONValue] {
+        let body = try #require(try operation(operationId)["requestBody"] as? [String: Any])
+        return try examples(in: try #require((body["content"] as? [String: Any])?["application/json"] as? [String: Any]))
     }
 
     /// A plain value from the YAML reader (NSNull for null) as JSON.
@@ -66,20 +76,6 @@ struct APIBodyTests {
             let decoded = try JSONDecoder().decode(PowerStatus.self, from: Data(example.encoded()))
             #expect(try Self.json(decoded) == example)
         }
-    }
-
-    /// The operation `operationId`'s request body examples, as JSON values.
-    static func requestExamples(operation operationId: String) throws -> [JSONValue] {
-        let paths = try #require(try SpecAgreementTests.spec()["paths"] as? [String: [String: Any]])
-        for item in paths.values {
-            for case let operation as [String: Any] in item.values where operation["operationId"] as? String == operationId {
-                let content = try #require(((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])
-                let examples = try #require(content["examples"] as? [String: Any])
-                return try examples.values.map { try value(try #require(($0 as? [String: Any])?["value"])) }
-            }
-        }
-        Issue.record("no operation \(operationId)")
-        return []
     }
 
     @Test func controlCommandsAreTheSchemaAndRoundTripTheSpecsExamples() throws {

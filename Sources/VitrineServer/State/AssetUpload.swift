@@ -17,7 +17,8 @@ import VitrineSystem
 final class AssetUpload: @unchecked Sendable {
     let path: String
     private let store: AssetStore
-    private var descriptor: Int32
+    /// The staging file, closed exactly once, when the upload goes away.
+    private let file: OpenFile
     private var hasher = SHA256()
     private(set) var size = 0
     /// The SHA-256 in hex, once `finish` has made the file durable.
@@ -30,24 +31,22 @@ final class AssetUpload: @unchecked Sendable {
         if let reason = store.readOnlyReason { throw StateReadOnly(message: "nothing can be stored: \(reason)") }
         self.store = store
         path = store.directory + "/upload.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw SystemError("open", subject: path) }
+        file = try OpenFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
         if !adopted { unlink(path) }
     }
 
     /// Appends `bytes`. Throws `DiskFloorReached` when they would leave less free
     /// space than the floor, or when the disk is full (ENOSPC, EDQUOT).
     func append(_ bytes: [UInt8]) throws {
-        precondition(digest == nil && descriptor >= 0, "append after finish")
+        precondition(digest == nil, "append after finish")
         if let free = store.freeBytes(), let refusal = store.floor.refusal(storing: bytes.count, free: free) {
             throw DiskFloorReached(message: refusal)
         }
         // A Result keeps the error typed on both compilers (6.2 for arm64, 6.3).
-        let written = Result { () throws(SystemError) in try FileIO.writeAll(bytes, to: descriptor, path: path) }
+        let written = Result { () throws(SystemError) in try file.write(bytes) }
         if case .failure(let failure) = written {
             guard failure.errno == .noSpace || failure.errno == .diskQuotaExceeded else { throw failure }
             throw DiskFloorReached(message: "the kiosk's disk is full (\(failure.reason)) after about \(DiskFloor.mebibytes(size)) of the upload")
@@ -62,9 +61,7 @@ final class AssetUpload: @unchecked Sendable {
     @discardableResult
     func finish() throws -> String {
         if let digest { return digest }
-        guard fsync(descriptor) == 0 else { throw SystemError("fsync", subject: path) }
-        close(descriptor)
-        descriptor = -1
+        try file.sync()
         let digest = ContentDigest.hex(hasher.finalize())
         self.digest = digest
         return digest

@@ -147,12 +147,11 @@ public enum FileIO {
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
             let count = try chunk.withUnsafeMutableBytes { buffer in
-                Result { () throws(SystemError) in
-                    try retryingInterrupts("read", path: path) { () throws(Errno) in try system.read(file.descriptor, buffer) }
-                }
+                Result { () throws(SystemError) in try file.read(into: buffer) }
             }.get()
-            if count == 0 { return }
-            body(count == chunkSize ? chunk : Array(chunk.prefix(count)))
+            if count > 0 { body(count == chunkSize ? chunk : Array(chunk.prefix(count))) }
+            // `read(into:)` fills the chunk unless the file ended.
+            if count < chunkSize { return }
         }
     }
 }

@@ -14,9 +14,7 @@ public struct ServerEvent: Hashable, Sendable {
     /// if it cannot be encoded: an event is dropped rather than sent as `{}`,
     /// which a client would read as an event with nothing in it.
     init?<Payload: Encodable>(_ name: String, encoding payload: Payload) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? encoder.encode(payload) else { return nil }
+        guard let json = try? APIJSON.encode(payload) else { return nil }
         self.name = name
         data = String(decoding: json, as: UTF8.self)
     }

@@ -49,11 +49,9 @@ enum JSONResponse {
     /// A typed body (Sources/VitrineServer/API), with sorted keys as every
     /// answer has; a failure to encode is an `EncodingFailure` (500), as above.
     static func make<Body: Encodable>(_ status: HTTPResponse.Status = .ok, encoding body: Body, headers: HTTPFields = [:]) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data: [UInt8]
         do {
-            data = Array(try encoder.encode(body))
+            data = try APIJSON.encode(body)
         } catch {
             throw EncodingFailure(reason: "\(error)")
         }

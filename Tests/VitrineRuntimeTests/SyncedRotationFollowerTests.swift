@@ -32,11 +32,11 @@ import VitrineCore
         /// One turn of the display loop at wall time `wall`.
         mutating func turn(at wall: Int64) {
             let now = monotonic(wall)
-            inStep.keep(&engine, clocks: { (now, wall) })
+            inStep.keep(&engine, at: KioskInstant(monotonic: now, wallNanoseconds: wall))
             for event in engine.advance(to: now) {
                 if case .pageChanged(_, let to, _) = event { changes.append((wall, to)) }
             }
-            inStep.keep(&engine, clocks: { (now, wall) })
+            inStep.keep(&engine, at: KioskInstant(monotonic: now, wallNanoseconds: wall))
         }
 
         /// When the loop would wake next, on the wall clock: a deadline, or the next frame while animating.

@@ -79,7 +79,7 @@ final class KioskContent {
 
     /// What the schedule or an override shows from now: decoded into a store of
     /// its own, and switched in by `switchIfDue`, so it never shows a black frame.
-    func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine) {
+    func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine, at now: KioskInstant) {
         let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
         let store = Self.makeStore(next, output: output, wakeup: wakeup, metrics: metrics)
         // The same version and playlist sent again, or a change that leaves the
@@ -88,7 +88,7 @@ final class KioskContent {
         let sameShow = identity == shown && next.carouselSettings == configuration.carouselSettings
         let continuity: SlideContinuity = sameShow ? .unchanged
             : next.continuity(from: configuration, showing: engine.currentSlide)
-                .joiningGroup(at: Self.groupSlide(of: next, immediate: immediate, engine: engine))
+                .joiningGroup(at: Self.groupSlide(of: next, immediate: immediate, engine: engine, at: now))
         let waiting = PendingConfiguration(configuration: next, identity: identity, store: store, continuity: continuity,
                                            sameShow: sameShow, immediate: immediate)
         waiting.requestFirstSlides(engine: engine)
@@ -101,10 +101,10 @@ final class KioskContent {
 
     /// With `sync`, the slide the group shows when `next` switches in: at once
     /// (`immediate`), or at the rotation deadline, which is the next slide boundary.
-    private static func groupSlide(of next: KioskConfiguration, immediate: Bool, engine: CarouselEngine) -> Int? {
-        let (now, wallNow) = SyncedRotationFollower.systemClocks()
-        let switchAt = immediate ? now : max(engine.scheduler.deadline ?? now, now)
-        return SyncedRotationFollower.groupSlide(for: next, atWallNanoseconds: wallNow + (switchAt - now).nanoseconds)
+    private static func groupSlide(of next: KioskConfiguration, immediate: Bool, engine: CarouselEngine,
+                                   at now: KioskInstant) -> Int? {
+        let switchAt = immediate ? now.monotonic : max(engine.scheduler.deadline ?? now.monotonic, now.monotonic)
+        return SyncedRotationFollower.groupSlide(for: next, atWallNanoseconds: now.wallNanoseconds(at: switchAt))
     }
 
     /// Switches to the waiting configuration once its first picture is ready and

@@ -6,12 +6,13 @@ import VitrineSystem
 
 /// The running kiosk: the display thread's loop around the carousel engine.
 ///
-/// Each turn reads the monotonic clock once, brings the engine up to that
-/// instant, asks the store for the slides it will need, draws only if the
-/// picture changed, and goes back to sleep in `epoll_wait` with the timer set to
-/// the engine's next deadline (or one refresh ahead while animating). Decoding
-/// happens on the store's queue; its completion wakes the loop through the
-/// eventfd.
+/// Each turn reads both clocks once (`KioskClock`, injected), brings the
+/// engine up to that instant, asks the store for the slides it will need,
+/// computes one `Presentation` (slides, offsets, transition, dots, screen
+/// power), has the output draw it only if the picture changed, and goes back to
+/// sleep in `epoll_wait` with the timer set to the engine's next deadline (or
+/// one refresh ahead while animating). Decoding happens on the store's queue;
+/// its completion wakes the loop through the eventfd.
 ///
 /// The loop orchestrates; each concern has an owner of its own, testable alone:
 /// `KioskContent` (what shows, its decoded slides, the programme and the apply
@@ -36,8 +37,9 @@ public final class Kiosk {
     private let lifecycle: LifecycleReporter
     private let power: KioskPower
     private var recentErrors = RecentErrors()
-    private var running = true
+    /// Set by SIGTERM, SIGINT or a `stopHandle`: the loop ends after its turn.
     private let stopRequest = StopRequest()
+    private let clock: KioskClock
     /// Called on the display thread for every event (the API will stream these).
     public var onEvent: ((KioskEvent) -> Void)?
     /// Commands in, status out, from any thread.
@@ -46,10 +48,12 @@ public final class Kiosk {
     public let metrics: KioskMetrics
 
     public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
-                notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics()) throws(SystemError) {
-        let startedAt = MonotonicClock.now()
+                notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics(),
+                clock: KioskClock = .system) throws(SystemError) {
+        let started = clock.now(), startedAt = started.monotonic
         let programme = KioskProgramme(configuration: configuration, version: version, logger: logger)
-        let first = programme.start(at: startedAt)
+        let first = programme.start(at: started)
+        self.clock = clock
         let applied = configuration
         let configuration = first.show?.configuration ?? applied
         self.metrics = metrics
@@ -81,14 +85,13 @@ public final class Kiosk {
             "display": "\(display.description)", "slides": "\(configuration.slides.count)",
             "interval": "\(DurationSyntax.format(configuration.interval))",
         ])
-        while running && !stopRequest.isSet {
-            let now = MonotonicClock.now()
-            turn(at: now)
+        while !stopRequest.isSet {
+            turn(at: clock.now())
             for source in try loop.wait() {
                 switch source {
                 case .signal(let signal) where signal == SIGTERM || signal == SIGINT:
                     logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
-                    running = false
+                    stopRequest.set()
                 case .descriptor(let descriptor) where display.eventDescriptors.contains(descriptor):
                     try display.handleEvents(on: descriptor)
                     if let shown = output.flipCompleted(logger: logger) { onEvent?(.slideShown(shown)) }
@@ -107,40 +110,40 @@ public final class Kiosk {
 
     // MARK: Control
 
-    private func handleCommands(at now: MonotonicInstant) {
+    private func handleCommands(at now: KioskInstant) {
         for command in control.takeCommands() {
             switch command {
             case .navigate(let navigation):
-                engine.perform(navigation, at: now)
+                engine.perform(navigation, at: now.monotonic)
             case .pause:
-                engine.pause(.remote, at: now)
+                engine.pause(.remote, at: now.monotonic)
                 logger.info("paused by an operator")
             case .resume:
-                engine.resume(.remote, at: now)
+                engine.resume(.remote, at: now.monotonic)
                 logger.info("resumed by an operator")
             case .setScreenPower(let request):
                 power.request(request)
             case .setOverride(let override):
-                follow(programme.setOverride(override, at: now), version: content.currentVersion)
+                follow(programme.setOverride(override, at: now), version: content.currentVersion, at: now)
             case .apply(let next, let version):
-                follow(programme.apply(next, version: version, at: now), version: version)
+                follow(programme.apply(next, version: version, at: now), version: version, at: now)
             case .updateDownloads(let downloads):
                 if content.updateDownloads(downloads, engine: engine) { output.invalidate() }
             }
         }
         if let change = programme.takeDueChange(at: now) {
-            follow(change, version: content.currentVersion)
+            follow(change, version: content.currentVersion, at: now)
         }
     }
 
     /// Does what the schedule or an override asks: the screen on or off, and
     /// what to show, from the next slide boundary or (an override) at once.
-    private func follow(_ change: Programme.Change, version: String?) {
+    private func follow(_ change: Programme.Change, version: String?, at now: KioskInstant) {
         if let request = change.power { power.request(request, by: "the schedule") }
         if let ended = change.endedOverride { onEvent?(.overrideEnded(id: ended)) }
         power.holdForOverride(programme.override != nil)
         guard let show = change.show else { return }
-        content.follow(show, version: version, immediate: change.immediate, engine: engine)
+        content.follow(show, version: version, immediate: change.immediate, engine: engine, at: now)
     }
 
     /// Switches to a waiting configuration at its slide boundary (`KioskContent.switchIfDue`),
@@ -154,19 +157,19 @@ public final class Kiosk {
         if let version = switched.appliedVersion { onEvent?(.configurationApplied(version: version)) }
     }
 
-    private func publishStatus() {
+    private func publishStatus(_ presentation: Presentation) {
         control.publish(KioskStatus(
             currentSlide: engine.currentSlide, slideCount: configuration.slides.count, playing: engine.isPlaying,
             pausedBecause: engine.scheduler.pauseReasons.map(\.rawValue).sorted(), output: display.description,
             inputDevices: touch.deviceNames, configurationVersion: content.shown.version,
             startedAt: lifecycle.startedAt, recentErrors: recentErrors.messages,
-            screen: power.power.state(at: MonotonicClock.now()), screenRequested: power.power.requested,
+            screen: presentation.screen, screenRequested: power.power.requested,
             override: programme.override, schedule: programme.scheduleStatus))
     }
 
     /// Touch input: device events through the recognizer into the engine.
     private func handleInput(on descriptor: Int32) {
-        let now = MonotonicClock.now()
+        let now = clock.now().monotonic
         guard let gestures = touch.handle(descriptor: descriptor, now: now, loop: loop) else { return }
         for gesture in gestures {
             switch gesture {
@@ -189,11 +192,11 @@ public final class Kiosk {
     /// A handle any thread may use to stop the loop, which then restores the display.
     public var stopHandle: KioskStopHandle { KioskStopHandle(request: stopRequest, wakeup: loop.wakeup) }
 
-    private func turn(at now: MonotonicInstant) {
-        defer { publishStatus() }
+    private func turn(at reading: KioskInstant) {
+        let now = reading.monotonic
         // From the display loop itself, so that a hung loop stops the pings.
         lifecycle.pingIfDue(at: now)
-        handleCommands(at: now)
+        handleCommands(at: reading)
         applyPendingConfigurationIfDue(at: now)
         // The output set up anew: redrawn, and decoded again for a new size.
         if output.takeDisplayChange() { content.resize(to: output.logicalSize) }
@@ -227,19 +230,21 @@ public final class Kiosk {
         // Rotation in step: before advancing, a kiosk out of step jumps to the
         // group's slide when the group's instant has come; after it, a slide
         // that has just come to rest gets its next change on the group's instant.
-        programme.inStep.keep(&engine)
+        programme.inStep.keep(&engine, at: reading)
         for event in engine.advance(to: now, isReady: { store.isSettled($0) }) {
             report(event, at: now)
         }
-        programme.inStep.keep(&engine)
+        programme.inStep.keep(&engine, at: reading)
         store.request(engine.slidesToPrefetch())
-        draw(at: now)
-        answerQueries(at: now)
+        let presentation = Presentation(engine: engine, power: power.power, at: now)
+        draw(presentation)
+        answerQueries(showing: presentation)
         schedule()
+        publishStatus(presentation)
     }
 
     /// Screenshots and liveness pings from other threads.
-    private func answerQueries(at now: MonotonicInstant) {
+    private func answerQueries(showing presentation: Presentation) {
         let queries = control.takeQueries()
         guard !queries.isEmpty else { return }
         var frame: PixelImage?
@@ -249,7 +254,7 @@ public final class Kiosk {
                 reply()
             case .frame(let reply):
                 if frame == nil {
-                    frame = output.screenshot(fallback: engine.scene(at: now), store: store)
+                    frame = output.screenshot(fallback: presentation.scene, store: store)
                 }
                 reply(frame!)
             }
@@ -276,13 +281,10 @@ public final class Kiosk {
         onEvent?(.carousel(event))
     }
 
-    private func draw(at now: MonotonicInstant) {
-        let scene = engine.scene(at: now)
-        let animating = { if case .animating = engine.phase { return true } else { return false } }()
-        guard let presented = output.draw(scene, at: now, animating: animating, store: store, configuration: configuration,
-                                          logger: logger) else { return }
+    private func draw(_ presentation: Presentation) {
+        guard let presented = output.draw(presentation, store: store, configuration: configuration, logger: logger) else { return }
         metrics.framePresented()
-        reportFirstFrame(scene, at: now)
+        reportFirstFrame(presentation.scene, at: presentation.instant)
         if let shown = presented.slideShown { onEvent?(.slideShown(shown)) }
     }
 
@@ -309,11 +311,13 @@ public final class Kiosk {
     private func schedule() {
         var wake: MonotonicInstant?
         let wakeup = engine.nextWakeup()
+        // Read again: drawing took time, and the next frame is timed from now.
+        let now = clock.now().monotonic
         if case .at(let deadline) = wakeup { wake = deadline }
-        if let frame = output.nextFrame(for: wakeup, after: MonotonicClock.now()) { wake = min(wake ?? frame, frame) }
+        if let frame = output.nextFrame(for: wakeup, after: now) { wake = min(wake ?? frame, frame) }
         if let ping = lifecycle.nextWatchdogPing { wake = min(wake ?? ping, ping) }
         // A touch's wake ending turns the screen off again on time.
-        if let change = power.nextChange(after: MonotonicClock.now()) { wake = min(wake ?? change, change) }
+        if let change = power.nextChange(after: now) { wake = min(wake ?? change, change) }
         loop.setTimer(wake)
         // The schedule's next change, or the override's end, on the wall clock.
         loop.setWallTimer(programme.nextWallDeadline)

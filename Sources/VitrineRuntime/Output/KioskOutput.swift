@@ -59,11 +59,13 @@ final class KioskOutput {
         return true
     }
 
-    /// Draws and presents `scene` if it is not on screen already and a frame may
-    /// go now. Nil: nothing was presented (nothing changed, too soon, a flip
-    /// pending, no display, or the present failed, which is logged).
-    func draw(_ scene: Scene, at now: MonotonicInstant, animating: Bool, store: SlideFrameStore,
-              configuration: KioskConfiguration, logger: Logger) -> Presented? {
+    /// Draws and presents `presentation`'s scene if it is not on screen already
+    /// and a frame may go now. Nil: nothing was presented (nothing changed, too
+    /// soon, a flip pending, no display or a dark one, or the present failed,
+    /// which is logged).
+    func draw(_ presentation: Presentation, store: SlideFrameStore, configuration: KioskConfiguration,
+              logger: Logger) -> Presented? {
+        let scene = presentation.scene, now = presentation.instant
         let version = store.version
         if renderer.shows(scene, version: version) {
             needsRedraw = false
@@ -81,7 +83,7 @@ final class KioskOutput {
             logger.error("cannot present a frame: \(error)")
             return nil
         }
-        pacing.presented(at: now, animating: animating)
+        pacing.presented(at: now, animating: presentation.isAnimating)
         renderer.presented(scene, version: version)
         needsRedraw = false
         latency.framePresented()

@@ -46,21 +46,16 @@ final class SyncedRotationFollower {
         return timeline.position(atWallNanoseconds: wallNanoseconds).slide
     }
 
-    /// The monotonic clock and the wall clock (nanoseconds since 1970), read together.
-    typealias Clocks = @Sendable () -> (monotonic: MonotonicInstant, wallNanoseconds: Int64)
-    static let systemClocks: Clocks = { (MonotonicClock.now(), WallClock.nanoseconds()) }
-
     /// Puts the engine's next automatic change on the group's instant. Called at
-    /// each turn before `engine.advance`; reads `clocks` (tests pass virtual
-    /// ones) only while a change is scheduled and the slide rests.
-    func keep(_ engine: inout CarouselEngine, clocks: Clocks = systemClocks) {
+    /// each turn before `engine.advance`, with the turn's reading of both clocks.
+    func keep(_ engine: inout CarouselEngine, at now: KioskInstant) {
         guard let inStep, engine.isPlaying, case .resting = engine.phase, let deadline = engine.scheduler.deadline,
               let current = engine.currentSlide, engine.pageCount >= 2 else { return }
         // Read together, the two clocks map a wall-clock instant onto the
         // monotonic clock the engine runs on. Both are read at every turn, so a
         // wall clock slewed by NTP is followed; a step is followed at the next turn.
-        let (monotonicNow, wallNow) = clocks()
-        func monotonic(_ wall: Int64) -> MonotonicInstant { monotonicNow + .nanoseconds(wall - wallNow) }
+        let monotonicNow = now.monotonic, wallNow = now.wallNanoseconds
+        func monotonic(_ wall: Int64) -> MonotonicInstant { now.monotonic(atWallNanoseconds: wall) }
         let position = inStep.position(atWallNanoseconds: wallNow)
         if monotonicNow >= deadline {
             // The change is due. In step, the engine's own change (to the next

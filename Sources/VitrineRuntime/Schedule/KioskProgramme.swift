@@ -3,12 +3,12 @@ import VitrineConfig
 import VitrineCore
 
 /// The schedule and the emergency override for the display loop: the pure
-/// `Programme` fed with the wall clock when its timer comes or the clock is
-/// stepped (`EventLoop.setWallTimer`), each change logged once.
+/// `Programme` fed with the turn's wall clock when its timer comes or the clock
+/// is stepped (`EventLoop.setWallTimer`), each change logged once.
 ///
 /// The loop asks it what to show at start, on a push, on an override, and at
-/// its turns; it never reads the wall clock otherwise, so a kiosk without a
-/// schedule or an override never wakes for one.
+/// its turns, passing its reading of the clocks (it reads none itself); a
+/// kiosk without a schedule or an override never wakes for one.
 final class KioskProgramme {
     private var programme: Programme
     private let logger: Logger
@@ -27,16 +27,16 @@ final class KioskProgramme {
     }
 
     /// What to show first.
-    func start(at monotonic: MonotonicInstant) -> Programme.Change {
-        logged(programme.start(wall: WallClock.now(), monotonic: monotonic))
+    func start(at now: KioskInstant) -> Programme.Change {
+        logged(programme.start(wall: now.wall, monotonic: now.monotonic))
     }
 
     /// A configuration was pushed (or its downloads changed), its zone already
     /// read by whoever sent it: nothing here touches the file system.
-    func apply(_ scheduled: ScheduledConfiguration, version: String, at monotonic: MonotonicInstant) -> Programme.Change {
+    func apply(_ scheduled: ScheduledConfiguration, version: String, at now: KioskInstant) -> Programme.Change {
         if let problem = scheduled.zoneProblem { logger.error("\(problem)") }
         return logged(programme.apply(scheduled.configuration, version: version, timeline: scheduled.timeline,
-                                      wall: WallClock.now(), monotonic: monotonic))
+                                      wall: now.wall, monotonic: now.monotonic))
     }
 
     /// The downloaded copies of URL slides changed (`Programme.updateDownloads`).
@@ -44,9 +44,9 @@ final class KioskProgramme {
         programme.updateDownloads(downloads)
     }
 
-    func setOverride(_ override: KioskOverride?, at monotonic: MonotonicInstant) -> Programme.Change {
+    func setOverride(_ override: KioskOverride?, at now: KioskInstant) -> Programme.Change {
         if let override { logger.notice("override \(override.id) received: \(override.slides.count) slides until \(override.until)") }
-        return logged(programme.setOverride(override, wall: WallClock.now(), monotonic: monotonic))
+        return logged(programme.setOverride(override, wall: now.wall, monotonic: now.monotonic))
     }
 
     /// The wall-clock timer fired, or the wall clock was set.
@@ -56,10 +56,10 @@ final class KioskProgramme {
     }
 
     /// What the wall clock calls for, when its timer came since the last turn.
-    func takeDueChange(at monotonic: MonotonicInstant) -> Programme.Change? {
+    func takeDueChange(at now: KioskInstant) -> Programme.Change? {
         guard due else { return nil }
         due = false
-        return logged(programme.observe(wall: WallClock.now(), monotonic: monotonic))
+        return logged(programme.observe(wall: now.wall, monotonic: now.monotonic))
     }
 
     var nextWallDeadline: WallInstant? { programme.nextWallDeadline }

@@ -12,6 +12,8 @@ public enum DRMError: Error, Hashable, Sendable, CustomStringConvertible {
     case connectorNotFound(card: String, requested: String, available: [String])
     /// The requested mode is not one the connector offers.
     case modeUnavailable(connector: String, requested: String, available: [String])
+    /// The driver refused every mode offered to it (a test commit each), with its reasons.
+    case modeRefused(connector: String, refusals: [String])
     /// The device node exists but this user may not open it.
     case permissionDenied(path: String, group: String?)
     /// Another process (a display server, another kiosk) is DRM master.
@@ -32,6 +34,8 @@ public enum DRMError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(card): no connector named \(requested); available: \(available.joined(separator: ", "))"
         case .modeUnavailable(let connector, let requested, let available):
             return "\(connector): mode \(requested) is not available; available modes: \(available.joined(separator: ", "))"
+        case .modeRefused(let connector, let refusals):
+            return "\(connector): the driver refuses every mode tried (\(refusals.joined(separator: "; "))); set output.mode to one the display and the board can drive"
         case .permissionDenied(let path, let group):
             let join = group.map { "add the kiosk's user to the '\($0)' group (the device's group)" } ?? "run as a user that may open it"
             return "\(path): permission denied; \(join)"

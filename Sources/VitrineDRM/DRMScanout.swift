@@ -37,8 +37,9 @@ public final class DRMScanout {
     private let saved: SavedCRTC?
 
     /// Picks the connector (by name, or the first connected), the mode
-    /// (requested, or preferred), and a CRTC; saves the CRTC's configuration
-    /// for `restore()`; allocates and maps the two buffers. Nothing reaches the
+    /// (requested, or preferred, as far as the driver accepts it: see
+    /// `firstAccepted`), and a CRTC; saves the CRTC's configuration for
+    /// `restore()`; allocates and maps the two buffers. Nothing reaches the
     /// screen until the first `present()`.
     public init(card: DRMCard, connectorName: String? = nil, mode request: DRMModeRequest? = nil,
                 interface preference: DRMInterfacePreference = .auto) throws(DRMError) {
@@ -50,7 +51,7 @@ public final class DRMScanout {
         try card.acquireMaster()
         let connectors = try card.connectors()
         connector = try Self.choose(connectorNamed: connectorName, from: connectors, card: card)
-        mode = try Self.choose(mode: request, for: connector)
+        let candidates = try Self.candidates(mode: request, for: connector)
         routing = try Self.route(connector, card: card)
         saved = SavedCRTC(card: card, crtcID: routing.crtcID, connectorID: connector.id)
         if atomicAvailable, let properties = AtomicProperties(card: card, routing: routing) {
@@ -60,7 +61,7 @@ public final class DRMScanout {
         } else {
             interface = LegacyModeset(card: card, routing: routing)
         }
-        buffers = [try DRMFramebuffer(card: card, size: mode.size), try DRMFramebuffer(card: card, size: mode.size)]
+        (mode, buffers) = try Self.firstAccepted(candidates, on: connector, interface: interface, card: card)
     }
 
     deinit { restore() }
@@ -226,7 +227,9 @@ public final class DRMScanout {
             let previous = mode
             let resized: Bool
             do {
-                resized = try setMode(newMode)
+                // The decision's mode first, then what the driver may accept instead.
+                let others = ((try? Self.candidates(mode: request, for: connector)) ?? []).filter { !$0.hasSameTimings(as: newMode) }
+                resized = try setMode([newMode] + others)
             } catch {
                 state = state.with(unplugged)
                 throw error
@@ -270,15 +273,15 @@ public final class DRMScanout {
         return .modeset(wanted)
     }
 
-    /// Sets `newMode` on the CRTC, with new buffers if the size changed. The
-    /// modeset scans out the front buffer, which holds the frame last shown (or
-    /// black, if the buffers are new), so that the back buffer is free for the
-    /// kiosk's next frame, which follows as a page flip. Returns whether the size changed.
-    private func setMode(_ newMode: DRMMode) throws(DRMError) -> Bool {
+    /// Sets the first of `candidates` the driver accepts on the CRTC, with new
+    /// buffers if the size changed. The modeset scans out the front buffer,
+    /// which holds the frame last shown (or black, if the buffers are new), so
+    /// that the back buffer is free for the kiosk's next frame, which follows
+    /// as a page flip. Returns whether the size changed.
+    private func setMode(_ candidates: [DRMMode]) throws(DRMError) -> Bool {
+        let (newMode, next) = try Self.firstAccepted(candidates, on: connector, interface: interface, card: card,
+                                                     reusing: buffers)
         let resized = newMode.size != mode.size
-        let next = resized
-            ? [try DRMFramebuffer(card: card, size: newMode.size), try DRMFramebuffer(card: card, size: newMode.size)]
-            : buffers
         let shown = resized ? 0 : front
         try interface.modeset(framebuffer: next[shown].framebufferID, mode: newMode)
         // The old buffers are freed only now that the CRTC scans out a new one:
@@ -315,6 +318,50 @@ public final class DRMScanout {
             throw .noConnectedConnector(card: card.path, connectors: connectors.map(\.description))
         }
         return connected
+    }
+
+    /// The modes to offer the driver, best first: the requested one (or the
+    /// preferred one). With no request, the connector's other modes follow,
+    /// largest and fastest first, for a driver that refuses the best (an HDMI
+    /// port's clock limit, a panel's EDID promising more than the link carries).
+    /// An explicit request is honoured or refused, never swapped for another size.
+    static func candidates(mode request: DRMModeRequest?, for connector: DRMConnector) throws(DRMError) -> [DRMMode] {
+        let first = try choose(mode: request, for: connector)
+        guard request == nil else { return [first] }
+        var others: [DRMMode] = []
+        for mode in connector.modes.sorted(by: { ($0.width * $0.height, $0.refreshMillihertz) > ($1.width * $1.height, $1.refreshMillihertz) })
+        where !mode.hasSameTimings(as: first) && !others.contains(where: { $0.hasSameTimings(as: mode) }) {
+            others.append(mode)
+        }
+        return [first] + others
+    }
+
+    /// The first of `candidates` the driver accepts on this output, with two
+    /// buffers of its size (`reusing` the ones given, when they have it). The
+    /// atomic interface asks with a test commit (`DRM_MODE_ATOMIC_TEST_ONLY`),
+    /// so a refused mode gives way to the next rather than to a black screen;
+    /// the legacy one cannot ask, so its first candidate is taken and the
+    /// modeset reports a refusal. Another process holding the display is not a
+    /// refusal of the mode: that error ends the search.
+    static func firstAccepted(_ candidates: [DRMMode], on connector: DRMConnector, interface: ModesetInterface,
+                              card: DRMCard, reusing existing: [DRMFramebuffer] = []) throws(DRMError) -> (DRMMode, [DRMFramebuffer]) {
+        var refusals: [String] = []
+        var buffers = existing
+        for mode in candidates {
+            if buffers.count != 2 || buffers[0].size != mode.size {
+                buffers = [try DRMFramebuffer(card: card, size: mode.size), try DRMFramebuffer(card: card, size: mode.size)]
+            }
+            guard interface.canTest else { return (mode, buffers) }
+            do {
+                try interface.test(framebuffer: buffers[0].framebufferID, mode: mode)
+                return (mode, buffers)
+            } catch .masterHeld(let path) {
+                throw .masterHeld(path: path)
+            } catch {
+                refusals.append("\(mode): \(error)")
+            }
+        }
+        throw .modeRefused(connector: connector.name, refusals: refusals)
     }
 
     static func choose(mode request: DRMModeRequest?, for connector: DRMConnector) throws(DRMError) -> DRMMode {

@@ -10,6 +10,12 @@ protocol ModesetInterface: AnyObject {
     var name: String { get }
     /// Lights the connector up with `mode`, scanning out `framebuffer`; blocks until done.
     func modeset(framebuffer: UInt32, mode: DRMMode) throws(DRMError)
+    /// Whether `test(framebuffer:mode:)` can ask the driver anything: false for
+    /// the legacy ioctls, which have no way to ask without doing.
+    var canTest: Bool { get }
+    /// Asks the driver whether it would accept `modeset(framebuffer:mode:)`,
+    /// changing nothing on screen. Throws the driver's refusal.
+    func test(framebuffer: UInt32, mode: DRMMode) throws(DRMError)
     /// Queues `framebuffer` for the next vertical blank; a flip-complete event follows.
     func flip(framebuffer: UInt32) throws(DRMError)
     /// Turns the CRTC's output off or back on (display power), keeping its mode
@@ -35,6 +41,7 @@ func modesetError(_ call: String, card: DRMCard) -> DRMError {
 /// `drmModeSetCrtc` and `drmModePageFlip`.
 final class LegacyModeset: ModesetInterface {
     let name = "legacy"
+    let canTest = false
     private let card: DRMCard
     private let routing: OutputRouting
 
@@ -50,6 +57,9 @@ final class LegacyModeset: ModesetInterface {
             throw modesetError("drmModeSetCrtc \(mode)", card: card)
         }
     }
+
+    /// The legacy interface cannot ask: `drmModeSetCrtc` itself reports a refusal.
+    func test(framebuffer: UInt32, mode: DRMMode) throws(DRMError) {}
 
     func flip(framebuffer: UInt32) throws(DRMError) {
         guard drmModePageFlip(card.descriptor, routing.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), nil) == 0 else {
@@ -155,15 +165,17 @@ struct AtomicProperties {
     }
 }
 
-/// `drmModeAtomicCommit` with properties resolved once.
+/// `drmModeAtomicCommit` with properties resolved once. Tests and real
+/// commits take the same path (`commit(_:flags:testOnly:what:)`), so what
+/// a test accepted is exactly what the real commit then sends.
 final class AtomicModeset: ModesetInterface {
     let name = "atomic"
+    let canTest = true
     private let card: DRMCard
     private let routing: OutputRouting
     private let properties: AtomicProperties
     /// The mode on screen, kept until the next modeset replaces it.
     private var modeBlob: DRMPropertyBlob?
-    private var size = (width: 0, height: 0)
 
     init(card: DRMCard, routing: OutputRouting, properties: AtomicProperties) {
         self.card = card
@@ -172,23 +184,35 @@ final class AtomicModeset: ModesetInterface {
     }
 
     func modeset(framebuffer: UInt32, mode: DRMMode) throws(DRMError) {
-        // A failed commit below drops `blob` as the error leaves: its deinit destroys it.
+        try modeset(framebuffer: framebuffer, mode: mode, testOnly: false)
+    }
+
+    func test(framebuffer: UInt32, mode: DRMMode) throws(DRMError) {
+        try modeset(framebuffer: framebuffer, mode: mode, testOnly: true)
+    }
+
+    /// The whole output's state in one commit: connector routed to the CRTC,
+    /// the mode, ACTIVE, and the primary plane covering it with `framebuffer`.
+    private func modeset(framebuffer: UInt32, mode: DRMMode, testOnly: Bool) throws(DRMError) {
+        // A failed commit below, or a test, drops `blob` as the scope ends: its deinit destroys it.
         let blob = try DRMPropertyBlob(card: card, mode: mode)
-        size = (mode.width, mode.height)
         let p = properties
         let request: [(UInt32, UInt32, UInt64)] = [
             (routing.connectorID, p.connector.crtcID, UInt64(routing.crtcID)),
             (routing.crtcID, p.crtc.modeID, UInt64(blob.id)),
             (routing.crtcID, p.crtc.active, 1),
-        ] + planeSettings(framebuffer: framebuffer)
-        try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "atomic modeset \(mode)")
+        ] + planeSettings(framebuffer: framebuffer, width: mode.width, height: mode.height)
+        try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), testOnly: testOnly,
+                   what: "atomic modeset \(mode)")
+        guard !testOnly else { return }
         // The mode on screen until now is destroyed here, by the assignment.
         modeBlob = consume blob
     }
 
     func flip(framebuffer: UInt32) throws(DRMError) {
         try commit([(properties.planeID, properties.plane.fbID, UInt64(framebuffer))],
-                   flags: UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK), what: "atomic page flip")
+                   flags: UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK), testOnly: false,
+                   what: "atomic page flip")
     }
 
     /// The CRTC's `ACTIVE` property. Off leaves `MODE_ID`, the connector's
@@ -198,15 +222,15 @@ final class AtomicModeset: ModesetInterface {
     func setActive(_ active: Bool, framebuffer: UInt32, mode: DRMMode) throws(DRMError) {
         guard active else {
             try commit([(routing.crtcID, properties.crtc.active, 0)], flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET),
-                       what: "atomic commit ACTIVE=0")
+                       testOnly: false, what: "atomic commit ACTIVE=0")
             return
         }
         try modeset(framebuffer: framebuffer, mode: mode)
     }
 
-    private func planeSettings(framebuffer: UInt32) -> [(UInt32, UInt32, UInt64)] {
+    private func planeSettings(framebuffer: UInt32, width: Int, height: Int) -> [(UInt32, UInt32, UInt64)] {
         let plane = properties.planeID, p = properties.plane
-        let width = UInt64(size.width), height = UInt64(size.height)
+        let width = UInt64(width), height = UInt64(height)
         return [
             (plane, p.fbID, UInt64(framebuffer)), (plane, p.crtcID, UInt64(routing.crtcID)),
             // Source coordinates are 16.16 fixed point; destination ones whole pixels.
@@ -215,7 +239,12 @@ final class AtomicModeset: ModesetInterface {
         ]
     }
 
-    private func commit(_ settings: [(UInt32, UInt32, UInt64)], flags: UInt32, what: String) throws(DRMError) {
+    /// `drmModeAtomicCommit` of `settings`. A test (`DRM_MODE_ATOMIC_TEST_ONLY`)
+    /// runs the driver's whole check and changes nothing; it cannot ask for a
+    /// flip event (the kernel refuses the pair with EINVAL), so that flag is dropped.
+    private func commit(_ settings: [(UInt32, UInt32, UInt64)], flags: UInt32, testOnly: Bool,
+                        what: String) throws(DRMError) {
+        let flags = testOnly ? flags & ~UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_TEST_ONLY) : flags
         guard let request = drmModeAtomicAlloc() else { throw .call("drmModeAtomicAlloc", errno: .noMemory, subject: card.path) }
         defer { drmModeAtomicFree(request) }
         for (object, property, value) in settings {
@@ -224,7 +253,7 @@ final class AtomicModeset: ModesetInterface {
             }
         }
         guard drmModeAtomicCommit(card.descriptor, request, flags, nil) == 0 else {
-            throw modesetError(what, card: card)
+            throw modesetError(testOnly ? "test of \(what)" : what, card: card)
         }
     }
 }

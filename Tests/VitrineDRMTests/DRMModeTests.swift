@@ -49,6 +49,19 @@ struct DRMModeTests {
         #expect(DRMModeRequest(parsing: "800x600@60")?.description == "800x600@60")
     }
 
+    @Test("the modes offered to the driver: the preferred first, then the rest largest and fastest first, each timing once")
+    func candidatesInOrder() throws {
+        let duplicate = mode(1280, 720, clock: 74_176, htotal: 1650, vtotal: 750)
+        let connector = DRMConnector(id: 1, name: "HDMI-A-1", status: .connected, modes: [modes[2], modes[3], modes[1], modes[0], duplicate])
+        #expect(try DRMScanout.candidates(mode: nil, for: connector).map(\.description)
+                == ["1920x1080@60", "1920x1080@50", "1280x720@59.94", "800x600@60.31"])
+        // Asked for by name: that mode or nothing, never another size behind the operator's back.
+        #expect(try DRMScanout.candidates(mode: DRMModeRequest(parsing: "1280x720"), for: connector).map(\.description) == ["1280x720@59.94"])
+        #expect(throws: DRMError.self) { try DRMScanout.candidates(mode: DRMModeRequest(parsing: "1024x768"), for: connector) }
+        #expect(DRMError.modeRefused(connector: "HDMI-A-1", refusals: ["3840x2160@60: test of atomic modeset on /dev/dri/card0: Invalid argument"]).description
+                == "HDMI-A-1: the driver refuses every mode tried (3840x2160@60: test of atomic modeset on /dev/dri/card0: Invalid argument); set output.mode to one the display and the board can drive")
+    }
+
     @Test func preferredModeFallsBackToTheFirst() {
         #expect(modes.preferred == modes[0])
         #expect(Array(modes.dropFirst()).preferred == modes[1])

@@ -1,13 +1,17 @@
 import ArgumentParser
 import FoundationEssentials
 import VitrineConfig
+import VitrineServer
 
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
         abstract: "Validate a configuration file and the pictures it names.",
         discussion: """
-            Exit status: 0 when the file is valid and every picture it names exists; \
+            Every local picture the configuration names is decoded, as the kiosk would \
+            (within decode.maxPixels; JPEGs at an eighth of their size, PNGs a strip at a time), \
+            so a damaged file or one that is not a picture is found here rather than on the screen. \
+            Exit status: 0 when the file is valid and every picture it names exists and decodes; \
             1 when there are problems, one per line on standard error as FILE: KEY.PATH: PROBLEM \
             (or a JSON object on standard output with --json).
             """)
@@ -23,7 +27,7 @@ struct CheckConfigCommand: ParsableCommand {
         var summary = ""
         do {
             let configuration = try ConfigLoader.load(file: file)
-            issues = ConfigLoader.fileIssues(in: configuration)
+            issues = ConfigLoader.fileIssues(in: configuration) + ConfiguredPictures.issues(in: configuration, depth: .decode)
             summary = "\(configuration.slides.count) slides, interval \(DurationSyntax.format(configuration.interval))"
         } catch {
             issues = error.issues

@@ -259,7 +259,10 @@ paths:
           file sets `channel.allowLocalPush: true`;
         - a slide's `path` (and `placeholder`) must be `asset:<64 lower-case hex digits>` naming an uploaded asset
           that exists, an `http://` or `https://` URL, or a relative path without `..` components, resolved against
-          the local configuration file's directory. Absolute paths and `..` are refused (422).
+          the local configuration file's directory. Absolute paths and `..` are refused (422);
+        - each picture named that is on the kiosk is read up to its headers: one that is not a JPEG or PNG by its
+          first bytes, whose headers are damaged, or that is over `decode.maxPixels` is refused (422, one issue per
+          slide at its `path`).
 
         Pushing the same content again succeeds with `changed: false` and keeps the rollback target.
       security:

@@ -60,6 +60,15 @@ struct ConfigRoutes {
         guard issues.isEmpty else {
             throw APIError(.unprocessableContent, "the configuration cannot be pushed: \(issues.count) problem\(issues.count == 1 ? "" : "s")", issues: issues)
         }
+        // Only now that every path is one a push may name: each picture's format
+        // and header, read off the event loop. A text file named as a slide, or a
+        // picture over decode.maxPixels, is refused here rather than found later
+        // as the placeholder on the screen.
+        let pictures = try await kiosk.offload { ConfiguredPictures.issues(in: pushed, depth: .header) }
+        guard pictures.isEmpty else {
+            throw APIError(.unprocessableContent, "the configuration names \(pictures.count) picture\(pictures.count == 1 ? "" : "s") that cannot be shown",
+                           issues: pictures)
+        }
         let change = try await kiosk.offload { [kiosk] in try kiosk.store.replace(with: pushed, ifMatch: ifMatch) }
         if change.changed { kiosk.apply(change.current) }
         return try changeResponse(change)

@@ -1,0 +1,104 @@
+import VitrineConfig
+import VitrineCore
+import VitrineJPEG
+import VitrinePNG
+import VitrineRuntime
+
+/// The pictures a configuration names on this machine, checked before they
+/// reach a screen: a picture that cannot be shown becomes a problem line naming
+/// its key path, the file and the reason, instead of a placeholder found later
+/// on the screen.
+///
+/// Only pictures that are here are checked: a missing file or asset is
+/// `ConfigLoader.fileIssues`' to report, and a URL slide is checked when it
+/// is downloaded (`URLImageFetcher`).
+public enum ConfiguredPictures {
+    /// How far each picture is read.
+    public enum Depth: Sendable {
+        /// The first bytes and the headers: the format by its magic bytes, and the
+        /// size against `decode.maxPixels`. Cheap enough for every push.
+        case header
+        /// All of it decoded, as `ImageInspection` does an upload: a damaged or
+        /// truncated file fails too. JPEGs decode at an eighth of their size and
+        /// PNGs a strip at a time, so the memory a check takes stays small.
+        case decode
+    }
+
+    public static func issues(in configuration: KioskConfiguration, depth: Depth) -> [ConfigIssue] {
+        var issues: [ConfigIssue] = []
+        var named = configuration.allSlides.map { (keyPath: $0.keyPath + ".path", path: $0.slide.path) }
+        if let placeholder = configuration.placeholder { named.append((keyPath: "placeholder", path: placeholder)) }
+        // A picture named twice is read once; each key path still gets its line.
+        var verdicts: [String: String?] = [:]
+        for (keyPath, path) in named {
+            guard let file = configuration.resolve(path) else { continue }
+            let verdict: String?
+            if let known = verdicts[file] {
+                verdict = known
+            } else {
+                verdict = problem(with: file, depth: depth, maxPixels: configuration.decode.maxPixels)
+                verdicts[file] = verdict
+            }
+            if let verdict { issues.append(ConfigIssue(path: keyPath, message: "\(path): \(verdict)")) }
+        }
+        return issues
+    }
+
+    /// Why `file` cannot be shown, or nil. A file that cannot be opened is not
+    /// this check's to report (`fileIssues` says it is missing or unreadable).
+    static func problem(with file: String, depth: Depth, maxPixels: Int) -> String? {
+        let mapped: MappedFile
+        do {
+            mapped = try MappedFile(file)
+        } catch {
+            return nil
+        }
+        switch depth {
+        case .decode:
+            do {
+                _ = try ImageInspection.inspect(mapped, maxPixels: maxPixels)
+                return nil
+            } catch {
+                return reason(error)
+            }
+        case .header:
+            return headerProblem(mapped.bytes, maxPixels: maxPixels)
+        }
+    }
+
+    private static func reason(_ failure: ImageInspection.Failure) -> String {
+        switch failure {
+        case .notAnImage(let why): return why
+        case .undecodable(let why): return "cannot be decoded: \(why)"
+        case .overPixelLimit(let why): return why
+        }
+    }
+
+    /// The format by its first bytes, and the size from the headers (a JPEG's
+    /// markers up to the first scan, a PNG's IHDR).
+    static func headerProblem(_ bytes: UnsafeRawBufferPointer, maxPixels: Int) -> String? {
+        let size: PixelSize
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            do throws(JPEGError) {
+                size = try JPEGMarkerScanner.scan(bytes).uprightSize
+            } catch {
+                return "cannot be decoded: \(error)"
+            }
+        } else if PNGCodec.hasSignature(bytes) {
+            do throws(PNGError) {
+                // IHDR is the first chunk: 8 bytes of signature, then 25 of chunk.
+                size = try PNGCodec.size(of: Array(bytes.prefix(64)))
+            } catch {
+                return "cannot be decoded: \(error)"
+            }
+        } else {
+            return "not a JPEG or PNG picture (it starts with \(ImageInspection.describeStart(bytes)))"
+        }
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        if overflow || pixels > maxPixels {
+            // Worded as the decoder words it, whatever the format.
+            return JPEGError.tooManyPixels(size: size, limit: maxPixels).description
+        }
+        return nil
+    }
+}

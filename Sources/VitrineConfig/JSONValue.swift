@@ -88,15 +88,9 @@ public enum JSONValue: Hashable, Sendable {
 
     /// The JSON text.
     public func encoded(_ options: WritingOptions = []) -> [UInt8] {
-        let encoder = JSONEncoder()
-        var formatting: JSONEncoder.OutputFormatting = []
-        if options.contains(.sortedKeys) { formatting.insert(.sortedKeys) }
-        if options.contains(.prettyPrinted) { formatting.insert(.prettyPrinted) }
-        if options.contains(.withoutEscapingSlashes) { formatting.insert(.withoutEscapingSlashes) }
-        encoder.outputFormatting = formatting
-        // Every case encodes: doubles are finite by construction from plain values,
-        // and a decoded document holds none that are not.
-        return Self.escapingWhatYAMLRefuses(Array((try? encoder.encode(self)) ?? Data("null".utf8)))
+        // Every case encodes: a decoded document holds no double that is not finite,
+        // and one built by hand has only what its builder checked.
+        (try? JSONText.encode(self, options)) ?? Array("null".utf8)
     }
 
     /// JSON allows DEL, the C1 controls and U+FFFE/U+FFFF raw inside strings;

@@ -214,7 +214,7 @@ public final class StateStore: Sendable {
             }
             if let ifMatch, ifMatch != "*", ifMatch != state.current.version {
                 throw APIError(.preconditionFailed, "the configuration changed since version \(ifMatch); the current one is \(state.current.version)",
-                               extra: ["currentVersion": state.current.version])
+                               currentVersion: state.current.version)
             }
             let was = state.current
             guard next.version != was.version else { return Change(current: was, previousVersion: state.previous?.version ?? was.version, changed: false) }

@@ -317,6 +317,14 @@ struct APIBodyTests {
         #expect(try Self.json(JSONDecoder().decode(ErrorBody.self, from: Data(followingExample.encoded()))) == followingExample)
     }
 
+    /// Not API bodies, but kept in the same form: `downloads.json` of the URL images.
+    @Test func theURLDownloadIndexKeepsItsKeys() throws {
+        let downloads = ["https://cdn.example.com/a.jpg": URLImageFetcher.Download(assetID: "ab12", etag: #""v1""#, lastModified: nil, checked: 1.5)]
+        let json = String(decoding: try JSONText.encode(downloads, [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        #expect(json == #"{"https://cdn.example.com/a.jpg":{"asset":"ab12","checked":1.5,"etag":"\"v1\""}}"#, "no lastModified: the key is left out")
+        #expect(try JSONDecoder().decode([String: URLImageFetcher.Download].self, from: Data(json.utf8)) == downloads)
+    }
+
     @Test func configVersionAndHealthAreTheirSchemas() throws {
         try Self.expectMatches(ConfigVersionBody(version: "3f9a2c71d04be815", previousVersion: "0123456789abcdef", changed: true),
                                schema: "ConfigVersion")

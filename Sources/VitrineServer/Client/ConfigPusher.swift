@@ -63,10 +63,10 @@ public struct ConfigPusher: Sendable {
         let json = try JSONValue.encode(document, [.sortedKeys, .withoutEscapingSlashes])
         let reply = try await client.send(.PUT, "/api/v1/config", body: Array(json), contentType: "application/json",
                                           headers: ifVersion.map { [("If-Match", "\"\($0)\"")] } ?? [])
-        let answer = reply.json
-        outcome.version = answer["version"] as? String ?? ""
-        outcome.previousVersion = answer["previousVersion"] as? String ?? ""
-        outcome.changed = answer["changed"] as? Bool ?? false
+        let answer = try reply.decoded(ConfigVersionBody.self, from: "/api/v1/config")
+        outcome.version = answer.version
+        outcome.previousVersion = answer.previousVersion
+        outcome.changed = answer.changed
         return outcome
     }
 }

@@ -402,8 +402,7 @@ public final class StateStore: Sendable {
     static func showDigest(_ configuration: KioskConfiguration) -> String {
         var tree = ConfigDocument.tree(configuration)
         tree.removeValue(forKey: "output")
-        let json = (try? JSONValue.encode(tree, [.sortedKeys, .withoutEscapingSlashes])) ?? []
-        return ContentDigest.sha256(Array(json))
+        return ContentDigest.sha256(JSONValue.object(tree).encoded([.sortedKeys, .withoutEscapingSlashes]))
     }
 
     /// `configuration` as stored: the pushable part in canonical JSON, with the

@@ -70,11 +70,4 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: Array(text.utf8)) == literal)
         #expect(literal.encoded([.sortedKeys]) == Array(#"{"a":[1,"two"],"b":false,"d":0.5,"i":1,"n":null,"o":{"k":true},"s":"x"}"#.utf8))
     }
-
-    @Test func plainValuesWithoutAJSONFormAreRefused() throws {
-        #expect(throws: JSONValue.UnsupportedValue.self) { try JSONValue(plain: ["d": Duration.seconds(1)]) }
-        #expect(throws: JSONValue.UnsupportedValue.self) { try JSONValue(plain: Double.nan) }
-        #expect(try JSONValue(plain: ["x": Optional<String>.none as Any]) == .object(["x": .null]))
-        #expect(try JSONValue(plain: ["x": Optional("y") as Any]) == .object(["x": .string("y")]))
-    }
 }

@@ -255,11 +255,13 @@ struct APIBodyTests {
         // The answer is the stored override's JSON, slides in the configuration's object form.
         let override = KioskOverride(
             id: "3f9a2c71",
-            slides: [SlideConfiguration(path: "/srv/a.jpg"),
+            slides: [SlideConfiguration(path: "/srv/a\u{80}\u{7F}.jpg"),
                      SlideConfiguration(path: "/srv/b.jpg", duration: .milliseconds(1500), fit: .stretch, action: .goTo(0)),
                      SlideConfiguration(path: "/srv/c.jpg", action: .post(url: "https://example.com/t", timeout: .seconds(2)))],
             interval: .seconds(30), since: WallInstant(secondsSinceEpoch: 1_795_338_000), until: WallInstant(secondsSinceEpoch: 1_795_339_800))
         #expect(try APIJSON.encode(OverrideBody(override)) + [0x0A] == OverrideDocument.json(override))
+        #expect(try String(decoding: APIJSON.encode(OverrideBody(override)), as: UTF8.self).contains(#"/srv/a\u0080\u007f.jpg"#),
+                "what YAML refuses is escaped, so the answer posts back as it is")
         #expect(try JSONDecoder().decode(TapActionBody.self, from: Data(#"{"post": "http://a.example/"}"#.utf8))
                 == .post(url: "http://a.example/", timeout: nil))
         // What `vitrine remote override set` sends.

@@ -372,20 +372,19 @@ extension ChannelManifest {
                                 configuration: KioskConfiguration, blobs: [ChannelBlob],
                                 groups: [String: GroupPlaylist] = [:], devices: [String: DeviceValues] = [:],
                                 playsUpload: String? = nil) -> [UInt8] {
-        var tree: [String: Any] = [
-            "format": groups.isEmpty && devices.isEmpty && playsUpload == nil ? 1 : Self.format,
-            "version": version,
-            "published": RFC3339.format(published),
-            "configuration": ConfigDocument.tree(configuration),
-            "blobs": Dictionary(blobs.map { ($0.sha256, ["path": $0.path, "size": $0.size] as [String: Any]) },
-                                uniquingKeysWith: { first, _ in first }),
+        var tree: [String: JSONValue] = [
+            "format": JSONValue(groups.isEmpty && devices.isEmpty && playsUpload == nil ? 1 : Self.format),
+            "version": JSONValue(version),
+            "published": .string(RFC3339.format(published)),
+            "configuration": .object(ConfigDocument.tree(configuration)),
+            "blobs": .object(Dictionary(blobs.map { ($0.sha256, ["path": .string($0.path), "size": JSONValue($0.size)]) },
+                                        uniquingKeysWith: { first, _ in first })),
         ]
-        if let expires { tree["expires"] = RFC3339.format(expires) }
-        if let epoch { tree["epoch"] = RFC3339.format(epoch) }
-        if !groups.isEmpty { tree["groups"] = groups.mapValues(\.tree) }
-        if !devices.isEmpty { tree["devices"] = devices.mapValues(\.tree) }
-        if let playsUpload { tree["plays"] = ["upload": playsUpload] }
-        let data = try! JSONValue.encode(tree, [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        return Array(data) + [0x0A]
+        if let expires { tree["expires"] = .string(RFC3339.format(expires)) }
+        if let epoch { tree["epoch"] = .string(RFC3339.format(epoch)) }
+        if !groups.isEmpty { tree["groups"] = .object(groups.mapValues { .object($0.tree) }) }
+        if !devices.isEmpty { tree["devices"] = .object(devices.mapValues { .object($0.tree) }) }
+        if let playsUpload { tree["plays"] = ["upload": .string(playsUpload)] }
+        return JSONValue.object(tree).encoded([.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]) + [0x0A]
     }
 }

@@ -71,7 +71,7 @@ public struct GroupPlaylist: Hashable, Sendable {
 
     /// The group in canonical JSON form: only the keys it sets, as
     /// `ConfigDocument` writes them.
-    public var tree: [String: Any] {
+    public var tree: [String: JSONValue] {
         ConfigDocument.tree(configuration).filter { sets.contains($0.key) }
     }
 }
@@ -112,15 +112,13 @@ public struct DeviceValues: Hashable, Sendable {
     }
 
     /// The entry in its JSON form: `{"output": {"rotation": 90}, "touch": {...}}`.
-    public var tree: [String: Any] {
-        var tree: [String: Any] = [:]
-        if let rotation { tree["output"] = ["rotation": rotation] }
-        var touch: [String: Any] = [:]
-        if let calibration { touch["calibration"] = calibration }
-        if let touchDevices {
-            touch["devices"] = touchDevices.map { ["match": $0.pattern.text, "calibration": $0.matrix] as [String: Any] }
-        }
-        if !touch.isEmpty { tree["touch"] = touch }
+    public var tree: [String: JSONValue] {
+        var tree: [String: JSONValue] = [:]
+        if let rotation { tree["output"] = ["rotation": JSONValue(rotation)] }
+        var touch: [String: JSONValue] = [:]
+        if let calibration { touch["calibration"] = JSONValue(calibration) }
+        if let touchDevices { touch["devices"] = .array(touchDevices.map(ConfigDocument.touchDevice)) }
+        if !touch.isEmpty { tree["touch"] = .object(touch) }
         return tree
     }
 

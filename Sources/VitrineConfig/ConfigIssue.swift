@@ -1,5 +1,5 @@
 /// One problem in a configuration, located by key path: `slides[3].duration`.
-public struct ConfigIssue: Hashable, Sendable, CustomStringConvertible {
+public struct ConfigIssue: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The key path; empty for the document as a whole.
     public var path: String
     public var message: String

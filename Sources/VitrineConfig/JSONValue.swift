@@ -1,7 +1,10 @@
 import FoundationEssentials
 
-/// A JSON value, for the small documents the kiosk writes and reads by hand:
-/// API bodies, state files, play records, the configuration's canonical form.
+/// A JSON value, for the free-form documents that mirror the configuration
+/// file's grammar (the configuration's canonical form, a channel manifest, a
+/// stored override) and for reading JSON whose shape is checked key by key.
+/// Bodies with a fixed shape (the API's, play records, state files) are
+/// Codable types of their own.
 ///
 /// Why not `JSONSerialization`: it lives in full Foundation, which links ICU's
 /// 34 MB of data into the binary; FoundationEssentials has only the Codable
@@ -31,72 +34,17 @@ public enum JSONValue: Hashable, Sendable {
         public static let withoutEscapingSlashes = WritingOptions(rawValue: 4)
     }
 
-    /// Why a plain Swift value could not be written as JSON.
-    public struct UnsupportedValue: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// A JSON text's value (UTF-8). Throws `DecodingError` when it is not JSON.
     public init(parsing bytes: some Collection<UInt8>) throws {
         self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }
 
-    /// A value built as plain Swift values, as `JSONSerialization` took them:
-    /// `[String: Any]`, `[Any]`, `String`, `Bool`, integers, `Double`, `nil`
-    /// optionals and `JSONValue` itself (`JSONValue.null` for an explicit null).
-    public init(plain value: Any) throws(UnsupportedValue) {
-        switch value {
-        case let json as JSONValue: self = json
-        case let text as String: self = .string(text)
-        case let text as Substring: self = .string(String(text))
-        case let flag as Bool: self = .bool(flag)
-        case let number as Int: self = .integer(Int64(number))
-        case let number as Int64: self = .integer(number)
-        case let number as Int32: self = .integer(Int64(number))
-        case let number as UInt32: self = .integer(Int64(number))
-        case let number as UInt8: self = .integer(Int64(number))
-        case let number as UInt64: self = Int64(exactly: number).map(JSONValue.integer) ?? .unsignedInteger(number)
-        case let number as UInt: self = Int64(exactly: number).map(JSONValue.integer) ?? .unsignedInteger(UInt64(number))
-        case let number as Double:
-            guard number.isFinite else { throw UnsupportedValue(description: "JSON has no \(number)") }
-            self = .double(number)
-        case let number as Float:
-            guard number.isFinite else { throw UnsupportedValue(description: "JSON has no \(number)") }
-            self = .double(Double(number))
-        case let object as [String: Any]:
-            var members: [String: JSONValue] = [:]
-            for (key, member) in object { members[key] = try JSONValue(plain: member) }
-            self = .object(members)
-        case let items as [Any]:
-            var values: [JSONValue] = []
-            values.reserveCapacity(items.count)
-            for item in items { values.append(try JSONValue(plain: item)) }
-            self = .array(values)
-        default:
-            // A nil optional that arrived as `Any` is JSON's null; anything else has no JSON form.
-            let mirror = Mirror(reflecting: value)
-            guard mirror.displayStyle == .optional else {
-                throw UnsupportedValue(description: "\(type(of: value)) has no JSON form")
-            }
-            guard let wrapped = mirror.children.first?.value else {
-                self = .null
-                return
-            }
-            self = try JSONValue(plain: wrapped)
-        }
-    }
-
     /// The JSON text.
     public func encoded(_ options: WritingOptions = []) -> [UInt8] {
-        let encoder = JSONEncoder()
-        var formatting: JSONEncoder.OutputFormatting = []
-        if options.contains(.sortedKeys) { formatting.insert(.sortedKeys) }
-        if options.contains(.prettyPrinted) { formatting.insert(.prettyPrinted) }
-        if options.contains(.withoutEscapingSlashes) { formatting.insert(.withoutEscapingSlashes) }
-        encoder.outputFormatting = formatting
-        // Every case encodes: doubles are finite by construction from plain values,
-        // and a decoded document holds none that are not.
-        return Self.escapingWhatYAMLRefuses(Array((try? encoder.encode(self)) ?? Data("null".utf8)))
+        // Every case encodes but a double that is not finite, which JSON has no form
+        // for: a decoded document holds none, and the documents built by hand hold
+        // only validated configuration values.
+        (try? JSONText.encode(self, options)) ?? Array("null".utf8)
     }
 
     /// JSON allows DEL, the C1 controls and U+FFFE/U+FFFF raw inside strings;
@@ -134,11 +82,6 @@ public enum JSONValue: Hashable, Sendable {
             }
         }
         return output
-    }
-
-    /// The JSON text of plain Swift values (see `init(plain:)`).
-    public static func encode(_ plain: Any, _ options: WritingOptions = []) throws(UnsupportedValue) -> [UInt8] {
-        try JSONValue(plain: plain).encoded(options)
     }
 
     // MARK: Reading
@@ -185,21 +128,6 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     public var isNull: Bool { self == .null }
-
-    /// As plain Swift values: `[String: Any]`, `[Any]`, `String`, `Bool`, `Int`
-    /// (or `Int64` beyond it), `Double`, and `JSONValue.null` for null.
-    public var plain: Any {
-        switch self {
-        case .null: JSONValue.null
-        case .bool(let flag): flag
-        case .integer(let number): Int(exactly: number).map { $0 as Any } ?? number
-        case .unsignedInteger(let number): number
-        case .double(let number): number
-        case .string(let text): text
-        case .array(let items): items.map(\.plain)
-        case .object(let members): members.mapValues(\.plain)
-        }
-    }
 }
 
 extension JSONValue: Codable {

@@ -108,18 +108,17 @@ public enum OverrideDocument {
     /// The override as JSON objects: `{id, since, until, interval, slides}`,
     /// times in UTC (RFC 3339), `interval` null when the configuration's applies,
     /// and each slide in the configuration's canonical object form.
-    public static func object(_ override: KioskOverride) -> [String: Any] {
+    public static func object(_ override: KioskOverride) -> [String: JSONValue] {
         [
-            "id": override.id, "since": override.since.description, "until": override.until.description,
-            "interval": override.interval.map { DurationSyntax.format($0) as Any } ?? JSONValue.null,
-            "slides": override.slides.map(ConfigDocument.slide),
+            "id": .string(override.id), "since": .string(override.since.description), "until": .string(override.until.description),
+            "interval": override.interval.map { .string(DurationSyntax.format($0)) } ?? .null,
+            "slides": .array(override.slides.map { .object(ConfigDocument.slide($0)) }),
         ]
     }
 
     /// `object` as compact JSON with sorted keys: what `stored` reads.
     public static func json(_ override: KioskOverride) -> [UInt8] {
-        let data = try! JSONValue.encode(object(override), [.sortedKeys, .withoutEscapingSlashes])
-        return Array(data) + [0x0A]
+        JSONValue.object(object(override)).encoded([.sortedKeys, .withoutEscapingSlashes]) + [0x0A]
     }
 
     // MARK: Reading

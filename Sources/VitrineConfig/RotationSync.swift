@@ -47,5 +47,5 @@ public struct RotationSync: Hashable, Sendable {
     }
 
     /// The canonical form ConfigDocument writes: `true`, or `{"epoch": ...}`.
-    var document: Any { epoch.map { ["epoch": $0.description] as [String: Any] } ?? true }
+    var document: JSONValue { epoch.map { ["epoch": .string($0.description)] } ?? true }
 }

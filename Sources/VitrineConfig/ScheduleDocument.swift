@@ -6,42 +6,41 @@ import VitrineCore
 /// `ConfigLoader.parse` reads it back to an equal value.
 ///
 public enum ScheduleDocument {
-    public static func tree(_ schedule: ScheduleConfiguration) -> [String: Any] {
-        var playlists: [String: Any] = [:]
+    public static func tree(_ schedule: ScheduleConfiguration) -> [String: JSONValue] {
+        var playlists: [String: JSONValue] = [:]
         for playlist in schedule.playlists {
-            playlists[playlist.name] = playlist.slides.map(slide)
+            playlists[playlist.name] = .array(playlist.slides.map { .object(slide($0)) })
         }
-        var tree: [String: Any] = [
-            "playlists": playlists,
-            "entries": schedule.entries.map(entry),
-            "otherwise": {
-                switch schedule.otherwise {
-                case .off: return "off"
-                case .playlist(let name): return name
-                }
-            }(),
+        let otherwise: JSONValue = switch schedule.otherwise {
+        case .off: "off"
+        case .playlist(let name): .string(name)
+        }
+        var tree: [String: JSONValue] = [
+            "playlists": .object(playlists),
+            "entries": .array(schedule.entries.map { .object(entry($0)) }),
+            "otherwise": otherwise,
         ]
-        if let timezone = schedule.timezone { tree["timezone"] = timezone }
+        if let timezone = schedule.timezone { tree["timezone"] = .string(timezone) }
         return tree
     }
 
-    static func slide(_ scheduled: ScheduledSlide) -> [String: Any] {
+    static func slide(_ scheduled: ScheduledSlide) -> [String: JSONValue] {
         // A slide as the top-level playlist writes it, with its validity.
         var entry = ConfigDocument.slide(scheduled.slide)
-        if let from = scheduled.validity.from { entry["from"] = start(from) }
-        if let until = scheduled.validity.until { entry["until"] = end(until) }
+        if let from = scheduled.validity.from { entry["from"] = .string(start(from)) }
+        if let until = scheduled.validity.until { entry["until"] = .string(end(until)) }
         return entry
     }
 
-    static func entry(_ entry: ScheduleEntry) -> [String: Any] {
-        var tree: [String: Any] = ["playlist": entry.playlist, "priority": entry.priority]
+    static func entry(_ entry: ScheduleEntry) -> [String: JSONValue] {
+        var tree: [String: JSONValue] = ["playlist": .string(entry.playlist), "priority": JSONValue(entry.priority)]
         switch entry.period {
         case .weekly(let window):
-            tree["days"] = window.days.sorted().map(\.shortName)
-            tree["from"] = window.from.description
-            tree["until"] = window.until.description
+            tree["days"] = JSONValue(window.days.sorted().map(\.shortName))
+            tree["from"] = .string(window.from.description)
+            tree["until"] = .string(window.until.description)
         case .dates(let range):
-            tree["dates"] = ["from": start(range.from), "until": end(range.until)]
+            tree["dates"] = ["from": .string(start(range.from)), "until": .string(end(range.until))]
         }
         return tree
     }

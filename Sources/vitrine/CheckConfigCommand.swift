@@ -33,11 +33,7 @@ struct CheckConfigCommand: ParsableCommand {
             issues = error.issues
         }
         if json {
-            let object: [String: Any] = [
-                "file": file, "valid": issues.isEmpty,
-                "issues": issues.map { ["path": $0.path, "message": $0.message] },
-            ]
-            let data = try JSONValue.encode(object, [.sortedKeys])
+            let data = try JSONText.encode(ConfigCheckReport(file: file, valid: issues.isEmpty, issues: issues), [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else if issues.isEmpty {
             print("\(file): OK (\(summary))")

@@ -26,19 +26,18 @@ struct JSONValueTests {
     ])
     func theCanonicalConfigurationIsByteForByteWhatJSONSerializationWrote(text: String) throws {
         let configuration = try ConfigLoader.parse(text)
-        let tree = ConfigDocument.tree(configuration)
+        let tree = JSONValue.object(ConfigDocument.tree(configuration)).foundationObject
         let old = try JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         #expect(String(decoding: ConfigDocument.json(configuration), as: UTF8.self) == String(decoding: Array(old) + [0x0A], as: UTF8.self))
     }
 
     @Test func compactOutputMatchesJSONSerialization() throws {
-        let plain: [String: Any] = [
-            "b": [1, 2.5, "x/y", true, JSONValue.null, ["n": -3]] as [Any], "a": "é \"q\" \n \u{1}", "c": [String: Any](),
-            "d": [Any](), "e": UInt64.max, "f": 0.1, "g": 1e21, "h": Int64.min,
+        let value: JSONValue = [
+            "b": [1, 2.5, "x/y", true, .null, ["n": -3]], "a": "é \"q\" \n \u{1}", "c": [:],
+            "d": [], "e": JSONValue(UInt64.max), "f": 0.1, "g": 1e21, "h": .integer(Int64.min),
         ]
-        let ours = try JSONValue.encode(plain, [.sortedKeys, .withoutEscapingSlashes])
-        var theirs = plain
-        theirs["b"] = [1, 2.5, "x/y", true, NSNull(), ["n": -3]] as [Any]
+        let ours = value.encoded([.sortedKeys, .withoutEscapingSlashes])
+        let theirs = value.foundationObject
         let old = try JSONSerialization.data(withJSONObject: theirs, options: [.sortedKeys, .withoutEscapingSlashes])
         #expect(String(decoding: ours, as: UTF8.self) == String(decoding: old, as: UTF8.self))
     }
@@ -61,10 +60,14 @@ struct JSONValueTests {
         #expect(throws: (any Error).self) { try JSONValue(parsing: Array(text.utf8)) }
     }
 
-    @Test func plainValuesWithoutAJSONFormAreRefused() throws {
-        #expect(throws: JSONValue.UnsupportedValue.self) { try JSONValue(plain: ["d": Duration.seconds(1)]) }
-        #expect(throws: JSONValue.UnsupportedValue.self) { try JSONValue(plain: Double.nan) }
-        #expect(try JSONValue(plain: ["x": Optional<String>.none as Any]) == .object(["x": .null]))
-        #expect(try JSONValue(plain: ["x": Optional("y") as Any]) == .object(["x": .string("y")]))
+    @Test func valuesBuiltByHandAreTheKindsTheyWouldDecodeAs() throws {
+        #expect(JSONValue(5) == .integer(5) && JSONValue(5.0) == .double(5) && JSONValue(UInt64(7)) == .integer(7))
+        #expect(JSONValue(UInt64.max) == .unsignedInteger(.max), "above Int64.max")
+        #expect(JSONValue(["a", "b"]) == .array([.string("a"), .string("b")]))
+        #expect(JSONValue([1.5, 0]) == .array([.double(1.5), .double(0)]))
+        let literal: JSONValue = ["s": "x", "i": 1, "d": 0.5, "b": false, "n": .null, "a": [1, "two"], "o": ["k": true]]
+        let text = #"{"a": [1, "two"], "b": false, "d": 0.5, "i": 1, "n": null, "o": {"k": true}, "s": "x"}"#
+        #expect(try JSONValue(parsing: Array(text.utf8)) == literal)
+        #expect(literal.encoded([.sortedKeys]) == Array(#"{"a":[1,"two"],"b":false,"d":0.5,"i":1,"n":null,"o":{"k":true},"s":"x"}"#.utf8))
     }
 }

@@ -254,8 +254,7 @@ struct ScheduleConfigTests {
     @Test func theCanonicalFormReadsBackTheSame() throws {
         let configuration = try ConfigLoader.parse(Self.example)
         let schedule = try #require(configuration.schedule)
-        let data = try JSONSerialization.data(withJSONObject: ["schedule": ScheduleDocument.tree(schedule)], options: [.sortedKeys])
-        let json = String(decoding: data, as: UTF8.self)
+        let json = String(decoding: JSONValue.object(["schedule": .object(ScheduleDocument.tree(schedule))]).encoded([.sortedKeys]), as: UTF8.self)
         #expect(try ConfigLoader.parse(json).schedule == schedule)
         #expect(json.contains(#""dates":{"from":"2026-12-24","until":"2026-12-26"}"#))
         #expect(json.contains(#""until":"2026-11-30 12:00""#))

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
 
@@ -57,6 +58,13 @@ struct TapPostTests {
         #expect(server.request.hasPrefix("POST /tap HTTP/1.1\r\n"))
         #expect(server.request.lowercased().contains("content-type: application/json\r\n"))
         #expect(server.request.hasSuffix(#"{"slide":2,"x":1.5,"y":3}"#))
+    }
+
+    @Test func theTapReportIsItsFourKeysSorted() throws {
+        let report = TapReport(slide: 2, x: 512.5, y: 300.25, time: "2026-11-22T07:30:00.123Z")
+        let json = String(decoding: try JSONText.encode(report, [.sortedKeys]), as: UTF8.self)
+        #expect(json == #"{"slide":2,"time":"2026-11-22T07:30:00.123Z","x":512.5,"y":300.25}"#)
+        #expect(try JSONDecoder().decode(TapReport.self, from: Data(json.utf8)) == report)
     }
 
     @Test func aRefusedConnectionAndASlowServerAreErrorsNotHangs() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
@@ -137,7 +138,7 @@ struct APIBodyTests {
         }
         #expect(ServerEvent(.carousel(.tapped(slide: 1, x: 10.4, y: 20.6)))?.data == #"{"slide":1,"x":10,"y":21}"#)
         #expect(ServerEvent(.carousel(.swiped(from: 3, direction: .previous)))?.data == #"{"direction":"right","from":3}"#)
-        #expect(ServerEvent("broken", ["value": Double.nan]) == nil, "an event that cannot be encoded is dropped, not sent as {}")
+        #expect(ServerEvent("broken", encoding: ["value": Double.nan]) == nil, "an event that cannot be encoded is dropped, not sent as {}")
     }
 
     @Test func assetBodyIsTheSchemaAssetAndRoundTripsTheSpecsExample() throws {
@@ -162,5 +163,180 @@ struct APIBodyTests {
             #expect(try Self.json(JSONDecoder().decode(PowerAccepted.self, from: Data(example.encoded()))) == example)
         }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(PowerRequest.self, from: Data(#"{"state": "dim"}"#.utf8)) }
+    }
+
+    /// `json` without the keys `schema` does not require whose value is null:
+    /// what an example that leaves optional keys out should equal.
+    static func withoutOptionalNulls(_ json: JSONValue, schema name: String) throws -> JSONValue {
+        let required = Set(try schema(name)["required"] as? [String] ?? [])
+        let members = try #require(json.object)
+        return .object(members.filter { required.contains($0.key) || $0.value != .null })
+    }
+
+    static let sampleOverride = OverrideBody(
+        id: "3f9a2c71", since: "2026-11-23T09:12:40Z", until: "2026-11-23T09:42:40Z", interval: "30s",
+        slides: [SlideBody(path: "asset:" + String(repeating: "a", count: 64)),
+                 SlideBody(path: "/srv/notice.jpg", duration: "1.5m", fit: .cover, action: .goTo(slide: 0)),
+                 SlideBody(path: "/srv/menu.jpg", action: .post(url: "http://127.0.0.1:8080/tapped", timeout: "1s"))])
+
+    static let sampleSchedule = ScheduleStatusBody(showing: "playlist day (slides 0, 1)", playlist: "day", since: "2026-11-23T08:00:00Z",
+                                                   until: nil, next: nil, timezone: "Europe/Berlin")
+
+    static let sampleTelevision = TelevisionStatusBody(adapter: "/dev/cec0", physicalAddress: "1.0.0.0", logicalAddress: 4, wanted: .on,
+                                                       reported: TVPowerStatus.turningOn.rawValue, confirmed: true, problem: nil,
+                                                       commandsAcknowledged: 3, deliveryFailures: 0)
+
+    static let sampleChannel = #"""
+        {"url": "https://origin.example/channels/lobby", "group": "lobby", "device": null, "state": "downloading",
+         "version": 7, "published": "2026-11-23T08:00:00Z", "appliedAt": "2026-11-23T08:00:05Z", "ageSeconds": 3600,
+         "lastReached": "2026-11-23T09:00:00Z", "allowLocalPush": false, "rootVersion": 0,
+         "pending": {"version": 8, "remainingPictures": 2},
+         "refused": {"reason": "expired", "version": null, "at": "2026-11-23T09:00:00Z", "message": "the manifest expired"},
+         "lastError": {"message": "the channel is off: no trusted key", "at": null}}
+        """#
+
+    @Test func statusBodyIsTheSchemaStatusAndRoundTripsTheSpecsExample() throws {
+        let channel = try JSONDecoder().decode(ChannelStatusBody.self, from: Data(Self.sampleChannel.utf8))
+        let full = StatusBody(slide: 2, slideCount: 6, playing: false, pausedBecause: ["remote"], output: "headless 1280x720",
+                              inputDevices: ["Goodix"], configVersion: "3f9a2c71d04be815", uptimeSeconds: 12.5, recentErrors: [],
+                              vitrineVersion: "0.1.0", screen: .on, schedule: Self.sampleSchedule, override: Self.sampleOverride,
+                              channel: channel, tv: Self.sampleTelevision)
+        try Self.expectMatches(full, schema: "Status")
+        var bare = full
+        (bare.slide, bare.schedule, bare.override, bare.channel, bare.tv) = (nil, nil, nil, nil, nil)
+        try Self.expectMatches(bare, schema: "Status")
+        for key in ["slide", "schedule", "override", "channel", "tv"] {
+            #expect(try Self.json(bare)[key] == .null, "\(key) without a value is written as null, as the status always has")
+        }
+        // The spec's example leaves out the optional sections the kiosk writes as null.
+        for example in try Self.examples(operation: "getStatus", status: "200") {
+            let decoded = try JSONDecoder().decode(StatusBody.self, from: Data(example.encoded()))
+            #expect(try Self.withoutOptionalNulls(Self.json(decoded), schema: "Status") == example)
+        }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(StatusBody.self, from: Data(#"{"screen": "dim"}"#.utf8)) }
+    }
+
+    @Test func theStatusSectionsAreTheirSchemas() throws {
+        try Self.expectMatches(Self.sampleSchedule, schema: "ScheduleStatus")
+        #expect(try Self.json(Self.sampleSchedule)["until"] == .null && (try Self.json(Self.sampleSchedule)["next"]) == .null)
+        try Self.expectMatches(Self.sampleTelevision, schema: "TVStatus")
+        let unknown = TelevisionStatusBody(adapter: nil, physicalAddress: nil, logicalAddress: nil, wanted: nil, reported: nil,
+                                           confirmed: false, problem: "no CEC adapter", commandsAcknowledged: 0, deliveryFailures: 2)
+        try Self.expectMatches(unknown, schema: "TVStatus")
+        let properties = try #require(try Self.schema("TVStatus")["properties"] as? [String: Any])
+        let wanted = try #require((properties["wanted"] as? [String: Any])?["enum"] as? [Any])
+        let reported = try #require((properties["reported"] as? [String: Any])?["enum"] as? [Any])
+        #expect(Set(wanted.compactMap { $0 as? String }) == ["on", "standby"])
+        #expect(Set(reported.compactMap { $0 as? String }) == Set(TVPowerStatus.allCases.map(\.rawValue)))
+
+        let channel = try JSONDecoder().decode(ChannelStatusBody.self, from: Data(Self.sampleChannel.utf8))
+        try Self.expectMatches(channel, schema: "ChannelStatus")
+        #expect(try Self.json(channel) == (try JSONValue(parsing: Array(Self.sampleChannel.utf8))))
+        let channelProperties = try #require(try Self.schema("ChannelStatus")["properties"] as? [String: Any])
+        for (key, value) in [("pending", try Self.json(channel)["pending"]), ("refused", try Self.json(channel)["refused"]),
+                             ("lastError", try Self.json(channel)["lastError"])] {
+            let section = try #require(channelProperties[key] as? [String: Any])
+            let keys = Set(try #require(value?.object).keys)
+            #expect(keys == Set(try #require(section["properties"] as? [String: Any]).keys), "\(key)")
+            #expect(Set(section["required"] as? [String] ?? []).isSubset(of: keys), "\(key)")
+        }
+        let reasons = try #require(((channelProperties["refused"] as? [String: Any])?["properties"] as? [String: Any])?["reason"] as? [String: Any])
+        #expect(Set(reasons["enum"] as? [String] ?? []) == Set(ChannelRefusal.codes))
+    }
+
+    @Test func overrideBodyIsTheSchemaOverrideAndTheStoredOverride() throws {
+        try Self.expectMatches(Self.sampleOverride, schema: "Override")
+        for slide in Self.sampleOverride.slides { try Self.expectMatches(slide, schema: "OverrideSlideObject") }
+        let components = try #require(try SpecAgreementTests.spec()["components"] as? [String: Any])
+        let example = try Self.value(try #require(((components["examples"] as? [String: Any])?["Override"] as? [String: Any])?["value"]))
+        let decoded = try JSONDecoder().decode(OverrideBody.self, from: Data(example.encoded()))
+        #expect(try Self.json(decoded) == example)
+        #expect(try decoded.interval == nil && Self.json(decoded)["interval"] == .null, "no interval of its own is written as null")
+        // The answer is the stored override's JSON, slides in the configuration's object form.
+        let override = KioskOverride(
+            id: "3f9a2c71",
+            slides: [SlideConfiguration(path: "/srv/a\u{80}\u{7F}.jpg"),
+                     SlideConfiguration(path: "/srv/b.jpg", duration: .milliseconds(1500), fit: .stretch, action: .goTo(0)),
+                     SlideConfiguration(path: "/srv/c.jpg", action: .post(url: "https://example.com/t", timeout: .seconds(2)))],
+            interval: .seconds(30), since: WallInstant(secondsSinceEpoch: 1_795_338_000), until: WallInstant(secondsSinceEpoch: 1_795_339_800))
+        #expect(try APIJSON.encode(OverrideBody(override)) + [0x0A] == OverrideDocument.json(override))
+        #expect(try String(decoding: APIJSON.encode(OverrideBody(override)), as: UTF8.self).contains(#"/srv/a\u0080\u007f.jpg"#),
+                "what YAML refuses is escaped, so the answer posts back as it is")
+        #expect(try JSONDecoder().decode(TapActionBody.self, from: Data(#"{"post": "http://a.example/"}"#.utf8))
+                == .post(url: "http://a.example/", timeout: nil))
+        // What `vitrine remote override set` sends.
+        let request = OverrideRequestBody(slides: ["asset:" + String(repeating: "a", count: 64)], duration: "30m", interval: "10s")
+        try Self.expectMatches(request, schema: "OverrideRequest")
+        #expect(try Self.json(request) == (try Self.value(["slides": ["asset:" + String(repeating: "a", count: 64)], "duration": "30m",
+                                                          "interval": "10s"])), "no until: the key is left out")
+    }
+
+    @Test func playsBodiesAreTheirSchemasAndRoundTripTheSpecsExample() throws {
+        let play = PlayBody(seq: 41, slide: 0, path: "/srv/a.jpg", sha256: nil, start: "2026-11-23T08:00:00.016683Z", durationMs: 8000)
+        try Self.expectMatches(play, schema: "Play")
+        #expect(try Self.json(play)["sha256"] == .null, "an unread picture's sha256 is written as null")
+        let upload = PlayUploadBody(url: "https://reports.example/plays", pending: 3, uploaded: 10, failures: 1, dropped: 0, lastError: nil)
+        try Self.expectMatches(upload, schema: "PlayUpload")
+        #expect(try Self.json(upload)["lastError"] == .null)
+        try Self.expectMatches(PlaysBody(plays: [play], more: true, dropped: 2, upload: upload, signingKey: nil), schema: "Plays")
+        try Self.expectMatches(PlaysBody.nothingRecorded, schema: "Plays")
+        #expect(try Self.json(PlaysBody.nothingRecorded) == (try Self.value(
+            ["plays": [Any](), "more": false, "dropped": 0, "upload": NSNull(), "signingKey": NSNull()] as [String: Any])))
+        for example in try Self.examples(operation: "getPlays", status: "200") {
+            let decoded = try JSONDecoder().decode(PlaysBody.self, from: Data(example.encoded()))
+            #expect(try Self.json(decoded) == example)
+        }
+        // A record's log line is its body.
+        let record = PlayRecord(sequence: 41, slide: 0, path: "/srv/a.jpg", sha256: nil, startNanoseconds: 1_795_420_800_016_683_000,
+                                duration: .milliseconds(8000))
+        #expect(try JSONValue(parsing: record.line.dropLast()) == (try Self.json(record.body)))
+    }
+
+    @Test func errorBodiesAreTheSchemas() throws {
+        try Self.expectMatches(ErrorBody(error: "no override is active"), schema: "Error")
+        #expect(try Self.json(ErrorBody(error: "x")) == (try Self.value(["error": "x"])), "no issues: the key is left out")
+        let invalid = APIError(.unprocessableContent, "the configuration is not valid: 1 problem",
+                               issues: [ConfigIssue(path: "slides[2].duration", message: "must be greater than 0")])
+        try Self.expectMatches(invalid.body, schema: "Error")
+        try Self.expectMatches(try #require(invalid.body.issues?.first), schema: "ConfigIssue")
+        try Self.expectRoundTrip(ErrorBody.self, schemaExample: "Error")
+        try Self.expectRoundTrip(ConfigIssue.self, schemaExample: "ConfigIssue")
+        for example in try Self.examples(operation: "getPlays", status: "400") + Self.examples(operation: "getOverride", status: "404") {
+            #expect(try Self.json(JSONDecoder().decode(ErrorBody.self, from: Data(example.encoded()))) == example)
+        }
+        // A 412's currentVersion and a 409's channel, as their schemas add them.
+        let conflict = try #require((try Self.schema("VersionConflict")["allOf"] as? [[String: Any]])?.last)
+        #expect(Set(conflict["required"] as? [String] ?? []) == ["currentVersion"])
+        let stale = try Self.json(APIError(.preconditionFailed, "stale", currentVersion: "3f9a2c71d04be815").body)
+        #expect(stale["currentVersion"] == .string("3f9a2c71d04be815") && stale["channel"] == nil)
+        let responses = try #require(try SpecAgreementTests.spec()["components"] as? [String: Any])["responses"] as? [String: Any]
+        let following = try #require((((responses?["FollowingAChannel"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
+            as? [String: Any]))
+        let followingBody = APIError(.conflict, "this kiosk follows a channel", channel: "https://origin.example/channels/lobby").body
+        let followingKeys = Set(try #require(try Self.json(followingBody).object).keys)
+        #expect(followingKeys == Set(try #require((following["schema"] as? [String: Any])?["required"] as? [String])))
+        let followingExample = try Self.value(try #require(following["example"]))
+        #expect(try Self.json(JSONDecoder().decode(ErrorBody.self, from: Data(followingExample.encoded()))) == followingExample)
+    }
+
+    /// Not API bodies, but kept in the same form: `downloads.json` of the URL images.
+    @Test func theURLDownloadIndexKeepsItsKeys() throws {
+        let downloads = ["https://cdn.example.com/a.jpg": URLImageFetcher.Download(assetID: "ab12", etag: #""v1""#, lastModified: nil, checked: 1.5)]
+        let json = String(decoding: try JSONText.encode(downloads, [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+        #expect(json == #"{"https://cdn.example.com/a.jpg":{"asset":"ab12","checked":1.5,"etag":"\"v1\""}}"#, "no lastModified: the key is left out")
+        #expect(try JSONDecoder().decode([String: URLImageFetcher.Download].self, from: Data(json.utf8)) == downloads)
+    }
+
+    @Test func configVersionAndHealthAreTheirSchemas() throws {
+        try Self.expectMatches(ConfigVersionBody(version: "3f9a2c71d04be815", previousVersion: "0123456789abcdef", changed: true),
+                               schema: "ConfigVersion")
+        try Self.expectMatches(HealthBody(status: .ok, displayAnswerMs: 1), schema: "Health")
+        try Self.expectMatches(HealthBody(status: .stalled, displayAnswerMs: 3000, message: "late"), schema: "Health")
+        #expect(try Self.json(HealthBody(status: .ok, displayAnswerMs: 1))["message"] == nil, "message only when stalled")
+        for status in ["200", "503"] {
+            for example in try Self.examples(operation: "getHealth", status: status) {
+                #expect(try Self.json(JSONDecoder().decode(HealthBody.self, from: Data(example.encoded()))) == example)
+            }
+        }
     }
 }

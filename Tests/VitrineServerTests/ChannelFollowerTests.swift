@@ -165,10 +165,11 @@ struct ChannelFollowerTests {
         #expect(fixture.shownColours(store) == ["blue", "green"])
         #expect(fixture.appliedCount == 2)
         #expect(follower.snapshot.lastRefusal == nil)
-        let status = ChannelStatusReport.object(follower, wall: WallClock.now())
-        #expect(status["version"] as? UInt64 == 2)
-        #expect(status["state"] as? String == "waiting")
-        #expect(status["refused"] as? JSONValue == .null)
+        let status = ChannelStatusBody(follower, wall: WallClock.now())
+        #expect(status.version == 2)
+        #expect(status.state == "waiting")
+        #expect(status.refused == nil)
+        #expect(try APIBodyTests.json(status)["refused"] == .null, "no refusal is written as null")
         await fixture.close()
     }
 
@@ -192,9 +193,9 @@ struct ChannelFollowerTests {
         #expect(store.current.version == shown)
         #expect(fixture.appliedCount == 1)
         #expect(state.refusalCounts == [reason: 1])
-        let refused = ChannelStatusReport.object(follower, wall: WallClock.now())["refused"] as? [String: Any]
-        #expect(refused?["reason"] as? String == reason)
-        #expect((refused?["message"] as? String)?.isEmpty == false)
+        let refused = ChannelStatusBody(follower, wall: WallClock.now()).refused
+        #expect(refused?.reason == reason)
+        #expect(refused?.message.isEmpty == false)
         #expect(ChannelStatusReport.metrics(follower).contains("vitrine_channel_refusals_total{reason=\"\(reason)\"} 1"))
         // Polled again, the same refusal is neither logged nor counted twice.
         await follower.poll()
@@ -290,9 +291,9 @@ struct ChannelFollowerTests {
         #expect(offline.lastReached == reached)
         #expect(offline.lastFailure?.message.contains("503") == true)
         #expect(fixture.shownColours(store) == ["green"])
-        let status = ChannelStatusReport.object(follower, wall: WallClock.now())
-        #expect((status["lastError"] as? [String: Any])?["message"] as? String == offline.lastFailure?.message)
-        #expect(status["ageSeconds"] as? Int64 != nil)
+        let status = ChannelStatusBody(follower, wall: WallClock.now())
+        #expect(status.lastError?.message == offline.lastFailure?.message)
+        #expect(status.ageSeconds != nil)
 
         try fixture.publish(["blue"])
         fixture.server.setDown(false)
@@ -337,7 +338,7 @@ struct ChannelFollowerTests {
         #expect(follower.snapshot.root?.version == 1)
         #expect(follower.snapshot.lastRefusal?.refusal == .unknownKey(fixture.signer.keyNumber))
         #expect(fixture.shownColours(store) == ["blue"], "a refusal keeps what is on screen")
-        #expect(ChannelStatusReport.object(follower, wall: WallClock.now())["rootVersion"] as? UInt64 == 1)
+        #expect(ChannelStatusBody(follower, wall: WallClock.now()).rootVersion == 1)
         #expect(ChannelStatusReport.metrics(follower).contains("vitrine_channel_root_version 1"))
 
         // The owner replaces the thief's manifest with the new key's version 1.

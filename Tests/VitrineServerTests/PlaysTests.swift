@@ -178,7 +178,7 @@ struct PlaysTests {
         let publicFile = directory + "/plays/" + PlaySigningKey.publicFileName
         let published = try SignifyPublicKey(parsing: try FileIO.read(publicFile))
         #expect(published.keyNumber == key.keyNumber)
-        #expect(proof.object(PlayQuery())["signingKey"] as? String == PlaySigningKey.publicLine(key))
+        #expect(proof.body(PlayQuery()).signingKey == PlaySigningKey.publicLine(key))
         let mode = try FileManager.default.attributesOfItem(atPath: directory + "/plays/device.sec")[.posixPermissions] as? Int
         #expect(mode == 0o600)
         for index in 0...3 { proof.log.shown(Self.shown(index, at: Double(index))) }

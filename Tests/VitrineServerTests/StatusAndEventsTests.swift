@@ -115,7 +115,7 @@ struct StatusAndEventsTests {
         #expect(hub.subscriberCount == 3)
         var oldest = streams[0].makeAsyncIterator()
         #expect(await oldest.next() == nil, "the oldest stream ended")
-        hub.publish(ServerEvent("ping", [:]))
+        hub.publish(ServerEvent("ping", encoding: [String: String]()))
         var newest = streams[3].makeAsyncIterator()
         #expect(await newest.next()?.name == "ping")
 

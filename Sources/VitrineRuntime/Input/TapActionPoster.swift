@@ -17,11 +17,9 @@ public final class TapActionPoster: Sendable {
     }
 
     public func post(slide: Int, point: TouchPoint, to url: String, timeout: Duration, policy: OutboundPolicy) {
-        let body: [String: Any] = [
-            "slide": slide, "x": point.x, "y": point.y,
-            "time": Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
-        ]
-        guard let json = try? JSONValue.encode(body, [.sortedKeys]) else { return }
+        let report = TapReport(slide: slide, x: point.x, y: point.y,
+                               time: Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        guard let json = try? JSONText.encode(report, [.sortedKeys]) else { return }
         let logger = self.logger
         Task {
             do {

@@ -37,15 +37,14 @@ public struct PlayRecord: Hashable, Sendable {
     public var start: String { Self.format(nanoseconds: startNanoseconds) }
 
     /// The API's (and the log line's) JSON object.
-    public var object: [String: Any] {
-        ["seq": sequence, "slide": slide, "path": path, "sha256": sha256 ?? JSONValue.null, "start": start,
-         "durationMs": durationMilliseconds]
+    public var body: PlayBody {
+        PlayBody(seq: sequence, slide: slide, path: path, sha256: sha256, start: start, durationMs: durationMilliseconds)
     }
 
     /// One line of the log file: the JSON object, then `\n`. The newline is
     /// what marks a record complete (see `PlayLogFile.parse`).
     public var line: [UInt8] {
-        let data = (try? JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])) ?? []
+        let data = (try? JSONText.encode(body, [.sortedKeys, .withoutEscapingSlashes])) ?? []
         return Array(data) + [UInt8(ascii: "\n")]
     }
 

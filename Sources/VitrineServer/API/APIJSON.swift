@@ -1,11 +1,11 @@
-import FoundationEssentials
+import VitrineConfig
 
 /// How every typed body goes on the wire: compact JSON with sorted keys (so
-/// that answers and events are stable) and slashes left as they are.
+/// that answers and events are stable), slashes left as they are, and the
+/// characters YAML refuses escaped (`JSONText`), so an answer sent back as a
+/// request body (an override, a configuration) reads through the YAML reader.
 enum APIJSON {
     static func encode<Body: Encodable>(_ body: Body) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(body))
+        try JSONText.encode(body, [.sortedKeys, .withoutEscapingSlashes])
     }
 }

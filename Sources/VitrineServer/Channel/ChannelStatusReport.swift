@@ -3,55 +3,8 @@ import VitrineChannel
 import VitrineConfig
 import VitrineCore
 
-/// The channel's part of `GET /api/v1/status` and of `/metrics`.
+/// The channel's part of `/metrics`; its part of the status is `ChannelStatusBody`.
 enum ChannelStatusReport {
-    /// `channel` in the status: what is applied, how old it is, when the
-    /// origin was last reached, what the follower is doing, and the refusal
-    /// that stands.
-    static func object(_ follower: ChannelFollower, wall: WallInstant) -> [String: Any] {
-        let settings = follower.settings
-        let state = follower.snapshot
-        func instant(_ value: WallInstant?) -> Any { value.map { RFC3339.format($0) as Any } ?? JSONValue.null }
-        var object: [String: Any] = [
-            "url": settings.url,
-            "group": settings.group.map { $0 as Any } ?? JSONValue.null,
-            "device": settings.device.map { $0 as Any } ?? JSONValue.null,
-            "state": state.activity.name,
-            "version": state.applied.map { $0.version as Any } ?? JSONValue.null,
-            "published": instant(state.applied?.published),
-            "appliedAt": instant(state.applied?.appliedAt),
-            "ageSeconds": state.applied.map { max(0, wall - $0.published) as Any } ?? JSONValue.null,
-            "lastReached": instant(state.lastReached),
-            "allowLocalPush": settings.allowLocalPush,
-            // The root.json version whose keys sign (0: the local file's channel.keys).
-            "rootVersion": state.root?.version ?? 0,
-        ]
-        switch state.activity {
-        case .downloading(let version, let remaining):
-            object["pending"] = ["version": version, "remainingPictures": remaining]
-        case .ready(let version):
-            object["pending"] = ["version": version, "remainingPictures": 0]
-        case .waiting, .checking, .off:
-            object["pending"] = JSONValue.null
-        }
-        if let refused = state.lastRefusal {
-            object["refused"] = [
-                "reason": refused.refusal.code, "version": refused.version.map { $0 as Any } ?? JSONValue.null,
-                "at": RFC3339.format(refused.at), "message": refused.refusal.description,
-            ] as [String: Any]
-        } else {
-            object["refused"] = JSONValue.null
-        }
-        if case .off(let reason) = state.activity {
-            object["lastError"] = ["message": reason, "at": JSONValue.null] as [String: Any]
-        } else if let failure = state.lastFailure {
-            object["lastError"] = ["message": failure.message, "at": RFC3339.format(failure.at)]
-        } else {
-            object["lastError"] = JSONValue.null
-        }
-        return object
-    }
-
     /// Prometheus lines (text format 0.0.4) for the channel.
     static func metrics(_ follower: ChannelFollower) -> String {
         let state = follower.snapshot

@@ -60,13 +60,13 @@ public struct ConfigPusher: Sendable {
         // `output`, like `api` (which the document never has), belongs to the kiosk's own file.
         var document = ConfigDocument.tree(pushed)
         document.removeValue(forKey: "output")
-        let json = try JSONValue.encode(document, [.sortedKeys, .withoutEscapingSlashes])
-        let reply = try await client.send(.PUT, "/api/v1/config", body: Array(json), contentType: "application/json",
+        let json = JSONValue.object(document).encoded([.sortedKeys, .withoutEscapingSlashes])
+        let reply = try await client.send(.PUT, "/api/v1/config", body: json, contentType: "application/json",
                                           headers: ifVersion.map { [("If-Match", "\"\($0)\"")] } ?? [])
-        let answer = reply.json
-        outcome.version = answer["version"] as? String ?? ""
-        outcome.previousVersion = answer["previousVersion"] as? String ?? ""
-        outcome.changed = answer["changed"] as? Bool ?? false
+        let answer = try reply.decoded(ConfigVersionBody.self, from: "/api/v1/config")
+        outcome.version = answer.version
+        outcome.previousVersion = answer.previousVersion
+        outcome.changed = answer.changed
         return outcome
     }
 }

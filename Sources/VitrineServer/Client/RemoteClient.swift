@@ -15,7 +15,8 @@ public struct RemoteClient: Sendable {
         public var status: Int
         public var headers: HTTPHeaders
         public var body: [UInt8]
-        public var json: [String: Any] { ((try? JSONValue(parsing: body))?.plain as? [String: Any]) ?? [:] }
+        /// The body as JSON, whatever it holds; nil when it is not JSON.
+        public var json: JSONValue? { try? JSONValue(parsing: body) }
 
         /// The body as the API body type `Body` (Sources/VitrineServer/API);
         /// `path` names the request in the error when it is not one.
@@ -65,13 +66,11 @@ public struct RemoteClient: Sendable {
         let bytes = Array(try await response.body.collect(upTo: 256 << 20).readableBytesView)
         let reply = Reply(status: Int(response.status.code), headers: response.headers, body: bytes)
         guard expecting.contains(reply.status) else {
-            let object = reply.json
-            let issues = (object["issues"] as? [[String: Any]] ?? []).map { issue in
-                let path = issue["path"] as? String ?? ""
-                return (path.isEmpty ? "" : path + ": ") + (issue["message"] as? String ?? "")
-            }
+            // The API's error body; anything else (a proxy's page) is quoted as it is.
+            let error = try? reply.decoded(ErrorBody.self, from: path)
+            let issues = (error?.issues ?? []).map { ($0.path.isEmpty ? "" : $0.path + ": ") + $0.message }
             throw Refusal(method: method.rawValue, path: path, status: reply.status,
-                          message: object["error"] as? String ?? String(decoding: bytes.prefix(200), as: UTF8.self), issues: issues)
+                          message: error?.error ?? String(decoding: bytes.prefix(200), as: UTF8.self), issues: issues)
         }
         return reply
     }

@@ -19,14 +19,6 @@ public struct ServerEvent: Hashable, Sendable {
         data = String(decoding: json, as: UTF8.self)
     }
 
-    /// An event whose data is built as plain values (an asset, an override),
-    /// or nil if they have no JSON form, as above.
-    init?(_ name: String, _ object: [String: Any]) {
-        guard let json = try? JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes]) else { return nil }
-        self.name = name
-        data = String(decoding: json, as: UTF8.self)
-    }
-
     /// The wire form: `event: NAME`, `data: JSON`, and a blank line.
     public var text: String { "event: \(name)\ndata: \(data)\n\n" }
 

@@ -1180,6 +1180,7 @@ paths:
                 more: false
                 dropped: 0
                 upload: null
+                signingKey: RWRRugANGhPOOFTHQ0ZsOcH8SsvlKlt8zqaqGfuDI0vU0AVtvi86SK6Y
         "400":
           description: "`since` is not an RFC 3339 date-time, or `limit` is not a whole number from 1 to 10000; the message and `issues` name the parameter."
           content:
@@ -1770,6 +1771,10 @@ components:
         allowLocalPush:
           type: boolean
           description: Whether `PUT /api/v1/config` and rollback still work (otherwise they answer 409).
+        rootVersion:
+          type: integer
+          minimum: 0
+          description: The `root.json` version whose keys sign the channel's manifests; 0 while the local file's `channel.keys` do (docs/fleet.md).
         pending:
           type: object
           nullable: true

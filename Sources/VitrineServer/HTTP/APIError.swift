@@ -4,50 +4,45 @@ import NIOCore
 import VitrineConfig
 
 /// An API failure: its status and a message that names the problem, answered
-/// as `{"error": "...", "issues": [{"path", "message"}]}`.
+/// as an `ErrorBody`, `{"error": "...", "issues": [{"path", "message"}]}`.
 public struct APIError: Error, HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
     public var message: String
     /// Key-path problems, for a configuration that is not valid.
     public var issues: [ConfigIssue] = []
-    /// More top-level fields for the body (`currentVersion` on a 412).
-    public var extra: [String: String] = [:]
+    /// On a 412: the version that is current now (`currentVersion` in the body).
+    public var currentVersion: String?
+    /// On a 409 while following a channel: its URL (`channel` in the body).
+    public var channel: String?
     public var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, _ message: String, issues: [ConfigIssue] = [], extra: [String: String] = [:]) {
+    public init(_ status: HTTPResponse.Status, _ message: String, issues: [ConfigIssue] = [], currentVersion: String? = nil,
+                channel: String? = nil) {
         self.status = status
         self.message = message
         self.issues = issues
-        self.extra = extra
+        self.currentVersion = currentVersion
+        self.channel = channel
+    }
+
+    /// What the answer's body says.
+    public var body: ErrorBody {
+        ErrorBody(error: message, issues: issues.isEmpty ? nil : issues,
+                  currentVersion: currentVersion, channel: channel)
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body: [String: Any] = ["error": message]
-        if !issues.isEmpty { body["issues"] = issues.map { ["path": $0.path, "message": $0.message] } }
-        for (key, value) in extra { body[key] = value }
-        var response = try JSONResponse.make(status, body)
+        var response = try JSONResponse.make(status, encoding: body)
         response.headers.append(contentsOf: headers)
         return response
     }
 }
 
-/// JSON bodies: built as plain values (JSONValue), sorted keys, so answers are stable.
+/// JSON bodies: typed (Sources/VitrineServer/API), sorted keys, so answers are stable.
 enum JSONResponse {
     /// A body that cannot be encoded (a value JSON has no form for) is an
-    /// error, which ErrorBodyMiddleware logs and answers 500: never `{}` in
-    /// its place, which a client would take for an empty answer.
-    static func make(_ status: HTTPResponse.Status = .ok, _ object: Any, headers: HTTPFields = [:]) throws -> Response {
-        let data: [UInt8]
-        do {
-            data = try JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])
-        } catch {
-            throw EncodingFailure(reason: "\(error)")
-        }
-        return json(data, status: status, headers: headers)
-    }
-
-    /// A typed body (Sources/VitrineServer/API), with sorted keys as every
-    /// answer has; a failure to encode is an `EncodingFailure` (500), as above.
+    /// `EncodingFailure`, which ErrorBodyMiddleware logs and answers 500:
+    /// never `{}` in its place, which a client would take for an empty answer.
     static func make<Body: Encodable>(_ status: HTTPResponse.Status = .ok, encoding body: Body, headers: HTTPFields = [:]) throws -> Response {
         let data: [UInt8]
         do {

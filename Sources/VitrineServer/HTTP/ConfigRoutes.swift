@@ -31,7 +31,7 @@ struct ConfigRoutes {
     private func refuseWhileFollowingAChannel() throws {
         guard let channel = kiosk.store.current.configuration.channel, !channel.allowLocalPush else { return }
         throw APIError(.conflict, "this kiosk follows the channel \(channel.url): publish to the channel instead, or set channel.allowLocalPush: true in its local configuration file",
-                       extra: ["channel": channel.url])
+                       channel: channel.url)
     }
 
     private func put(_ request: Request) async throws -> Response {
@@ -75,7 +75,8 @@ struct ConfigRoutes {
     }
 
     private func changeResponse(_ change: StateStore.Change) throws -> Response {
-        try JSONResponse.make(.ok, ["version": change.current.version, "previousVersion": change.previousVersion, "changed": change.changed],
+        try JSONResponse.make(.ok, encoding: ConfigVersionBody(version: change.current.version, previousVersion: change.previousVersion,
+                                                               changed: change.changed),
                               headers: [.eTag: "\"\(change.current.version)\""])
     }
 

@@ -29,12 +29,11 @@ struct MonitoringRoutes {
                 kiosk.control.ping { reply(MonotonicClock.now()) }
             }
             guard let answered else {
-                return try JSONResponse.make(.serviceUnavailable, [
-                    "status": "stalled", "displayAnswerMs": Self.milliseconds(MonotonicClock.now() - asked),
-                    "message": "the display thread did not answer within \(StatusRoutes.displayTimeout)",
-                ])
+                return try JSONResponse.make(.serviceUnavailable, encoding: HealthBody(
+                    status: .stalled, displayAnswerMs: Self.milliseconds(MonotonicClock.now() - asked),
+                    message: "the display thread did not answer within \(StatusRoutes.displayTimeout)"))
             }
-            return try JSONResponse.make(.ok, ["status": "ok", "displayAnswerMs": Self.milliseconds(answered - asked)])
+            return try JSONResponse.make(.ok, encoding: HealthBody(status: .ok, displayAnswerMs: Self.milliseconds(answered - asked)))
         }
     }
 

@@ -25,11 +25,11 @@ struct OverrideRoutes {
             case .json: override = try await setFromJSON(request)
             case .picture: override = try await setFromPicture(request)
             }
-            return try JSONResponse.make(.created, OverrideDocument.object(override), headers: [.location: Self.path])
+            return try JSONResponse.make(.created, encoding: OverrideBody(override), headers: [.location: Self.path])
         }
         router.get("/api/v1/override") { _, _ in
             guard let active = kiosk.overrides.active(at: WallClock.now()) else { throw Self.noneActive }
-            return try JSONResponse.make(.ok, OverrideDocument.object(active))
+            return try JSONResponse.make(.ok, encoding: OverrideBody(active))
         }
         router.delete("/api/v1/override") { _, _ in
             guard try await kiosk.clearOverride(now: WallClock.now()) != nil else { throw Self.noneActive }

@@ -16,20 +16,7 @@ struct StatusRoutes {
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/status") { _, _ in
-            let status = kiosk.control.status
-            var object: [String: Any] = [
-                "slideCount": status.slideCount, "playing": status.playing, "pausedBecause": status.pausedBecause,
-                "output": status.output, "inputDevices": status.inputDevices,
-                "uptimeSeconds": (MonotonicClock.now() - status.startedAt).secondsValue,
-                "recentErrors": status.recentErrors, "vitrineVersion": VitrineVersion.current,
-                "configVersion": kiosk.store.current.version, "screen": status.screen.isLit ? "on" : "off",
-            ]
-            object["slide"] = status.currentSlide.map { $0 as Any } ?? JSONValue.null
-            object["schedule"] = status.schedule.map(Self.scheduleObject) ?? JSONValue.null
-            object["override"] = status.override.map(OverrideDocument.object) ?? JSONValue.null
-            object["channel"] = kiosk.channel.map { ChannelStatusReport.object($0, wall: WallClock.now()) } ?? JSONValue.null
-            object["tv"] = kiosk.television.map { TelevisionReport.object($0.status) } ?? JSONValue.null
-            return try JSONResponse.make(.ok, object)
+            try JSONResponse.make(.ok, encoding: body())
         }
         router.post("/api/v1/control") { request, _ in try await control(request) }
         router.get("/api/v1/screenshot") { _, _ in
@@ -41,16 +28,17 @@ struct StatusRoutes {
         }
     }
 
-    /// What the schedule shows now, since and until when (RFC 3339, UTC), and what comes next.
-    static func scheduleObject(_ schedule: ScheduleStatus) -> [String: Any] {
-        [
-            "showing": schedule.now.showing.description,
-            "playlist": schedule.now.showing.playlistName.map { $0 as Any } ?? JSONValue.null,
-            "since": schedule.now.since.map { $0.description as Any } ?? JSONValue.null,
-            "until": schedule.now.until.map { $0.description as Any } ?? JSONValue.null,
-            "next": schedule.next.map { $0.description as Any } ?? JSONValue.null,
-            "timezone": schedule.timezone,
-        ]
+    /// The status now.
+    func body() -> StatusBody {
+        let status = kiosk.control.status
+        return StatusBody(
+            slide: status.currentSlide, slideCount: status.slideCount, playing: status.playing, pausedBecause: status.pausedBecause,
+            output: status.output, inputDevices: status.inputDevices, configVersion: kiosk.store.current.version,
+            uptimeSeconds: (MonotonicClock.now() - status.startedAt).secondsValue, recentErrors: status.recentErrors,
+            vitrineVersion: VitrineVersion.current, screen: status.screen.isLit ? .on : .off,
+            schedule: status.schedule.map(ScheduleStatusBody.init), override: status.override.map(OverrideBody.init),
+            channel: kiosk.channel.map { ChannelStatusBody($0, wall: WallClock.now()) },
+            tv: kiosk.television.map { TelevisionStatusBody($0.status) })
     }
 
     private func control(_ request: Request) async throws -> Response {
@@ -61,7 +49,7 @@ struct StatusRoutes {
         }
         let known = ControlCommandName.allCases.map(\.rawValue)
         guard let value = object["command"]?.string, let name = ControlCommandName(rawValue: value) else {
-            throw APIError(.unprocessableContent, "command must be one of \(known.joined(separator: ", ")), found \(object["command"].map { "\($0.plain)" } ?? "nothing")",
+            throw APIError(.unprocessableContent, "command must be one of \(known.joined(separator: ", ")), found \(object["command"].map(Self.describe) ?? "nothing")",
                            issues: [.init(path: "command", message: "must be one of \(known.joined(separator: ", "))")])
         }
         let unknownKeys = Set(object.keys).subtracting(["command", "slide"])
@@ -93,6 +81,11 @@ struct StatusRoutes {
         }
         kiosk.control.send(command)
         return try JSONResponse.make(.accepted, encoding: ControlAccepted(accepted: name))
+    }
+
+    /// A value as an error message quotes it: a string as itself, anything else as JSON.
+    static func describe(_ value: JSONValue) -> String {
+        value.string ?? String(decoding: value.encoded(), as: UTF8.self)
     }
 
     /// Waits for the display thread's answer to a query, or nil after `displayTimeout`.

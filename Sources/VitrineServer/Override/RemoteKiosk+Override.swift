@@ -45,7 +45,7 @@ extension RemoteKiosk {
             }
         }
         control.send(.setOverride(override))
-        events.publish(ServerEvent("overrideSet", OverrideDocument.object(override)))
+        events.publish(ServerEvent("overrideSet", encoding: OverrideBody(override)))
         return override
     }
 

@@ -14,7 +14,7 @@ import VitrineSystem
 /// URL slides use): the I/O edge of `PlayUploadQueue`, which decides when and
 /// what. A batch is
 ///
-///     {"device": "lobby-left", "dropped": 0, "plays": [PlayRecord.object, …]}
+///     {"device": "lobby-left", "dropped": 0, "plays": [PlayRecord.body, …]}
 ///
 /// and any 2xx accepts it all. With the kiosk's signing key (`PlaySigningKey`)
 /// the request carries `Vitrine-Signature`, the base64 line of a signify
@@ -134,8 +134,8 @@ public final class PlayUploader: Sendable {
 
     private func send(_ records: [PlayRecord]) async throws {
         let dropped = queue.withLock { $0.droppedUnsent(logDropped: log.status.dropped) }
-        let body: [String: Any] = ["device": device, "dropped": dropped, "plays": records.map(\.object)]
-        let data = try JSONValue.encode(body, [.sortedKeys, .withoutEscapingSlashes])
+        let batch = PlayUploadBatch(device: device, dropped: dropped, plays: records.map(\.body))
+        let data = try JSONText.encode(batch, [.sortedKeys, .withoutEscapingSlashes])
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

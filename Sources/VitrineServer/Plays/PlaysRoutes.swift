@@ -14,14 +14,10 @@ struct PlaysRoutes {
             let query = try Self.query(request.uri.queryParameters)
             guard let plays = kiosk.plays else {
                 // A kiosk without a log (some tests): nothing was recorded.
-                return try JSONResponse.make(.ok, Self.nothingRecorded)
+                return try JSONResponse.make(.ok, encoding: PlaysBody.nothingRecorded)
             }
-            return try await kiosk.offload { try JSONResponse.make(.ok, plays.object(query)) }
+            return try await kiosk.offload { try JSONResponse.make(.ok, encoding: plays.body(query)) }
         }
-    }
-
-    static var nothingRecorded: [String: Any] {
-        ["plays": [Any](), "more": false, "dropped": 0, "upload": JSONValue.null, "signingKey": JSONValue.null]
     }
 
     /// The query from the parameters; a bad value is a 400 naming its parameter.

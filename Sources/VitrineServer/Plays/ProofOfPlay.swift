@@ -114,17 +114,10 @@ public final class ProofOfPlay: Sendable {
     }
 
     /// The body of `GET /api/v1/plays`.
-    func object(_ query: PlayQuery) -> [String: Any] {
+    func body(_ query: PlayQuery) -> PlaysBody {
         let (records, more) = log.query(query)
-        let status = log.status
-        return ["plays": records.map(\.object), "more": more, "dropped": status.dropped,
-                "upload": uploader.map { Self.uploadObject($0.status) } ?? JSONValue.null,
-                "signingKey": signingKey.map { PlaySigningKey.publicLine($0) as Any } ?? JSONValue.null]
-    }
-
-    static func uploadObject(_ status: PlayUploader.Status) -> [String: Any] {
-        ["url": status.url, "pending": status.pending, "uploaded": status.uploaded, "failures": status.failures,
-         "dropped": status.dropped, "lastError": status.lastError ?? JSONValue.null]
+        return PlaysBody(plays: records.map(\.body), more: more, dropped: log.status.dropped,
+                         upload: uploader.map { PlayUploadBody($0.status) }, signingKey: signingKey.map(PlaySigningKey.publicLine))
     }
 
     /// The Prometheus lines (appended to `/metrics`).

@@ -89,11 +89,7 @@ public final class AssetStore: Sendable {
     private func recordMetadata(id: String, size: Int, image: InspectedImage, name: String) throws -> Asset {
         let asset = Asset(id: id, name: name, kind: image.kind, size: size, width: image.size.width,
                           height: image.size.height, added: Date().timeIntervalSince1970)
-        let metadata: [String: Any] = [
-            "name": asset.name, "type": asset.kind.rawValue, "size": asset.size, "width": asset.width,
-            "height": asset.height, "added": asset.added,
-        ]
-        let json = try JSONValue.encode(metadata, [.sortedKeys])
+        let json = try JSONText.encode(AssetMetadata(asset), [.sortedKeys])
         try FileIO.writeAtomically(Array(json), to: path(id) + ".json")
         return asset
     }
@@ -101,12 +97,11 @@ public final class AssetStore: Sendable {
     public func asset(_ id: String) -> Asset? {
         guard SlideSource.isAssetID(id), access(path(id), F_OK) == 0,
               let bytes = try? FileIO.read(path(id) + ".json"),
-              let object = try? JSONValue(parsing: bytes),
-              let kind = object["type"]?.string.flatMap(InspectedImage.Kind.init(rawValue:)),
-              let size = object["size"]?.int, let width = object["width"]?.int, let height = object["height"]?.int
+              let metadata = try? JSONDecoder().decode(AssetMetadata.self, from: Data(bytes)),
+              let kind = InspectedImage.Kind(rawValue: metadata.type)
         else { return nil }
-        return Asset(id: id, name: object["name"]?.string ?? id, kind: kind, size: size, width: width, height: height,
-                     added: object["added"]?.double ?? 0)
+        return Asset(id: id, name: metadata.name ?? id, kind: kind, size: metadata.size, width: metadata.width,
+                     height: metadata.height, added: metadata.added ?? 0)
     }
 
     /// Every complete asset, newest first.

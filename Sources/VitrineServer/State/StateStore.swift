@@ -214,7 +214,7 @@ public final class StateStore: Sendable {
             }
             if let ifMatch, ifMatch != "*", ifMatch != state.current.version {
                 throw APIError(.preconditionFailed, "the configuration changed since version \(ifMatch); the current one is \(state.current.version)",
-                               extra: ["currentVersion": state.current.version])
+                               currentVersion: state.current.version)
             }
             let was = state.current
             guard next.version != was.version else { return Change(current: was, previousVersion: state.previous?.version ?? was.version, changed: false) }
@@ -402,8 +402,7 @@ public final class StateStore: Sendable {
     static func showDigest(_ configuration: KioskConfiguration) -> String {
         var tree = ConfigDocument.tree(configuration)
         tree.removeValue(forKey: "output")
-        let json = (try? JSONValue.encode(tree, [.sortedKeys, .withoutEscapingSlashes])) ?? []
-        return ContentDigest.sha256(Array(json))
+        return ContentDigest.sha256(JSONValue.object(tree).encoded([.sortedKeys, .withoutEscapingSlashes]))
     }
 
     /// `configuration` as stored: the pushable part in canonical JSON, with the

@@ -3,24 +3,9 @@ import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 
-/// The TV's part of `GET /api/v1/status` and of `/metrics` (HDMI-CEC, `power.cec`).
+/// The TV's part of `/metrics` (HDMI-CEC, `power.cec`); its part of the
+/// status is `TelevisionStatusBody`.
 enum TelevisionReport {
-    /// `tv` in the status: the adapter in use, what the TV should be and what
-    /// it last reported, and why that is not confirmed.
-    static func object(_ status: CECTelevision.Status) -> [String: Any] {
-        [
-            "adapter": status.adapter.map { $0 as Any } ?? JSONValue.null,
-            "physicalAddress": status.physicalAddress.map { $0 as Any } ?? JSONValue.null,
-            "logicalAddress": status.logicalAddress.map { $0 as Any } ?? JSONValue.null,
-            "wanted": status.wanted.map { ($0 ? "on" : "standby") as Any } ?? JSONValue.null,
-            "reported": status.reported.map { $0.rawValue as Any } ?? JSONValue.null,
-            "confirmed": status.confirmed,
-            "problem": status.problem.map { $0 as Any } ?? JSONValue.null,
-            "commandsAcknowledged": status.commandsAcknowledged,
-            "deliveryFailures": status.deliveryFailures,
-        ]
-    }
-
     /// Prometheus lines (text format 0.0.4): the TV's reported power as a
     /// labelled gauge (1 for the state it reported, all 0 while it does not
     /// answer), and the counters.

@@ -20,12 +20,18 @@ import VitrineSystem
 /// What is known about each URL lives in `downloads.json` in the state
 /// directory, replaced atomically, so a restart shows the cached copies at once.
 public final class URLImageFetcher: Sendable {
-    struct Download: Hashable, Sendable {
+    /// One URL's entry in `downloads.json`; keys without a value are left out.
+    struct Download: Codable, Hashable, Sendable {
         var assetID: String
         var etag: String?
         var lastModified: String?
         /// Seconds since 1970 of the last successful check.
         var checked: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case assetID = "asset"
+            case etag, lastModified, checked
+        }
     }
 
     private struct State: Sendable {
@@ -199,15 +205,8 @@ public final class URLImageFetcher: Sendable {
 
     private func saveIndex() {
         let downloads = state.withLock { $0.downloads }
-        var object: [String: Any] = [:]
-        for (url, download) in downloads {
-            var entry: [String: Any] = ["asset": download.assetID, "checked": download.checked]
-            if let etag = download.etag { entry["etag"] = etag }
-            if let lastModified = download.lastModified { entry["lastModified"] = lastModified }
-            object[url] = entry
-        }
         do {
-            let json = try JSONValue.encode(object, [.sortedKeys, .withoutEscapingSlashes])
+            let json = try JSONText.encode(downloads, [.sortedKeys, .withoutEscapingSlashes])
             try FileIO.writeAtomically(Array(json), to: indexPath)
         } catch {
             logger.error("cannot save \(indexPath): \(error)")
@@ -216,12 +215,8 @@ public final class URLImageFetcher: Sendable {
 
     private static func loadIndex(_ path: String) -> [String: Download] {
         guard let bytes = try? FileIO.read(path),
-              let object = try? JSONValue(parsing: bytes).object else { return [:] }
-        return object.compactMapValues { entry in
-            guard let asset = entry["asset"]?.string else { return nil }
-            return Download(assetID: asset, etag: entry["etag"]?.string, lastModified: entry["lastModified"]?.string,
-                            checked: entry["checked"]?.double ?? 0)
-        }
+              let downloads = try? JSONDecoder().decode([String: Download].self, from: Data(bytes)) else { return [:] }
+        return downloads
     }
 }
 

@@ -54,15 +54,12 @@ struct OverrideCommand: ParsableCommand {
                 let path = "/api/v1/override?" + (query.percentEncodedQuery ?? "")
                 reply = try waitFor { try await client.send(.POST, path, body: Array(data), contentType: type, expecting: [201]) }
             } else {
-                var body: [String: Any] = ["slides": slides]
-                if let duration { body["duration"] = duration }
-                if let until { body["until"] = until }
-                if let interval { body["interval"] = interval }
-                let json = Array(try JSONValue.encode(body))
+                let body = OverrideRequestBody(slides: slides, until: until, duration: duration, interval: interval)
+                let json = try JSONText.encode(body, [.sortedKeys, .withoutEscapingSlashes])
                 reply = try waitFor { try await client.send(.POST, "/api/v1/override", body: json, contentType: "application/json", expecting: [201]) }
             }
-            let object = reply.json
-            print("override \(object["id"] as? String ?? "?") shows until \(object["until"] as? String ?? "?")")
+            let override = try reply.decoded(OverrideBody.self, from: "/api/v1/override")
+            print("override \(override.id) shows until \(override.until)")
         }
     }
 
@@ -88,8 +85,8 @@ struct OverrideCommand: ParsableCommand {
                 print("no override is active")
                 return
             }
-            let data = try JSONValue.encode(reply.json, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            let override = try reply.decoded(OverrideBody.self, from: "/api/v1/override")
+            print(String(decoding: try JSONText.encode(override, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
         }
     }
 }

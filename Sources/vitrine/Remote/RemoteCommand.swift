@@ -18,8 +18,8 @@ struct RemoteCommand: ParsableCommand {
         func run() throws {
             let client = try remote.client()
             let reply = try waitFor { try await client.send(.GET, "/api/v1/status") }
-            let data = try JSONValue.encode(reply.json, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            print(String(decoding: try reply.decoded(JSONValue.self, from: "/api/v1/status").encoded([.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]),
+                         as: UTF8.self))
         }
     }
 

@@ -24,6 +24,17 @@ public enum ConfigDocument {
         if let card = c.output.card { output["card"] = .string(card) }
         if let connector = c.output.connector { output["connector"] = .string(connector) }
         if let mode = c.output.mode { output["mode"] = .string(mode.description) }
+        var touch: [String: JSONValue] = [
+            "resumeDelay": duration(c.touch.resumeDelay), "include": JSONValue(c.touch.include), "exclude": JSONValue(c.touch.exclude),
+            "calibration": JSONValue(c.touch.calibration), "tapMaxDuration": duration(c.touch.tapMaxDuration),
+            "tapSlop": JSONValue(c.touch.tapSlopMillimetres), "swipeFraction": JSONValue(c.touch.swipeFraction),
+            "flickVelocity": JSONValue(c.touch.flickVelocityMillimetresPerSecond),
+            "devices": .array(c.touch.devices.map(touchDevice)),
+        ]
+        // Only when set, so that every configuration without it keeps its version.
+        if let attract = c.touch.attract {
+            touch["attract"] = ["after": duration(attract.idle), "home": JSONValue(attract.home)]
+        }
         var document: [String: JSONValue] = [
             "slides": .array(c.slides.map { .object(slide($0)) }),
             "interval": duration(c.interval),
@@ -42,13 +53,7 @@ public enum ConfigDocument {
                 "currentColor": .string(c.indicator.currentColor.hexString), "position": .string(c.indicator.position.rawValue),
                 "margin": JSONValue(c.indicator.margin),
             ],
-            "touch": [
-                "resumeDelay": duration(c.touch.resumeDelay), "include": JSONValue(c.touch.include), "exclude": JSONValue(c.touch.exclude),
-                "calibration": JSONValue(c.touch.calibration), "tapMaxDuration": duration(c.touch.tapMaxDuration),
-                "tapSlop": JSONValue(c.touch.tapSlopMillimetres), "swipeFraction": JSONValue(c.touch.swipeFraction),
-                "flickVelocity": JSONValue(c.touch.flickVelocityMillimetresPerSecond),
-                "devices": .array(c.touch.devices.map(touchDevice)),
-            ],
+            "touch": .object(touch),
             "output": .object(output),
             "decode": ["maxPixels": JSONValue(c.decode.maxPixels), "cacheSlides": JSONValue(c.decode.cacheSlides)],
             "power": ["wakeOnTouch": c.power.wakeOnTouch.map(duration) ?? "off", "cec": .string(c.power.cec.description)],

@@ -173,6 +173,15 @@ public enum ConfigLoader {
             c.touch.swipeFraction = t.read("swipeFraction") { $0.number($1, at: $2, in: 0.01...1) } ?? c.touch.swipeFraction
             c.touch.flickVelocityMillimetresPerSecond = t.read("flickVelocity") { $0.number($1, at: $2, in: 1...100_000) }
                 ?? c.touch.flickVelocityMillimetresPerSecond
+            if let (node, path) = t.take("attract"), var attract = t.reader.object(node, at: path) {
+                defer { attract.finish() }
+                let idle = attract.read("after") { $0.duration($1, at: $2, maximum: .seconds(86_400)) }
+                if idle == nil, !attract.has("after") {
+                    t.reader.report(attract.child("after"), "is required: how long after the last touch the kiosk goes back home, such as 60s")
+                }
+                let home = attract.read("home") { $0.integer($1, at: $2, in: 0...9_999) } ?? 0
+                if let idle { c.touch.attract = AttractMode.Settings(idle: idle, home: home) }
+            }
         }
         section(&top, "output") { o in
             c.output.display = o.read("display") { $0.choice($1, at: $2, as: DisplayMode.self) } ?? c.output.display
@@ -204,6 +213,10 @@ public enum ConfigLoader {
             c.decode.cacheSlides = d.read("cacheSlides") { $0.integer($1, at: $2, in: 3...64) } ?? c.decode.cacheSlides
         }
         readSchedule(&top, into: &c)
+        // The schedule's playlists differ in length: with one, home is clamped to the playlist on screen.
+        if let home = c.touch.attract?.home, c.schedule == nil, !c.slides.isEmpty, home >= c.slides.count {
+            top.reader.report("touch.attract.home", "is slide \(home), but the playlist has \(c.slides.count) slide\(c.slides.count == 1 ? "" : "s") (counted from 0)")
+        }
         if let (node, path) = top.take("sync"), let sync = RotationSync.read(node, at: path, reader: top.reader) { c.sync = sync }
         section(&top, "power") { p in
             c.power.wakeOnTouch = p.read("wakeOnTouch") { (reader, node, path) -> Duration?? in

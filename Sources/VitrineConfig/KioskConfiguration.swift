@@ -129,6 +129,9 @@ public struct TouchConfiguration: Hashable, Sendable {
     public var swipeFraction: Double = 0.25
     /// A release pages when the finger moved at least this fast, in mm/s.
     public var flickVelocityMillimetresPerSecond: Double = 150
+    /// Attract mode (`touch.attract`): a visitor's touch holds rotation, and the
+    /// kiosk goes back home this long after the last touch. Nil: off.
+    public var attract: AttractMode.Settings?
     /// Millimetres to pixels when a device does not report its resolution: 96 dpi.
     public static let assumedPixelsPerMillimetre = 96 / 25.4
     public init() {}

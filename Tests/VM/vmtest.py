@@ -349,8 +349,10 @@ def touch_checks(guest, results, args, mirror, work):
         guest.run(f"evemu-play {node[-1]} < /vm/touch/tap.events")
         tapped = logged(guest, log, "tap slide=2 x=400 y=300", 20)
         results.check("a uinput protocol-B touchscreen tap is reported", tapped)
-    guest.run("killall evemu-device 2>/dev/null")
     guest.stop_kiosk("/tmp/touch.pid")
+    if node:
+        attract_checks(guest, results, args, mirror, work, node[-1])
+    guest.run("killall evemu-device 2>/dev/null")
     # Input-to-scanout latency is a benchmark, not a pass/fail figure: the
     # check is that it was measured; the numbers go to docs/benchmarks.md.
     _, latency = guest.run(f"grep -o 'input-to-scanout latency: .*' {log}")
@@ -381,6 +383,36 @@ def touch_checks(guest, results, args, mirror, work):
         ok = not during and delay is not None and 2.5 <= delay <= 4.0
         detail = f"page changes while held: {len(during)}; first change {delay if delay is None else round(delay, 2)} s after release (expected 3 s)"
     results.check("rotation stays paused while a touch is held, and resumes after release + delay + interval", ok, detail)
+
+
+def attract_checks(guest, results, args, mirror, work, device):
+    """Attract mode (touch.attract: after 3s, home 0): a swipe replayed on the
+    uinput touchscreen pages to slide 1, and 3 s after the finger lifted the
+    kiosk pages back to slide 0 by itself, with its transition, and shows what
+    `vitrine render` shows for slide 0."""
+    log = "/tmp/attract.log"
+    guest.run(f"vitrine run --config /vm/attract.yaml --log-level debug > {log} 2>&1 & echo $! > /tmp/attract.pid")
+    guest.wait_for_log(log, "first frame on screen")
+    found = logged(guest, log, f"touch input: {device}", 20)
+    guest.run(f"evemu-play {device} < /vm/touch/swipe-left.events")
+    swiped = logged(guest, log, "cause=swipe from=0 to=1", 30)
+    returned = logged(guest, log, "back to slide 0, rotating again", 20)
+    paged_home = logged(guest, log, "cause=automatic from=1 to=0", 10)
+    time.sleep(1.0)
+    shown = guest.screendump("attract-home")
+    guest.stop_kiosk("/tmp/attract.pid")
+    _, text = guest.run(f"cat {log}")
+    lines = text.splitlines()
+    released = [log_seconds(l) for l in lines if "touch released" in l]
+    back = [log_seconds(l) for l in lines if "back to slide 0" in l]
+    idle = round(back[0] - released[-1], 2) if back and released else None
+    expected = host_render(args.vitrine, os.path.join(mirror, "attract.yaml"), 1, "800x600", work, "attract-slide-0")
+    worst, mean = shown.difference(expected)
+    results.check("attract mode: a replayed swipe pages, and 3 s after the lift the kiosk pages back home by itself",
+                  found and swiped and returned and paged_home and idle is not None and 2.9 <= idle <= 4.5
+                  and worst <= MAX_CHANNEL_DIFFERENCE,
+                  f"device {found}, swiped {swiped}, returned {returned} {idle} s after the lift, paged home {paged_home}; "
+                  f"screen vs slide 0: max {worst}, mean {mean:.3f}")
 
 
 HOTPLUG_INTERVAL = 12  # hotplug.yaml's interval: slide k of 2 rests from 12k to 12(k + 1) s

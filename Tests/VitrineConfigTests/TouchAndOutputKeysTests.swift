@@ -37,6 +37,30 @@ struct TouchAndOutputKeysTests {
         #expect(issues("touch: {tapSlop: -1}") == ["touch.tapSlop: must be between 0.1 and 100.0, found -1"])
     }
 
+    @Test("touch.attract: read, written back in the canonical document only when set, and checked")
+    func attractMode() throws {
+        let configuration = try ConfigLoader.parse("slides: [a.jpg, b.jpg, c.jpg]\ntouch: {attract: {after: 90s, home: 2}}")
+        #expect(configuration.touch.attract == AttractMode.Settings(idle: .seconds(90), home: 2))
+        let json = ConfigDocument.json(configuration)
+        let written = try JSONValue(parsing: json).object?["touch"]?.object?["attract"]
+        #expect(written == .object(["after": .string("90s"), "home": .integer(2)]))
+        #expect(ConfigDocument.json(try ConfigLoader.parse(String(decoding: json, as: UTF8.self))) == json)
+        #expect(try ConfigLoader.parse("touch: {attract: {after: 1m}}").touch.attract == AttractMode.Settings(idle: .seconds(60), home: 0))
+        // Off by default, and then absent from the document: every configuration keeps its version.
+        let plain = try ConfigLoader.parse("slides: [a.jpg]")
+        #expect(plain.touch.attract == nil)
+        #expect(!String(decoding: ConfigDocument.json(plain), as: UTF8.self).contains("attract"))
+
+        #expect(issues("touch: {attract: {home: 1}}")
+            == ["touch.attract.after: is required: how long after the last touch the kiosk goes back home, such as 60s"])
+        #expect(issues("touch: {attract: {after: 0s}}") == ["touch.attract.after: must be greater than 0"])
+        #expect(issues("slides: [a.jpg, b.jpg]\ntouch: {attract: {after: 30s, home: 2}}")
+            == ["touch.attract.home: is slide 2, but the playlist has 2 slides (counted from 0)"])
+        #expect(issues("touch: {attract: {after: 30s, homme: 1}}").first?.hasPrefix("touch.attract.homme: unknown key") == true)
+        // With a schedule, playlists differ in length: home is clamped to the one on screen instead.
+        #expect(issues("schedule: {playlists: {day: [a.jpg]}, entries: [{playlist: day, days: mon}]}\ntouch: {attract: {after: 30s, home: 5}}").isEmpty)
+    }
+
     @Test func perDeviceOverridesAreRead() throws {
         let configuration = try ConfigLoader.parse("""
             touch:

@@ -25,7 +25,7 @@ struct KioskControlTests {
             case .carousel(let carousel): events.append(carousel)
             case .configurationApplied(let version): events.appendApplied(version)
             case .screenChanged(let lit): events.screens.append(lit)
-            case .error, .overrideEnded, .slideShown: break
+            case .error, .overrideEnded, .slideShown, .attract: break
             }
         }
         return (kiosk, display, events)

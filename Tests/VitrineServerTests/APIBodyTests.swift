@@ -125,11 +125,11 @@ struct APIBodyTests {
             #expect((cause["enum"] as? [String] ?? []).contains(SlideChangedEvent.Cause(engineCause).rawValue))
         }
         // Every kiosk event the stream sends is one line of JSON under a name the spec lists.
-        let names = ["slideChanged", "tapped", "swiped", "configApplied", "overrideCleared", "error"]
+        let names = ["slideChanged", "tapped", "swiped", "configApplied", "overrideCleared", "error", "attract", "attract"]
         let events: [KioskEvent] = [
             .carousel(.pageChanged(from: 0, to: 1, cause: .automatic)), .carousel(.tapped(slide: 1, x: 10.4, y: 20.6)),
             .carousel(.swiped(from: 1, direction: .next)), .configurationApplied(version: "v"), .overrideEnded(id: "e1"),
-            .error("a message"),
+            .error("a message"), .attract(.engaged(slide: nil)), .attract(.returned(slide: 0)),
         ]
         for (event, name) in zip(events, names) {
             let sent = try #require(ServerEvent(event), "\(event)")
@@ -139,6 +139,26 @@ struct APIBodyTests {
         #expect(ServerEvent(.carousel(.tapped(slide: 1, x: 10.4, y: 20.6)))?.data == #"{"slide":1,"x":10,"y":21}"#)
         #expect(ServerEvent(.carousel(.swiped(from: 3, direction: .previous)))?.data == #"{"direction":"right","from":3}"#)
         #expect(ServerEvent("broken", encoding: ["value": Double.nan]) == nil, "an event that cannot be encoded is dropped, not sent as {}")
+    }
+
+    @Test("attract mode's event and status are their schemas, null slide and countdown included")
+    func attractBodies() throws {
+        try Self.expectMatches(AttractEventBody(.engaged(slide: nil)), schema: "AttractEvent")
+        try Self.expectMatches(AttractEventBody(.returned(slide: 2)), schema: "AttractEvent")
+        try Self.expectRoundTrip(AttractEventBody.self, schemaExample: "AttractEvent")
+        #expect(ServerEvent(.attract(.engaged(slide: nil)))?.data == #"{"slide":null,"state":"engaged"}"#)
+        #expect(ServerEvent(.attract(.returned(slide: 0)))?.data == #"{"slide":0,"state":"returned"}"#)
+        let now = MonotonicInstant.seconds(100)
+        let attracting = AttractStatusBody(AttractStatus(state: .attracting, idle: .seconds(60), home: 1), now: now)
+        try Self.expectMatches(attracting, schema: "AttractStatus")
+        #expect(attracting.returnsInSeconds == nil)
+        let idle = AttractStatusBody(AttractStatus(state: .idle(since: .seconds(80)), idle: .seconds(60), home: 1), now: now)
+        try Self.expectMatches(idle, schema: "AttractStatus")
+        #expect(idle.state == .idle && idle.returnsInSeconds == 40 && idle.afterSeconds == 60)
+        try Self.expectRoundTrip(AttractStatusBody.self, schemaExample: "AttractStatus")
+        // The status names every pause reason the engine has.
+        let paused = try #require((try Self.schema("Status")["properties"] as? [String: Any])?["pausedBecause"] as? [String: Any])
+        #expect(Set((paused["items"] as? [String: Any])?["enum"] as? [String] ?? []) == Set(PauseReason.allCases.map(\.rawValue)))
     }
 
     @Test func assetBodyIsTheSchemaAssetAndRoundTripsTheSpecsExample() throws {

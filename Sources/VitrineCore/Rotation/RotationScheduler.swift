@@ -6,6 +6,9 @@ public enum PauseReason: String, Sendable, CaseIterable, Codable, Comparable {
     case remote
     /// The screen is switched off: nobody sees the slides, so they wait.
     case screenOff
+    /// A visitor is using the kiosk (attract mode): the slide they chose stays
+    /// until nobody has touched the screen for `touch.attract.after`.
+    case visitor
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

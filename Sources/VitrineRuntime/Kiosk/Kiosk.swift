@@ -36,6 +36,7 @@ public final class Kiosk {
     private let touch: KioskTouch
     private let lifecycle: LifecycleReporter
     private let power: KioskPower
+    private let attract: KioskAttract
     private var recentErrors = RecentErrors()
     /// Set by SIGTERM, SIGINT or a `stopHandle`: the loop ends after its turn.
     private let stopRequest = StopRequest()
@@ -76,6 +77,7 @@ public final class Kiosk {
             output: display.description, inputDevices: [], configurationVersion: version,
             startedAt: startedAt, recentErrors: []))
         touch = KioskTouch(configuration: configuration, output: output.logicalSize, loop: loop, logger: logger)
+        attract = KioskAttract(settings: configuration.touch.attract, logger: logger)
     }
 
     /// Runs until SIGTERM or SIGINT, then restores the display.
@@ -153,6 +155,7 @@ public final class Kiosk {
         output.use(switched.configuration.compositor)
         if switched.picturesOnly { return }
         touch.update(configuration: switched.configuration)
+        attract.update(settings: switched.configuration.touch.attract, engine: &engine, at: now)
         power.wakeOnTouch = switched.configuration.power.wakeOnTouch
         if let version = switched.appliedVersion { onEvent?(.configurationApplied(version: version)) }
     }
@@ -164,7 +167,7 @@ public final class Kiosk {
             inputDevices: touch.deviceNames, configurationVersion: content.shown.version,
             startedAt: lifecycle.startedAt, recentErrors: recentErrors.messages,
             screen: presentation.screen, screenRequested: power.power.requested,
-            override: programme.override, schedule: programme.scheduleStatus))
+            override: programme.override, schedule: programme.scheduleStatus, attract: attract.status))
     }
 
     /// Touch input: device events through the recognizer into the engine.
@@ -184,6 +187,7 @@ public final class Kiosk {
             }
             // A touch that finds the screen dark wakes it, and does nothing else.
             guard power.admits(gesture, at: now) else { continue }
+            if let event = attract.handle(gesture, engine: &engine, at: now) { onEvent?(.attract(event)) }
             engine.handle(gesture, at: now, settings: touch.gestureSettings)
             for event in engine.takeEvents() { report(event, at: now) }
         }
@@ -230,6 +234,7 @@ public final class Kiosk {
         // Rotation in step: before advancing, a kiosk out of step jumps to the
         // group's slide when the group's instant has come; after it, a slide
         // that has just come to rest gets its next change on the group's instant.
+        if let event = attract.turn(engine: &engine, configuration: configuration, at: reading) { onEvent?(.attract(event)) }
         programme.inStep.keep(&engine, at: reading)
         for event in engine.advance(to: now, isReady: { store.isSettled($0) }) {
             report(event, at: now)
@@ -316,6 +321,7 @@ public final class Kiosk {
         if case .at(let deadline) = wakeup { wake = deadline }
         if let frame = output.nextFrame(for: wakeup, after: now) { wake = min(wake ?? frame, frame) }
         if let ping = lifecycle.nextWatchdogPing { wake = min(wake ?? ping, ping) }
+        if let home = attract.deadline { wake = min(wake ?? home, home) }
         // A touch's wake ending turns the screen off again on time.
         if let change = power.nextChange(after: now) { wake = min(wake ?? change, change) }
         loop.setTimer(wake)

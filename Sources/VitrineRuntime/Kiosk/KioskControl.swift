@@ -16,6 +16,8 @@ public enum KioskEvent: Hashable, Sendable {
     case screenChanged(lit: Bool)
     /// A presented frame first showed a new slide at rest (proof of play: `PlayLog`).
     case slideShown(SlideShown)
+    /// A visitor took over, or the kiosk went back home after they left (`touch.attract`).
+    case attract(AttractEvent)
 }
 
 /// A request from outside the display thread.
@@ -47,7 +49,7 @@ public struct KioskStatus: Hashable, Sendable {
     public var currentSlide: Int?
     public var slideCount: Int
     public var playing: Bool
-    /// Why rotation is paused, if it is: `touch`, `remote`.
+    /// Why rotation is paused, if it is: `touch`, `remote`, `screenOff`, `visitor`.
     public var pausedBecause: [String]
     public var output: String
     public var inputDevices: [String]
@@ -64,6 +66,8 @@ public struct KioskStatus: Hashable, Sendable {
     /// What the schedule shows now, since when, until when and what comes
     /// next; nil without a schedule.
     public var schedule: ScheduleStatus?
+    /// Attract mode, when `touch.attract` is set.
+    public var attract: AttractStatus?
 
     public static let errorLimit = 20
 }

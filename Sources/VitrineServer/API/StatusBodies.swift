@@ -9,7 +9,7 @@ public struct StatusBody: Codable, Hashable, Sendable {
     public var slideCount: Int
     /// Whether slides are rotating on their own now.
     public var playing: Bool
-    /// Why rotation is paused (`remote`, `screenOff`, `touch`), if it is.
+    /// Why rotation is paused (`remote`, `screenOff`, `touch`, `visitor`), if it is.
     public var pausedBecause: [String]
     /// The display in use, such as `headless 1280x720`.
     public var output: String
@@ -30,10 +30,13 @@ public struct StatusBody: Codable, Hashable, Sendable {
     public var channel: ChannelStatusBody?
     /// The TV told of screen changes over HDMI-CEC; nil with `power.cec` off.
     public var tv: TelevisionStatusBody?
+    /// Attract mode; nil when `touch.attract` is off.
+    public var attract: AttractStatusBody?
 
     public init(slide: Int?, slideCount: Int, playing: Bool, pausedBecause: [String], output: String, inputDevices: [String],
                 configVersion: String, uptimeSeconds: Double, recentErrors: [String], vitrineVersion: String, screen: PowerState,
-                schedule: ScheduleStatusBody?, override: OverrideBody?, channel: ChannelStatusBody?, tv: TelevisionStatusBody?) {
+                schedule: ScheduleStatusBody?, override: OverrideBody?, channel: ChannelStatusBody?, tv: TelevisionStatusBody?,
+                attract: AttractStatusBody? = nil) {
         self.slide = slide
         self.slideCount = slideCount
         self.playing = playing
@@ -49,11 +52,12 @@ public struct StatusBody: Codable, Hashable, Sendable {
         self.override = override
         self.channel = channel
         self.tv = tv
+        self.attract = attract
     }
 
     private enum CodingKeys: String, CodingKey {
         case slide, slideCount, playing, pausedBecause, output, inputDevices, configVersion, uptimeSeconds, recentErrors
-        case vitrineVersion, screen, schedule, override, channel, tv
+        case vitrineVersion, screen, schedule, override, channel, tv, attract
     }
 
     /// Every key always, null included: a client reads `schedule: null` as
@@ -75,6 +79,7 @@ public struct StatusBody: Codable, Hashable, Sendable {
         try container.encode(override, forKey: .override)
         try container.encode(channel, forKey: .channel)
         try container.encode(tv, forKey: .tv)
+        try container.encode(attract, forKey: .attract)
     }
 }
 

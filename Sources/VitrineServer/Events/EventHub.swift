@@ -43,6 +43,8 @@ public struct ServerEvent: Hashable, Sendable {
             self.init("overrideCleared", encoding: OverrideClearedEvent(id: id))
         case .error(let message):
             self.init("error", encoding: ErrorEvent(message: message))
+        case .attract(let event):
+            self.init("attract", encoding: AttractEventBody(event))
         }
     }
 }

@@ -1220,6 +1220,7 @@ paths:
         | `overrideSet` | an `Override` (set through the API; it shows once its first picture is decoded) |
         | `overrideCleared` | `{"id": "<the override's id>"}` (deleted through the API, or ended by itself at its `until`) |
         | `error` | `ErrorEvent` (something an operator should see, such as a picture that cannot be shown) |
+        | `attract` | `AttractEvent` (attract mode, `touch.attract`: a visitor took over, or the kiosk went back home after they left) |
 
         A comment line `: keep-alive` is sent every 15 seconds. Browsers' `EventSource` cannot send the
         `Authorization` header, so the console reads the stream with `fetch()`.
@@ -1241,7 +1242,7 @@ paths:
                 properties:
                   event:
                     type: string
-                    enum: [slideChanged, tapped, swiped, configApplied, assetAdded, overrideSet, overrideCleared, error]
+                    enum: [slideChanged, tapped, swiped, configApplied, assetAdded, overrideSet, overrideCleared, error, attract]
                   data:
                     type: string
                     pattern: '^\{.*\}$'
@@ -1631,10 +1632,10 @@ components:
           description: Whether slides are rotating on their own now.
         pausedBecause:
           type: array
-          description: Why rotation is paused, if it is. `screenOff` while the display is switched off.
+          description: Why rotation is paused, if it is. `screenOff` while the display is switched off; `visitor` while attract mode holds the slide a visitor chose.
           items:
             type: string
-            enum: [remote, screenOff, touch]
+            enum: [remote, screenOff, touch, visitor]
         output:
           type: string
           description: The display in use, such as `headless 1280x720` or `DRM card0 HDMI-A-1 1920x1080@60`.
@@ -1680,6 +1681,34 @@ components:
           nullable: true
           allOf:
             - $ref: "#/components/schemas/TVStatus"
+        attract:
+          description: Attract mode (`touch.attract`); null when it is off.
+          nullable: true
+          allOf:
+            - $ref: "#/components/schemas/AttractStatus"
+    AttractStatus:
+      type: object
+      additionalProperties: false
+      required: [state, afterSeconds, home, returnsInSeconds]
+      properties:
+        state:
+          type: string
+          enum: [attracting, touched, idle]
+          description: "`attracting`: nobody is using the kiosk and it rotates; `touched`: a finger is on the screen; `idle`: the last finger lifted, and the kiosk goes back home in `returnsInSeconds` unless touched again."
+        afterSeconds:
+          type: number
+          minimum: 0
+          description: "`touch.attract.after` in seconds."
+        home:
+          type: integer
+          minimum: 0
+          description: The slide the kiosk goes back to (in step with a group, `sync`, it goes to the group's slide instead).
+        returnsInSeconds:
+          type: number
+          minimum: 0
+          nullable: true
+          description: While `idle`, how long until the kiosk goes back home; null otherwise.
+      example: {state: idle, afterSeconds: 60, home: 0, returnsInSeconds: 42.5}
     TVStatus:
       type: object
       additionalProperties: false
@@ -2055,6 +2084,21 @@ components:
         message:
           type: string
       example: {message: "slides[4] (images/broken.jpg): not a JPEG file (it looks like PNG); showing the placeholder"}
+    AttractEvent:
+      type: object
+      additionalProperties: false
+      required: [state, slide]
+      properties:
+        state:
+          type: string
+          enum: [engaged, returned]
+          description: "`engaged`: a visitor's first touch; rotation holds on what they see. `returned`: nobody touched the screen for `touch.attract.after`, and the kiosk pages back to `slide` and rotates again."
+        slide:
+          type: integer
+          minimum: 0
+          nullable: true
+          description: "`engaged`: the slide under the finger (null with an empty playlist); `returned`: the slide gone back to."
+      example: {state: returned, slide: 0}
 
     # The configuration (docs/configuration.md). Unknown keys are refused at every level, and `null` is refused for
     # every key: leave a key out to get its default.
@@ -2411,6 +2455,25 @@ components:
           maximum: 100000
           default: 150
           description: ...or was moving faster than this many millimetres per second at release.
+        attract:
+          type: object
+          additionalProperties: false
+          required: [after]
+          description: |
+            Attract mode for a touch kiosk: a visitor's first touch holds rotation on the slides they choose, and once
+            nobody has touched the screen for `after` since the last finger lifted, the kiosk pages back to `home` with
+            its transition and rotates again. Left out: off (rotation resumes `resumeDelay` after each touch).
+          properties:
+            after:
+              description: How long after the last touch the kiosk goes back home. Greater than 0, at most a day.
+              allOf:
+                - $ref: "#/components/schemas/IntervalDuration"
+            home:
+              type: integer
+              minimum: 0
+              maximum: 9999
+              default: 0
+              description: The slide to go back to, counting from 0 (clamped to a schedule playlist's length); with `sync`, the group's slide is used instead.
     Output:
       type: object
       additionalProperties: false

@@ -30,15 +30,16 @@ struct StatusRoutes {
 
     /// The status now.
     func body() -> StatusBody {
-        let status = kiosk.control.status
+        let status = kiosk.control.status, now = MonotonicClock.now()
         return StatusBody(
             slide: status.currentSlide, slideCount: status.slideCount, playing: status.playing, pausedBecause: status.pausedBecause,
             output: status.output, inputDevices: status.inputDevices, configVersion: kiosk.store.current.version,
-            uptimeSeconds: (MonotonicClock.now() - status.startedAt).secondsValue, recentErrors: status.recentErrors,
+            uptimeSeconds: (now - status.startedAt).secondsValue, recentErrors: status.recentErrors,
             vitrineVersion: VitrineVersion.current, screen: status.screen.isLit ? .on : .off,
             schedule: status.schedule.map(ScheduleStatusBody.init), override: status.override.map(OverrideBody.init),
             channel: kiosk.channel.map { ChannelStatusBody($0, wall: WallClock.now()) },
-            tv: kiosk.television.map { TelevisionStatusBody($0.status) })
+            tv: kiosk.television.map { TelevisionStatusBody($0.status) },
+            attract: status.attract.map { AttractStatusBody($0, now: now) })
     }
 
     private func control(_ request: Request) async throws -> Response {

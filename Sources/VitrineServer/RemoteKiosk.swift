@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
@@ -29,6 +30,8 @@ public final class RemoteKiosk: Sendable {
     /// Proof of play: the log of slides shown and its upload, if kept.
     public let plays: ProofOfPlay?
     let startedAt: MonotonicInstant
+    /// Orders `applyCurrent`'s read of the store and its send to the display.
+    private let applying = Mutex<Void>(())
     let logger: Logger
 
     /// Joins the remote side to a kiosk made with `fetcher`'s view of the state
@@ -51,7 +54,7 @@ public final class RemoteKiosk: Sendable {
         fetcher.onChange { [weak self] in self?.downloadsChanged() }
         fetcher.track(store.current.configuration)
         // A channel's new version takes the path a push takes.
-        channel?.onApply { [weak self] stored in self?.apply(stored) }
+        channel?.onApply { [weak self] _ in self?.applyCurrent() }
         startOverride()
         collectUnusedAssets()
     }
@@ -74,10 +77,20 @@ public final class RemoteKiosk: Sendable {
         return configuration
     }
 
-    /// Hands `stored` to the display thread, which switches at the next slide boundary.
-    func apply(_ stored: StoredConfiguration) {
-        control.send(.apply(ScheduledConfiguration(effective(stored)), version: stored.version))
-        fetcher.track(stored.configuration)
+    /// Hands the store's current configuration to the display thread, which
+    /// switches at the next slide boundary. Call it after each change to the store.
+    ///
+    /// Reading the store and sending happen under one lock: concurrent pushes each
+    /// change the store and then apply, and without the lock an earlier push's
+    /// send could reach the display after a later one's, leaving the screen on a
+    /// configuration the store no longer holds (`ConcurrentPushTests` saw it).
+    /// With it, the last send reads the last change.
+    func applyCurrent() {
+        applying.withLock { _ in
+            let stored = store.current
+            control.send(.apply(ScheduledConfiguration(effective(stored)), version: stored.version))
+            fetcher.track(stored.configuration)
+        }
         collectUnusedAssets()
     }
 

@@ -140,7 +140,7 @@ struct RotationSchedulerTests {
     }
 
     @Test func pauseReasonsAreOrdered() {
-        #expect(PauseReason.allCases.sorted() == [.remote, .screenOff, .touch])
+        #expect(PauseReason.allCases.sorted() == [.remote, .screenOff, .touch, .visitor])
         #expect(PauseReason(rawValue: "touch") == .touch)
         #expect(PauseReason(rawValue: "remote") == .remote)
     }

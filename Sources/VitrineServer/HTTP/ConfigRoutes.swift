@@ -18,7 +18,7 @@ struct ConfigRoutes {
         router.post("/api/v1/config/rollback") { _, _ in
             try refuseWhileFollowingAChannel()
             let change = try await kiosk.offload { [kiosk] in try kiosk.store.rollback() }
-            kiosk.apply(change.current)
+            kiosk.applyCurrent()
             return try changeResponse(change)
         }
     }
@@ -70,7 +70,7 @@ struct ConfigRoutes {
                            issues: pictures)
         }
         let change = try await kiosk.offload { [kiosk] in try kiosk.store.replace(with: pushed, ifMatch: ifMatch) }
-        if change.changed { kiosk.apply(change.current) }
+        if change.changed { kiosk.applyCurrent() }
         return try changeResponse(change)
     }
 

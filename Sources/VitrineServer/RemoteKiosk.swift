@@ -7,13 +7,14 @@ import Synchronization
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// The remote side of one running kiosk: its state directory, URL downloads and
-/// event stream, joined to the display thread through `KioskControl`. The HTTP
+/// event stream, joined to the display thread through a `DisplayLoopLink` (`KioskControl`). The HTTP
 /// routes work on this; nothing here runs on the display thread.
 public final class RemoteKiosk: Sendable {
     public let store: StateStore
-    public let control: KioskControl
+    public let control: any DisplayLoopLink
     public let metrics: KioskMetrics
     public let events: EventHub
     public let fetcher: URLImageFetcher
@@ -36,7 +37,7 @@ public final class RemoteKiosk: Sendable {
 
     /// Joins the remote side to a kiosk made with `fetcher`'s view of the state
     /// (`URLImageFetcher.localFiles` in its configuration's downloads).
-    public init(store: StateStore, fetcher: URLImageFetcher, control: KioskControl, metrics: KioskMetrics, events: EventHub,
+    public init(store: StateStore, fetcher: URLImageFetcher, control: any DisplayLoopLink, metrics: KioskMetrics, events: EventHub,
                 logger: Logger, channel: ChannelFollower? = nil, television: CECTelevision? = nil,
                 plays: ProofOfPlay? = nil) {
         self.plays = plays

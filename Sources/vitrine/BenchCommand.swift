@@ -5,6 +5,7 @@ import VitrineConfig
 import VitrineCore
 import VitrineJPEG
 import VitrineRuntime
+import VitrineSystem
 
 /// Benchmarks measured side by side with the reference tools in the same run;
 /// the tables they print go into docs/benchmarks.md.

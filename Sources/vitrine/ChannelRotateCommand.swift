@@ -2,6 +2,7 @@ import ArgumentParser
 import VitrineChannel
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// `vitrine channel rotate`: a new `root.json`, signed with the offline root
 /// key, naming the keys that sign manifests from now on (docs/fleet.md, "Key

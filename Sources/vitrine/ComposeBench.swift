@@ -3,6 +3,7 @@ import FoundationEssentials
 import Logging
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 struct ComposeBench: ParsableCommand {
     static let configuration = CommandConfiguration(

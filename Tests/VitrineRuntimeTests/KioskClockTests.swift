@@ -4,6 +4,7 @@ import Testing
 import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
+import VitrineSystem
 
 /// The display loop reads time only through the clock it is given: a kiosk
 /// whose wall clock says Wednesday morning shows the day playlist, one whose

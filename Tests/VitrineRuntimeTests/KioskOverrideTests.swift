@@ -4,6 +4,7 @@ import Testing
 import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
+import VitrineSystem
 
 /// An emergency override through the real display loop (epoll, both timerfds,
 /// the decode queue) on a headless display: it shows at once, not at the

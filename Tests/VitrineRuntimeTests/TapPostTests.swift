@@ -4,6 +4,7 @@ import Testing
 import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
+import VitrineSystem
 
 /// The tap action's HTTP POST against a real socket on loopback.
 @Suite("Tap action POST")

@@ -10,6 +10,7 @@ import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
 @testable import VitrineServer
+import VitrineSystem
 
 /// A static origin on loopback: serves a channel directory with ETags (the
 /// SHA-256 of each file), answers `If-None-Match` with 304 and counts those,

@@ -5,6 +5,7 @@ import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
 @testable import VitrineServer
+import VitrineSystem
 
 extension ChannelFixture {
     /// Publishes `base` as the channel's playlist, each group's colours as its

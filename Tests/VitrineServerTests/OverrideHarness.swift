@@ -41,7 +41,10 @@ final class OverrideHarness: @unchecked Sendable {
     }
 
     /// What was sent to the display thread since the last call.
-    func commands() -> [KioskCommand] { remote.control.takeCommands() }
+    func commands() -> [KioskCommand] {
+        // The display loop the assembly built is the runtime's: its queue can be read here.
+        (remote.control as? KioskControl)?.takeCommands() ?? []
+    }
 
     /// The overrides sent, in order (nil: "end the one showing").
     func overridesSent() -> [KioskOverride?] {

@@ -9,6 +9,7 @@ import VitrineCore
 import VitrinePNG
 @testable import VitrineRuntime
 @testable import VitrineServer
+import VitrineSystem
 
 @Suite("API: emergency override")
 struct OverrideRoutesTests {

@@ -1,6 +1,7 @@
 import Glibc
 import VitrineConfig
 import VitrineCore
+import VitrineSystem
 
 /// The display loop's part of proof of play: noticing, as frames are
 /// presented, when one first shows a new slide at rest, and when that frame

@@ -1,4 +1,5 @@
 import VitrineCore
+import VitrineSystem
 
 /// One reading of both clocks the display loop runs on, taken together at the
 /// start of a turn: everything the turn decides uses this reading, so two

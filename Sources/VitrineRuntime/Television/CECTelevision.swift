@@ -4,6 +4,7 @@ import Logging
 import VitrineCEC
 import VitrineConfig
 import VitrineCore
+import VitrineSystem
 
 /// The TV on the other end of the HDMI cable, told over HDMI-CEC when the
 /// screen goes dark (`<Standby>`) and comes on (`<Image View On>`, `<Active

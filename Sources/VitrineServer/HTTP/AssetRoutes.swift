@@ -2,7 +2,6 @@ import Hummingbird
 import NIOCore
 import VitrineConfig
 import VitrineCore
-import VitrineRuntime
 import VitrineSystem
 
 /// Uploads, listing, download, thumbnails and deletion of pictures.

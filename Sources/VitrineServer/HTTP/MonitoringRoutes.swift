@@ -1,6 +1,6 @@
 import Hummingbird
 import VitrineCore
-import VitrineRuntime
+import VitrineSystem
 
 /// `GET /metrics` (Prometheus) and `GET /healthz`, without authentication so
 /// that monitoring needs no secret; neither tells anything about the content.

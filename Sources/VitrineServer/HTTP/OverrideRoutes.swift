@@ -3,7 +3,7 @@ import Hummingbird
 import VitrineChannel
 import VitrineConfig
 import VitrineCore
-import VitrineRuntime
+import VitrineSystem
 
 /// `POST`/`GET`/`DELETE /api/v1/override`: the emergency override. It shows at
 /// once (not at the next slide boundary), above any schedule and with the

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Hummingbird
 import VitrineConfig
 import VitrineCore
-import VitrineRuntime
+import VitrineSystem
 
 /// `GET`/`PUT /api/v1/power`: the screen switched on or off by an operator.
 /// The display thread applies a request at its next turn (atomic `ACTIVE` or

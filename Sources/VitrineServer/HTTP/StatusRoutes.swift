@@ -5,6 +5,7 @@ import VitrineConfig
 import VitrineCore
 import VitrinePNG
 import VitrineRuntime
+import VitrineSystem
 
 /// Status, control and the screenshot.
 struct StatusRoutes {

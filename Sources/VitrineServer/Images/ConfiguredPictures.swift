@@ -3,6 +3,7 @@ import VitrineCore
 import VitrineJPEG
 import VitrinePNG
 import VitrineRuntime
+import VitrineSystem
 
 /// The pictures a configuration names on this machine, checked before they
 /// reach a screen: a picture that cannot be shown becomes a problem line naming

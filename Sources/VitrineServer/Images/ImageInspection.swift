@@ -2,6 +2,7 @@ import VitrineCore
 import VitrineJPEG
 import VitrinePNG
 import VitrineRuntime
+import VitrineSystem
 
 /// What an uploaded or downloaded picture is, proven by decoding all of it.
 public struct InspectedImage: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 
 /// The emergency override between the API, the state directory and the
 /// display thread: stored first (so that it survives a restart), then sent to

@@ -1,6 +1,7 @@
 import Dispatch
 import VitrineCore
 import VitrineJPEG
+import VitrineSystem
 
 /// Decoded slide frames: decoded on a background queue, handed to the display
 /// thread, and bounded in number.

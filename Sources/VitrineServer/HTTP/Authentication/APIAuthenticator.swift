@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import Synchronization
 import VitrineCore
-import VitrineRuntime
+import VitrineSystem
 
 /// Checks `Authorization: Bearer <token>` for every route that is not on
 /// `PublicRoutes.list`, and slows down peers that keep failing.

@@ -1,3 +1,5 @@
+import VitrineConfig
+
 /// One play as JSON: `components/schemas/Play` in docs/api/openapi.yaml. A
 /// line of the proof-of-play log, an item of `GET /api/v1/plays` and of an
 /// upload batch.
@@ -9,7 +11,7 @@ public struct PlayBody: Codable, Hashable, Sendable {
     /// The slide's `path` as the configuration names it.
     public var path: String
     /// The SHA-256 of the picture shown; nil (written as null) when it could not be read.
-    public var sha256: String?
+    @ExplicitNull public var sha256: String?
     /// When the first frame showing the slide at rest reached the screen:
     /// RFC 3339, UTC, microseconds (`2026-11-23T08:15:46.123456Z`).
     public var start: String
@@ -23,18 +25,5 @@ public struct PlayBody: Codable, Hashable, Sendable {
         self.sha256 = sha256
         self.start = start
         self.durationMs = durationMs
-    }
-
-    private enum CodingKeys: String, CodingKey { case seq, slide, path, sha256, start, durationMs }
-
-    /// `sha256` is always there, null when the picture could not be read.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(seq, forKey: .seq)
-        try container.encode(slide, forKey: .slide)
-        try container.encode(path, forKey: .path)
-        try container.encode(sha256, forKey: .sha256)
-        try container.encode(start, forKey: .start)
-        try container.encode(durationMs, forKey: .durationMs)
     }
 }

@@ -1,3 +1,4 @@
+import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 
@@ -7,22 +8,13 @@ public struct AttractEventBody: Codable, Hashable, Sendable {
 
     public var state: State
     /// Engaged: the slide under the finger; returned: the slide gone back to.
-    public var slide: Int?
+    @ExplicitNull public var slide: Int?
 
     init(_ event: AttractEvent) {
         switch event {
         case .engaged(let slide): (state, self.slide) = (.engaged, slide)
         case .returned(let slide): (state, self.slide) = (.returned, slide)
         }
-    }
-
-    private enum CodingKeys: String, CodingKey { case state, slide }
-
-    /// `slide` always, null included, as the schema requires.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(slide, forKey: .slide)
     }
 }
 
@@ -34,7 +26,7 @@ public struct AttractStatusBody: Codable, Hashable, Sendable {
     public var afterSeconds: Double
     public var home: Int
     /// While idle, the time left before the kiosk goes back home.
-    public var returnsInSeconds: Double?
+    @ExplicitNull public var returnsInSeconds: Double?
 
     init(_ status: AttractStatus, now: MonotonicInstant) {
         afterSeconds = status.idle.secondsValue
@@ -44,15 +36,5 @@ public struct AttractStatusBody: Codable, Hashable, Sendable {
         case .touched: (state, returnsInSeconds) = (.touched, nil)
         case .idle(let since): (state, returnsInSeconds) = (.idle, max(0, (since + status.idle - now).secondsValue))
         }
-    }
-
-    private enum CodingKeys: String, CodingKey { case state, afterSeconds, home, returnsInSeconds }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(afterSeconds, forKey: .afterSeconds)
-        try container.encode(home, forKey: .home)
-        try container.encode(returnsInSeconds, forKey: .returnsInSeconds)
     }
 }

@@ -13,7 +13,7 @@ public struct OverrideBody: Codable, Hashable, Sendable {
     /// When it ends by itself: RFC 3339, UTC, whole seconds.
     public var until: String
     /// Its own interval in the display form of a duration (`30s`); nil when the configuration's applies.
-    public var interval: String?
+    @ExplicitNull public var interval: String?
     /// Its slides in their object form.
     public var slides: [SlideBody]
 
@@ -28,18 +28,6 @@ public struct OverrideBody: Codable, Hashable, Sendable {
     init(_ override: KioskOverride) {
         self.init(id: override.id, since: override.since.description, until: override.until.description,
                   interval: override.interval.map(DurationSyntax.format), slides: override.slides.map(SlideBody.init))
-    }
-
-    private enum CodingKeys: String, CodingKey { case id, since, until, interval, slides }
-
-    /// `interval` is always there, null when the configuration's applies.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(since, forKey: .since)
-        try container.encode(until, forKey: .until)
-        try container.encode(interval, forKey: .interval)
-        try container.encode(slides, forKey: .slides)
     }
 }
 

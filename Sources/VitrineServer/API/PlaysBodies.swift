@@ -1,3 +1,4 @@
+import VitrineConfig
 import VitrineRuntime
 
 /// `GET /api/v1/plays`'s answer: `components/schemas/Plays` in docs/api/openapi.yaml.
@@ -9,9 +10,9 @@ public struct PlaysBody: Codable, Hashable, Sendable {
     /// Plays the log's bound deleted, oldest first, since the log began.
     public var dropped: UInt64
     /// How the upload to `plays.upload` is doing; nil without one.
-    public var upload: PlayUploadBody?
+    @ExplicitNull public var upload: PlayUploadBody?
     /// The kiosk's signify public key line; nil when none could be made.
-    public var signingKey: String?
+    @ExplicitNull public var signingKey: String?
 
     public init(plays: [PlayBody], more: Bool, dropped: UInt64, upload: PlayUploadBody?, signingKey: String?) {
         self.plays = plays
@@ -23,18 +24,6 @@ public struct PlaysBody: Codable, Hashable, Sendable {
 
     /// A kiosk without a log (some tests): nothing was recorded.
     static let nothingRecorded = PlaysBody(plays: [], more: false, dropped: 0, upload: nil, signingKey: nil)
-
-    private enum CodingKeys: String, CodingKey { case plays, more, dropped, upload, signingKey }
-
-    /// Every key always, as the schema requires: null where there is nothing.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(plays, forKey: .plays)
-        try container.encode(more, forKey: .more)
-        try container.encode(dropped, forKey: .dropped)
-        try container.encode(upload, forKey: .upload)
-        try container.encode(signingKey, forKey: .signingKey)
-    }
 }
 
 /// `upload` in the plays answer: `components/schemas/PlayUpload`.
@@ -49,7 +38,7 @@ public struct PlayUploadBody: Codable, Hashable, Sendable {
     /// Plays the log deleted before they were accepted, ever.
     public var dropped: UInt64
     /// Why the last batch failed; nil once one gets through.
-    public var lastError: String?
+    @ExplicitNull public var lastError: String?
 
     public init(url: String, pending: UInt64, uploaded: Int, failures: Int, dropped: UInt64, lastError: String?) {
         self.url = url
@@ -63,18 +52,5 @@ public struct PlayUploadBody: Codable, Hashable, Sendable {
     init(_ status: PlayUploader.Status) {
         self.init(url: status.url, pending: status.pending, uploaded: status.uploaded, failures: status.failures,
                   dropped: status.dropped, lastError: status.lastError)
-    }
-
-    private enum CodingKeys: String, CodingKey { case url, pending, uploaded, failures, dropped, lastError }
-
-    /// `lastError` is always there, null once a batch gets through.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(url, forKey: .url)
-        try container.encode(pending, forKey: .pending)
-        try container.encode(uploaded, forKey: .uploaded)
-        try container.encode(failures, forKey: .failures)
-        try container.encode(dropped, forKey: .dropped)
-        try container.encode(lastError, forKey: .lastError)
     }
 }

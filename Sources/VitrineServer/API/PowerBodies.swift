@@ -1,3 +1,4 @@
+import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 
@@ -29,7 +30,7 @@ public struct PowerStatus: Codable, Hashable, Sendable {
     /// Lit by a touch although `requested` is off.
     public var wokenByTouch: Bool
     /// Seconds until a touch's wake ends; null unless `wokenByTouch`.
-    public var wakeEndsInSeconds: Double?
+    @ExplicitNull public var wakeEndsInSeconds: Double?
     /// Lit because an emergency override is on screen.
     public var heldByOverride: Bool
 
@@ -48,21 +49,6 @@ public struct PowerStatus: Codable, Hashable, Sendable {
         self.init(state: status.screen.isLit ? .on : .off, requested: PowerState(status.screenRequested),
                   wokenByTouch: wakeEnds != nil, wakeEndsInSeconds: wakeEnds,
                   heldByOverride: status.screen == .heldByOverride)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case state, requested, wokenByTouch, wakeEndsInSeconds, heldByOverride
-    }
-
-    /// As the schema has it: `wakeEndsInSeconds` is always there, null when
-    /// there is no wake (the synthesized encoder would leave the key out).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(requested, forKey: .requested)
-        try container.encode(wokenByTouch, forKey: .wokenByTouch)
-        try container.encode(wakeEndsInSeconds, forKey: .wakeEndsInSeconds)
-        try container.encode(heldByOverride, forKey: .heldByOverride)
     }
 }
 

@@ -5,7 +5,7 @@ import VitrineRuntime
 /// `GET /api/v1/status`'s answer: `components/schemas/Status` in docs/api/openapi.yaml.
 public struct StatusBody: Codable, Hashable, Sendable {
     /// The slide on screen, counting from 0; nil when the playlist is empty.
-    public var slide: Int?
+    @ExplicitNull public var slide: Int?
     public var slideCount: Int
     /// Whether slides are rotating on their own now.
     public var playing: Bool
@@ -23,15 +23,15 @@ public struct StatusBody: Codable, Hashable, Sendable {
     /// Whether the screen is lit.
     public var screen: PowerState
     /// What the schedule shows now and next; nil without a schedule.
-    public var schedule: ScheduleStatusBody?
+    @ExplicitNull public var schedule: ScheduleStatusBody?
     /// The emergency override on screen; nil when none is.
-    public var override: OverrideBody?
+    @ExplicitNull public var override: OverrideBody?
     /// The signed channel this kiosk follows; nil when it follows none.
-    public var channel: ChannelStatusBody?
+    @ExplicitNull public var channel: ChannelStatusBody?
     /// The TV told of screen changes over HDMI-CEC; nil with `power.cec` off.
-    public var tv: TelevisionStatusBody?
+    @ExplicitNull public var tv: TelevisionStatusBody?
     /// Attract mode; nil when `touch.attract` is off.
-    public var attract: AttractStatusBody?
+    @ExplicitNull public var attract: AttractStatusBody?
 
     public init(slide: Int?, slideCount: Int, playing: Bool, pausedBecause: [String], output: String, inputDevices: [String],
                 configVersion: String, uptimeSeconds: Double, recentErrors: [String], vitrineVersion: String, screen: PowerState,
@@ -54,33 +54,6 @@ public struct StatusBody: Codable, Hashable, Sendable {
         self.tv = tv
         self.attract = attract
     }
-
-    private enum CodingKeys: String, CodingKey {
-        case slide, slideCount, playing, pausedBecause, output, inputDevices, configVersion, uptimeSeconds, recentErrors
-        case vitrineVersion, screen, schedule, override, channel, tv, attract
-    }
-
-    /// Every key always, null included: a client reads `schedule: null` as
-    /// "no schedule", which is what the status has always said.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(slide, forKey: .slide)
-        try container.encode(slideCount, forKey: .slideCount)
-        try container.encode(playing, forKey: .playing)
-        try container.encode(pausedBecause, forKey: .pausedBecause)
-        try container.encode(output, forKey: .output)
-        try container.encode(inputDevices, forKey: .inputDevices)
-        try container.encode(configVersion, forKey: .configVersion)
-        try container.encode(uptimeSeconds, forKey: .uptimeSeconds)
-        try container.encode(recentErrors, forKey: .recentErrors)
-        try container.encode(vitrineVersion, forKey: .vitrineVersion)
-        try container.encode(screen, forKey: .screen)
-        try container.encode(schedule, forKey: .schedule)
-        try container.encode(override, forKey: .override)
-        try container.encode(channel, forKey: .channel)
-        try container.encode(tv, forKey: .tv)
-        try container.encode(attract, forKey: .attract)
-    }
 }
 
 /// `schedule` in the status: `components/schemas/ScheduleStatus`. What the
@@ -89,13 +62,13 @@ public struct ScheduleStatusBody: Codable, Hashable, Sendable {
     /// What shows now, as `vitrine schedule` writes it (`playlist day (slides 0, 1)`, `screen off`).
     public var showing: String
     /// The playlist showing; nil while the schedule has the screen off.
-    public var playlist: String?
+    @ExplicitNull public var playlist: String?
     /// When that began; nil when it has always been so.
-    public var since: String?
+    @ExplicitNull public var since: String?
     /// When it changes next; nil when it never does.
-    public var until: String?
+    @ExplicitNull public var until: String?
     /// What shows from `until` on.
-    public var next: String?
+    @ExplicitNull public var next: String?
     /// The zone the schedule is in.
     public var timezone: String
 
@@ -112,18 +85,5 @@ public struct ScheduleStatusBody: Codable, Hashable, Sendable {
         self.init(showing: schedule.now.showing.description, playlist: schedule.now.showing.playlistName,
                   since: schedule.now.since?.description, until: schedule.now.until?.description,
                   next: schedule.next?.description, timezone: schedule.timezone)
-    }
-
-    private enum CodingKeys: String, CodingKey { case showing, playlist, since, until, next, timezone }
-
-    /// Every key always, as the schema requires: null where there is nothing.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(showing, forKey: .showing)
-        try container.encode(playlist, forKey: .playlist)
-        try container.encode(since, forKey: .since)
-        try container.encode(until, forKey: .until)
-        try container.encode(next, forKey: .next)
-        try container.encode(timezone, forKey: .timezone)
     }
 }

@@ -1,3 +1,4 @@
+import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 
@@ -9,19 +10,19 @@ public struct TelevisionStatusBody: Codable, Hashable, Sendable {
     public enum Wanted: String, Codable, Hashable, Sendable { case on, standby }
 
     /// The adapter in use (`/dev/cec0`); nil while none is.
-    public var adapter: String?
+    @ExplicitNull public var adapter: String?
     /// The kiosk's place in the HDMI tree (`1.0.0.0`).
-    public var physicalAddress: String?
+    @ExplicitNull public var physicalAddress: String?
     /// The kiosk's address on the CEC bus.
-    public var logicalAddress: Int?
+    @ExplicitNull public var logicalAddress: Int?
     /// Nil before the kiosk's first frame.
-    public var wanted: Wanted?
+    @ExplicitNull public var wanted: Wanted?
     /// What the TV last answered (`on`, `standby`, `turningOn`, `turningToStandby`); nil when it has not.
-    public var reported: String?
+    @ExplicitNull public var reported: String?
     /// Whether the TV reported being where it should be, or on its way there.
     public var confirmed: Bool
     /// Why it is not confirmed, or why no adapter is in use.
-    public var problem: String?
+    @ExplicitNull public var problem: String?
     public var commandsAcknowledged: Int
     public var deliveryFailures: Int
 
@@ -43,23 +44,5 @@ public struct TelevisionStatusBody: Codable, Hashable, Sendable {
                   wanted: status.wanted.map { $0 ? .on : .standby }, reported: status.reported?.rawValue,
                   confirmed: status.confirmed, problem: status.problem, commandsAcknowledged: status.commandsAcknowledged,
                   deliveryFailures: status.deliveryFailures)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case adapter, physicalAddress, logicalAddress, wanted, reported, confirmed, problem, commandsAcknowledged, deliveryFailures
-    }
-
-    /// Every key always, as the schema requires: null where nothing is known.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(adapter, forKey: .adapter)
-        try container.encode(physicalAddress, forKey: .physicalAddress)
-        try container.encode(logicalAddress, forKey: .logicalAddress)
-        try container.encode(wanted, forKey: .wanted)
-        try container.encode(reported, forKey: .reported)
-        try container.encode(confirmed, forKey: .confirmed)
-        try container.encode(problem, forKey: .problem)
-        try container.encode(commandsAcknowledged, forKey: .commandsAcknowledged)
-        try container.encode(deliveryFailures, forKey: .deliveryFailures)
     }
 }

@@ -68,6 +68,26 @@ struct ConfiguredPicturesTests {
         }
     }
 
+    @Test("headers longer than the header check reads (20 APP2 segments, 1.3 MB) are not called damaged; the picture decodes")
+    func headersPastTheFirstMebibyte() throws {
+        let directory = NSTemporaryDirectory() + "vitrine-pictures-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let good = [UInt8](try #require(FileManager.default.contents(atPath: Self.fixtures + "/ijg_testorig_baseline420.jpg")))
+        // APP2 segments of 65,000 bytes each (an ICC profile's chunks are as large), after SOI.
+        let segment: [UInt8] = [0xFF, 0xE2, UInt8(65_002 >> 8), UInt8(65_002 & 0xFF)] + [UInt8](repeating: 0x41, count: 65_000)
+        let padded = Array(good.prefix(2)) + Array([[UInt8]](repeating: segment, count: 20).joined()) + Array(good.dropFirst(2))
+        #expect(padded.count > ConfiguredPictures.headerBytes)
+        try Data(padded).write(to: URL(fileURLWithPath: directory + "/icc.jpg"))
+        let configuration = try Self.configuration("slides: [icc.jpg]", in: directory)
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .header).isEmpty)
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .decode).isEmpty)
+        // Cut inside its headers, it is damaged for both.
+        try Data(padded.prefix(300_000)).write(to: URL(fileURLWithPath: directory + "/icc.jpg"))
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .header).map(\.path) == ["slides[0].path"])
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .decode).map(\.path) == ["slides[0].path"])
+    }
+
     @Test("a push naming a text file as a slide is refused with its key path, and nothing changes")
     func pushRefusesWhatCannotBeShown() async throws {
         let harness = try ServerHarness()

@@ -1,3 +1,4 @@
+import Glibc
 import VitrineConfig
 import VitrineCore
 import VitrineJPEG
@@ -45,25 +46,40 @@ public enum ConfiguredPictures {
         return issues
     }
 
+    /// How much of a picture the header check reads: a JPEG's markers up to
+    /// its first scan fit, a large ICC profile or EXIF thumbnail included.
+    static let headerBytes = 1 << 20
+
     /// Why `file` cannot be shown, or nil. A file that cannot be opened is not
     /// this check's to report (`fileIssues` says it is missing or unreadable).
     static func problem(with file: String, depth: Depth, maxPixels: Int) -> String? {
-        let mapped: MappedFile
-        do {
-            mapped = try MappedFile(file)
-        } catch {
-            return nil
-        }
         switch depth {
         case .decode:
+            // Mapped, not read: a 50 MB picture costs page cache, not heap. Only
+            // `vitrine check-config` decodes, in a process of its own: a file cut
+            // short while it is mapped (SIGBUS) ends the check, never a kiosk.
             do {
-                _ = try ImageInspection.inspect(mapped, maxPixels: maxPixels)
+                _ = try ImageInspection.inspect(try MappedFile(file), maxPixels: maxPixels)
                 return nil
+            } catch let failure as ImageInspection.Failure {
+                return reason(failure)
             } catch {
-                return reason(error)
+                return nil
             }
         case .header:
-            return headerProblem(mapped.bytes, maxPixels: maxPixels)
+            // Read, not mapped: this runs inside the kiosk (a push), where a
+            // file an operator rewrites meanwhile must not be able to crash it.
+            var head = [UInt8](repeating: 0, count: headerBytes)
+            let count: Int
+            do {
+                let opened = try OpenFile(file, O_RDONLY | O_CLOEXEC)
+                count = try head.withUnsafeMutableBytes { try opened.read(into: $0) }
+            } catch {
+                return nil
+            }
+            return head.withUnsafeBytes { bytes in
+                headerProblem(UnsafeRawBufferPointer(rebasing: bytes[..<count]), fileGoesOn: count == headerBytes, maxPixels: maxPixels)
+            }
         }
     }
 
@@ -76,13 +92,15 @@ public enum ConfiguredPictures {
     }
 
     /// The format by its first bytes, and the size from the headers (a JPEG's
-    /// markers up to the first scan, a PNG's IHDR).
-    static func headerProblem(_ bytes: UnsafeRawBufferPointer, maxPixels: Int) -> String? {
+    /// markers up to the first scan, a PNG's IHDR). `fileGoesOn`: `bytes` is
+    /// only the start of the file, so headers that run past it are not damaged.
+    static func headerProblem(_ bytes: UnsafeRawBufferPointer, fileGoesOn: Bool = false, maxPixels: Int) -> String? {
         let size: PixelSize
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             do throws(JPEGError) {
                 size = try JPEGMarkerScanner.scan(bytes).uprightSize
             } catch {
+                if case .truncated = error, fileGoesOn { return nil }
                 return "cannot be decoded: \(error)"
             }
         } else if PNGCodec.hasSignature(bytes) {

@@ -320,6 +320,9 @@ public final class DRMScanout {
         return connected
     }
 
+    /// How many modes `firstAccepted` asks the driver about before it gives up.
+    static let maximumModesTried = 8
+
     /// The modes to offer the driver, best first: the requested one (or the
     /// preferred one). With no request, the connector's other modes follow,
     /// largest and fastest first, for a driver that refuses the best (an HDMI
@@ -342,12 +345,14 @@ public final class DRMScanout {
     /// so a refused mode gives way to the next rather than to a black screen;
     /// the legacy one cannot ask, so its first candidate is taken and the
     /// modeset reports a refusal. Another process holding the display is not a
-    /// refusal of the mode: that error ends the search.
+    /// refusal of the mode: that error ends the search. At most
+    /// `maximumModesTried` are asked: each needs buffers of its size (a 5K
+    /// mode's are 88 MB), and a driver that refuses that many refuses them all.
     static func firstAccepted(_ candidates: [DRMMode], on connector: DRMConnector, interface: ModesetInterface,
                               card: DRMCard, reusing existing: [DRMFramebuffer] = []) throws(DRMError) -> (DRMMode, [DRMFramebuffer]) {
         var refusals: [String] = []
         var buffers = existing
-        for mode in candidates {
+        for mode in candidates.prefix(maximumModesTried) {
             if buffers.count != 2 || buffers[0].size != mode.size {
                 buffers = [try DRMFramebuffer(card: card, size: mode.size), try DRMFramebuffer(card: card, size: mode.size)]
             }

@@ -18,7 +18,8 @@ struct ConfigRoutes {
         router.post("/api/v1/config/rollback") { _, _ in
             try refuseWhileFollowingAChannel()
             let change = try await kiosk.offload { [kiosk] in try kiosk.store.rollback() }
-            kiosk.applyCurrent()
+            // On the blocking pool: applying reads the schedule's zone file (TZif).
+            try await kiosk.offload { [kiosk] in kiosk.applyCurrent() }
             return try changeResponse(change)
         }
     }
@@ -70,7 +71,8 @@ struct ConfigRoutes {
                            issues: pictures)
         }
         let change = try await kiosk.offload { [kiosk] in try kiosk.store.replace(with: pushed, ifMatch: ifMatch) }
-        if change.changed { kiosk.applyCurrent() }
+        // On the blocking pool: applying reads the schedule's zone file (TZif).
+        if change.changed { try await kiosk.offload { [kiosk] in kiosk.applyCurrent() } }
         return try changeResponse(change)
     }
 

@@ -33,8 +33,6 @@ public final class SlideFrameStore: @unchecked Sendable {
     }
 
     private let lock = Mutex()
-    /// Guarded by `lock`: a slide's request changes when its URL's download does (`replace`).
-    private var requests: [SlideRequest]
     /// The size every frame is decoded for.
     public let outputSize: PixelSize
     private let placeholderRequest: SlideRequest?
@@ -46,24 +44,34 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// Used only on `queue`, which is serial: TurboJPEG handles are single-threaded.
     nonisolated(unsafe) private var workspace: SlideDecodingWorkspace?
 
-    // Guarded by `lock`.
-    private var frames: [Int: PixelImage] = [:]
-    private var recency: [Int] = []
-    private var failures: [Int: SlideError] = [:]
-    private var inFlight: Set<Int> = []
-    private var wanted: [Int] = []
-    private var unreported: [(slide: Int?, error: SlideError)] = []
-    private var placeholderState: State = .absent
-    private var changeCount = 0
-    /// Decodes queued and not finished (the placeholder's included).
-    private var queuedDecodes = 0
-    /// Memory of evicted frames, reused for the next decode so that a page
-    /// change does not fault in a fresh frame's worth of pages. At most one is kept.
-    private var recycled: PixelStorage?
-    /// Bumped by `replace`: a decode that began before is of the old file, and is not kept.
-    private var generations: [Int: Int] = [:]
-    /// Frames of a replaced request, shown until the new file's frame is ready.
-    private var outdated: Set<Int> = []
+    /// What the display thread and the decode queue share: guarded by `lock`.
+    private var book: Book
+
+    /// The store's bookkeeping, one value behind the lock.
+    private struct Book {
+        /// One per playlist slide; a slide's request changes when its URL's download does (`replace`).
+        var requests: [SlideRequest]
+        var frames: [Int: PixelImage] = [:]
+        /// Slides with frames, least recently used first: eviction starts at the front.
+        var recency: [Int] = []
+        var failures: [Int: SlideError] = [:]
+        var inFlight: Set<Int> = []
+        /// What the engine asked for last, nearest first.
+        var wanted: [Int] = []
+        /// Failures not yet taken by `takeNewFailures`.
+        var unreported: [(slide: Int?, error: SlideError)] = []
+        var placeholderState: State = .absent
+        var changeCount = 0
+        /// Decodes queued and not finished (the placeholder's included).
+        var queuedDecodes = 0
+        /// Memory of evicted frames, reused for the next decode so that a page
+        /// change does not fault in a fresh frame's worth of pages. At most one is kept.
+        var recycled: PixelStorage?
+        /// Bumped by `replace`: a decode that began before is of the old file, and is not kept.
+        var generations: [Int: Int] = [:]
+        /// Frames of a replaced request, shown until the new file's frame is ready.
+        var outdated: Set<Int> = []
+    }
 
     /// - Parameters:
     ///   - slides: one request per playlist slide.
@@ -77,29 +85,29 @@ public final class SlideFrameStore: @unchecked Sendable {
                 scratch: ScratchPolicy = .releasedWhenIdle, onChange: @escaping @Sendable () -> Void) {
         self.metrics = metrics
         self.scratchPolicy = scratch
-        self.requests = slides
+        self.book = Book(requests: slides)
         self.outputSize = slides.first?.output ?? placeholder?.output ?? PixelSize(width: 0, height: 0)
         self.placeholderRequest = placeholder
         self.capacity = max(capacity, 1)
         self.onChange = onChange
         if placeholder != nil {
-            placeholderState = .pending
-            queuedDecodes = 1
+            book.placeholderState = .pending
+            book.queuedDecodes = 1
             queue.async { self.decodePlaceholder() }
         }
     }
 
     /// Bumps whenever a frame becomes ready or fails: the display thread redraws
     /// when it changes.
-    public var version: Int { lock.withLock { changeCount } }
+    public var version: Int { lock.withLock { book.changeCount } }
 
     /// The slides to keep decoded, nearest first; missing ones are queued.
     public func request(_ slides: [Int]) {
         let (toDecode, placeholderToDecode) = lock.withLock { () -> ([Int], Bool) in
-            wanted = slides.filter { requests.indices.contains($0) }
-            let missing = wanted.filter { (frames[$0] == nil || outdated.contains($0)) && failures[$0] == nil && !inFlight.contains($0) }
-            inFlight.formUnion(missing)
-            queuedDecodes += missing.count
+            book.wanted = slides.filter { book.requests.indices.contains($0) }
+            let missing = book.wanted.filter { (book.frames[$0] == nil || book.outdated.contains($0)) && book.failures[$0] == nil && !book.inFlight.contains($0) }
+            book.inFlight.formUnion(missing)
+            book.queuedDecodes += missing.count
             return (missing, updatePlaceholder())
         }
         if placeholderToDecode { queue.async { self.decodePlaceholder() } }
@@ -112,17 +120,17 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// at once, the others when next requested. Slides not named are untouched.
     public func replace(_ changed: [Int: SlideRequest]) {
         let toDecode = lock.withLock { () -> [Int] in
-            for (slide, request) in changed where requests.indices.contains(slide) {
-                requests[slide] = request
-                generations[slide, default: 0] += 1
-                failures[slide] = nil
-                if frames[slide] != nil { outdated.insert(slide) }
+            for (slide, request) in changed where book.requests.indices.contains(slide) {
+                book.requests[slide] = request
+                book.generations[slide, default: 0] += 1
+                book.failures[slide] = nil
+                if book.frames[slide] != nil { book.outdated.insert(slide) }
             }
             // One in flight finds its generation changed, and decodes again itself.
-            let again = wanted.filter { changed[$0] != nil && !inFlight.contains($0) }
-            inFlight.formUnion(again)
-            queuedDecodes += again.count
-            changeCount += 1
+            let again = book.wanted.filter { changed[$0] != nil && !book.inFlight.contains($0) }
+            book.inFlight.formUnion(again)
+            book.queuedDecodes += again.count
+            book.changeCount += 1
             return again
         }
         for slide in toDecode { queue.async { self.decode(slide) } }
@@ -130,9 +138,9 @@ public final class SlideFrameStore: @unchecked Sendable {
 
     public func state(of slide: Int) -> State {
         lock.withLock {
-            if let frame = frames[slide] { return .ready(frame) }
-            if let failure = failures[slide] { return .failed(failure) }
-            return inFlight.contains(slide) ? .pending : .absent
+            if let frame = book.frames[slide] { return .ready(frame) }
+            if let failure = book.failures[slide] { return .failed(failure) }
+            return book.inFlight.contains(slide) ? .pending : .absent
         }
     }
 
@@ -147,14 +155,14 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// The frame for `slide`, marking it recently used.
     public func frame(of slide: Int) -> PixelImage? {
         lock.withLock {
-            guard let frame = frames[slide] else { return nil }
+            guard let frame = book.frames[slide] else { return nil }
             touch(slide)
             return frame
         }
     }
 
     /// `.absent` also while no frame could show it (see `updatePlaceholder`).
-    public var placeholder: State { lock.withLock { placeholderState } }
+    public var placeholder: State { lock.withLock { book.placeholderState } }
 
     public var placeholderFrame: PixelImage? {
         if case .ready(let frame) = placeholder { return frame }
@@ -164,18 +172,18 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// Failures not yet reported, each exactly once; `slide` is nil for the placeholder.
     public func takeNewFailures() -> [(slide: Int?, error: SlideError)] {
         lock.withLock {
-            defer { unreported.removeAll() }
-            return unreported
+            defer { book.unreported.removeAll() }
+            return book.unreported
         }
     }
 
     /// How many slide frames are held now (for tests and the memory benchmark).
-    public var residentFrameCount: Int { lock.withLock { frames.count } }
+    public var residentFrameCount: Int { lock.withLock { book.frames.count } }
 
     /// Blocks until every queued decode has finished (render, tests).
     public func waitUntilIdle() {
         // A decode can queue another (a failed slide queues the placeholder's).
-        repeat { queue.sync {} } while lock.withLock { queuedDecodes > 0 }
+        repeat { queue.sync {} } while lock.withLock { book.queuedDecodes > 0 }
     }
 
     // MARK: Decode queue
@@ -195,16 +203,16 @@ public final class SlideFrameStore: @unchecked Sendable {
         defer { finishedQueuedDecode() }
         // A slide that left the wanted window while queued is not worth decoding.
         let stillWanted = lock.withLock {
-            if wanted.contains(slide) { return true }
-            inFlight.remove(slide)
+            if book.wanted.contains(slide) { return true }
+            book.inFlight.remove(slide)
             return false
         }
         guard stillWanted else { return }
         let storage = lock.withLock { () -> PixelStorage? in
-            defer { recycled = nil }
-            return recycled
+            defer { book.recycled = nil }
+            return book.recycled
         }
-        let (request, generation) = lock.withLock { (requests[slide], generations[slide, default: 0]) }
+        let (request, generation) = lock.withLock { (book.requests[slide], book.generations[slide, default: 0]) }
         let started = MonotonicClock.now()
         let result = Result { () throws(SlideError) -> PixelImage in
             try SlideDecoding.frame(for: request, workspace: try workspaceOnQueue(), frameStorage: storage)
@@ -212,28 +220,28 @@ public final class SlideFrameStore: @unchecked Sendable {
         if case .success = result { metrics?.decoded(in: MonotonicClock.now() - started) }
         let (placeholderToDecode, again) = lock.withLock { () -> (Bool, Bool) in
             // Replaced while decoding: this frame is of the old file.
-            if generations[slide, default: 0] != generation {
-                if wanted.contains(slide) {
-                    queuedDecodes += 1
+            if book.generations[slide, default: 0] != generation {
+                if book.wanted.contains(slide) {
+                    book.queuedDecodes += 1
                     return (false, true)
                 }
-                inFlight.remove(slide)
+                book.inFlight.remove(slide)
                 return (false, false)
             }
-            inFlight.remove(slide)
-            outdated.remove(slide)
+            book.inFlight.remove(slide)
+            book.outdated.remove(slide)
             switch result {
             case .success(let frame):
-                frames[slide] = frame
+                book.frames[slide] = frame
                 touch(slide)
                 evict()
             case .failure(let error):
-                frames[slide] = nil
-                recency.removeAll { $0 == slide }
-                failures[slide] = error
-                unreported.append((slide, error))
+                book.frames[slide] = nil
+                book.recency.removeAll { $0 == slide }
+                book.failures[slide] = error
+                book.unreported.append((slide, error))
             }
-            changeCount += 1
+            book.changeCount += 1
             return (updatePlaceholder(), false)
         }
         if again {
@@ -251,7 +259,7 @@ public final class SlideFrameStore: @unchecked Sendable {
         // decoding if nothing needs it any more.
         let stillNeeded = lock.withLock {
             if placeholderNeeded { return true }
-            placeholderState = .absent
+            book.placeholderState = .absent
             return false
         }
         guard stillNeeded else { return }
@@ -260,12 +268,12 @@ public final class SlideFrameStore: @unchecked Sendable {
         }
         lock.withLock {
             switch result {
-            case .success(let frame): placeholderState = .ready(frame)
+            case .success(let frame): book.placeholderState = .ready(frame)
             case .failure(let error):
-                placeholderState = .failed(error)
-                unreported.append((nil, error))
+                book.placeholderState = .failed(error)
+                book.unreported.append((nil, error))
             }
-            changeCount += 1
+            book.changeCount += 1
         }
         onChange()
     }
@@ -276,9 +284,9 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// so freeing them lowers the resident set at once.
     private func finishedQueuedDecode() {
         let idle = lock.withLock { () -> Bool in
-            queuedDecodes -= 1
-            guard queuedDecodes == 0, scratchPolicy == .releasedWhenIdle else { return false }
-            recycled = nil
+            book.queuedDecodes -= 1
+            guard book.queuedDecodes == 0, scratchPolicy == .releasedWhenIdle else { return false }
+            book.recycled = nil
             return true
         }
         if idle {
@@ -290,13 +298,13 @@ public final class SlideFrameStore: @unchecked Sendable {
     }
 
     /// Whether the decode worker holds scratch memory now (for tests).
-    var holdsScratch: Bool { queue.sync { workspace != nil } || lock.withLock { recycled != nil } }
+    var holdsScratch: Bool { queue.sync { workspace != nil } || lock.withLock { book.recycled != nil } }
 
     /// Under `lock`: whether a frame could show the placeholder now. A failed
     /// slide shows it, and so does a carousel with no pages (an empty playlist,
     /// or every slide skipped); a slide still decoding shows the background.
     private var placeholderNeeded: Bool {
-        placeholderRequest != nil && (wanted.isEmpty || wanted.contains { failures[$0] != nil })
+        placeholderRequest != nil && (book.wanted.isEmpty || book.wanted.contains { book.failures[$0] != nil })
     }
 
     /// Under `lock`: the placeholder is decoded when something could show it
@@ -304,15 +312,15 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// not hold an output-sized frame it never shows. Returns whether its decode
     /// must be queued.
     private func updatePlaceholder() -> Bool {
-        switch placeholderState {
+        switch book.placeholderState {
         case .absent:
             guard placeholderNeeded else { return false }
-            placeholderState = .pending
-            queuedDecodes += 1
+            book.placeholderState = .pending
+            book.queuedDecodes += 1
             return true
         case .ready:
             // The display thread may still hold the frame for a compose: it goes when that ends.
-            if !placeholderNeeded { placeholderState = .absent }
+            if !placeholderNeeded { book.placeholderState = .absent }
             return false
         case .pending, .failed:
             return false
@@ -321,26 +329,26 @@ public final class SlideFrameStore: @unchecked Sendable {
 
     /// Under `lock`.
     private func touch(_ slide: Int) {
-        recency.removeAll { $0 == slide }
-        recency.append(slide)
+        book.recency.removeAll { $0 == slide }
+        book.recency.append(slide)
     }
 
     /// Under `lock`: drops least recently used frames that are not wanted until within capacity.
     private func evict() {
         var index = 0
-        while frames.count > capacity, index < recency.count {
-            let candidate = recency[index]
-            if wanted.contains(candidate) {
+        while book.frames.count > capacity, index < book.recency.count {
+            let candidate = book.recency[index]
+            if book.wanted.contains(candidate) {
                 index += 1
             } else {
-                var evicted = frames.removeValue(forKey: candidate)
-                recency.remove(at: index)
+                var evicted = book.frames.removeValue(forKey: candidate)
+                book.recency.remove(at: index)
                 // Only memory nobody else holds can be reused: the display thread may
                 // still be compositing from a frame it fetched before the eviction.
                 if isKnownUniquelyReferenced(&evicted) {
                     let storage = evicted?.storage
                     evicted = nil
-                    recycled = storage
+                    book.recycled = storage
                 }
             }
         }

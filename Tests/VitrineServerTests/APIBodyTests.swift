@@ -347,6 +347,20 @@ struct APIBodyTests {
         #expect(try JSONDecoder().decode([String: URLImageFetcher.Download].self, from: Data(json.utf8)) == downloads)
     }
 
+    /// One damaged entry costs its own cached copy, not every URL's: an offline kiosk keeps showing the others.
+    @Test func aDamagedEntryInTheDownloadIndexCostsOnlyItself() throws {
+        let path = NSTemporaryDirectory() + "downloads-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(#"{"https://a.example/1.jpg":{"asset":"aa","checked":2},"https://a.example/2.jpg":{"asset":7,"checked":"x"},"https://a.example/3.jpg":{"asset":"cc","checked":3.5,"etag":"\"e\""}}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let loaded = URLImageFetcher.loadIndex(path)
+        #expect(loaded.keys.sorted() == ["https://a.example/1.jpg", "https://a.example/3.jpg"])
+        #expect(loaded["https://a.example/1.jpg"] == URLImageFetcher.Download(assetID: "aa", etag: nil, lastModified: nil, checked: 2))
+        #expect(loaded["https://a.example/3.jpg"]?.etag == #""e""#)
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(URLImageFetcher.loadIndex(path).isEmpty)
+    }
+
     @Test func configVersionAndHealthAreTheirSchemas() throws {
         try Self.expectMatches(ConfigVersionBody(version: "3f9a2c71d04be815", previousVersion: "0123456789abcdef", changed: true),
                                schema: "ConfigVersion")

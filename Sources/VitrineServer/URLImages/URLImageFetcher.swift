@@ -213,10 +213,15 @@ public final class URLImageFetcher: Sendable {
         }
     }
 
-    private static func loadIndex(_ path: String) -> [String: Download] {
-        guard let bytes = try? FileIO.read(path),
-              let downloads = try? JSONDecoder().decode([String: Download].self, from: Data(bytes)) else { return [:] }
-        return downloads
+    /// Each entry is read on its own: one that cannot be read is left out
+    /// (its picture is downloaded again), and every other URL keeps its cached
+    /// copy, which an offline kiosk goes on showing.
+    static func loadIndex(_ path: String) -> [String: Download] {
+        guard let bytes = try? FileIO.read(path), let entries = try? JSONValue(parsing: bytes).object else { return [:] }
+        return entries.compactMapValues { entry in
+            guard let encoded = try? JSONText.encode(entry, []) else { return nil }
+            return try? JSONDecoder().decode(Download.self, from: Data(encoded))
+        }
     }
 }
 

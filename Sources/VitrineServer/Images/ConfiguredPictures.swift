@@ -77,9 +77,7 @@ public enum ConfiguredPictures {
             } catch {
                 return nil
             }
-            return head.withUnsafeBytes { bytes in
-                headerProblem(UnsafeRawBufferPointer(rebasing: bytes[..<count]), fileGoesOn: count == headerBytes, maxPixels: maxPixels)
-            }
+            return headerProblem(Array(head.prefix(count)), fileGoesOn: count == headerBytes, maxPixels: maxPixels)
         }
     }
 
@@ -91,27 +89,20 @@ public enum ConfiguredPictures {
         }
     }
 
-    /// The format by its first bytes, and the size from the headers (a JPEG's
-    /// markers up to the first scan, a PNG's IHDR). `fileGoesOn`: `bytes` is
-    /// only the start of the file, so headers that run past it are not damaged.
-    static func headerProblem(_ bytes: UnsafeRawBufferPointer, fileGoesOn: Bool = false, maxPixels: Int) -> String? {
+    /// The format by its first bytes, and the size from the headers
+    /// (`ImageInspection.uprightSize`: a JPEG's markers up to the first scan,
+    /// a PNG's IHDR). `fileGoesOn`: `bytes` is only the start of the file, so
+    /// headers that run past it are not damaged.
+    static func headerProblem(_ bytes: [UInt8], fileGoesOn: Bool = false, maxPixels: Int) -> String? {
         let size: PixelSize
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-            do throws(JPEGError) {
-                size = try JPEGMarkerScanner.scan(bytes).uprightSize
-            } catch {
-                if case .truncated = error, fileGoesOn { return nil }
-                return "cannot be decoded: \(error)"
-            }
-        } else if PNGCodec.hasSignature(bytes) {
-            do throws(PNGError) {
-                // IHDR is the first chunk: 8 bytes of signature, then 25 of chunk.
-                size = try PNGCodec.size(of: Array(bytes.prefix(64)))
-            } catch {
-                return "cannot be decoded: \(error)"
-            }
-        } else {
-            return "not a JPEG or PNG picture (it starts with \(ImageInspection.describeStart(bytes)))"
+        do {
+            size = try ImageInspection.uprightSize(of: bytes)
+        } catch let failure as ImageInspection.Failure {
+            return reason(failure)
+        } catch JPEGError.truncated where fileGoesOn {
+            return nil
+        } catch {
+            return "cannot be decoded: \(error)"
         }
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         if overflow || pixels > maxPixels {

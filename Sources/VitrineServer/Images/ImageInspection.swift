@@ -113,7 +113,7 @@ public enum ImageInspection {
         return try scanned.get().uprightSize
     }
 
-    static func describeStart(_ bytes: some Collection<UInt8>) -> String {
+    private static func describeStart(_ bytes: some Collection<UInt8>) -> String {
         if bytes.isEmpty { return "nothing: the body is empty" }
         let hex = bytes.prefix(4).map { byte in
             let text = String(byte, radix: 16, uppercase: true)

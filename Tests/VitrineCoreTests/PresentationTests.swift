@@ -69,11 +69,11 @@ struct PresentationTests {
         var power = self.power
         power.request(.off)
         #expect(Presentation(engine: engine.engine, power: power, at: ms(1_000)).screen == .off)
-        #expect(!Presentation(engine: engine.engine, power: power, at: ms(1_000)).isLit)
+        #expect(!Presentation(engine: engine.engine, power: power, at: ms(1_000)).screen.isLit)
         _ = power.touched(at: ms(2_000))
         let woken = Presentation(engine: engine.engine, power: power, at: ms(2_000))
         #expect(woken.screen == .wokenByTouch(until: ms(32_000)))
-        #expect(woken.isLit)
+        #expect(woken.screen.isLit)
         #expect(Presentation(engine: engine.engine, power: power, at: ms(32_000)).screen == .off)
     }
 

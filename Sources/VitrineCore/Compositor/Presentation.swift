@@ -53,7 +53,4 @@ public struct Presentation: Hashable, Sendable {
         if case .transition = motion { return true }
         return false
     }
-
-    /// Whether anything should be drawn: a dark screen shows nothing.
-    public var isLit: Bool { screen.isLit }
 }

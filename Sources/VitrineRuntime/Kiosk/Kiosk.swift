@@ -17,10 +17,11 @@ import VitrineSystem
 /// The loop orchestrates; each concern has an owner of its own, testable alone:
 /// `KioskContent` (what shows, its decoded slides, the programme and the apply
 /// path), `KioskOutput` (the display: drawing, frame pacing, latency, which frame
-/// first shows a slide for proof of play), `KioskTouch` (devices and gestures),
-/// `KioskPower` (the screen's power), `LifecycleReporter` (systemd READY,
-/// watchdog, the first-frame line) and `RecentErrors`. Rotation in step with a
-/// group is `KioskProgramme`'s (`SyncedRotationFollower`).
+/// first shows a slide for proof of play), `KioskInput` (touch devices, gestures,
+/// tap actions and attract mode), `KioskPower` (the screen's power) and
+/// `KioskLink` (commands in; status, events, metrics, recent errors and
+/// systemd's lifecycle out). Rotation in step with a group is
+/// `KioskProgramme`'s (`SyncedRotationFollower`).
 public final class Kiosk {
     /// The configuration the carousel runs: the one applied, with the slides
     /// its schedule or an override puts on screen (`KioskProgramme`).
@@ -31,22 +32,22 @@ public final class Kiosk {
     public var display: DisplayBackend { output.display }
     private let output: KioskOutput
     private let logger: Logger
+    /// The display thread's sleep, and its stop request (SIGTERM, SIGINT or a `stopHandle`).
     private let loop: EventLoop
     private var engine: CarouselEngine
-    private let touch: KioskTouch
-    private let lifecycle: LifecycleReporter
+    private let input: KioskInput
     private let power: KioskPower
-    private let attract: KioskAttract
-    private var recentErrors = RecentErrors()
-    /// Set by SIGTERM, SIGINT or a `stopHandle`: the loop ends after its turn.
-    private let stopRequest = StopRequest()
+    private let link: KioskLink
     private let clock: KioskClock
-    /// Called on the display thread for every event (the API will stream these).
-    public var onEvent: ((KioskEvent) -> Void)?
+    /// Called on the display thread for every event (the API streams these).
+    public var onEvent: ((KioskEvent) -> Void)? {
+        get { link.onEvent }
+        set { link.onEvent = newValue }
+    }
     /// Commands in, status out, from any thread.
-    public let control: KioskControl
+    public var control: KioskControl { link.control }
     /// Counters for monitoring, readable from any thread.
-    public let metrics: KioskMetrics
+    public var metrics: KioskMetrics { link.metrics }
 
     public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
                 notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics(),
@@ -57,11 +58,9 @@ public final class Kiosk {
         self.clock = clock
         let applied = configuration
         let configuration = first.show?.configuration ?? applied
-        self.metrics = metrics
         self.output = KioskOutput(display: display, configuration: configuration)
         self.logger = logger
         self.loop = try EventLoop()
-        self.lifecycle = LifecycleReporter(notifier: notifier, logger: logger, startedAt: startedAt)
         self.power = KioskPower(wakeOnTouch: configuration.power.wakeOnTouch, logger: logger)
         if let request = first.power { power.request(request, by: "the schedule") }
         power.holdForOverride(programme.override != nil)
@@ -72,12 +71,13 @@ public final class Kiosk {
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: startedAt)
         programme.inStep.update(for: configuration)
         for descriptor in display.eventDescriptors { try loop.watch(descriptor) }
-        control = KioskControl(wakeup: loop.wakeup, initial: KioskStatus(
+        let control = KioskControl(wakeup: loop.wakeup, initial: KioskStatus(
             currentSlide: nil, slideCount: configuration.slides.count, playing: false, pausedBecause: [],
             output: display.description, inputDevices: [], configurationVersion: version,
             startedAt: startedAt, recentErrors: []))
-        touch = KioskTouch(configuration: configuration, output: output.logicalSize, loop: loop, logger: logger)
-        attract = KioskAttract(settings: configuration.touch.attract, logger: logger)
+        link = KioskLink(control: control, metrics: metrics,
+                         lifecycle: LifecycleReporter(notifier: notifier, logger: logger, startedAt: startedAt))
+        input = KioskInput(configuration: configuration, output: output.logicalSize, loop: loop, logger: logger)
     }
 
     /// Runs until SIGTERM or SIGINT, then restores the display.
@@ -87,16 +87,16 @@ public final class Kiosk {
             "display": "\(display.description)", "slides": "\(configuration.slides.count)",
             "interval": "\(DurationSyntax.format(configuration.interval))",
         ])
-        while !stopRequest.isSet {
+        while !loop.stopRequest.isSet {
             turn(at: clock.now())
             for source in try loop.wait() {
                 switch source {
                 case .signal(let signal) where signal == SIGTERM || signal == SIGINT:
                     logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
-                    stopRequest.set()
+                    loop.stopRequest.set()
                 case .descriptor(let descriptor) where display.eventDescriptors.contains(descriptor):
                     try display.handleEvents(on: descriptor)
-                    if let shown = output.flipCompleted(logger: logger) { onEvent?(.slideShown(shown)) }
+                    if let shown = output.flipCompleted(logger: logger) { link.send(.slideShown(shown)) }
                 case .descriptor(let descriptor):
                     handleInput(on: descriptor)
                 case .wallClock(let stepped):
@@ -106,7 +106,7 @@ public final class Kiosk {
                 }
             }
         }
-        lifecycle.stopping()
+        link.lifecycle.stopping()
         output.logSummaries(logger)
     }
 
@@ -142,7 +142,7 @@ public final class Kiosk {
     /// what to show, from the next slide boundary or (an override) at once.
     private func follow(_ change: Programme.Change, version: String?, at now: KioskInstant) {
         if let request = change.power { power.request(request, by: "the schedule") }
-        if let ended = change.endedOverride { onEvent?(.overrideEnded(id: ended)) }
+        if let ended = change.endedOverride { link.send(.overrideEnded(id: ended)) }
         power.holdForOverride(programme.override != nil)
         guard let show = change.show else { return }
         content.follow(show, version: version, immediate: change.immediate, engine: engine, at: now)
@@ -154,52 +154,42 @@ public final class Kiosk {
         guard let switched = content.switchIfDue(at: now, engine: &engine) else { return }
         output.use(switched.configuration.compositor)
         if switched.picturesOnly { return }
-        touch.update(configuration: switched.configuration)
-        attract.update(settings: switched.configuration.touch.attract, engine: &engine, at: now)
+        input.update(configuration: switched.configuration, engine: &engine, at: now)
         power.wakeOnTouch = switched.configuration.power.wakeOnTouch
-        if let version = switched.appliedVersion { onEvent?(.configurationApplied(version: version)) }
+        if let version = switched.appliedVersion { link.send(.configurationApplied(version: version)) }
     }
 
     private func publishStatus(_ presentation: Presentation) {
-        control.publish(KioskStatus(
+        link.control.publish(KioskStatus(
             currentSlide: engine.currentSlide, slideCount: configuration.slides.count, playing: engine.isPlaying,
             pausedBecause: engine.scheduler.pauseReasons.map(\.rawValue).sorted(), output: display.description,
-            inputDevices: touch.deviceNames, configurationVersion: content.shown.version,
-            startedAt: lifecycle.startedAt, recentErrors: recentErrors.messages,
+            inputDevices: input.deviceNames, configurationVersion: content.shown.version,
+            startedAt: link.lifecycle.startedAt, recentErrors: link.recentErrorMessages,
             screen: presentation.screen, screenRequested: power.power.requested,
-            override: programme.override, schedule: programme.scheduleStatus, attract: attract.status))
+            override: programme.override, schedule: programme.scheduleStatus, attract: input.attractStatus))
     }
 
     /// Touch input: device events through the recognizer into the engine.
     private func handleInput(on descriptor: Int32) {
         let now = clock.now().monotonic
-        guard let gestures = touch.handle(descriptor: descriptor, now: now, loop: loop) else { return }
-        for gesture in gestures {
-            switch gesture {
-            case .pressed(let point, _):
-                metrics.touched()
-                logger.debug("touch down", metadata: ["x": "\(Int(point.x.rounded()))", "y": "\(Int(point.y.rounded()))"])
-            case .released: logger.debug("touch released")
-            // Only movement that moves the picture counts towards latency: the
-            // frame presented next is the first to show it.
-            case .dragMoved(_, let at): output.pictureMoved(at: at)
-            default: break
+        guard let outcomes = input.handle(descriptor: descriptor, at: now, loop: loop, power: power, engine: &engine) else { return }
+        for outcome in outcomes {
+            switch outcome {
+            case .pressed: link.metrics.touched()
+            case .pictureMoved(let at): output.pictureMoved(at: at)
+            case .attract(let event): link.send(.attract(event))
+            case .carousel(let event): report(event)
             }
-            // A touch that finds the screen dark wakes it, and does nothing else.
-            guard power.admits(gesture, at: now) else { continue }
-            if let event = attract.handle(gesture, engine: &engine, at: now) { onEvent?(.attract(event)) }
-            engine.handle(gesture, at: now, settings: touch.gestureSettings)
-            for event in engine.takeEvents() { report(event, at: now) }
         }
     }
 
     /// A handle any thread may use to stop the loop, which then restores the display.
-    public var stopHandle: KioskStopHandle { KioskStopHandle(request: stopRequest, wakeup: loop.wakeup) }
+    public var stopHandle: KioskStopHandle { KioskStopHandle(request: loop.stopRequest) }
 
     private func turn(at reading: KioskInstant) {
         let now = reading.monotonic
         // From the display loop itself, so that a hung loop stops the pings.
-        lifecycle.pingIfDue(at: now)
+        link.lifecycle.pingIfDue(at: now)
         handleCommands(at: reading)
         applyPendingConfigurationIfDue(at: now)
         // The output set up anew: redrawn, and decoded again for a new size.
@@ -215,29 +205,28 @@ public final class Kiosk {
                 message = "cannot show the placeholder: \(error); showing the background colour instead"
             }
             logger.error("\(message)", metadata: ["file": "\(error.file)"])
-            recentErrors.append(message)
-            onEvent?(.error(message))
+            link.reportError(message)
         }
         switch power.apply(at: now, display: display, engine: &engine) {
         case .cameOn?:
             // The frame from before the screen went dark is stale.
             output.invalidate()
-            onEvent?(.screenChanged(lit: true))
+            link.send(.screenChanged(lit: true))
         case .wentDark?:
             output.screenWentDark()
-            onEvent?(.screenChanged(lit: false))
+            link.send(.screenChanged(lit: false))
         case nil:
             break
         }
-        metrics.screenLit(display.isPoweredOn)
+        link.metrics.screenLit(display.isPoweredOn)
         let store = self.store
         // Rotation in step: before advancing, a kiosk out of step jumps to the
         // group's slide when the group's instant has come; after it, a slide
         // that has just come to rest gets its next change on the group's instant.
-        if let event = attract.turn(engine: &engine, configuration: configuration, at: reading) { onEvent?(.attract(event)) }
+        if let event = input.turn(engine: &engine, configuration: configuration, at: reading) { link.send(.attract(event)) }
         programme.inStep.keep(&engine, at: reading)
         for event in engine.advance(to: now, isReady: { store.isSettled($0) }) {
-            report(event, at: now)
+            report(event)
         }
         programme.inStep.keep(&engine, at: reading)
         store.request(engine.slidesToPrefetch())
@@ -266,16 +255,14 @@ public final class Kiosk {
         }
     }
 
-    private func report(_ event: CarouselEvent, at now: MonotonicInstant) {
+    private func report(_ event: CarouselEvent) {
         switch event {
         case .pageChanged(let from, let to, let cause):
-            metrics.slideChanged()
+            link.metrics.slideChanged()
             logger.info("page changed", metadata: ["from": "\(from)", "to": "\(to)", "cause": "\(cause.rawValue)"])
         case .tapped(let slide, let x, let y):
+            // Its action, if any, was carried out by `KioskInput`.
             logger.debug("tap", metadata: ["slide": "\(slide)", "x": "\(Int(x.rounded()))", "y": "\(Int(y.rounded()))"])
-            if let command = touch.tapAction(slide: slide, point: TouchPoint(x: x, y: y)) {
-                engine.perform(command, at: now)
-            }
         case .swiped(let from, let direction):
             logger.debug("swipe", metadata: ["from": "\(from)", "direction": "\(direction.rawValue)"])
         case .dragBegan(let slide):
@@ -283,20 +270,20 @@ public final class Kiosk {
         case .dragEnded(let slide, let paged):
             logger.debug("drag ended", metadata: ["slide": "\(slide)", "paged": "\(paged)"])
         }
-        onEvent?(.carousel(event))
+        link.send(.carousel(event))
     }
 
     private func draw(_ presentation: Presentation) {
         guard let presented = output.draw(presentation, store: store, configuration: configuration, logger: logger) else { return }
-        metrics.framePresented()
+        link.metrics.framePresented()
         reportFirstFrame(presentation.scene, at: presentation.instant)
-        if let shown = presented.slideShown { onEvent?(.slideShown(shown)) }
+        if let shown = presented.slideShown { link.send(.slideShown(shown)) }
     }
 
     /// Tells the lifecycle reporter when the first frame with every visible
     /// picture decoded (or finally failed) is presented.
     private func reportFirstFrame(_ scene: Scene, at now: MonotonicInstant) {
-        guard !lifecycle.firstFrameReported else { return }
+        guard !link.lifecycle.firstFrameReported else { return }
         let complete = scene.layers.allSatisfy { layer in
             switch layer.content {
             case .placeholder:
@@ -310,7 +297,7 @@ public final class Kiosk {
             }
         }
         guard complete else { return }
-        lifecycle.firstCompleteFrame(at: now, status: "showing \(configuration.slides.count) slides on \(display.description)")
+        link.lifecycle.firstCompleteFrame(at: now, status: "showing \(configuration.slides.count) slides on \(display.description)")
     }
 
     private func schedule() {
@@ -320,32 +307,12 @@ public final class Kiosk {
         let now = clock.now().monotonic
         if case .at(let deadline) = wakeup { wake = deadline }
         if let frame = output.nextFrame(for: wakeup, after: now) { wake = min(wake ?? frame, frame) }
-        if let ping = lifecycle.nextWatchdogPing { wake = min(wake ?? ping, ping) }
-        if let home = attract.deadline { wake = min(wake ?? home, home) }
+        if let ping = link.lifecycle.nextWatchdogPing { wake = min(wake ?? ping, ping) }
+        if let home = input.deadline { wake = min(wake ?? home, home) }
         // A touch's wake ending turns the screen off again on time.
         if let change = power.nextChange(after: now) { wake = min(wake ?? change, change) }
         loop.setTimer(wake)
         // The schedule's next change, or the override's end, on the wall clock.
         loop.setWallTimer(programme.nextWallDeadline)
     }
-}
-
-/// Stops a running kiosk from any thread (tests, and later the API's shutdown).
-public struct KioskStopHandle: Sendable {
-    fileprivate let request: StopRequest
-    fileprivate let wakeup: WakeupSignal
-
-    public func stop() {
-        request.set()
-        wakeup.signal()
-    }
-}
-
-/// A flag set once from any thread.
-private final class StopRequest: Sendable {
-    private let mutex = Mutex()
-    nonisolated(unsafe) private var value = false
-
-    var isSet: Bool { mutex.withLock { value } }
-    func set() { mutex.withLock { value = true } }
 }

@@ -29,6 +29,9 @@ public final class EventLoop {
     private var wallDeadline: WallInstant?
     private let signalDescriptor: Int32
     public let wakeup: WakeupSignal
+    /// Set by SIGTERM, SIGINT or a `KioskStopHandle`: the loop's owner ends
+    /// it after the turn in progress.
+    let stopRequest: StopRequest
 
     /// Blocks `signals` for the calling thread and every thread it creates later,
     /// so they arrive only through the signalfd. Call before starting any thread.
@@ -52,6 +55,7 @@ public final class EventLoop {
         signalDescriptor = signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         guard signalDescriptor >= 0 else { throw SystemError("signalfd") }
         wakeup = try WakeupSignal()
+        stopRequest = StopRequest(wakeup: wakeup)
         try watch(timerDescriptor)
         try watch(wallTimerDescriptor)
         try watch(signalDescriptor)

@@ -65,18 +65,9 @@ public enum ConfigDocument {
     }
 
     /// One slide in its canonical object form (`{"path": ...}` and the keys it
-    /// sets), as `slides` has it; the slide reader reads it back to an equal value.
+    /// sets), as `slides` has it: `SlideBody`'s document.
     public static func slide(_ slide: SlideConfiguration) -> [String: JSONValue] {
-        func duration(_ d: Duration) -> JSONValue { .string(DurationSyntax.format(d)) }
-        var entry: [String: JSONValue] = ["path": .string(slide.path)]
-        if let d = slide.duration { entry["duration"] = duration(d) }
-        if let fit = slide.fit { entry["fit"] = .string(fit.rawValue) }
-        switch slide.action {
-        case .goTo(let index)?: entry["action"] = ["goto": JSONValue(index)]
-        case .post(let url, let timeout)?: entry["action"] = ["post": .string(url), "timeout": duration(timeout)]
-        case nil: break
-        }
-        return entry
+        SlideBody(slide).document
     }
 
     /// A `touch.devices` entry: `{"match": ..., "calibration": [...]}`.

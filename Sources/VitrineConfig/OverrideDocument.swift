@@ -105,15 +105,9 @@ public enum OverrideDocument {
         return result
     }
 
-    /// The override as JSON objects: `{id, since, until, interval, slides}`,
-    /// times in UTC (RFC 3339), `interval` null when the configuration's applies,
-    /// and each slide in the configuration's canonical object form.
+    /// The override as JSON objects: `OverrideBody`'s document.
     public static func object(_ override: KioskOverride) -> [String: JSONValue] {
-        [
-            "id": .string(override.id), "since": .string(override.since.description), "until": .string(override.until.description),
-            "interval": override.interval.map { .string(DurationSyntax.format($0)) } ?? .null,
-            "slides": .array(override.slides.map { .object(ConfigDocument.slide($0)) }),
-        ]
+        OverrideBody(override).document
     }
 
     /// `object` as compact JSON with sorted keys: what `stored` reads.

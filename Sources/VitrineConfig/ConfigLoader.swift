@@ -217,6 +217,7 @@ public enum ConfigLoader {
         if let home = c.touch.attract?.home, c.schedule == nil, !c.slides.isEmpty, home >= c.slides.count {
             top.reader.report("touch.attract.home", "is slide \(home), but the playlist has \(c.slides.count) slide\(c.slides.count == 1 ? "" : "s") (counted from 0)")
         }
+        checkAttractOnly(c, reader: top.reader)
         if let (node, path) = top.take("sync"), let sync = RotationSync.read(node, at: path, reader: top.reader) { c.sync = sync }
         section(&top, "power") { p in
             c.power.wakeOnTouch = p.read("wakeOnTouch") { (reader, node, path) -> Duration?? in
@@ -306,10 +307,29 @@ public enum ConfigLoader {
         let duration = object.read("duration") { $0.duration($1, at: $2) }
         let fit = object.read("fit") { $0.choice($1, at: $2, as: FitMode.self) }
         let action = object.read("action") { reader, node, path in readAction(node, at: path, reader: reader) }
+        let attractOnly = object.read("attractOnly") { $0.bool($1, at: $2) } ?? false
         extra(&object)
         let pathKey = object.child("path")
         guard let file = file.flatMap({ validPath($0, at: pathKey, reader: reader) }) else { return nil }
-        return SlideConfiguration(path: file, duration: duration, fit: fit, action: action)
+        return SlideConfiguration(path: file, duration: duration, fit: fit, action: action, attractOnly: attractOnly)
+    }
+
+    /// `attractOnly` slides need attract mode, which decides when nobody is
+    /// using the kiosk; and a visitor needs at least one slide that is not one.
+    private static func checkAttractOnly(_ c: KioskConfiguration, reader: ConfigNodeReader) {
+        var playlists: [(path: String, slides: [SlideConfiguration])] = [("slides", c.slides)]
+        for playlist in c.schedule?.playlists ?? [] {
+            playlists.append(("schedule.playlists.\(playlist.name)", playlist.slides.map(\.slide)))
+        }
+        for (path, slides) in playlists {
+            if c.touch.attract == nil, let index = slides.firstIndex(where: \.attractOnly) {
+                reader.report("\(path)[\(index)].attractOnly",
+                              "needs attract mode: set touch.attract (such as after: 60s), which decides when nobody is using the kiosk")
+            }
+            if !slides.isEmpty, slides.allSatisfy(\.attractOnly) {
+                reader.report(path, "has only attractOnly slides: a visitor would have nothing to see; leave at least one slide without attractOnly")
+            }
+        }
     }
 
     /// `{goto: N}` or `{post: http://…, timeout: 2s}`.

@@ -76,6 +76,11 @@ public struct KioskConfiguration: Hashable, Sendable {
 }
 
 /// One entry of the playlist.
+extension KioskConfiguration {
+    /// The slides shown only while nobody uses the kiosk (`attractOnly`).
+    public var attractOnlySlides: Set<Int> { Set(slides.indices.filter { slides[$0].attractOnly }) }
+}
+
 public struct SlideConfiguration: Hashable, Sendable {
     /// The JPEG file, absolute or relative to the configuration file.
     public var path: String
@@ -85,12 +90,18 @@ public struct SlideConfiguration: Hashable, Sendable {
     public var fit: FitMode?
     /// What a tap on this slide does.
     public var action: TapAction?
+    /// Shown only while nobody uses the kiosk (`attractOnly: true`): attract
+    /// mode (`touch.attract`) takes it out of paging from a visitor's first
+    /// touch until it goes back home.
+    public var attractOnly: Bool
 
-    public init(path: String, duration: Duration? = nil, fit: FitMode? = nil, action: TapAction? = nil) {
+    public init(path: String, duration: Duration? = nil, fit: FitMode? = nil, action: TapAction? = nil,
+                attractOnly: Bool = false) {
         self.path = path
         self.duration = duration
         self.fit = fit
         self.action = action
+        self.attractOnly = attractOnly
     }
 }
 

@@ -13,17 +13,23 @@ public struct SlideBody: Codable, Hashable, Sendable {
     public var duration: String?
     public var fit: FitMode?
     public var action: TapActionBody?
+    /// True when the slide shows only while nobody uses the kiosk; written
+    /// only then, so that every slide without it keeps its bytes (and its
+    /// configuration its version).
+    public var attractOnly: Bool?
 
-    public init(path: String, duration: String? = nil, fit: FitMode? = nil, action: TapActionBody? = nil) {
+    public init(path: String, duration: String? = nil, fit: FitMode? = nil, action: TapActionBody? = nil,
+                attractOnly: Bool? = nil) {
         self.path = path
         self.duration = duration
         self.fit = fit
         self.action = action
+        self.attractOnly = attractOnly
     }
 
     public init(_ slide: SlideConfiguration) {
         self.init(path: slide.path, duration: slide.duration.map(DurationSyntax.format), fit: slide.fit,
-                  action: slide.action.map(TapActionBody.init))
+                  action: slide.action.map(TapActionBody.init), attractOnly: slide.attractOnly ? true : nil)
     }
 
     /// The slide's JSON object.
@@ -32,6 +38,7 @@ public struct SlideBody: Codable, Hashable, Sendable {
         if let duration { entry["duration"] = .string(duration) }
         if let fit { entry["fit"] = .string(fit.rawValue) }
         if let action { entry["action"] = action.document }
+        if attractOnly == true { entry["attractOnly"] = true }
         return entry
     }
 

@@ -385,11 +385,12 @@ def touch_checks(guest, results, args, mirror, work):
 
 
 def attract_checks(guest, results, args, mirror, work):
-    """Attract mode (touch.attract: after 3s, home 0): a swipe replayed on a
-    uinput touchscreen pages to slide 1, and 3 s after the finger lifted the
-    kiosk pages back to slide 0 by itself, with its transition, and shows what
-    `vitrine render` shows for slide 0. The touchscreen goes before the kiosk
-    stops, in the order the touch checks use."""
+    """Attract mode (touch.attract: after 3s, home 0), with slide 0 attract-only:
+    the swipe replayed on a uinput touchscreen finds slide 0 on screen, whose
+    place slide 1 takes at the press, and pages on to slide 2; 3 s after the
+    finger lifted the kiosk pages back to slide 0 by itself, with its
+    transition, and shows what `vitrine render` shows for slide 0. The
+    touchscreen goes before the kiosk stops, in the order the touch checks use."""
     log = "/tmp/attract.log"
     guest.run(f"vitrine run --config /vm/attract.yaml --log-level debug > {log} 2>&1 & echo $! > /tmp/attract.pid")
     guest.wait_for_log(log, "first frame on screen")
@@ -398,9 +399,9 @@ def attract_checks(guest, results, args, mirror, work):
     device = nodes[-1] if nodes else "/dev/input/none"
     found = bool(nodes) and logged(guest, log, f"touch input: {device}", 20)
     guest.run(f"evemu-play {device} < /vm/touch/swipe-left.events")
-    swiped = logged(guest, log, "cause=swipe from=0 to=1", 30)
+    swiped = logged(guest, log, "cause=swipe from=1 to=2", 30)
     returned = logged(guest, log, "back to slide 0, rotating again", 20)
-    paged_home = logged(guest, log, "cause=automatic from=1 to=0", 10)
+    paged_home = logged(guest, log, "cause=automatic from=2 to=0", 10)
     time.sleep(1.0)
     shown = guest.screendump("attract-home")
     guest.run("killall evemu-device 2>/dev/null")
@@ -412,7 +413,8 @@ def attract_checks(guest, results, args, mirror, work):
     idle = round(back[0] - released[-1], 2) if back and released else None
     expected = host_render(args.vitrine, os.path.join(mirror, "attract.yaml"), 1, "800x600", work, "attract-slide-0")
     worst, mean = shown.difference(expected)
-    results.check("attract mode: a replayed swipe pages, and 3 s after the lift the kiosk pages back home by itself",
+    results.check("attract mode: a touch on the attract-only slide shows slide 1, the swipe pages to 2, "
+                  "and 3 s after the lift the kiosk pages back home (the attract-only slide) by itself",
                   found and swiped and returned and paged_home and idle is not None and 2.9 <= idle <= 4.5
                   and worst <= MAX_CHANNEL_DIFFERENCE,
                   f"device {found}, swiped {swiped}, returned {returned} {idle} s after the lift, paged home {paged_home}; "

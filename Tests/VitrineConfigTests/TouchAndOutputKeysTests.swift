@@ -61,6 +61,23 @@ struct TouchAndOutputKeysTests {
         #expect(issues("schedule: {playlists: {day: [a.jpg]}, entries: [{playlist: day, days: mon}]}\ntouch: {attract: {after: 30s, home: 5}}").isEmpty)
     }
 
+    @Test("a slide's attractOnly: read, written back only when true, and checked against attract mode and the playlist")
+    func attractOnlySlides() throws {
+        let text = "slides: [{path: promo.jpg, attractOnly: true}, {path: menu.jpg, attractOnly: false}]\ntouch: {attract: {after: 30s}}"
+        let configuration = try ConfigLoader.parse(text)
+        #expect(configuration.slides.map(\.attractOnly) == [true, false])
+        let slides = try JSONValue(parsing: ConfigDocument.json(configuration)).object?["slides"]
+        #expect(slides == [["path": "promo.jpg", "attractOnly": true], ["path": "menu.jpg"]])
+        #expect(try ConfigLoader.parse(String(decoding: ConfigDocument.json(configuration), as: UTF8.self)) == configuration)
+        #expect(issues("slides: [{path: a.jpg, attractOnly: true}, b.jpg]")
+            == ["slides[0].attractOnly: needs attract mode: set touch.attract (such as after: 60s), which decides when nobody is using the kiosk"])
+        #expect(issues("slides: [{path: a.jpg, attractOnly: true}]\ntouch: {attract: {after: 30s}}")
+            == ["slides: has only attractOnly slides: a visitor would have nothing to see; leave at least one slide without attractOnly"])
+        #expect(issues("slides: [{path: a.jpg, attractOnly: yes please}, b.jpg]\ntouch: {attract: {after: 30s}}").first?.hasPrefix("slides[0].attractOnly:") == true)
+        #expect(issues("schedule: {playlists: {day: [{path: a.jpg, attractOnly: true}, b.jpg]}, entries: [{playlist: day, days: mon}]}")
+            == ["schedule.playlists.day[0].attractOnly: needs attract mode: set touch.attract (such as after: 60s), which decides when nobody is using the kiosk"])
+    }
+
     @Test func perDeviceOverridesAreRead() throws {
         let configuration = try ConfigLoader.parse("""
             touch:

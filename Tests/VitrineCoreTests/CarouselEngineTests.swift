@@ -638,6 +638,46 @@ struct CarouselEngineTests {
         #expect(engine.pages == [0, 2, 3])
     }
 
+    // MARK: Hidden slides (attract-only, while a visitor is engaged)
+
+    @Test func hiddenSlidesLeavePagingAndComeBackInOrder() {
+        let engine = makeEngine(count: 5)
+        engine.hide([1, 3], at: ms(1000))
+        #expect(engine.pages == [0, 2, 4] && engine.hidden == [1, 3])
+        #expect(engine.advance(to: ms(5400)) == [.pageChanged(from: 0, to: 2, cause: .automatic)])
+        // A slide that fails while hidden stays out when the others come back.
+        engine.markUnavailable(3, at: ms(6000))
+        engine.showHidden(at: ms(6000))
+        #expect(engine.pages == [0, 1, 2, 4] && engine.hidden.isEmpty)
+        #expect(engine.currentSlide == 2)
+        #expect(engine.advance(to: ms(10_400)) == [.pageChanged(from: 2, to: 4, cause: .automatic)])
+    }
+
+    @Test func hidingTheSlideOnScreenShowsTheNextPageAndNeverLeavesNone() {
+        let engine = makeEngine(count: 3)
+        engine.hide([0], at: ms(100))
+        #expect(engine.currentSlide == 1 && engine.pages == [1, 2])
+        // Hiding what is left would leave nothing to show: nothing more is hidden.
+        engine.hide([1, 2], at: ms(200))
+        #expect(engine.pages == [1, 2] && engine.hidden == [0])
+    }
+
+    @Test func showingHiddenSlidesMidAnimationFinishesItAndRotationRunsAgainFromOnePage() {
+        let engine = makeEngine(count: 3)
+        engine.hide([1, 2], at: ms(100))
+        #expect(engine.pageCount == 1)
+        #expect(engine.nextWakeup() == .idle)
+        engine.showHidden(at: ms(2000))
+        #expect(engine.pageCount == 3 && engine.currentSlide == 0)
+        #expect(engine.advance(to: ms(7400)) == [.pageChanged(from: 0, to: 1, cause: .automatic)])
+        // An animation in flight finishes where it was heading.
+        engine.hide([2], at: ms(8000))
+        #expect(engine.perform(.next, at: ms(8000)))
+        engine.showHidden(at: ms(8100))
+        #expect(engine.phase == .resting && engine.currentSlide == 0)
+        #expect(engine.takeEvents() == [.pageChanged(from: 1, to: 0, cause: .command)])
+    }
+
     @Test func markUnavailableOnScreenShowsTheNextPage() {
         let engine = makeEngine(count: 4)
         #expect(engine.perform(.next, at: ms(0)))

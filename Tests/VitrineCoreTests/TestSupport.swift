@@ -27,6 +27,8 @@ final class EngineHarness {
     func pause(_ reason: PauseReason, at now: MonotonicInstant) { engine.pause(reason, at: now) }
     func resume(_ reason: PauseReason, at now: MonotonicInstant) { engine.resume(reason, at: now) }
     func markUnavailable(_ slide: Int, at now: MonotonicInstant) { engine.markUnavailable(slide, at: now) }
+    func hide(_ slides: Set<Int>, at now: MonotonicInstant) { engine.hide(slides, at: now) }
+    func showHidden(at now: MonotonicInstant) { engine.showHidden(at: now) }
     func takeEvents() -> [CarouselEvent] { engine.takeEvents() }
     func position(at now: MonotonicInstant) -> Double { engine.position(at: now) }
     func scene(at now: MonotonicInstant) -> Scene { engine.scene(at: now) }

@@ -16,7 +16,7 @@ struct KioskAttractTests {
     func engageAndReturn() throws {
         let configuration = try ConfigLoader.parse("slides: [a.jpg, b.jpg, c.jpg, d.jpg]\ninterval: 5s\ntouch: {attract: {after: 30s, home: 2}}")
         var engine = CarouselEngine(settings: configuration.carouselSettings, start: .zero)
-        let attract = KioskAttract(settings: configuration.touch.attract, logger: Logger(label: "test"))
+        let attract = KioskAttract(settings: configuration.touch.attract, attractOnly: [], logger: Logger(label: "test"))
         #expect(attract.status?.state == .attracting)
         let pressed = GestureEvent.pressed(TouchPoint(x: 10, y: 10), at: .seconds(1))
         #expect(attract.handle(pressed, engine: &engine, at: .seconds(1)) == .engaged(slide: 0))
@@ -45,7 +45,7 @@ struct KioskAttractTests {
         // the group is 32 s into a 20 s cycle, at slide 2 (12 s into it: 10 to 15 s).
         let configuration = try ConfigLoader.parse("slides: [a.jpg, b.jpg, c.jpg, d.jpg]\ninterval: 5s\nsync: true\ntouch: {attract: {after: 30s, home: 0}}")
         var engine = CarouselEngine(settings: configuration.carouselSettings, start: .zero)
-        let attract = KioskAttract(settings: configuration.touch.attract, logger: Logger(label: "test"))
+        let attract = KioskAttract(settings: configuration.touch.attract, attractOnly: [], logger: Logger(label: "test"))
         _ = attract.handle(.pressed(TouchPoint(x: 1, y: 1), at: .seconds(1)), engine: &engine, at: .seconds(1))
         _ = attract.handle(.released(at: .seconds(2)), engine: &engine, at: .seconds(2))
         let now = Self.instant(32)
@@ -58,17 +58,79 @@ struct KioskAttractTests {
     func switchedOff() throws {
         let configuration = try ConfigLoader.parse("slides: [a.jpg, b.jpg]\ntouch: {attract: {after: 30s}}")
         var engine = CarouselEngine(settings: configuration.carouselSettings, start: .zero)
-        let attract = KioskAttract(settings: configuration.touch.attract, logger: Logger(label: "test"))
+        let attract = KioskAttract(settings: configuration.touch.attract, attractOnly: [], logger: Logger(label: "test"))
         _ = attract.handle(.pressed(TouchPoint(x: 1, y: 1), at: .seconds(1)), engine: &engine, at: .seconds(1))
         #expect(engine.scheduler.pauseReasons == [.visitor])
-        attract.update(settings: nil, engine: &engine, at: .seconds(5))
+        attract.update(settings: nil, attractOnly: [], engine: &engine, at: .seconds(5))
         #expect(engine.scheduler.pauseReasons.isEmpty)
         #expect(attract.status == nil && attract.deadline == nil)
         // Changed settings keep the visitor's session.
-        let again = KioskAttract(settings: configuration.touch.attract, logger: Logger(label: "test"))
+        let again = KioskAttract(settings: configuration.touch.attract, attractOnly: [], logger: Logger(label: "test"))
         _ = again.handle(.pressed(TouchPoint(x: 1, y: 1), at: .seconds(1)), engine: &engine, at: .seconds(1))
         _ = again.handle(.released(at: .seconds(2)), engine: &engine, at: .seconds(2))
-        again.update(settings: AttractMode.Settings(idle: .seconds(10)), engine: &engine, at: .seconds(3))
+        again.update(settings: AttractMode.Settings(idle: .seconds(10)), attractOnly: [], engine: &engine, at: .seconds(3))
         #expect(again.deadline == .seconds(12))
+    }
+
+    /// `[promo (attract only), menu, map, offer (attract only)]`, home 0.
+    static let attractOnlyPlaylist = """
+        slides: [{path: promo.jpg, attractOnly: true}, menu.jpg, map.jpg, {path: offer.jpg, attractOnly: true}]
+        interval: 5s
+        touch: {attract: {after: 30s, home: 0}}
+        """
+
+    @Test("attract-only slides: a touch on one shows the next slide a visitor may see; they leave paging until the kiosk goes home, then rotate again")
+    func attractOnlySlides() throws {
+        let configuration = try ConfigLoader.parse(Self.attractOnlyPlaylist)
+        #expect(configuration.attractOnlySlides == [0, 3])
+        var engine = CarouselEngine(settings: configuration.carouselSettings, start: .zero)
+        let attract = KioskAttract(settings: configuration.touch.attract, attractOnly: configuration.attractOnlySlides,
+                                   logger: Logger(label: "test"))
+        let settings = GestureSettings(outputWidth: 1000)
+        // Nobody there: every slide rotates, the attract-only ones too.
+        #expect(engine.pageCount == 4)
+        #expect(engine.advance(to: .seconds(5.4)) == [.pageChanged(from: 0, to: 1, cause: .automatic)])
+        #expect(engine.advance(to: .seconds(10.4)) == [.pageChanged(from: 1, to: 2, cause: .automatic)])
+        #expect(engine.advance(to: .seconds(15.4)) == [.pageChanged(from: 2, to: 3, cause: .automatic)])
+        // A visitor touches the offer (attract only): the menu, the next slide for visitors, takes its place.
+        let pressed = GestureEvent.pressed(TouchPoint(x: 10, y: 10), at: .seconds(16))
+        #expect(attract.handle(pressed, engine: &engine, at: .seconds(16)) == .engaged(slide: 1))
+        engine.handle(pressed, at: .seconds(16), settings: settings)
+        #expect(engine.currentSlide == 1 && engine.pageCount == 2 && engine.hidden == [0, 3])
+        _ = attract.handle(.released(at: .seconds(16.1)), engine: &engine, at: .seconds(16.1))
+        engine.handle(.released(at: .seconds(16.1)), at: .seconds(16.1), settings: settings)
+        // Paging goes menu, map, menu: never to a slide meant for nobody.
+        engine.perform(.next, at: .seconds(17))
+        _ = engine.advance(to: .seconds(17.5))
+        #expect(engine.currentSlide == 2)
+        engine.perform(.next, at: .seconds(18))
+        _ = engine.advance(to: .seconds(18.5))
+        #expect(engine.currentSlide == 1)
+        // A tap action's goto to a hidden slide finds nothing to go to.
+        engine.perform(.goTo(3), at: .seconds(19))
+        _ = engine.advance(to: .seconds(19.5))
+        #expect(engine.currentSlide == 1)
+        // Idle for 30 s after the lift: all four slides page again, from home (the promo).
+        #expect(attract.turn(engine: &engine, configuration: configuration, at: Self.instant(46.1)) == .returned(slide: 0))
+        #expect(engine.pageCount == 4 && engine.hidden.isEmpty)
+        _ = engine.advance(to: .seconds(46.6))
+        #expect(engine.currentSlide == 0)
+        #expect(engine.advance(to: .seconds(52)) == [.pageChanged(from: 0, to: 1, cause: .automatic)])
+    }
+
+    @Test("a new engine from a configuration switched in while a visitor is engaged leaves the attract-only slides out too")
+    func attractOnlyAfterASwitch() throws {
+        let configuration = try ConfigLoader.parse(Self.attractOnlyPlaylist)
+        var engine = CarouselEngine(settings: configuration.carouselSettings, start: .zero)
+        let attract = KioskAttract(settings: configuration.touch.attract, attractOnly: configuration.attractOnlySlides,
+                                   logger: Logger(label: "test"))
+        _ = attract.handle(.pressed(TouchPoint(x: 1, y: 1), at: .seconds(1)), engine: &engine, at: .seconds(1))
+        #expect(engine.currentSlide == 1)
+        engine = CarouselEngine(settings: configuration.carouselSettings, start: .seconds(2), atSlide: 2)
+        attract.update(settings: configuration.touch.attract, attractOnly: configuration.attractOnlySlides, engine: &engine, at: .seconds(2))
+        #expect(engine.pageCount == 2 && engine.currentSlide == 2)
+        // Attract mode switched off: every slide is back, and rotation runs.
+        attract.update(settings: nil, attractOnly: [], engine: &engine, at: .seconds(3))
+        #expect(engine.pageCount == 4 && engine.currentSlide == 2 && engine.scheduler.pauseReasons.isEmpty)
     }
 }

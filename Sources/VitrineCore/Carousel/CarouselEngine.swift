@@ -117,8 +117,14 @@ public struct CarouselEngine: Sendable {
     public private(set) var phase: Phase = .resting
     public private(set) var scheduler: RotationScheduler
     /// The playlist indices that can be shown, in order; slides whose picture
-    /// failed under the "skip" policy are left out.
+    /// failed under the "skip" policy are left out, and so are hidden ones.
     public private(set) var pages: [Int]
+    /// Slides left out because their picture failed ("skip"): for good, until
+    /// the configuration changes (a new engine).
+    private var unavailable: Set<Int> = []
+    /// Slides left out for now (`hide`): attract-only slides while a visitor
+    /// uses the kiosk.
+    public private(set) var hidden: Set<Int> = []
     /// The integer position of the current page (or the target of the animation in flight).
     private var anchor = 0
     /// When the last page change finished; an automatic change never starts before it.
@@ -507,6 +513,41 @@ public struct CarouselEngine: Sendable {
     /// Leaves `slide` out of paging (its picture cannot be shown and the policy is
     /// "skip"). If it is on screen, the next page takes its place.
     public mutating func markUnavailable(_ slide: Int, at now: MonotonicInstant) {
+        unavailable.insert(slide)
+        leaveOut(slide, at: now)
+    }
+
+    /// Leaves `slides` out of paging until `showHidden`: attract mode hides the
+    /// slides meant only for nobody (`attractOnly`) from a visitor. A hidden slide
+    /// on screen gives way at once to the next page, as a failed one does. Hides
+    /// nothing that would leave no page to show.
+    public mutating func hide(_ slides: Set<Int>, at now: MonotonicInstant) {
+        let leaving = slides.subtracting(hidden).filter { pages.contains($0) }
+        guard !leaving.isEmpty, pages.contains(where: { !leaving.contains($0) }) else { return }
+        hidden.formUnion(leaving)
+        for slide in pages where leaving.contains(slide) { leaveOut(slide, at: now) }
+    }
+
+    /// Brings the hidden slides back into paging, in playlist order, with the
+    /// slide on screen staying where it is (an animation in flight finishes at
+    /// once, a drag ends on its page). Slides that failed meanwhile stay out.
+    public mutating func showHidden(at now: MonotonicInstant) {
+        guard !hidden.isEmpty else { return }
+        if case .animating(let animation) = phase { finish(animation) }
+        if case .dragging(let drag) = phase { abandon(drag, at: now) }
+        let current = currentSlide
+        let previousCount = pages.count
+        hidden = []
+        pages = settings.slideDwells.indices.filter { !unavailable.contains($0) }
+        anchor = current.flatMap { pages.firstIndex(of: $0) } ?? 0
+        // With a single page there was no rotation deadline; now there is a next slide.
+        if previousCount < 2, pages.count >= 2, let slide = currentSlide {
+            scheduler.slideBegan(at: now, dwell: dwell(ofSlide: slide))
+        }
+    }
+
+    /// Takes `slide` out of `pages`; if it is on screen, the next page takes its place.
+    private mutating func leaveOut(_ slide: Int, at now: MonotonicInstant) {
         guard let page = pages.firstIndex(of: slide) else { return }
         if case .animating(let animation) = phase { finish(animation) }
         if case .dragging(let drag) = phase { abandon(drag, at: now) }

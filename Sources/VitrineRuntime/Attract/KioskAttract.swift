@@ -33,22 +33,33 @@ public struct AttractStatus: Hashable, Sendable {
 /// Each step is logged once and returned as an `AttractEvent`.
 final class KioskAttract {
     private var mode: AttractMode?
+    /// The slides on screen meant only for nobody (`attractOnly`): out of
+    /// paging from a visitor's first touch until the kiosk goes back home.
+    private var attractOnly: Set<Int>
     private let logger: Logger
 
-    init(settings: AttractMode.Settings?, logger: Logger) {
+    init(settings: AttractMode.Settings?, attractOnly: Set<Int>, logger: Logger) {
         mode = settings.map(AttractMode.init)
+        self.attractOnly = attractOnly
         self.logger = logger
     }
 
     /// The configuration on screen changed (the apply path). Changed settings
     /// keep a visitor's session; attract mode switched off lets rotation run.
-    func update(settings: AttractMode.Settings?, engine: inout CarouselEngine, at now: MonotonicInstant) {
+    /// The engine may be a new one, with every slide in paging: while a visitor
+    /// is engaged, the new configuration's attract-only slides leave it again.
+    func update(settings: AttractMode.Settings?, attractOnly: Set<Int>, engine: inout CarouselEngine, at now: MonotonicInstant) {
+        self.attractOnly = attractOnly
         guard let settings else {
-            if mode != nil { engine.resume(.visitor, at: now) }
+            if mode != nil {
+                engine.showHidden(at: now)
+                engine.resume(.visitor, at: now)
+            }
             mode = nil
             return
         }
         if mode == nil { mode = AttractMode(settings: settings) } else { mode?.settings = settings }
+        if mode?.state != .attracting { engine.hide(attractOnly, at: now) }
     }
 
     /// A gesture on its way to the carousel (the screen's power admitted it).
@@ -60,6 +71,8 @@ final class KioskAttract {
         case .pressed:
             guard mode.fingerDown(at: now) == .engage else { return nil }
             engine.pause(.visitor, at: now)
+            // An attract-only slide under the finger gives way to the next slide a visitor may see.
+            engine.hide(attractOnly, at: now)
             logger.info("a visitor touched the screen: rotation holds until nobody has touched it for \(DurationSyntax.format(mode.settings.idle))")
             return .engaged(slide: engine.currentSlide)
         case .released, .dragCancelled:
@@ -78,6 +91,7 @@ final class KioskAttract {
         self.mode = mode
         let home = SyncedRotationFollower.groupSlide(for: configuration, atWallNanoseconds: now.wallNanoseconds)
             ?? mode.homeSlide(slideCount: configuration.slides.count)
+        engine.showHidden(at: now.monotonic)
         engine.perform(.goTo(home), at: now.monotonic, cause: .automatic)
         engine.resume(.visitor, at: now.monotonic)
         logger.info("nobody touched the screen for \(DurationSyntax.format(mode.settings.idle)): back to slide \(home), rotating again")

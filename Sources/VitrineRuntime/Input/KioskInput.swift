@@ -23,7 +23,7 @@ final class KioskInput {
 
     init(configuration: KioskConfiguration, output: PixelSize, loop: EventLoop, logger: Logger) {
         touch = KioskTouch(configuration: configuration, output: output, loop: loop, logger: logger)
-        attract = KioskAttract(settings: configuration.touch.attract, logger: logger)
+        attract = KioskAttract(settings: configuration.touch.attract, attractOnly: configuration.attractOnlySlides, logger: logger)
         self.logger = logger
     }
 
@@ -68,7 +68,7 @@ final class KioskInput {
     /// A new configuration on screen: tap actions, thresholds and attract mode.
     func update(configuration: KioskConfiguration, engine: inout CarouselEngine, at now: MonotonicInstant) {
         touch.update(configuration: configuration)
-        attract.update(settings: configuration.touch.attract, engine: &engine, at: now)
+        attract.update(settings: configuration.touch.attract, attractOnly: configuration.attractOnlySlides, engine: &engine, at: now)
     }
 
     /// When attract mode goes home if nobody touches the screen.

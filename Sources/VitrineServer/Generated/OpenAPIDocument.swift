@@ -1925,6 +1925,10 @@ components:
           $ref: "#/components/schemas/FitMode"
         action:
           $ref: "#/components/schemas/TapAction"
+        attractOnly:
+          type: boolean
+          default: false
+          description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
     OverrideSlidePath:
       type: string
       description: |
@@ -2198,6 +2202,10 @@ components:
               $ref: "#/components/schemas/FitMode"
             action:
               $ref: "#/components/schemas/TapAction"
+            attractOnly:
+              type: boolean
+              default: false
+              description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
     PushedConfiguration:
       type: object
       additionalProperties: false
@@ -2278,6 +2286,10 @@ components:
               $ref: "#/components/schemas/FitMode"
             action:
               $ref: "#/components/schemas/TapAction"
+            attractOnly:
+              type: boolean
+              default: false
+              description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
     PushedSlidePath:
       type: string
       minLength: 1
@@ -2567,6 +2579,10 @@ components:
               $ref: "#/components/schemas/FitMode"
             action:
               $ref: "#/components/schemas/TapAction"
+            attractOnly:
+              type: boolean
+              default: false
+              description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
             from:
               $ref: "#/components/schemas/ScheduleMoment"
             until:

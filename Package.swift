@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "VitrineRuntime",
             dependencies: [
-                "VitrineCore", "VitrineSystem", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
+                "VitrineCore", "VitrineSystem", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "VitrineServer",
             dependencies: [
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineChannel",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineChannel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -143,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineDRM",
                 "VitrineEvdev", "VitrineChannel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,14 +169,14 @@ let package = Package(
         .testTarget(
             name: "VitrineRuntimeTests",
             dependencies: [
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP",
                 systemPackage,
             ],
             exclude: ["Golden", "PNGFixtures"]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP",
                 "VitrineChannel", "VitrineYAML", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

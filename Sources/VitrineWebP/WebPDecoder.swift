@@ -1,4 +1,4 @@
-import CLibWebP
+internal import CLibWebP
 import VitrineCore
 
 /// What a WebP file's headers say, read without decoding its pixels.

@@ -1,4 +1,4 @@
-import CLibWebP
+internal import CLibWebP
 import VitrineCore
 
 /// Why a WebP picture could not be decoded. libwebp reports every failure as a

@@ -62,6 +62,30 @@ struct WebPDecoderTests {
         #expect(difference <= 2)
     }
 
+    @Test("an animation's first frame smaller than its canvas sits at its offset on black, scaled with the canvas")
+    func animationFirstFrameAtAnOffset() throws {
+        let bytes = try fixture("animated-offset.webp")
+        let decoded = try decode(bytes)
+        #expect(decoded.image.size == PixelSize(width: 71, height: 47))
+        let frame = try dwebpReference(path: fixturesDirectory + "/lossless.webp")
+        var worst = 0
+        for y in 0..<47 {
+            for x in 0..<71 {
+                let inside = (10..<71).contains(x) && (10..<47).contains(y)
+                let expected = inside ? frame[x - 10, y - 10] : 0xFF00_0000
+                for shift in [0, 8, 16] as [UInt32] {
+                    worst = max(worst, abs(Int((decoded.image[x, y] >> shift) & 0xFF) - Int((expected >> shift) & 0xFF)))
+                }
+            }
+        }
+        #expect(worst == 0)
+        // Scaled to cover 36x24: the canvas at 37x24, the frame's rectangle scaled as the canvas is (from (5, 5)).
+        let scaled = try decode(bytes, covering: PixelSize(width: 36, height: 24))
+        #expect(scaled.image.size == PixelSize(width: 37, height: 24))
+        #expect(scaled.image[0, 0] == 0xFF00_0000 && scaled.image[4, 23] == 0xFF00_0000 && scaled.image[36, 4] == 0xFF00_0000)
+        #expect(scaled.image[5, 5] != 0xFF00_0000 || scaled.image[6, 6] != 0xFF00_0000 || scaled.image[20, 12] != 0xFF00_0000)
+    }
+
     @Test("libwebp's scaler decodes to the smallest size covering the target")
     func scaledDecode() throws {
         let source = PixelSize(width: 640, height: 360)
@@ -92,7 +116,7 @@ struct WebPDecoderTests {
             #expect("\(error)".hasPrefix("truncated WebP data: "))
         }
         // Every cut of every fixture fails: a prefix never decodes.
-        for name in Self.stills + ["animated.webp"] {
+        for name in Self.stills + ["animated.webp", "animated-offset.webp"] {
             let whole = try fixture(name)
             for length in stride(from: 0, to: whole.count, by: max(1, whole.count / 37)) {
                 #expect(throws: WebPError.self, "\(name) cut to \(length) bytes") { try decode(Array(whole.prefix(length))) }

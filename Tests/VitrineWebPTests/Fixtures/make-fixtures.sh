@@ -11,6 +11,8 @@ cwebp -quiet -lossless "$png/rgb-8bit.png" -o lossless.webp
 cwebp -quiet -q 90 -alpha_q 100 "$png/rgba-8bit.png" -o alpha-lossy.webp
 cwebp -quiet -lossless -exact "$png/rgba-8bit.png" -o alpha-lossless.webp
 img2webp -lossy -q 80 -d 500 "$png/rgb-8bit.png" -lossless -d 500 "$png/palette-8bit.png" -o animated.webp
+# Two frames whose first is smaller than the canvas, at an offset: the canvas is their bounding box, 71x47.
+webpmux -frame lossless.webp +400+10+10 -frame alpha-lossless.webp +400+0+0 -loop 0 -o animated-offset.webp
 # EXIF (TIFF, big-endian) with one IFD0 entry: Orientation (0x0112) SHORT 6 (rotate 90° clockwise).
 printf 'MM\000\052\000\000\000\010\000\001\001\022\000\003\000\000\000\001\000\006\000\000\000\000\000\000\000\000' > exif-orientation-6.bin
 webpmux -set exif exif-orientation-6.bin lossless.webp -o exif-right.webp

@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "VitrineConfig", targets: ["VitrineConfig"]),
         .library(name: "VitrineJPEG", targets: ["VitrineJPEG"]),
         .library(name: "VitrinePNG", targets: ["VitrinePNG"]),
+        .library(name: "VitrineWebP", targets: ["VitrineWebP"]),
         .library(name: "VitrineEvdev", targets: ["VitrineEvdev"]),
     ],
     dependencies: [
@@ -70,6 +71,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // libwebp's decoder, and libwebpdemux (same source package) for an animation's first frame and the EXIF chunk.
+        .systemLibrary(
+            name: "CLibWebP", path: "Sources/CLibWebP", pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]),
         // libyaml's event parser, for the configuration: the tree is composed in VitrineYAML.
         .systemLibrary(
             name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
@@ -78,6 +83,7 @@ let package = Package(
         // MARK: One Swift wrapper per C library
         .target(name: "VitrineJPEG", dependencies: ["CTurboJPEG", "CLibJPEG", "VitrineCore", systemPackage]),
         .target(name: "VitrinePNG", dependencies: ["CLibPNG", "VitrineCore"]),
+        .target(name: "VitrineWebP", dependencies: ["CLibWebP", "VitrineCore"]),
         .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore", "VitrineSystem", systemPackage]),
@@ -103,7 +109,7 @@ let package = Package(
         .target(
             name: "VitrineRuntime",
             dependencies: [
-                "VitrineCore", "VitrineSystem", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
+                "VitrineCore", "VitrineSystem", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -114,7 +120,7 @@ let package = Package(
         .target(
             name: "VitrineServer",
             dependencies: [
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineChannel",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineChannel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -137,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineDRM",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineDRM",
                 "VitrineEvdev", "VitrineChannel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -154,6 +160,7 @@ let package = Package(
             name: "VitrineChannelTests",
             dependencies: ["VitrineChannel", "VitrineConfig", "VitrineCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"], exclude: ["Damaged"]),
+        .testTarget(name: "VitrineWebPTests", dependencies: ["VitrineWebP", "VitrineCore"], exclude: ["Fixtures"]),
         .testTarget(name: "VitrineCECTests", dependencies: ["VitrineCEC", "VitrineCore", systemPackage]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(
@@ -162,14 +169,14 @@ let package = Package(
         .testTarget(
             name: "VitrineRuntimeTests",
             dependencies: [
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP",
                 systemPackage,
             ],
             exclude: ["Golden", "PNGFixtures"]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP",
                 "VitrineChannel", "VitrineYAML", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

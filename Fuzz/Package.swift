@@ -41,6 +41,13 @@ let package = Package(
                 .product(name: "VitrinePNG", package: "Vitrine"),
                 .product(name: "VitrineCore", package: "Vitrine"),
             ]),
+        // WebPDecoder.info, then WebPDecoder.decode scaled and whole with small pixel limits (libwebp, libwebpdemux).
+        .executableTarget(
+            name: "FuzzWebP",
+            dependencies: [
+                .product(name: "VitrineWebP", package: "Vitrine"),
+                .product(name: "VitrineCore", package: "Vitrine"),
+            ]),
         // EvemuRecording.parse, then the touch pipeline of TouchReplay.
         .executableTarget(
             name: "FuzzEvemu",

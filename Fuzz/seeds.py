@@ -8,6 +8,8 @@ the seeds should change. Python's standard library only.
 - jpeg:   the small fixtures of ../shared/fixtures/jpeg (if present) and Tests/VM/content,
           plus copies with an EXIF orientation (APP1) spliced in.
 - png:    tiny hand-made PNGs, one per colour type and bit depth, interlaced, with tRNS.
+- webp:   the WebP fixtures of Tests/VitrineWebPTests/Fixtures up to 8 KiB (lossy,
+          lossless, alpha, animated, EXIF, truncated, a 16383x16383 header).
 - evemu:  the recordings of Tests/VitrineEvdevTests/Recordings.
 """
 import glob, hashlib, os, re, shutil, struct, zlib
@@ -83,10 +85,15 @@ put("png", "gray8-trns-gamma.png", png(3, 3, 8, 0, rows(3, 3, 1), extra=chunk(b"
 put("png", "interlaced1x1.png", png(1, 1, 8, 2, [b"\x10\x20\x30"], interlace=1))
 put("png", "empty-idat-size.png", png(1, 1, 8, 6, [b"\x01\x02\x03\x04"]))
 
+# webp
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineWebPTests/Fixtures/*.webp"))):
+    if os.path.getsize(path) <= 8192:
+        shutil.copy(path, os.path.join(OUT, "webp", os.path.basename(path)))
+
 # evemu
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineEvdevTests/Recordings/*.evemu"))):
     shutil.copy(path, os.path.join(OUT, "evemu", os.path.basename(path)))
 
-for kind in ("config", "jpeg", "png", "evemu"):
+for kind in ("config", "jpeg", "png", "webp", "evemu"):
     files = os.listdir(os.path.join(OUT, kind))
     print(kind, len(files), "files,", sum(os.path.getsize(os.path.join(OUT, kind, f)) for f in files), "bytes")

@@ -6,6 +6,7 @@ import VitrineCore
 import VitrineJPEG
 import VitrineRuntime
 import VitrineSystem
+import VitrineWebP
 
 /// Benchmarks measured side by side with the reference tools in the same run;
 /// the tables they print go into docs/benchmarks.md.
@@ -41,7 +42,7 @@ func timeInProcess(_ body: () throws -> Void) rethrows -> Duration {
 struct DecodeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode a generated 12-megapixel JPEG to a 1920x1080 frame; compare djpeg -scale and vipsthumbnail.")
+        abstract: "Decode a generated 12-megapixel JPEG, and the same picture as WebP, to a 1920x1080 frame; compare djpeg -scale, dwebp -scale and vipsthumbnail.")
 
     @Option(help: "Timed runs of each tool.") var runs = 15
 
@@ -69,14 +70,50 @@ struct DecodeBench: ParsableCommand {
             ("djpeg -scale \(scale)", ["djpeg", "-scale", "\(scale)", "-pnm", "-outfile", "/dev/null", photo]),
             ("vipsthumbnail -s \(display)", ["vipsthumbnail", photo, "-s", "\(display.width)x\(display.height)", "-o", directory + "/thumb.v"]),
         ]
+        // The same picture as a lossy WebP (cwebp of the JPEG), decoded by libwebp's scaler to the size that covers the frame.
+        let webpPath = directory + "/photo-12mp.webp"
+        let encoded = try ChildProcess.measure(["cwebp", "-quiet", "-q", "90", photo, "-o", webpPath])
+        guard encoded.exitStatus == 0, let webp = FileManager.default.contents(atPath: webpPath) else {
+            throw ValidationError("cwebp could not make the WebP (apt-get install webp)")
+        }
+        let webpRequest = SlideRequest(file: "photo-12mp.webp", resolvedPath: webpPath, fit: .contain, background: .black,
+                                       output: display, maxPixels: 100_000_000)
+        let webpScaled = WebPDecoder.scaledSize(decoding: source, covering: target)
+        let webpTools: [(name: String, command: [String])] = [
+            ("vitrine (process)", [executable, "bench", "decode-once", webpPath]),
+            ("dwebp -scale \(webpScaled.width) \(webpScaled.height)",
+             ["dwebp", "-quiet", "-scale", "\(webpScaled.width)", "\(webpScaled.height)", "-pam", webpPath, "-o", "/dev/null"]),
+        ]
+        let jpegResults = try Self.measure(runs: runs, tools: tools) {
+            _ = try SlideDecoding.frame(for: request, workspace: workspace, frameStorage: frameStorage)
+        }
+        let webpResults = try Self.measure(runs: runs, tools: webpTools) {
+            _ = try SlideDecoding.frame(for: webpRequest, workspace: workspace, frameStorage: frameStorage)
+        }
+        print("Decode \(source) JPEG (\(jpeg.count / 1024) KiB, quality 90, 4:2:0) to a \(display) frame (fitted \(fitted), DCT scale \(scale)); median of \(runs) runs")
+        print("")
+        Self.table(jpegResults, tools: tools, reference: "djpeg")
+        print("")
+        print("Decode the same picture as WebP (\(webp.count / 1024) KiB, cwebp -q 90 of the JPEG) to the same frame "
+              + "(libwebp scaled to \(webpScaled)); median of \(runs) runs")
+        print("")
+        Self.table(webpResults, tools: webpTools, reference: "dwebp")
+    }
+
+    struct Results {
+        var inProcess: Duration
+        var wall: [Duration]
+        var peakKiB: [Int]
+    }
+
+    /// Medians of `runs` rounds (after two warm-up rounds) of `inProcess` and of each tool as a child process.
+    static func measure(runs: Int, tools: [(name: String, command: [String])], inProcess body: () throws -> Void) throws -> Results {
         var inProcess: [Duration] = []
         var wall = Array(repeating: [Duration](), count: tools.count)
         var peak = Array(repeating: 0, count: tools.count)
         for round in 0..<(runs + 2) {
             // Rounds interleave the tools so that machine noise hits them alike; two warm-up rounds.
-            let elapsed = try timeInProcess {
-                _ = try SlideDecoding.frame(for: request, workspace: workspace, frameStorage: frameStorage)
-            }
+            let elapsed = try timeInProcess(body)
             for (index, tool) in tools.enumerated() {
                 let measurement = try ChildProcess.measure(tool.command)
                 guard measurement.exitStatus == 0 else {
@@ -89,16 +126,21 @@ struct DecodeBench: ParsableCommand {
             }
             if round >= 2 { inProcess.append(elapsed) }
         }
-        let djpeg = medianMilliseconds(wall[1])
-        print("Decode \(source) JPEG (\(jpeg.count / 1024) KiB, quality 90, 4:2:0) to a \(display) frame (fitted \(fitted), DCT scale \(scale)); median of \(runs) runs")
-        print("")
-        print("| tool | median wall ms | vs djpeg | peak RSS MiB |")
+        return Results(inProcess: .nanoseconds(Int64(medianMilliseconds(inProcess) * 1e6)),
+                       wall: wall.map { .nanoseconds(Int64(medianMilliseconds($0) * 1e6)) }, peakKiB: peak)
+    }
+
+    /// The table of one format: the in-process decode, then each tool; `tools[1]` is the reference.
+    static func table(_ results: Results, tools: [(name: String, command: [String])], reference: String) {
+        let milliseconds = { (duration: Duration) in Double(duration.nanoseconds) / 1e6 }
+        let base = milliseconds(results.wall[1])
+        print("| tool | median wall ms | vs \(reference) | peak RSS MiB |")
         print("| --- | ---: | ---: | ---: |")
-        let ours = medianMilliseconds(inProcess)
-        print("| vitrine decode+resample+frame (in process) | \(format(ours)) | \(format(ours / djpeg, decimals: 2))x | – |")
+        let ours = milliseconds(results.inProcess)
+        print("| vitrine decode+resample+frame (in process) | \(format(ours)) | \(format(ours / base, decimals: 2))x | – |")
         for (index, tool) in tools.enumerated() {
-            let median = medianMilliseconds(wall[index])
-            print("| \(tool.name) | \(format(median)) | \(format(median / djpeg, decimals: 2))x | \(format(Double(peak[index]) / 1024)) |")
+            let median = milliseconds(results.wall[index])
+            print("| \(tool.name) | \(format(median)) | \(format(median / base, decimals: 2))x | \(format(Double(results.peakKiB[index]) / 1024)) |")
         }
     }
 }

@@ -1,6 +1,6 @@
 """Schemathesis hooks for the Vitrine API (loaded through SCHEMATHESIS_HOOKS).
 
-`POST /api/v1/assets` takes the raw bytes of a JPEG or PNG picture. JSON Schema
+`POST /api/v1/assets` takes the raw bytes of a JPEG, PNG or WebP picture. JSON Schema
 can say only "a string of bytes" (`format: binary`), so Schemathesis would send
 random bytes as *valid* data, which the kiosk rightly refuses (415 or 422, both
 documented). Here valid data for those media types is what the spec's prose
@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 JPEGS = [open(os.path.join(ROOT, "Tests/VM/content", name), "rb").read() for name in ("red.jpg", "blue.jpg")]
+# An extended-format WebP (RIFF, VP8X, ALPH, VP8), which may carry chunks a decoder skips.
+WEBP = open(os.path.join(ROOT, "Tests/VitrineWebPTests/Fixtures/alpha-lossy.webp"), "rb").read()
 
 
 def _chunk(kind, data):
@@ -43,9 +45,19 @@ def jpeg_pictures(draw):
     return picture[:2] + b"\xff\xfe" + struct.pack(">H", len(comment) + 2) + comment + picture[2:]
 
 
+@st.composite
+def webp_pictures(draw):
+    """The fixture WebP with an unknown chunk of random bytes after its image data: new bytes, the same picture."""
+    payload = draw(st.binary(min_size=0, max_size=200))
+    chunk = b"ZZZZ" + struct.pack("<I", len(payload)) + payload + (b"\x00" if len(payload) % 2 else b"")
+    body = WEBP[12:] + chunk
+    return b"RIFF" + struct.pack("<I", 4 + len(body)) + b"WEBP" + body
+
+
 schemathesis.openapi.media_type("image/png", png_pictures())
 schemathesis.openapi.media_type("image/jpeg", jpeg_pictures())
-schemathesis.openapi.media_type("application/octet-stream", st.one_of(png_pictures(), jpeg_pictures()))
+schemathesis.openapi.media_type("image/webp", webp_pictures())
+schemathesis.openapi.media_type("application/octet-stream", st.one_of(png_pictures(), jpeg_pictures(), webp_pictures()))
 
 
 # A pushed configuration may name only assets that are on the kiosk

@@ -24,13 +24,16 @@ chroot "$root" test -x /usr/bin/swift 2> /dev/null || arm64_die "no toolchain ch
 swift_version=$(chroot "$root" dpkg-query -W -f='${Version}' swiftlang)
 
 # What the link and the C importer need, for Package.swift's system libraries
-# (libdrm, libturbojpeg, libjpeg, libevdev, libpng, libyaml) and for Swift's
+# (libdrm, libturbojpeg, libjpeg, libevdev, libpng, libwebp with libwebpdemux,
+# libyaml; trixie's libwebp 1.5 links libsharpyuv, and libwebp.pc requires
+# libsharpyuv.pc, so both of its packages too) and for Swift's
 # static runtime (static-stdlib-args.lnk: libstdc++, libm, libdl, libpthread,
 # with crt files and libgcc from gcc's -dev package). gcc 14 is trixie's gcc.
 trixie_packages=(
     libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-14-dev libstdc++6 libstdc++-14-dev
     libdrm2 libdrm-dev libturbojpeg0 libturbojpeg0-dev libjpeg62-turbo libjpeg62-turbo-dev
     libevdev2 libevdev-dev libpng16-16t64 libpng-dev zlib1g zlib1g-dev libyaml-0-2 libyaml-dev
+    libwebp7 libwebpdemux2 libwebp-dev libsharpyuv0 libsharpyuv-dev
 )
 sid_packages=(swiftlang libswiftlang)
 

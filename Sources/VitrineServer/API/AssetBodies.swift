@@ -5,7 +5,7 @@ import FoundationEssentials
 /// describes). The answer to an upload, each item of the asset list, and the
 /// data of the `assetAdded` event.
 public struct AssetBody: Codable, Hashable, Sendable {
-    public enum Kind: String, Codable, Hashable, Sendable { case jpeg, png }
+    public enum Kind: String, Codable, Hashable, Sendable { case jpeg, png, webp }
 
     /// The SHA-256 of the stored bytes, lower-case hexadecimal.
     public var id: String
@@ -36,6 +36,7 @@ extension Asset {
         let type: AssetBody.Kind = switch kind {
         case .jpeg: .jpeg
         case .png: .png
+        case .webp: .webp
         }
         return AssetBody(id: id, ref: reference, name: name, type: type, size: size, width: width, height: height,
                   inUse: inUse, added: Date(timeIntervalSince1970: added.rounded(.down)).formatted(.iso8601))

@@ -19,7 +19,7 @@ struct AssetRoutes {
         router.get("/api/v1/assets/:id") { _, context in
             let asset = try existing(context)
             let bytes = try await kiosk.offload { [kiosk] in try kiosk.store.assets.bytes(asset.id) }
-            return JSONResponse.bytes(bytes, contentType: asset.kind == .jpeg ? "image/jpeg" : "image/png",
+            return JSONResponse.bytes(bytes, contentType: asset.kind.contentType,
                                       headers: [.eTag: "\"\(asset.id)\"", .cacheControl: "private, max-age=31536000, immutable"])
         }
         router.get("/api/v1/assets/:id/thumbnail") { _, context in
@@ -89,7 +89,7 @@ struct AssetRoutes {
             image = try await kiosk.offload { try ImageInspection.inspect(MappedFile(upload.path), maxPixels: maxPixels) }
         } catch let failure as ImageInspection.Failure {
             switch failure {
-            case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG or PNG")
+            case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG, PNG or WebP")
             case .undecodable(let reason): throw APIError(.unprocessableContent, "\(label) cannot be decoded: \(reason)")
             case .overPixelLimit(let reason):
                 throw APIError(.conflict, "\(label) is too large for this kiosk's configuration: \(reason); push a larger decode.maxPixels or upload a smaller picture")

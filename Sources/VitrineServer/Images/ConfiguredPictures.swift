@@ -3,6 +3,7 @@ import VitrineConfig
 import VitrineCore
 import VitrineJPEG
 import VitrinePNG
+import VitrineWebP
 import VitrineRuntime
 import VitrineSystem
 
@@ -21,8 +22,9 @@ public enum ConfiguredPictures {
         /// size against `decode.maxPixels`. Cheap enough for every push.
         case header
         /// All of it decoded, as `ImageInspection` does an upload: a damaged or
-        /// truncated file fails too. JPEGs decode at an eighth of their size and
-        /// PNGs a strip at a time, so the memory a check takes stays small.
+        /// truncated file fails too. JPEGs decode at an eighth of their size,
+        /// PNGs a strip at a time and WebPs scaled by libwebp to a few pixels, so
+        /// the memory a check takes stays small.
         case decode
     }
 
@@ -91,7 +93,7 @@ public enum ConfiguredPictures {
 
     /// The format by its first bytes, and the size from the headers
     /// (`ImageInspection.uprightSize`: a JPEG's markers up to the first scan,
-    /// a PNG's IHDR). `fileGoesOn`: `bytes` is only the start of the file, so
+    /// a PNG's IHDR, a WebP's RIFF, VP8X and VP8/VP8L headers). `fileGoesOn`: `bytes` is only the start of the file, so
     /// headers that run past it are not damaged.
     static func headerProblem(_ bytes: [UInt8], fileGoesOn: Bool = false, maxPixels: Int) -> String? {
         let size: PixelSize
@@ -100,6 +102,8 @@ public enum ConfiguredPictures {
         } catch let failure as ImageInspection.Failure {
             return reason(failure)
         } catch JPEGError.truncated where fileGoesOn {
+            return nil
+        } catch WebPError.truncated where fileGoesOn {
             return nil
         } catch {
             return "cannot be decoded: \(error)"

@@ -1,26 +1,38 @@
 import VitrineCore
 import VitrineJPEG
 import VitrinePNG
+import VitrineWebP
 import VitrineRuntime
 import VitrineSystem
 
 /// What an uploaded or downloaded picture is, proven by decoding all of it.
 public struct InspectedImage: Hashable, Sendable {
-    public enum Kind: String, Sendable { case jpeg, png }
+    public enum Kind: String, Sendable {
+        case jpeg, png, webp
+
+        /// The media type the picture is served as.
+        public var contentType: String {
+            switch self {
+            case .jpeg: "image/jpeg"
+            case .png: "image/png"
+            case .webp: "image/webp"
+            }
+        }
+    }
     public var kind: Kind
     /// Upright size (after EXIF orientation).
     public var size: PixelSize
 
-    public var contentType: String { kind == .jpeg ? "image/jpeg" : "image/png" }
+    public var contentType: String { kind.contentType }
 }
 
 /// Sniffs and fully decodes a picture before the kiosk accepts it, so that a
 /// picture on a slide never fails for a reason the upload could have shown.
 public enum ImageInspection {
     public enum Failure: Error, Hashable, Sendable {
-        /// Not a JPEG or PNG by its first bytes (415).
+        /// Not a JPEG, PNG or WebP by its first bytes (415).
         case notAnImage(String)
-        /// A JPEG or PNG that does not decode (422), with the decoder's reason.
+        /// A JPEG, PNG or WebP that does not decode (422), with the decoder's reason.
         case undecodable(String)
         /// A picture with more pixels than the configuration's `decode.maxPixels`
         /// (409: a conflict with the kiosk's configuration, not a fault of the picture).
@@ -83,8 +95,25 @@ public enum ImageInspection {
                 throw .undecodable("\(error)")
             }
         }
-        throw .notAnImage("not a JPEG or PNG picture (it starts with \(describeStart(bytes)))")
+        if WebPDecoder.hasSignature(bytes) {
+            do throws(WebPError) {
+                // All of it decoded (an animation: its container and first
+                // frame), scaled by libwebp to a few pixels: a damaged or
+                // truncated file fails here. A lossless picture is held whole
+                // inside libwebp, within the limit the display's decode has.
+                let decoded = try WebPDecoder.decode(bytes, covering: PixelSize(width: 1, height: 1), maxPixels: maxPixels,
+                                                     decoderByteLimit: SlideDecoding.wholePictureByteLimit)
+                return InspectedImage(kind: .webp, size: decoded.info.uprightSize)
+            } catch {
+                if case .tooManyPixels = error { throw .overPixelLimit("\(error)") }
+                throw .undecodable("\(error)")
+            }
+        }
+        throw .notAnImage("\(notAnImage) (it starts with \(describeStart(bytes)))")
     }
+
+    /// What a picture of none of the three formats is called.
+    static let notAnImage = "not a JPEG, PNG or WebP picture"
 
     /// A small PNG of the picture, at most `bounds`, keeping its shape.
     /// The picture is decoded once, straight to the thumbnail's size: its size
@@ -105,10 +134,12 @@ public enum ImageInspection {
     }
 
     /// The upright size from the headers alone: a JPEG's markers (SOF, EXIF
-    /// orientation) or a PNG's IHDR.
+    /// orientation), a PNG's IHDR, or a WebP's RIFF, VP8X and VP8/VP8L headers
+    /// (`WebPDecoder.info`: `WebPGetFeatures`, and its EXIF chunk when `bytes` reach it).
     static func uprightSize(of bytes: [UInt8]) throws -> PixelSize {
         if PNGCodec.hasSignature(bytes) { return try PNGCodec.size(of: bytes) }
-        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Failure.notAnImage("not a JPEG or PNG picture (it starts with \(describeStart(bytes)))") }
+        if WebPDecoder.hasSignature(bytes) { return try bytes.withUnsafeBytes { try WebPDecoder.info($0) }.uprightSize }
+        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Failure.notAnImage("\(notAnImage) (it starts with \(describeStart(bytes)))") }
         let scanned = bytes.withUnsafeBytes { raw in Result { () throws(JPEGError) in try JPEGMarkerScanner.scan(raw) } }
         return try scanned.get().uprightSize
     }

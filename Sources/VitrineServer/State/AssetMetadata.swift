@@ -3,7 +3,7 @@
 struct AssetMetadata: Codable, Hashable, Sendable {
     /// The file name it was first uploaded under; files without one list under their id.
     var name: String?
-    /// `jpeg` or `png`.
+    /// `jpeg`, `png` or `webp`.
     var type: String
     var size: Int
     var width: Int

@@ -184,7 +184,7 @@ public final class URLImageFetcher: Sendable {
             case let failure as ImageInspection.Failure:
                 switch failure {
                 // What the download starts with is the server's, not ours to repeat in a log or an event.
-                case .notAnImage: reason = "not a JPEG or PNG picture"
+                case .notAnImage: reason = ImageInspection.notAnImage
                 case .undecodable(let text), .overPixelLimit(let text): reason = text
                 }
             default: reason = "\(error)"

@@ -2,6 +2,7 @@ import Glibc
 import VitrineCore
 import VitrineJPEG
 import VitrinePNG
+import VitrineWebP
 import SystemPackage
 import VitrineSystem
 
@@ -67,13 +68,14 @@ public enum SlideDecoding {
         }
         let head = UnsafeRawBufferPointer(rebasing: workspace.readBuffer[..<prefilled])
         let scan = Result { () throws(JPEGError) in try JPEGMarkerScanner.scan(head) }
-        // A JPEG is decoded straight from the file. A PNG, and a JPEG whose
-        // headers run past the first read (a large ICC profile or thumbnail), are
-        // read whole, as libpng and the marker scan need.
+        // A JPEG is decoded straight from the file. A PNG, a WebP, and a JPEG
+        // whose headers run past the first read (a large ICC profile or
+        // thumbnail), are read whole, as libpng, libwebp and the marker scan need.
+        // The format is known by the first bytes, never by the file's name.
         if case .failure(.truncated) = scan, prefilled == workspace.readBuffer.count {
             return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
         }
-        if PNGCodec.hasSignature(Array(head.prefix(8))) {
+        if PNGCodec.hasSignature(Array(head.prefix(8))) || WebPDecoder.hasSignature(head) {
             return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
         }
         do throws(JPEGError) {
@@ -103,6 +105,13 @@ public enum SlideDecoding {
                 throw SlideError(file: request.file, reason: .png(error))
             }
         }
+        if WebPDecoder.hasSignature(bytes) {
+            do throws(WebPError) {
+                return try webpFrame(bytes, request: request, workspace: workspace, frameStorage: frameStorage)
+            } catch {
+                throw SlideError(file: request.file, reason: .webp(error))
+            }
+        }
         // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(JPEGError) -> PixelImage in
@@ -119,7 +128,8 @@ public enum SlideDecoding {
 
     /// The most memory one picture may take decoded whole, for the pictures
     /// that cannot be framed as they decode (an interlaced PNG; a JPEG that EXIF
-    /// turns, at its DCT-scaled size). 256 MiB: a 64-megapixel interlaced PNG,
+    /// turns, at its DCT-scaled size), and the most libwebp may hold to decode
+    /// a WebP (a lossless one's whole ARGB image, whatever the output size). 256 MiB: a 64-megapixel interlaced PNG,
     /// or a turned photo framed for a 4K screen. With the display's decoder and
     /// an upload's inspection at most two run at once, which a 1 GB board with
     /// the unit's MemoryMax (60 % of RAM) holds beside everything else.
@@ -185,6 +195,31 @@ public enum SlideDecoding {
         let frame = PixelImage(size: request.output)
         MemoryPolicy.populate(frame.pixels)
         return frame
+    }
+
+    /// A WebP is decoded whole by libwebp (`WebPDecode`), scaled by libwebp
+    /// itself to the smallest size that covers the visible area (as a JPEG's
+    /// DCT scaling does), then turned by its EXIF orientation and framed. A
+    /// picture over `decode.maxPixels`, or one libwebp would hold whole in more
+    /// than `wholePictureByteLimit` (a lossless one), is refused from its headers.
+    /// An animation shows its first frame.
+    private static func webpFrame(_ bytes: [UInt8], request: SlideRequest, workspace: SlideDecodingWorkspace,
+                                  frameStorage: PixelStorage?) throws(WebPError) -> PixelImage {
+        // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(WebPError) -> PixelImage in
+                let info = try WebPDecoder.info(raw)
+                let target = SlideFramer.decodeTarget(
+                    picture: info.uprightSize, orientation: info.orientation, output: request.output, fit: request.fit)
+                let decoded = try WebPDecoder.decode(raw, covering: target, maxPixels: request.maxPixels,
+                                                     decoderByteLimit: wholePictureByteLimit, into: workspace.decoded)
+                let frame = outputFrame(for: request, storage: frameStorage)
+                SlideFramer.frame(decoded: decoded.image, orientation: decoded.info.orientation, fit: request.fit,
+                                  background: request.background, into: frame.canvas, scratch: workspace.framing)
+                return frame
+            }
+        }
+        return try result.get()
     }
 
     /// An upright JPEG is resampled into its frame strip by strip as libjpeg

@@ -1,5 +1,6 @@
 import VitrineJPEG
 import VitrinePNG
+import VitrineWebP
 import VitrineSystem
 
 /// Why a slide's picture cannot be shown: its file, and the reason.
@@ -8,6 +9,7 @@ public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
         case file(SystemError)
         case decode(JPEGError)
         case png(PNGError)
+        case webp(WebPError)
         /// A URL slide whose picture has not arrived yet.
         case notDownloaded
     }
@@ -26,6 +28,7 @@ public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
         case .file(let error): return "\(file): cannot read: \(error.reason)"
         case .decode(let error): return "\(file): \(error)"
         case .png(let error): return "\(file): \(error)"
+        case .webp(let error): return "\(file): \(error)"
         case .notDownloaded: return "\(file): not downloaded yet"
         }
     }

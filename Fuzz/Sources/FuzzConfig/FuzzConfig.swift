@@ -11,8 +11,10 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // Invalid UTF-8 becomes U+FFFD, as String(contentsOfFile:) would refuse it;
     // the loader itself only ever sees a String.
     let text = String(decoding: bytes, as: UTF8.self)
-    _ = ConfigLoader.topLevelKeys(text)
-    guard let configuration = try? ConfigLoader.parse(text, baseDirectory: "/fuzz") else { return 0 }
+    // Composed once, as a push is: its sections (what the API checks), then its values.
+    guard let composed = try? ConfigLoader.compose(text) else { return 0 }
+    _ = composed.sections
+    guard let configuration = try? composed.configuration(baseDirectory: "/fuzz") else { return 0 }
     _ = ConfigLoader.fileIssues(in: configuration)
     let json = ConfigDocument.json(configuration)
     let back: KioskConfiguration

@@ -137,6 +137,27 @@ def _valid_sync(configuration, case):
         sync["epoch"] = "2026-01-01T00:00:00Z"
 
 
+# A slide meant only for nobody (`attractOnly`) needs attract mode, and a
+# playlist needs one slide that is not one: JSON Schema can say neither. In a
+# *valid* generated configuration with such a slide, attract mode is switched
+# on (home 0, which every playlist has) and the last slide left for visitors.
+# Invalid cases are left alone. The rule is tested in VitrineConfigTests.
+def _valid_attract_only(configuration, case):
+    meta = case.meta
+    slides = configuration.get("slides")
+    if meta is None or not meta.generation.mode.is_positive or not isinstance(slides, list):
+        return
+    marked = [slide for slide in slides if isinstance(slide, dict) and slide.get("attractOnly") is True]
+    if not marked:
+        return
+    touch = configuration.get("touch")
+    if not isinstance(touch, dict):
+        touch = configuration["touch"] = {}
+    touch["attract"] = {"after": "30s", "home": 0}
+    if len(marked) == len(slides):
+        slides[-1]["attractOnly"] = False
+
+
 # An override must show at once, so its pictures must be on the kiosk and its
 # end ahead of the kiosk's clock (at most 7 days): JSON Schema can say neither,
 # nor that `duration`/`until` in the query go with a picture body only. In a
@@ -183,6 +204,7 @@ def before_call(ctx, case, kwargs):
         _point_references(case.body)
         _valid_schedule(case.body, case)
         _valid_sync(case.body, case)
+        _valid_attract_only(case.body, case)
     if case.operation.method.upper() == "POST" and case.operation.path == "/api/v1/override":
         _valid_override(case)
 

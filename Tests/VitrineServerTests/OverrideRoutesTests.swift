@@ -64,6 +64,21 @@ struct OverrideRoutesTests {
         }
     }
 
+    /// As a push's: JSON writes a character beyond U+FFFF as two escaped UTF-16
+    /// surrogates, which the YAML parser does not take on its own (Schemathesis
+    /// found an override refused with 422 for one in a tap action's URL).
+    @Test func aJSONOverrideMayEscapeCharactersBeyondTheBasicPlane() async throws {
+        let harness = try OverrideHarness()
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            let (status, answer) = try await Self.post(client, #"""
+                {"slides": [{"path": "\#(harness.picturePath)", "action": {"post": "https://example.com/\ud83d\ude00"}}], "duration": "5m"}
+                """#)
+            #expect(status == .created, "\(answer)")
+        }
+        #expect(harness.overridesSent().first??.slides.first?.action == .post(url: "https://example.com/😀", timeout: .seconds(2)))
+    }
+
     @Test func untilIsTakenAsGivenInAnyOffset() async throws {
         let harness = try OverrideHarness()
         defer { harness.close() }

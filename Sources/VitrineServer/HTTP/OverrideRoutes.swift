@@ -65,8 +65,9 @@ struct OverrideRoutes {
         let now = WallClock.now()
         let parsed: OverrideRequest
         do {
-            parsed = try OverrideDocument.request(String(decoding: body.readableBytesView, as: UTF8.self), now: now,
-                                                  parseTimestamp: RFC3339.parse)
+            // JSON's surrogate pairs, as a push's body has them, become YAML's 32-bit escapes first.
+            let text = ConfigRoutes.joiningSurrogatePairs(String(decoding: body.readableBytesView, as: UTF8.self))
+            parsed = try OverrideDocument.request(text, now: now, parseTimestamp: RFC3339.parse)
         } catch {
             throw APIError(.unprocessableContent, "the override is not valid: \(error.issues.first?.description ?? "")", issues: error.issues)
         }

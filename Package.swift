@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "VitrineJPEG", targets: ["VitrineJPEG"]),
         .library(name: "VitrinePNG", targets: ["VitrinePNG"]),
         .library(name: "VitrineWebP", targets: ["VitrineWebP"]),
+        .library(name: "VitrineGIF", targets: ["VitrineGIF"]),
         .library(name: "VitrineEvdev", targets: ["VitrineEvdev"]),
     ],
     dependencies: [
@@ -75,6 +76,11 @@ let package = Package(
         .systemLibrary(
             name: "CLibWebP", path: "Sources/CLibWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
+        // giflib's decoder (DGifOpen with a memory reader, record by record). Debian's
+        // libgif-dev has no pkg-config file: the module map links libgif itself.
+        .systemLibrary(
+            name: "CLibGIF", path: "Sources/CLibGIF",
+            providers: [.apt(["libgif-dev"])]),
         // libyaml's event parser, for the configuration: the tree is composed in VitrineYAML.
         .systemLibrary(
             name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
@@ -84,6 +90,7 @@ let package = Package(
         .target(name: "VitrineJPEG", dependencies: ["CTurboJPEG", "CLibJPEG", "VitrineCore", systemPackage]),
         .target(name: "VitrinePNG", dependencies: ["CLibPNG", "VitrineCore"]),
         .target(name: "VitrineWebP", dependencies: ["CLibWebP", "VitrineCore"]),
+        .target(name: "VitrineGIF", dependencies: ["CLibGIF", "VitrineCore"]),
         .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore", "VitrineSystem", systemPackage]),
@@ -109,7 +116,7 @@ let package = Package(
         .target(
             name: "VitrineRuntime",
             dependencies: [
-                "VitrineCore", "VitrineSystem", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
+                "VitrineCore", "VitrineSystem", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -120,7 +127,7 @@ let package = Package(
         .target(
             name: "VitrineServer",
             dependencies: [
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineChannel",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineChannel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -143,7 +150,7 @@ let package = Package(
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineDRM",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineDRM",
                 "VitrineEvdev", "VitrineChannel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -161,6 +168,7 @@ let package = Package(
             dependencies: ["VitrineChannel", "VitrineConfig", "VitrineCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"], exclude: ["Damaged"]),
         .testTarget(name: "VitrineWebPTests", dependencies: ["VitrineWebP", "VitrineCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "VitrineGIFTests", dependencies: ["VitrineGIF", "VitrineCore"], exclude: ["Fixtures"]),
         .testTarget(name: "VitrineCECTests", dependencies: ["VitrineCEC", "VitrineCore", systemPackage]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(
@@ -169,14 +177,14 @@ let package = Package(
         .testTarget(
             name: "VitrineRuntimeTests",
             dependencies: [
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF",
                 systemPackage,
             ],
             exclude: ["Golden", "PNGFixtures"]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF",
                 "VitrineChannel", "VitrineYAML", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -48,6 +48,13 @@ let package = Package(
                 .product(name: "VitrineWebP", package: "Vitrine"),
                 .product(name: "VitrineCore", package: "Vitrine"),
             ]),
+        // GIFDecoder.info, then GIFDecoder.decodeRows and decode with small pixel and byte limits (giflib).
+        .executableTarget(
+            name: "FuzzGIF",
+            dependencies: [
+                .product(name: "VitrineGIF", package: "Vitrine"),
+                .product(name: "VitrineCore", package: "Vitrine"),
+            ]),
         // EvemuRecording.parse, then the touch pipeline of TouchReplay.
         .executableTarget(
             name: "FuzzEvemu",

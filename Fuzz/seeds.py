@@ -10,6 +10,9 @@ the seeds should change. Python's standard library only.
 - png:    tiny hand-made PNGs, one per colour type and bit depth, interlaced, with tRNS.
 - webp:   the WebP fixtures of Tests/VitrineWebPTests/Fixtures up to 8 KiB (lossy,
           lossless, alpha, animated, EXIF, truncated, a 16383x16383 header).
+- gif:    the GIF fixtures of Tests/VitrineGIFTests/Fixtures up to 8 KiB (still,
+          interlaced, animated, transparent, a frame at an offset, truncated, a
+          65535x65535 header).
 - evemu:  the recordings of Tests/VitrineEvdevTests/Recordings.
 """
 import glob, hashlib, os, re, shutil, struct, zlib
@@ -90,10 +93,15 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineWebPTests/Fixtures
     if os.path.getsize(path) <= 8192:
         shutil.copy(path, os.path.join(OUT, "webp", os.path.basename(path)))
 
+# gif
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineGIFTests/Fixtures/*.gif"))):
+    if os.path.getsize(path) <= 8192:
+        shutil.copy(path, os.path.join(OUT, "gif", os.path.basename(path)))
+
 # evemu
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineEvdevTests/Recordings/*.evemu"))):
     shutil.copy(path, os.path.join(OUT, "evemu", os.path.basename(path)))
 
-for kind in ("config", "jpeg", "png", "webp", "evemu"):
+for kind in ("config", "jpeg", "png", "webp", "gif", "evemu"):
     files = os.listdir(os.path.join(OUT, kind))
     print(kind, len(files), "files,", sum(os.path.getsize(os.path.join(OUT, kind, f)) for f in files), "bytes")

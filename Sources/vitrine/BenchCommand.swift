@@ -42,7 +42,7 @@ func timeInProcess(_ body: () throws -> Void) rethrows -> Duration {
 struct DecodeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode a generated 12-megapixel JPEG, and the same picture as WebP, to a 1920x1080 frame; compare djpeg -scale, dwebp -scale and vipsthumbnail.")
+        abstract: "Decode a generated 12-megapixel JPEG, and the same picture as WebP and GIF, to a 1920x1080 frame; compare djpeg -scale, dwebp -scale, gif2rgb and vipsthumbnail.")
 
     @Option(help: "Timed runs of each tool.") var runs = 15
 
@@ -84,6 +84,32 @@ struct DecodeBench: ParsableCommand {
             ("dwebp -scale \(webpScaled.width) \(webpScaled.height)",
              ["dwebp", "-quiet", "-scale", "\(webpScaled.width)", "\(webpScaled.height)", "-pam", webpPath, "-o", "/dev/null"]),
         ]
+        // The same picture as a GIF: its pixels as RGB triplets, quantised to 256 colours by giflib's gif2rgb
+        // (GifQuantizeBuffer), which also decodes it, whole and unscaled (giflib has no scaler), as the reference.
+        let rgbPath = directory + "/photo-12mp.rgb", gifPath = directory + "/photo-12mp.gif"
+        let picture = SyntheticPhoto.make(size: source)
+        var rgb = [UInt8](repeating: 0, count: source.pixelCount * 3)
+        for i in 0..<source.pixelCount {
+            let pixel = picture.pixels[i]
+            rgb[i * 3] = UInt8(truncatingIfNeeded: pixel >> 16)
+            rgb[i * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+            rgb[i * 3 + 2] = UInt8(truncatingIfNeeded: pixel)
+        }
+        guard FileManager.default.createFile(atPath: rgbPath, contents: Data(rgb)) else {
+            throw ValidationError("cannot write the benchmark picture's RGB to \(rgbPath)")
+        }
+        // gif2rgb writes a GIF it makes to standard output, whatever -o says.
+        let quantised = try ChildProcess.measure(["sh", "-c", "gif2rgb -1 -s \(source.width) \(source.height) \"$0\" > \"$1\"", rgbPath, gifPath])
+        try? FileManager.default.removeItem(atPath: rgbPath)
+        guard quantised.exitStatus == 0, let gif = FileManager.default.contents(atPath: gifPath), !gif.isEmpty else {
+            throw ValidationError("gif2rgb could not make the GIF (apt-get install giflib-tools)")
+        }
+        let gifRequest = SlideRequest(file: "photo-12mp.gif", resolvedPath: gifPath, fit: .contain, background: .black,
+                                      output: display, maxPixels: 100_000_000)
+        let gifTools: [(name: String, command: [String])] = [
+            ("vitrine (process)", [executable, "bench", "decode-once", gifPath]),
+            ("gif2rgb -1 (whole, unscaled)", ["gif2rgb", "-1", "-o", "/dev/null", gifPath]),
+        ]
         let jpegResults = try Self.measure(runs: runs, tools: tools) {
             _ = try SlideDecoding.frame(for: request, workspace: workspace, frameStorage: frameStorage)
         }
@@ -98,6 +124,14 @@ struct DecodeBench: ParsableCommand {
               + "(libwebp scaled to \(webpScaled)); median of \(runs) runs")
         print("")
         Self.table(webpResults, tools: webpTools, reference: "dwebp")
+        let gifResults = try Self.measure(runs: runs, tools: gifTools) {
+            _ = try SlideDecoding.frame(for: gifRequest, workspace: workspace, frameStorage: frameStorage)
+        }
+        print("")
+        print("Decode the same picture as GIF (\(gif.count / 1024) KiB, 256 colours by gif2rgb's quantiser) to the same frame "
+              + "(giflib decodes at full size, resampled row by row); median of \(runs) runs")
+        print("")
+        Self.table(gifResults, tools: gifTools, reference: "gif2rgb")
     }
 
     struct Results {

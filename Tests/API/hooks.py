@@ -1,6 +1,6 @@
 """Schemathesis hooks for the Vitrine API (loaded through SCHEMATHESIS_HOOKS).
 
-`POST /api/v1/assets` takes the raw bytes of a JPEG, PNG or WebP picture. JSON Schema
+`POST /api/v1/assets` takes the raw bytes of a JPEG, PNG, WebP or GIF picture. JSON Schema
 can say only "a string of bytes" (`format: binary`), so Schemathesis would send
 random bytes as *valid* data, which the kiosk rightly refuses (415 or 422, both
 documented). Here valid data for those media types is what the spec's prose
@@ -17,6 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 JPEGS = [open(os.path.join(ROOT, "Tests/VM/content", name), "rb").read() for name in ("red.jpg", "blue.jpg")]
 # An extended-format WebP (RIFF, VP8X, ALPH, VP8), which may carry chunks a decoder skips.
 WEBP = open(os.path.join(ROOT, "Tests/VitrineWebPTests/Fixtures/alpha-lossy.webp"), "rb").read()
+# A GIF89a with a Graphic Control Extension (a transparent index), which may carry comments a decoder skips.
+GIF = open(os.path.join(ROOT, "Tests/VitrineGIFTests/Fixtures/transparent.gif"), "rb").read()
 
 
 def _chunk(kind, data):
@@ -54,10 +56,19 @@ def webp_pictures(draw):
     return b"RIFF" + struct.pack("<I", 4 + len(body)) + b"WEBP" + body
 
 
+@st.composite
+def gif_pictures(draw):
+    """The fixture GIF with a comment extension of random bytes before its trailer: new bytes, the same picture."""
+    text = draw(st.binary(min_size=1, max_size=200))
+    assert GIF.endswith(b"\x3b")
+    return GIF[:-1] + b"\x21\xfe" + bytes([len(text)]) + text + b"\x00\x3b"
+
+
 schemathesis.openapi.media_type("image/png", png_pictures())
 schemathesis.openapi.media_type("image/jpeg", jpeg_pictures())
 schemathesis.openapi.media_type("image/webp", webp_pictures())
-schemathesis.openapi.media_type("application/octet-stream", st.one_of(png_pictures(), jpeg_pictures(), webp_pictures()))
+schemathesis.openapi.media_type("image/gif", gif_pictures())
+schemathesis.openapi.media_type("application/octet-stream", st.one_of(png_pictures(), jpeg_pictures(), webp_pictures(), gif_pictures()))
 
 
 # A pushed configuration may name only assets that are on the kiosk

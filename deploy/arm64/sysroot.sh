@@ -24,7 +24,7 @@ chroot "$root" test -x /usr/bin/swift 2> /dev/null || arm64_die "no toolchain ch
 swift_version=$(chroot "$root" dpkg-query -W -f='${Version}' swiftlang)
 
 # What the link and the C importer need, for Package.swift's system libraries
-# (libdrm, libturbojpeg, libjpeg, libevdev, libpng, libwebp with libwebpdemux,
+# (libdrm, libturbojpeg, libjpeg, libevdev, libpng, libwebp with libwebpdemux, giflib,
 # libyaml; trixie's libwebp 1.5 links libsharpyuv, and libwebp.pc requires
 # libsharpyuv.pc, so both of its packages too) and for Swift's
 # static runtime (static-stdlib-args.lnk: libstdc++, libm, libdl, libpthread,
@@ -34,6 +34,7 @@ trixie_packages=(
     libdrm2 libdrm-dev libturbojpeg0 libturbojpeg0-dev libjpeg62-turbo libjpeg62-turbo-dev
     libevdev2 libevdev-dev libpng16-16t64 libpng-dev zlib1g zlib1g-dev libyaml-0-2 libyaml-dev
     libwebp7 libwebpdemux2 libwebp-dev libsharpyuv0 libsharpyuv-dev
+    libgif7 libgif-dev
 )
 sid_packages=(swiftlang libswiftlang)
 

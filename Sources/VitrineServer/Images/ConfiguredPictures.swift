@@ -4,6 +4,7 @@ import VitrineCore
 import VitrineJPEG
 import VitrinePNG
 import VitrineWebP
+import VitrineGIF
 import VitrineRuntime
 import VitrineSystem
 
@@ -23,8 +24,9 @@ public enum ConfiguredPictures {
         case header
         /// All of it decoded, as `ImageInspection` does an upload: a damaged or
         /// truncated file fails too. JPEGs decode at an eighth of their size,
-        /// PNGs a strip at a time and WebPs scaled by libwebp to a few pixels, so
-        /// the memory a check takes stays small.
+        /// PNGs a strip at a time, WebPs scaled by libwebp to a few pixels and
+        /// GIFs' first frames a strip at a time (later frames read, not decoded),
+        /// so the memory a check takes stays small.
         case decode
     }
 
@@ -93,7 +95,8 @@ public enum ConfiguredPictures {
 
     /// The format by its first bytes, and the size from the headers
     /// (`ImageInspection.uprightSize`: a JPEG's markers up to the first scan,
-    /// a PNG's IHDR, a WebP's RIFF, VP8X and VP8/VP8L headers). `fileGoesOn`: `bytes` is only the start of the file, so
+    /// a PNG's IHDR, a WebP's RIFF, VP8X and VP8/VP8L headers, a GIF's logical
+    /// screen descriptor). `fileGoesOn`: `bytes` is only the start of the file, so
     /// headers that run past it are not damaged.
     static func headerProblem(_ bytes: [UInt8], fileGoesOn: Bool = false, maxPixels: Int) -> String? {
         let size: PixelSize
@@ -104,6 +107,8 @@ public enum ConfiguredPictures {
         } catch JPEGError.truncated where fileGoesOn {
             return nil
         } catch WebPError.truncated where fileGoesOn {
+            return nil
+        } catch GIFError.truncated where fileGoesOn {
             return nil
         } catch {
             return "cannot be decoded: \(error)"

@@ -2,13 +2,14 @@ import VitrineCore
 import VitrineJPEG
 import VitrinePNG
 import VitrineWebP
+import VitrineGIF
 import VitrineRuntime
 import VitrineSystem
 
 /// What an uploaded or downloaded picture is, proven by decoding all of it.
 public struct InspectedImage: Hashable, Sendable {
     public enum Kind: String, Sendable {
-        case jpeg, png, webp
+        case jpeg, png, webp, gif
 
         /// The media type the picture is served as.
         public var contentType: String {
@@ -16,6 +17,7 @@ public struct InspectedImage: Hashable, Sendable {
             case .jpeg: "image/jpeg"
             case .png: "image/png"
             case .webp: "image/webp"
+            case .gif: "image/gif"
             }
         }
     }
@@ -30,9 +32,9 @@ public struct InspectedImage: Hashable, Sendable {
 /// picture on a slide never fails for a reason the upload could have shown.
 public enum ImageInspection {
     public enum Failure: Error, Hashable, Sendable {
-        /// Not a JPEG, PNG or WebP by its first bytes (415).
+        /// Not a JPEG, PNG, WebP or GIF by its first bytes (415).
         case notAnImage(String)
-        /// A JPEG, PNG or WebP that does not decode (422), with the decoder's reason.
+        /// A JPEG, PNG, WebP or GIF that does not decode (422), with the decoder's reason.
         case undecodable(String)
         /// A picture with more pixels than the configuration's `decode.maxPixels`
         /// (409: a conflict with the kiosk's configuration, not a fault of the picture).
@@ -109,11 +111,25 @@ public enum ImageInspection {
                 throw .undecodable("\(error)")
             }
         }
+        if GIFDecoder.hasSignature(bytes) {
+            do throws(GIFError) {
+                // The first frame decoded a strip at a time and thrown away,
+                // and the rest of the file read to its trailer: a damaged or
+                // truncated file fails here, in one strip of memory (an
+                // interlaced frame: its indices, within the display's limit).
+                let frame = try GIFDecoder.decodeRows(bytes, maxPixels: maxPixels, decoderByteLimit: SlideDecoding.wholePictureByteLimit,
+                                                      strip: PixelStorage()) { _, _, _ in }
+                return InspectedImage(kind: .gif, size: frame.canvas)
+            } catch {
+                if case .tooManyPixels = error { throw .overPixelLimit("\(error)") }
+                throw .undecodable("\(error)")
+            }
+        }
         throw .notAnImage("\(notAnImage) (it starts with \(describeStart(bytes)))")
     }
 
-    /// What a picture of none of the three formats is called.
-    static let notAnImage = "not a JPEG, PNG or WebP picture"
+    /// What a picture of none of the four formats is called.
+    static let notAnImage = "not a JPEG, PNG, WebP or GIF picture"
 
     /// A small PNG of the picture, at most `bounds`, keeping its shape.
     /// The picture is decoded once, straight to the thumbnail's size: its size
@@ -134,11 +150,13 @@ public enum ImageInspection {
     }
 
     /// The upright size from the headers alone: a JPEG's markers (SOF, EXIF
-    /// orientation), a PNG's IHDR, or a WebP's RIFF, VP8X and VP8/VP8L headers
-    /// (`WebPDecoder.info`: `WebPGetFeatures`, and its EXIF chunk when `bytes` reach it).
+    /// orientation), a PNG's IHDR, a WebP's RIFF, VP8X and VP8/VP8L headers
+    /// (`WebPDecoder.info`: `WebPGetFeatures`, and its EXIF chunk when `bytes` reach it),
+    /// or a GIF's logical screen descriptor (`GIFDecoder.info`: bytes 6 to 9, little-endian).
     static func uprightSize(of bytes: [UInt8]) throws -> PixelSize {
         if PNGCodec.hasSignature(bytes) { return try PNGCodec.size(of: bytes) }
         if WebPDecoder.hasSignature(bytes) { return try bytes.withUnsafeBytes { try WebPDecoder.info($0) }.uprightSize }
+        if GIFDecoder.hasSignature(bytes) { return try bytes.withUnsafeBytes { try GIFDecoder.info($0) }.size }
         guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Failure.notAnImage("\(notAnImage) (it starts with \(describeStart(bytes)))") }
         let scanned = bytes.withUnsafeBytes { raw in Result { () throws(JPEGError) in try JPEGMarkerScanner.scan(raw) } }
         return try scanned.get().uprightSize

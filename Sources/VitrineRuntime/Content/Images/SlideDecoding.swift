@@ -3,6 +3,7 @@ import VitrineCore
 import VitrineJPEG
 import VitrinePNG
 import VitrineWebP
+import VitrineGIF
 import SystemPackage
 import VitrineSystem
 
@@ -68,14 +69,15 @@ public enum SlideDecoding {
         }
         let head = UnsafeRawBufferPointer(rebasing: workspace.readBuffer[..<prefilled])
         let scan = Result { () throws(JPEGError) in try JPEGMarkerScanner.scan(head) }
-        // A JPEG is decoded straight from the file. A PNG, a WebP, and a JPEG
-        // whose headers run past the first read (a large ICC profile or
-        // thumbnail), are read whole, as libpng, libwebp and the marker scan need.
+        // A JPEG is decoded straight from the file. A PNG, a WebP, a GIF, and a
+        // JPEG whose headers run past the first read (a large ICC profile or
+        // thumbnail), are read whole, as libpng, libwebp, giflib's memory
+        // reader and the marker scan need.
         // The format is known by the first bytes, never by the file's name.
         if case .failure(.truncated) = scan, prefilled == workspace.readBuffer.count {
             return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
         }
-        if PNGCodec.hasSignature(Array(head.prefix(8))) || WebPDecoder.hasSignature(head) {
+        if PNGCodec.hasSignature(Array(head.prefix(8))) || WebPDecoder.hasSignature(head) || GIFDecoder.hasSignature(head) {
             return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
         }
         do throws(JPEGError) {
@@ -110,6 +112,13 @@ public enum SlideDecoding {
                 return try webpFrame(bytes, request: request, workspace: workspace, frameStorage: frameStorage)
             } catch {
                 throw SlideError(file: request.file, reason: .webp(error))
+            }
+        }
+        if GIFDecoder.hasSignature(bytes) {
+            do throws(GIFError) {
+                return try gifFrame(bytes, request: request, workspace: workspace, frameStorage: frameStorage)
+            } catch {
+                throw SlideError(file: request.file, reason: .gif(error))
             }
         }
         // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
@@ -216,6 +225,33 @@ public enum SlideDecoding {
                 let frame = outputFrame(for: request, storage: frameStorage)
                 SlideFramer.frame(decoded: decoded.image, orientation: decoded.info.orientation, fit: request.fit,
                                   background: request.background, into: frame.canvas, scratch: workspace.framing)
+                return frame
+            }
+        }
+        return try result.get()
+    }
+
+    /// A GIF's first frame is framed row by row as giflib decodes it
+    /// (`GIFDecoder.decodeRows` into `SlideFramer.streamingFrame`): giflib has
+    /// no scaler, so its logical screen is resampled to the visible area a
+    /// strip at a time and never exists whole. A logical screen or frame over
+    /// `decode.maxPixels` is refused from the headers, before the frame's memory
+    /// is taken; an interlaced frame's colour indices (one byte a pixel) are
+    /// held whole, within `wholePictureByteLimit`.
+    private static func gifFrame(_ bytes: [UInt8], request: SlideRequest, workspace: SlideDecodingWorkspace,
+                                 frameStorage: PixelStorage?) throws(GIFError) -> PixelImage {
+        // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(GIFError) -> PixelImage in
+                let info = try GIFDecoder.info(raw)
+                try GIFDecoder.requireWithinLimit(info.size, maxPixels: request.maxPixels)
+                let frame = outputFrame(for: request, storage: frameStorage)
+                let stream = SlideFramer.streamingFrame(picture: info.size, fit: request.fit, background: request.background,
+                                                        into: frame.canvas, scratch: workspace.framing)
+                try GIFDecoder.decodeRows(raw, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit,
+                                          strip: workspace.strip) { rows, first, count in
+                    stream?.consume(rows: rows, first: first, count: count, stride: info.size.width)
+                }
                 return frame
             }
         }

@@ -1,6 +1,7 @@
 import VitrineJPEG
 import VitrinePNG
 import VitrineWebP
+import VitrineGIF
 import VitrineSystem
 
 /// Why a slide's picture cannot be shown: its file, and the reason.
@@ -10,6 +11,7 @@ public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
         case decode(JPEGError)
         case png(PNGError)
         case webp(WebPError)
+        case gif(GIFError)
         /// A URL slide whose picture has not arrived yet.
         case notDownloaded
     }
@@ -29,6 +31,7 @@ public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
         case .decode(let error): return "\(file): \(error)"
         case .png(let error): return "\(file): \(error)"
         case .webp(let error): return "\(file): \(error)"
+        case .gif(let error): return "\(file): \(error)"
         case .notDownloaded: return "\(file): not downloaded yet"
         }
     }

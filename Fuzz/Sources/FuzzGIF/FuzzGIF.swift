@@ -1,0 +1,44 @@
+// libFuzzer target: GIF bytes through VitrineGIF, as the kiosk's decode
+// queue and upload inspection take them: the signature, the logical screen
+// descriptor (GIFDecoder.info), then the first frame through giflib record by
+// record (GIFDecoder.decodeRows, streamed as the display frames it) and whole
+// onto its canvas (GIFDecoder.decode), which must agree.
+//
+// The pixel limit is small so that a header claiming a huge picture is refused
+// rather than allocated. giflib itself is the system library, not
+// instrumented: coverage guides the Swift side only.
+import VitrineCore
+import VitrineGIF
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzGIF(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = UnsafeRawBufferPointer(start: data.map(UnsafeRawPointer.init), count: size)
+    _ = GIFDecoder.hasSignature(bytes)
+    guard let info = try? GIFDecoder.info(bytes) else { return 0 }
+    let maxPixels = 1 << 20  // 1 Mpixel: the fuzzer's memory and time stay small.
+    var next = 0
+    var checksum: UInt32 = 0
+    let streamed = try? GIFDecoder.decodeRows(bytes, maxPixels: maxPixels, decoderByteLimit: 1 << 20, strip: PixelStorage()) { rows, first, count in
+        if first != next { fatalError("rows from \(first), expected \(next)") }
+        next = first + count
+        for i in 0..<(count * info.size.width) { checksum = checksum &* 31 &+ rows[i] }
+    }
+    if let streamed {
+        if next != info.size.height { fatalError("\(next) rows of \(info.size.height)") }
+        if streamed.canvas != info.size { fatalError("decoded \(streamed.canvas), the header says \(info.size)") }
+        let frame = streamed.frame
+        if frame.x < 0 || frame.y < 0 || frame.x + frame.width > info.size.width || frame.y + frame.height > info.size.height {
+            fatalError("frame \(frame) outside \(info.size)")
+        }
+    }
+    let whole = try? GIFDecoder.decode(bytes, maxPixels: maxPixels, decoderByteLimit: 4 << 20)
+    if (whole == nil) != (streamed == nil), info.size.pixelCount * 4 <= 4 << 20 {
+        fatalError("decodeRows \(streamed == nil ? "failed" : "succeeded") but decode \(whole == nil ? "failed" : "succeeded")")
+    }
+    if let whole {
+        var sum: UInt32 = 0
+        for pixel in whole.image.pixels.prefix(info.size.pixelCount) { sum = sum &* 31 &+ pixel }
+        if sum != checksum { fatalError("decode and decodeRows gave different pixels") }
+    }
+    return 0
+}

@@ -44,8 +44,9 @@ public struct DecodedGIF: Sendable {
 /// giflib reads through a callback over memory (`DGifOpen`); it returns
 /// `GIF_ERROR` and sets an `int` code on every failure, never longjmps. The
 /// whole file is read to its trailer (later frames' data is skipped block by
-/// block, not decoded), so a damaged or truncated file is a `GIFError`, never
-/// part of a picture.
+/// block, not decoded): damage anywhere, or a first frame cut short, is a
+/// `GIFError`, never part of a picture; a file that only ends early after a
+/// whole first frame shows that frame.
 public enum GIFDecoder {
     /// Whether `bytes` start as a GIF file does: `GIF87a` or `GIF89a`. The
     /// format is known by these bytes only, never by a file's name.
@@ -197,14 +198,23 @@ public enum GIFDecoder {
         // The rest of the file, to its trailer: later frames are skipped, not decoded.
         var frames = 1
         rest: while true {
-            switch try session.recordType(during: "reading the records after the first frame") {
-            case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageDesc(gif) == GIF_OK else { throw GIFError(code: gif.pointee.Error, during: "reading frame \(frames + 1)'s descriptor") }
-                frames += 1
-                try session.skipImageData(during: "skipping frame \(frames)")
-            case EXTENSION_RECORD_TYPE: _ = try session.skipExtension()
-            case TERMINATE_RECORD_TYPE: break rest
-            default: throw .corrupt("an unknown record after the first frame")
+            do throws(GIFError) {
+                switch try session.recordType(during: "reading the records after the first frame") {
+                case IMAGE_DESC_RECORD_TYPE:
+                    guard DGifGetImageDesc(gif) == GIF_OK else { throw GIFError(code: gif.pointee.Error, during: "reading frame \(frames + 1)'s descriptor") }
+                    frames += 1
+                    try session.skipImageData(during: "skipping frame \(frames)")
+                case EXTENSION_RECORD_TYPE: _ = try session.skipExtension()
+                case TERMINATE_RECORD_TYPE: break rest
+                default: throw .corrupt("an unknown record after the first frame")
+                }
+            } catch {
+                // The first frame is whole, and it is all that shows: a file that ends
+                // after it (no trailer byte, as some old tools and cut downloads leave
+                // them, or a later frame cut short) still shows it, as browsers do.
+                // Damage (not an end) after it is still an error.
+                guard case .truncated = error else { throw error }
+                break rest
             }
         }
         return GIFFrameInfo(canvas: canvas, frame: PixelRect(x: left, y: top, width: frameSize.width, height: frameSize.height),

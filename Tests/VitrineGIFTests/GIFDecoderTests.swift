@@ -104,6 +104,11 @@ struct GIFDecoderTests {
             == "corrupt GIF data: the first frame, 61x37 at (1, 0), does not lie within the 61x37 logical screen")
     }
 
+    /// The pixels, copied while the picture (which owns their memory) is alive.
+    static func pixels(_ decoded: DecodedGIF) -> [UInt32] {
+        withExtendedLifetime(decoded) { Array(decoded.image.pixels) }
+    }
+
     @Test("a truncated file is an error, never part of a picture")
     func truncated() throws {
         let bytes = try fixture("truncated.gif")
@@ -115,13 +120,22 @@ struct GIFDecoderTests {
             print("truncated.gif: \(error)")
             #expect("\(error)".hasPrefix("truncated GIF data: the file ends before the picture does"))
         }
-        // Every cut of every fixture fails, even one that only loses the trailer.
+        // A cut inside the first frame fails. A file that ends after its first
+        // frame (one that only loses its trailer, or an animation cut in a later
+        // frame) shows that frame exactly as the whole file does.
         for name in Self.pictures {
             let whole = try fixture(name)
-            var cuts = Array(stride(from: 0, to: whole.count, by: max(1, whole.count / 37)))
-            cuts.append(whole.count - 1)
-            for length in cuts {
-                #expect(throws: GIFError.self, "\(name) cut to \(length) bytes") { try decode(Array(whole.prefix(length))) }
+            let expected = try Self.pixels(decode(whole))
+            #expect(try Self.pixels(decode(Array(whole.prefix(whole.count - 1)))) == expected, "\(name) without its trailer")
+            let frameCount = try decode(whole).frame.frameCount
+            for length in stride(from: 0, to: whole.count - 1, by: max(1, whole.count / 37)) {
+                do throws(GIFError) {
+                    let shown = try decode(Array(whole.prefix(length)))
+                    #expect(frameCount > 1 && Self.pixels(shown) == expected, "\(name) cut to \(length) bytes decoded")
+                } catch {
+                    // Refused, with a reason: what a cut inside the first frame must give.
+                    #expect(!"\(error)".isEmpty)
+                }
             }
         }
     }

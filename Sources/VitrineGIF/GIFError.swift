@@ -67,21 +67,11 @@ public enum GIFError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the GIF decoder ran out of memory"
         case .decoderFailed(let code, let message):
             return "the GIF decoder stopped with error \(code) (\(message))"
-        case .tooManyPixels(let size, let limit) where limit < 1_000_000:
-            // A limit under a megapixel (a small panel, a test) in whole pixels, as JPEGError words it.
-            return "picture is \(size) (\(size.pixelCount) pixels), over the limit of \(limit) pixels (decode.maxPixels)"
         case .tooManyPixels(let size, let limit):
-            return "picture is \(size) (\(Self.tenths(Double(size.pixelCount) / 1e6)) megapixels), over the limit of "
-                + "\(Self.tenths(Double(limit) / 1e6)) megapixels (decode.maxPixels)"
+            return PixelLimit.exceeded(size, limit: limit)
         case .tooLargeToDecode(let size, let bytes, let limit):
             return "picture is \(size) and interlaced, which is decoded whole: it would take \((bytes + (1 << 19)) >> 20) MiB, "
                 + "more than the \(limit >> 20) MiB one picture may take; save it non-interlaced, or smaller"
         }
-    }
-
-    /// One decimal, without a trailing ".0" (as JPEGError formats megapixels).
-    private static func tenths(_ value: Double) -> String {
-        let tenths = (value * 10).rounded()
-        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))" : "\(tenths / 10)"
     }
 }

@@ -37,24 +37,12 @@ public enum JPEGError: Error, Hashable, Sendable, CustomStringConvertible {
             return "corrupt JPEG data: \(reason)"
         case .unsupported(let reason):
             return "unsupported JPEG: \(reason)"
-        case .tooManyPixels(let size, let limit) where limit < 1_000_000:
-            // A limit under a megapixel (a small panel, a test) in whole pixels, not "0 megapixels".
-            return "picture is \(size) (\(size.pixelCount) pixels), over the limit of \(limit) pixels (decode.maxPixels)"
         case .tooManyPixels(let size, let limit):
-            let megapixels = Double(size.pixelCount) / 1e6
-            return "picture is \(size) (\(megapixels.formatted1) megapixels), over the limit of "
-                + "\((Double(limit) / 1e6).formatted1) megapixels (decode.maxPixels)"
+            return PixelLimit.exceeded(size, limit: limit)
         case .decoderUnavailable(let reason):
             return "the JPEG codec could not be initialised: \(reason)"
         case .read(let errno):
             return "cannot read the file: \(errno)"
         }
-    }
-}
-
-extension Double {
-    var formatted1: String {
-        let tenths = (self * 10).rounded()
-        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))" : "\(tenths / 10)"
     }
 }

@@ -59,21 +59,11 @@ public enum WebPError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the WebP decoder refused its parameters (\(step))"
         case .decoderFailed(let code):
             return "the WebP decoder stopped with status \(code)"
-        case .tooManyPixels(let size, let limit) where limit < 1_000_000:
-            // A limit under a megapixel (a small panel, a test) in whole pixels, as JPEGError words it.
-            return "picture is \(size) (\(size.pixelCount) pixels), over the limit of \(limit) pixels (decode.maxPixels)"
         case .tooManyPixels(let size, let limit):
-            return "picture is \(size) (\(Self.tenths(Double(size.pixelCount) / 1e6)) megapixels), over the limit of "
-                + "\(Self.tenths(Double(limit) / 1e6)) megapixels (decode.maxPixels)"
+            return PixelLimit.exceeded(size, limit: limit)
         case .tooLargeToDecode(let size, let bytes, let limit):
             return "picture is \(size), which libwebp decodes whole: it would take \((bytes + (1 << 19)) >> 20) MiB, "
                 + "more than the \(limit >> 20) MiB one picture may take; save it lossy, or smaller"
         }
-    }
-
-    /// One decimal, without a trailing ".0" (as JPEGError formats megapixels).
-    private static func tenths(_ value: Double) -> String {
-        let tenths = (value * 10).rounded()
-        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))" : "\(tenths / 10)"
     }
 }

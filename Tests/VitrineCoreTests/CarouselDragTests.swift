@@ -81,10 +81,10 @@ struct CarouselDragTests {
             if offset != -30 || t > 1020 { t += 16; finger.move(500 + offset, at: t) }
             let x = offset / 1000
             #expect(engine.position(at: ms(t)) == -x, "offset \(offset)")
-            #expect(engine.scene(at: ms(t)).layers == [
+            #expect(engine.scene(at: ms(t)).withoutPlayback.layers == [
                 Layer(content: .slide(0), offset: x), Layer(content: .slide(1), offset: 1 + x),
             ], "offset \(offset)")
-            #expect(engine.scene(at: ms(t)).indicator == IndicatorState(count: 3, position: -x))
+            #expect(engine.scene(at: ms(t)).withoutPlayback.indicator == IndicatorState(count: 3, position: -x))
             #expect(engine.nextWakeup() == .idle)
         }
         // Right of where it went down: the last slide comes in from the left.
@@ -93,14 +93,14 @@ struct CarouselDragTests {
             finger.move(500 + offset, at: t)
             let x = offset / 1000
             #expect(engine.position(at: ms(t)) == -x)
-            #expect(engine.scene(at: ms(t)).layers == [
+            #expect(engine.scene(at: ms(t)).withoutPlayback.layers == [
                 Layer(content: .slide(2), offset: -1 + x), Layer(content: .slide(0), offset: x),
             ], "offset \(offset)")
         }
         // Back exactly where it went down: one slide, in place.
         t += 16
         finger.move(500, at: t)
-        #expect(engine.scene(at: ms(t)).layers == [Layer(content: .slide(0))])
+        #expect(engine.scene(at: ms(t)).withoutPlayback.layers == [Layer(content: .slide(0))])
         // Time passing does not move a held picture.
         #expect(engine.advance(to: ms(60_000)).isEmpty)
         #expect(engine.position(at: ms(60_000)) == 0)
@@ -122,19 +122,19 @@ struct CarouselDragTests {
             let expected = offset < 0
                 ? [Layer(content: .slide(1), offset: x), Layer(content: .slide(2), offset: 1 + x)]
                 : [Layer(content: .slide(0), offset: -1 + x), Layer(content: .slide(1), offset: x)]
-            #expect(engine.scene(at: ms(t)).layers == expected, "offset \(offset)")
+            #expect(engine.scene(at: ms(t)).withoutPlayback.layers == expected, "offset \(offset)")
         }
     }
 
     @Test func verticalDragNeverPages() {
         let engine = makeEngine(count: 3)
         let finger = Finger(engine)
-        let before = engine.scene(at: ms(1000))
+        let before = engine.scene(at: ms(1000)).withoutPlayback
         #expect(finger.feed(.down(pt(500, 300), at: ms(1000))).count == 1)
         #expect(finger.feed(.move(pt(505, 360), at: ms(1020))).isEmpty)
         #expect(finger.feed(.move(pt(100, 700), at: ms(1040))).isEmpty)  // even far sideways afterwards
         #expect(engine.phase == .resting)
-        #expect(engine.scene(at: ms(1040)) == before)
+        #expect(engine.scene(at: ms(1040)).withoutPlayback == before)
         #expect(!engine.isPlaying)
         #expect(finger.feed(.up(pt(100, 700), at: ms(1060))) == [.released(at: ms(1060))])
         #expect(engine.takeEvents().isEmpty)
@@ -153,7 +153,7 @@ struct CarouselDragTests {
         let last = finger.slowDrag(from: 500, to: 300, at: 1000)  // 200 px: under a quarter
         #expect(last == 2000)
         #expect(engine.position(at: ms(2000)) == 0.2)
-        let held = engine.scene(at: ms(2000))
+        let held = engine.scene(at: ms(2000)).withoutPlayback
         #expect(engine.takeEvents() == [.dragBegan(slide: 0)])
 
         finger.up(300, at: 2000)
@@ -166,7 +166,7 @@ struct CarouselDragTests {
         #expect(animation.style == TransitionStyle(kind: .slide, duration: .milliseconds(400), easing: .easeOut))
         // The first animated frame is the last dragged one: no jump.
         #expect(engine.position(at: ms(2000)) == 0.2)
-        #expect(engine.scene(at: ms(2000)) == held)
+        #expect(engine.scene(at: ms(2000)).withoutPlayback == held)
         #expect(engine.nextWakeup() == .everyFrame)
         #expect(engine.position(at: ms(2200)) == 0.2 + (0 - 0.2) * Easing.easeOut(0.5))
         #expect(engine.advance(to: ms(2399)).isEmpty)
@@ -242,7 +242,7 @@ struct CarouselDragTests {
         engine.handle(.pressed(pt(500, 300), at: ms(2000)))
         engine.handle(.dragBegan(at: ms(2010)))
         engine.handle(.dragMoved(offset: -400, at: ms(2010)))
-        #expect(contents(engine.scene(at: ms(2010))) == [.slide(2), .slide(0)])
+        #expect(contents(engine.scene(at: ms(2010)).withoutPlayback) == [.slide(2), .slide(0)])
         engine.handle(.dragEnded(offset: -400, velocity: 0, at: ms(2020)))
         engine.handle(.released(at: ms(2020)))
         #expect(engine.takeEvents() == [
@@ -296,7 +296,7 @@ struct CarouselDragTests {
         engine.handle(.dragMoved(offset: 600, at: ms(1020)))
         let pulled = -(600.0 / 1000 * CarouselEngine.rubberBand)
         #expect(engine.position(at: ms(1020)) == pulled)
-        #expect(engine.scene(at: ms(1020)) == Scene(
+        #expect(engine.scene(at: ms(1020)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(0), offset: -pulled)], indicator: IndicatorState(count: 3, position: 0)))
         engine.handle(.dragEnded(offset: 600, velocity: 3000, at: ms(1030)))
         engine.handle(.released(at: ms(1030)))
@@ -306,8 +306,8 @@ struct CarouselDragTests {
         #expect(animation.visiblePages == 0...2)
         // Snapping back, the last slide never shows at the left.
         for t: Int64 in [1030, 1100, 1200, 1300, 1429] {
-            #expect(contents(engine.scene(at: ms(t))) == [.slide(0)], "at \(t) ms")
-            #expect(engine.scene(at: ms(t)).indicator == IndicatorState(count: 3, position: 0))
+            #expect(contents(engine.scene(at: ms(t)).withoutPlayback) == [.slide(0)], "at \(t) ms")
+            #expect(engine.scene(at: ms(t)).withoutPlayback.indicator == IndicatorState(count: 3, position: 0))
         }
         #expect(engine.advance(to: ms(1430)).isEmpty)
         #expect(engine.phase == .resting)
@@ -320,7 +320,7 @@ struct CarouselDragTests {
         engine.handle(.dragMoved(offset: -600, at: ms(3010)))
         let beyond = 2 + ((2 - -600.0 / 1000) - 2) * CarouselEngine.rubberBand
         #expect(engine.position(at: ms(3010)) == beyond)
-        #expect(engine.scene(at: ms(3010)).layers == [Layer(content: .slide(2), offset: 2 - beyond)])
+        #expect(engine.scene(at: ms(3010)).withoutPlayback.layers == [Layer(content: .slide(2), offset: 2 - beyond)])
         engine.handle(.dragEnded(offset: -600, velocity: -3000, at: ms(3020)))
         engine.handle(.released(at: ms(3020)))
         #expect(engine.takeEvents() == [.dragBegan(slide: 2), .dragEnded(slide: 2, paged: false)])
@@ -336,7 +336,7 @@ struct CarouselDragTests {
     @Test func aFingerCatchesARunningAnimation() {
         let engine = makeEngine(count: 3)
         #expect(engine.perform(.next, at: ms(0)))
-        let moving = engine.scene(at: ms(200))
+        let moving = engine.scene(at: ms(200)).withoutPlayback
         #expect(engine.position(at: ms(200)) == 0.875)
         engine.handle(.pressed(pt(10, 10), at: ms(200)))
         guard case .dragging(let held) = engine.phase else { Issue.record("not caught"); return }
@@ -346,7 +346,7 @@ struct CarouselDragTests {
         // Frozen where it was.
         for t: Int64 in [200, 300, 400, 5000] {
             #expect(engine.position(at: ms(t)) == 0.875)
-            #expect(engine.scene(at: ms(t)) == moving)
+            #expect(engine.scene(at: ms(t)).withoutPlayback == moving)
         }
         #expect(engine.nextWakeup() == .idle)
         #expect(engine.advance(to: ms(5000)).isEmpty, "held: the page change is not over")
@@ -357,7 +357,7 @@ struct CarouselDragTests {
         #expect(settle.fromPosition == 0.875)
         #expect(settle.toPage == 1)
         #expect(settle.cause == .command)
-        #expect(engine.scene(at: ms(6000)) == moving)
+        #expect(engine.scene(at: ms(6000)).withoutPlayback == moving)
         #expect(engine.advance(to: ms(6400)) == [.pageChanged(from: 0, to: 1, cause: .command)])
         #expect(engine.scheduler.deadline == ms(6000 + 3000 + 5000))
     }
@@ -403,15 +403,15 @@ struct CarouselDragTests {
     @Test func catchingAGoToKeepsThePictureAndPagesFromItsTarget() {
         let engine = makeEngine(count: 5, easing: .linear)
         #expect(engine.perform(.goTo(3), at: ms(0)))
-        let moving = engine.scene(at: ms(300))
+        let moving = engine.scene(at: ms(300)).withoutPlayback
         #expect(moving.layers == [Layer(content: .slide(0), offset: -0.75), Layer(content: .slide(3), offset: 0.25)])
         engine.handle(.pressed(pt(500, 300), at: ms(300)))
-        #expect(engine.scene(at: ms(300)) == moving)
+        #expect(engine.scene(at: ms(300)).withoutPlayback == moving)
         #expect(engine.currentSlide == 3)
         // Dragged on to the left, slide 3's own neighbour comes in.
         engine.handle(.dragBegan(at: ms(310)))
         engine.handle(.dragMoved(offset: -500, at: ms(310)))
-        #expect(contents(engine.scene(at: ms(310))) == [.slide(3), .slide(4)])
+        #expect(contents(engine.scene(at: ms(310)).withoutPlayback) == [.slide(3), .slide(4)])
         engine.handle(.dragEnded(offset: -500, velocity: 0, at: ms(320)))
         engine.handle(.released(at: ms(320)))
         #expect(engine.takeEvents() == [
@@ -425,7 +425,7 @@ struct CarouselDragTests {
         #expect(engine.currentSlide == 1)
         engine.handle(.dragBegan(at: ms(1310)))
         engine.handle(.dragMoved(offset: -400, at: ms(1310)))
-        #expect(contents(engine.scene(at: ms(1310))) == [.slide(1), .slide(4)])
+        #expect(contents(engine.scene(at: ms(1310)).withoutPlayback) == [.slide(1), .slide(4)])
         engine.handle(.dragEnded(offset: -400, velocity: 0, at: ms(1320)))
         engine.handle(.released(at: ms(1320)))
         #expect(engine.takeEvents() == [
@@ -440,19 +440,19 @@ struct CarouselDragTests {
         engine.handle(.released(at: ms(2400)))
         #expect(engine.advance(to: ms(2800)) == [.pageChanged(from: 4, to: 2, cause: .command)])
         #expect(engine.currentSlide == 2)
-        #expect(engine.scene(at: ms(2800)).layers == [Layer(content: .slide(2))])
+        #expect(engine.scene(at: ms(2800)).withoutPlayback.layers == [Layer(content: .slide(2))])
     }
 
     @Test func aCaughtCrossfadeStaysAFadeUntilTheFingerMoves() {
         let engine = makeEngine(count: 3, kind: .crossfade)
         #expect(engine.perform(.next, at: ms(0)))
-        let fading = engine.scene(at: ms(200))
+        let fading = engine.scene(at: ms(200)).withoutPlayback
         engine.handle(.pressed(pt(500, 300), at: ms(200)))
-        #expect(engine.scene(at: ms(500)) == fading)
+        #expect(engine.scene(at: ms(500)).withoutPlayback == fading)
         // Moving, the fade completes to the nearest slide, which then follows the finger.
         engine.handle(.dragBegan(at: ms(510)))
         engine.handle(.dragMoved(offset: 100, at: ms(510)))
-        #expect(engine.scene(at: ms(510)).layers == [
+        #expect(engine.scene(at: ms(510)).withoutPlayback.layers == [
             Layer(content: .slide(0), offset: -1 + 0.1), Layer(content: .slide(1), offset: 1 - 0.9),
         ])
         engine.handle(.dragEnded(offset: 100, velocity: 0, at: ms(520)))
@@ -463,12 +463,12 @@ struct CarouselDragTests {
         // Held still and let go, it fades on.
         #expect(engine.perform(.next, at: ms(1000)))
         engine.handle(.pressed(pt(500, 300), at: ms(1200)))
-        let held = engine.scene(at: ms(1300))
+        let held = engine.scene(at: ms(1300)).withoutPlayback
         #expect(held.layers == [Layer(content: .slide(1)), Layer(content: .slide(2), opacity: 0.875)])
         engine.handle(.released(at: ms(1300)))
         guard case .animating(let settle) = engine.phase else { Issue.record("not settling"); return }
         #expect(settle.style.kind == .crossfade)
-        #expect(engine.scene(at: ms(1300)) == held)
+        #expect(engine.scene(at: ms(1300)).withoutPlayback == held)
         #expect(engine.advance(to: ms(1700)) == [.pageChanged(from: 1, to: 2, cause: .command)])
     }
 
@@ -560,7 +560,7 @@ struct CarouselDragTests {
         finger.move(100, at: 1100)
         #expect(engine.phase == .resting)
         #expect(engine.position(at: ms(1100)) == 0)
-        #expect(engine.scene(at: ms(1100)) == Scene(layers: [Layer(content: .slide(0))], indicator: nil))
+        #expect(engine.scene(at: ms(1100)).withoutPlayback == Scene(layers: [Layer(content: .slide(0))], indicator: nil))
         finger.up(100, at: 1150)
         #expect(engine.takeEvents().isEmpty)
         #expect(engine.advance(to: ms(2000)).isEmpty)
@@ -579,7 +579,7 @@ struct CarouselDragTests {
         other.down(500, at: 100)
         other.up(500, at: 150)
         #expect(empty.takeEvents().isEmpty)
-        #expect(empty.scene(at: ms(150)) == Scene(layers: [Layer(content: .placeholder)], indicator: nil))
+        #expect(empty.scene(at: ms(150)).withoutPlayback == Scene(layers: [Layer(content: .placeholder)], indicator: nil))
     }
 
     // MARK: Rendering, wake-ups, prefetch
@@ -590,14 +590,14 @@ struct CarouselDragTests {
             engine.handle(.pressed(pt(500, 300), at: ms(1000)))
             engine.handle(.dragBegan(at: ms(1010)))
             engine.handle(.dragMoved(offset: -100, at: ms(1010)))
-            #expect(engine.scene(at: ms(1010)).layers == [
+            #expect(engine.scene(at: ms(1010)).withoutPlayback.layers == [
                 Layer(content: .slide(0), offset: -0.1), Layer(content: .slide(1), offset: 0.9),
             ], "\(kind)")
             engine.handle(.dragEnded(offset: -300, velocity: 0, at: ms(1020)))
             guard case .animating(let animation) = engine.phase else { Issue.record("\(kind): not paging"); continue }
             #expect(animation.style == TransitionStyle(kind: .slide, duration: .milliseconds(300), easing: .linear))
             let halfway = 0.3 + (1 - 0.3) * 0.5
-            #expect(engine.scene(at: ms(1170)).layers == [
+            #expect(engine.scene(at: ms(1170)).withoutPlayback.layers == [
                 Layer(content: .slide(0), offset: 0 - halfway), Layer(content: .slide(1), offset: 1 - halfway),
             ], "\(kind)")
             #expect(engine.advance(to: ms(1320)).last == .pageChanged(from: 0, to: 1, cause: .swipe), "\(kind)")
@@ -620,7 +620,7 @@ struct CarouselDragTests {
         engine.handle(.pressed(pt(500, 300), at: ms(2240)))
         engine.handle(.dragBegan(at: ms(2250)))
         engine.handle(.dragMoved(offset: 1000, at: ms(2250)))
-        #expect(contents(engine.scene(at: ms(2250))) == [.slide(4), .slide(0)])
+        #expect(contents(engine.scene(at: ms(2250)).withoutPlayback) == [.slide(4), .slide(0)])
         #expect(engine.slidesToPrefetch() == [1, 2, 0, 4])
         #expect(engine.nextWakeup() == .idle)
     }
@@ -725,9 +725,9 @@ struct CarouselDragFuzzTests {
         }
         func touch(_ event: TouchEvent) {
             for gesture in recognizer.handle(event) {
-                let before = engine.scene(at: ms(now))
+                let before = engine.scene(at: ms(now)).withoutPlayback
                 engine.handle(gesture, settings: settings)
-                let after = engine.scene(at: ms(now))
+                let after = engine.scene(at: ms(now)).withoutPlayback
                 switch gesture {
                 case .dragMoved, .tap: break
                 case .dragBegan where kind == .crossfade: break  // a held crossfade completes
@@ -787,7 +787,7 @@ struct CarouselDragFuzzTests {
             check(engine.isPlaying == (finger == nil && !remote),
                   "playing \(engine.isPlaying), finger \(finger != nil), remote \(remote)")
             if finger != nil { check(engine.scheduler.deadline == nil, "a deadline while touched") }
-            let scene = engine.scene(at: ms(now))
+            let scene = engine.scene(at: ms(now)).withoutPlayback
             check((1...2).contains(scene.layers.count), "scene with \(scene.layers.count) layers")
             for layer in scene.layers {
                 if case .slide(let slide) = layer.content { check((0..<count).contains(slide), "slide \(slide)") }

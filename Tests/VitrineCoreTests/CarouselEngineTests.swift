@@ -16,7 +16,7 @@ struct CarouselEngineTests {
         #expect(engine.scheduler.deadline == ms(5000))
         #expect(engine.nextWakeup() == .at(ms(5000)))
         #expect(engine.position(at: ms(1234)) == 0)
-        #expect(engine.scene(at: ms(1000)) == Scene(
+        #expect(engine.scene(at: ms(1000)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(0))], indicator: IndicatorState(count: 3, position: 0)))
     }
 
@@ -41,7 +41,7 @@ struct CarouselEngineTests {
         #expect(engine.advance(to: ms(15400)) == [.pageChanged(from: 2, to: 0, cause: .automatic)])
         #expect(engine.currentSlide == 0)
         #expect(engine.scheduler.deadline == ms(20000))
-        #expect(engine.scene(at: ms(15400)) == Scene(
+        #expect(engine.scene(at: ms(15400)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(0))], indicator: IndicatorState(count: 3, position: 0)))
     }
 
@@ -53,13 +53,13 @@ struct CarouselEngineTests {
 
         #expect(engine.perform(.next, at: ms(1000)))
         // Half-way in time; ease-out gives 0.875 of the way.
-        #expect(engine.scene(at: ms(1200)) == Scene(
+        #expect(engine.scene(at: ms(1200)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(2), offset: -0.875), Layer(content: .slide(0), offset: 0.125)],
             indicator: IndicatorState(count: 3, position: 2.875)))
         #expect(engine.advance(to: ms(1399)).isEmpty)
         #expect(engine.advance(to: ms(1400)) == [.pageChanged(from: 2, to: 0, cause: .command)])
         #expect(engine.currentSlide == 0)
-        #expect(engine.scene(at: ms(1400)) == Scene(
+        #expect(engine.scene(at: ms(1400)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(0))], indicator: IndicatorState(count: 3, position: 0)))
     }
 
@@ -68,12 +68,12 @@ struct CarouselEngineTests {
         #expect(engine.perform(.previous, at: ms(0)))
         // The current slide moves right while the last slide comes in from the left.
         #expect(engine.position(at: ms(200)) == -0.875)
-        #expect(engine.scene(at: ms(200)) == Scene(
+        #expect(engine.scene(at: ms(200)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(2), offset: -0.125), Layer(content: .slide(0), offset: 0.875)],
             indicator: IndicatorState(count: 3, position: 2.125)))
         #expect(engine.advance(to: ms(400)) == [.pageChanged(from: 0, to: 2, cause: .command)])
         #expect(engine.currentSlide == 2)
-        #expect(engine.scene(at: ms(500)) == Scene(
+        #expect(engine.scene(at: ms(500)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(2))], indicator: IndicatorState(count: 3, position: 2)))
     }
 
@@ -384,7 +384,7 @@ struct CarouselEngineTests {
             #expect(other.scheduler == once.scheduler)
             #expect(other.currentSlide == once.currentSlide)
             #expect(other.position(at: end) == once.position(at: end))
-            #expect(other.scene(at: end) == once.scene(at: end))
+            #expect(other.scene(at: end).withoutPlayback == once.scene(at: end).withoutPlayback)
             #expect(other.nextWakeup() == once.nextWakeup())
         }
         #expect(oftenEvents == onceEvents)
@@ -398,7 +398,7 @@ struct CarouselEngineTests {
         #expect(engine.pageCount == 0)
         #expect(engine.currentSlide == nil)
         let placeholder = Scene(layers: [Layer(content: .placeholder)], indicator: nil)
-        #expect(engine.scene(at: ms(0)) == placeholder)
+        #expect(engine.scene(at: ms(0)).withoutPlayback == placeholder)
         #expect(engine.nextWakeup() == .idle)
         #expect(!engine.perform(.next, at: ms(10)))
         #expect(!engine.perform(.previous, at: ms(10)))
@@ -408,7 +408,7 @@ struct CarouselEngineTests {
         engine.resume(.remote, at: ms(100_001))
         #expect(engine.advance(to: ms(200_000)).isEmpty)
         #expect(engine.phase == .resting)
-        #expect(engine.scene(at: ms(200_000)) == placeholder)
+        #expect(engine.scene(at: ms(200_000)).withoutPlayback == placeholder)
         #expect(engine.slidesToPrefetch() == [])
     }
 
@@ -418,7 +418,7 @@ struct CarouselEngineTests {
         #expect(engine.scheduler.deadline == nil)
         #expect(engine.nextWakeup() == .idle)
         let scene = Scene(layers: [Layer(content: .slide(0))], indicator: nil)
-        #expect(engine.scene(at: ms(0)) == scene)
+        #expect(engine.scene(at: ms(0)).withoutPlayback == scene)
         #expect(!engine.perform(.next, at: ms(10)))
         #expect(!engine.perform(.previous, at: ms(10)))
         #expect(!engine.perform(.goTo(0), at: ms(10)))
@@ -428,7 +428,7 @@ struct CarouselEngineTests {
         #expect(engine.scheduler.deadline == nil)
         #expect(engine.nextWakeup() == .idle)
         #expect(engine.advance(to: ms(1_000_000)).isEmpty)
-        #expect(engine.scene(at: ms(1_000_000)) == scene)
+        #expect(engine.scene(at: ms(1_000_000)).withoutPlayback == scene)
         #expect(engine.slidesToPrefetch() == [0])
     }
 
@@ -444,7 +444,7 @@ struct CarouselEngineTests {
         #expect(engine.currentSlide == 2)
         // Half-way through the new animation: 0.875 + (2 - 0.875) × 0.875.
         #expect(engine.position(at: ms(400)) == 1.859375)
-        #expect(engine.scene(at: ms(400)).layers == [
+        #expect(engine.scene(at: ms(400)).withoutPlayback.layers == [
             Layer(content: .slide(1), offset: -0.859375), Layer(content: .slide(2), offset: 0.140625),
         ])
         #expect(engine.advance(to: ms(599)).isEmpty)
@@ -474,7 +474,7 @@ struct CarouselEngineTests {
         let engine = makeEngine(count: 3)
         #expect(engine.perform(.previous, at: ms(0)))  // to slide 2, over by 400 ms
         #expect(engine.perform(.previous, at: ms(1000)))  // to slide 1
-        #expect(engine.scene(at: ms(1200)).layers == [
+        #expect(engine.scene(at: ms(1200)).withoutPlayback.layers == [
             Layer(content: .slide(1), offset: -0.125), Layer(content: .slide(2), offset: 0.875),
         ])
         #expect(engine.advance(to: ms(1400)) == [
@@ -490,7 +490,7 @@ struct CarouselEngineTests {
         #expect(engine.perform(.next, at: ms(1000)))  // 2 -> 0 across the wrap
         #expect(engine.perform(.next, at: ms(2000)))  // 0 -> 1, first animation not advanced
         for t in stride(from: Int64(2000), through: 2400, by: 50) {
-            let shown = Set(contents(engine.scene(at: ms(t))))
+            let shown = Set(contents(engine.scene(at: ms(t)).withoutPlayback))
             #expect(shown.isSubset(of: [.slide(0), .slide(1)]), "at \(t) ms: \(shown)")
         }
         #expect(engine.advance(to: ms(2400)) == [
@@ -507,24 +507,24 @@ struct CarouselEngineTests {
         #expect(engine.currentSlide == 3)
         #expect(engine.scheduler.deadline == ms(8000))  // slide 3's own dwell
         for t: Int64 in [1, 100, 200, 300, 399] {
-            #expect(contents(engine.scene(at: ms(t))) == [.slide(0), .slide(3)], "at \(t) ms")
+            #expect(contents(engine.scene(at: ms(t)).withoutPlayback) == [.slide(0), .slide(3)], "at \(t) ms")
         }
-        #expect(engine.scene(at: ms(200)).layers == [
+        #expect(engine.scene(at: ms(200)).withoutPlayback.layers == [
             Layer(content: .slide(0), offset: -0.875), Layer(content: .slide(3), offset: 0.125),
         ])
         #expect(engine.advance(to: ms(400)) == [.pageChanged(from: 0, to: 3, cause: .command)])
         #expect(engine.currentSlide == 3)
-        #expect(engine.scene(at: ms(400)) == Scene(
+        #expect(engine.scene(at: ms(400)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(3))], indicator: IndicatorState(count: 5, position: 3)))
 
         // Backwards across two pages.
         #expect(engine.perform(.goTo(1), at: ms(1000)))
-        #expect(engine.scene(at: ms(1200)).layers == [
+        #expect(engine.scene(at: ms(1200)).withoutPlayback.layers == [
             Layer(content: .slide(1), offset: -0.125), Layer(content: .slide(3), offset: 0.875),
         ])
         #expect(engine.advance(to: ms(1400)) == [.pageChanged(from: 3, to: 1, cause: .command)])
         #expect(engine.scheduler.deadline == ms(7000))
-        #expect(engine.scene(at: ms(1400)) == Scene(
+        #expect(engine.scene(at: ms(1400)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(1))], indicator: IndicatorState(count: 5, position: 1)))
 
         // From the last slide back to the first, and the following automatic change.
@@ -532,7 +532,7 @@ struct CarouselEngineTests {
         #expect(engine.advance(to: ms(2400)) == [.pageChanged(from: 1, to: 4, cause: .command)])
         #expect(engine.perform(.goTo(0), at: ms(3000)))
         for t: Int64 in [3001, 3200, 3399] {
-            #expect(Set(contents(engine.scene(at: ms(t)))) == [.slide(0), .slide(4)], "at \(t) ms")
+            #expect(Set(contents(engine.scene(at: ms(t)).withoutPlayback)) == [.slide(0), .slide(4)], "at \(t) ms")
         }
         #expect(engine.advance(to: ms(3400)) == [.pageChanged(from: 4, to: 0, cause: .command)])
         #expect(engine.advance(to: ms(8400)) == [.pageChanged(from: 0, to: 1, cause: .automatic)])
@@ -544,19 +544,19 @@ struct CarouselEngineTests {
         let engine = makeEngine(count: 5, easing: .linear)
         #expect(engine.perform(.goTo(3), at: ms(0)))
         for t in stride(from: Int64(0), through: 400, by: 10) {
-            let indicator = engine.scene(at: ms(t)).indicator!
+            let indicator = engine.scene(at: ms(t)).withoutPlayback.indicator!
             #expect(indicator.position == (t < 200 ? 0 : 3), "at \(t) ms: \(indicator.position)")
         }
         #expect(engine.advance(to: ms(400)) == [.pageChanged(from: 0, to: 3, cause: .command)])
-        #expect(engine.scene(at: ms(400)).indicator == IndicatorState(count: 5, position: 3))
+        #expect(engine.scene(at: ms(400)).withoutPlayback.indicator == IndicatorState(count: 5, position: 3))
         // Backwards, from 3 to 1.
         #expect(engine.perform(.goTo(1), at: ms(1000)))
-        #expect(engine.scene(at: ms(1100)).indicator == IndicatorState(count: 5, position: 3))
-        #expect(engine.scene(at: ms(1300)).indicator == IndicatorState(count: 5, position: 1))
+        #expect(engine.scene(at: ms(1100)).withoutPlayback.indicator == IndicatorState(count: 5, position: 3))
+        #expect(engine.scene(at: ms(1300)).withoutPlayback.indicator == IndicatorState(count: 5, position: 1))
         // A plain adjacent go-to still moves the indicator continuously.
         #expect(engine.advance(to: ms(1400)).count == 1)
         #expect(engine.perform(.goTo(2), at: ms(2000)))
-        #expect(engine.scene(at: ms(2100)).indicator == IndicatorState(count: 5, position: 1.25))
+        #expect(engine.scene(at: ms(2100)).withoutPlayback.indicator == IndicatorState(count: 5, position: 1.25))
     }
 
     @Test func goToRefusesTheCurrentSlideAndUnknownSlides() {
@@ -581,7 +581,7 @@ struct CarouselEngineTests {
         #expect(asked == [1])
         #expect(engine.phase == .awaitingNext(scheduledAt: ms(5000), stalled: true))
         #expect(engine.nextWakeup() == .idle)
-        #expect(engine.scene(at: ms(5000)).layers == [Layer(content: .slide(0))])
+        #expect(engine.scene(at: ms(5000)).withoutPlayback.layers == [Layer(content: .slide(0))])
         #expect(engine.advance(to: ms(6000), isReady: notReady).isEmpty)
         #expect(engine.currentSlide == 0)
         #expect(engine.position(at: ms(6000)) == 0)
@@ -625,7 +625,7 @@ struct CarouselEngineTests {
         #expect(engine.pages == [0, 2, 3])
         #expect(engine.pageCount == 3)
         #expect(engine.currentSlide == 0)
-        #expect(engine.scene(at: ms(1000)) == Scene(
+        #expect(engine.scene(at: ms(1000)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(0))], indicator: IndicatorState(count: 3, position: 0)))
         var asked: Set<Int> = []
         #expect(engine.advance(to: ms(5400), isReady: { asked.insert($0); return true })
@@ -684,7 +684,7 @@ struct CarouselEngineTests {
         #expect(engine.advance(to: ms(400)).count == 1)
         engine.markUnavailable(1, at: ms(1000))
         #expect(engine.currentSlide == 2)
-        #expect(engine.scene(at: ms(1000)) == Scene(
+        #expect(engine.scene(at: ms(1000)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(2))], indicator: IndicatorState(count: 3, position: 1)))
         #expect(engine.perform(.next, at: ms(2000)))
         #expect(engine.advance(to: ms(2400)) == [.pageChanged(from: 2, to: 3, cause: .command)])
@@ -697,7 +697,7 @@ struct CarouselEngineTests {
         #expect(engine.phase == .resting)
         #expect(engine.currentSlide == 1)
         #expect(engine.takeEvents() == [.pageChanged(from: 0, to: 1, cause: .command)])
-        #expect(engine.scene(at: ms(200)).layers == [Layer(content: .slide(1))])
+        #expect(engine.scene(at: ms(200)).withoutPlayback.layers == [Layer(content: .slide(1))])
     }
 
     @Test func markUnavailableOfTheAwaitedSlideLetsRotationContinue() {
@@ -732,7 +732,7 @@ struct CarouselEngineTests {
         let engine = makeEngine(count: 2)
         engine.markUnavailable(1, at: ms(1000))
         #expect(engine.pageCount == 1)
-        #expect(engine.scene(at: ms(1000)) == Scene(layers: [Layer(content: .slide(0))], indicator: nil))
+        #expect(engine.scene(at: ms(1000)).withoutPlayback == Scene(layers: [Layer(content: .slide(0))], indicator: nil))
         #expect(engine.scheduler.deadline == nil)
         #expect(engine.nextWakeup() == .idle)
         #expect(!engine.perform(.next, at: ms(2000)))
@@ -740,7 +740,7 @@ struct CarouselEngineTests {
         engine.markUnavailable(0, at: ms(61000))
         #expect(engine.pageCount == 0)
         #expect(engine.currentSlide == nil)
-        #expect(engine.scene(at: ms(61000)) == Scene(layers: [Layer(content: .placeholder)], indicator: nil))
+        #expect(engine.scene(at: ms(61000)).withoutPlayback == Scene(layers: [Layer(content: .placeholder)], indicator: nil))
     }
 
     // MARK: Scenes mid-transition
@@ -748,30 +748,30 @@ struct CarouselEngineTests {
     @Test func slideSceneMidTransitionUsesEasedOffsets() {
         let engine = makeEngine(count: 3, kind: .slide, easing: .easeOut)
         #expect(engine.advance(to: ms(5000)).isEmpty)
-        #expect(engine.scene(at: ms(5000)).layers == [Layer(content: .slide(0))])
-        #expect(engine.scene(at: ms(5200)) == Scene(
+        #expect(engine.scene(at: ms(5000)).withoutPlayback.layers == [Layer(content: .slide(0))])
+        #expect(engine.scene(at: ms(5200)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(0), offset: -0.875), Layer(content: .slide(1), offset: 0.125)],
             indicator: IndicatorState(count: 3, position: 0.875)))
-        #expect(engine.scene(at: ms(5400)).layers == [Layer(content: .slide(1))])
+        #expect(engine.scene(at: ms(5400)).withoutPlayback.layers == [Layer(content: .slide(1))])
 
         let linear = makeEngine(count: 3, kind: .slide, easing: .linear)
         #expect(linear.perform(.next, at: ms(0)))
-        #expect(linear.scene(at: ms(100)).layers == [
+        #expect(linear.scene(at: ms(100)).withoutPlayback.layers == [
             Layer(content: .slide(0), offset: -0.25), Layer(content: .slide(1), offset: 0.75),
         ])
-        #expect(linear.scene(at: ms(100)).indicator == IndicatorState(count: 3, position: 0.25))
+        #expect(linear.scene(at: ms(100)).withoutPlayback.indicator == IndicatorState(count: 3, position: 0.25))
     }
 
     @Test func crossfadeSceneMidTransitionUsesEasedOpacity() {
         let engine = makeEngine(count: 3, kind: .crossfade, easing: .easeOut)
         #expect(engine.perform(.next, at: ms(0)))
-        #expect(engine.scene(at: ms(200)) == Scene(
+        #expect(engine.scene(at: ms(200)).withoutPlayback == Scene(
             layers: [Layer(content: .slide(0)), Layer(content: .slide(1), opacity: 0.875)],
             indicator: IndicatorState(count: 3, position: 0.875)))
 
         let linear = makeEngine(count: 3, kind: .crossfade, easing: .linear)
         #expect(linear.advance(to: ms(5100)).isEmpty)
-        #expect(linear.scene(at: ms(5100)).layers == [
+        #expect(linear.scene(at: ms(5100)).withoutPlayback.layers == [
             Layer(content: .slide(0)), Layer(content: .slide(1), opacity: 0.25),
         ])
     }
@@ -781,7 +781,7 @@ struct CarouselEngineTests {
         var changes = 0
         for t in Int64(0)...11_000 {
             changes += engine.advance(to: ms(t)).count
-            let scene = engine.scene(at: ms(t))
+            let scene = engine.scene(at: ms(t)).withoutPlayback
             #expect(scene.layers.count == 1)
             if scene.layers.count != 1 { break }
             let expected = t < 5000 ? 0 : t < 10000 ? 1 : 2
@@ -791,7 +791,7 @@ struct CarouselEngineTests {
         #expect(changes == 2)
         // A command cuts at once.
         #expect(engine.perform(.next, at: ms(11_000)))
-        #expect(engine.scene(at: ms(11_000)).layers == [Layer(content: .slide(0))])
+        #expect(engine.scene(at: ms(11_000)).withoutPlayback.layers == [Layer(content: .slide(0))])
         #expect(engine.advance(to: ms(11_000)) == [.pageChanged(from: 2, to: 0, cause: .command)])
     }
 
@@ -802,14 +802,14 @@ struct CarouselEngineTests {
         #expect(engine.perform(.next, at: ms(1000)))  // last to first
         let samples: [(Int64, Double)] = [(1000, 2), (1100, 2.25), (1200, 2.5), (1300, 2.75)]
         for (t, position) in samples {
-            #expect(engine.scene(at: ms(t)).indicator == IndicatorState(count: 3, position: position))
+            #expect(engine.scene(at: ms(t)).withoutPlayback.indicator == IndicatorState(count: 3, position: position))
         }
-        let mid = engine.scene(at: ms(1300)).indicator!
+        let mid = engine.scene(at: ms(1300)).withoutPlayback.indicator!
         #expect(mid.emphasis(ofDot: 2) == 0.25)
         #expect(mid.emphasis(ofDot: 0) == 0.75)
         #expect(mid.emphasis(ofDot: 1) == 0)
         #expect(engine.advance(to: ms(1400)).count == 1)
-        #expect(engine.scene(at: ms(1400)).indicator == IndicatorState(count: 3, position: 0))
+        #expect(engine.scene(at: ms(1400)).withoutPlayback.indicator == IndicatorState(count: 3, position: 0))
     }
 
     // MARK: Wake-ups

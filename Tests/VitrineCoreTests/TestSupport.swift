@@ -98,3 +98,11 @@ func xrgb(_ r: Int, _ g: Int, _ b: Int) -> UInt32 {
 func red(_ pixel: UInt32) -> Int { Int((pixel >> 16) & 0xFF) }
 func green(_ pixel: UInt32) -> Int { Int((pixel >> 8) & 0xFF) }
 func blue(_ pixel: UInt32) -> Int { Int(pixel & 0xFF) }
+
+extension Scene {
+    /// The scene with every layer's playback at its start: for tests of where
+    /// the slides are, not of how far their own motion has run.
+    var withoutPlayback: Scene {
+        Scene(layers: layers.map { Scene.Layer(content: $0.content, offset: $0.offset, opacity: $0.opacity) }, indicator: indicator)
+    }
+}

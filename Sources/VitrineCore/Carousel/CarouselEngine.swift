@@ -131,11 +131,14 @@ public struct CarouselEngine: Sendable {
     private var restingSince: MonotonicInstant
     /// Events not yet collected by `takeEvents()`.
     private var outbox: [CarouselEvent] = []
+    /// The slide whose own motion (animated picture, Ken Burns) runs, and since when.
+    private var playback: SlidePlaybackClock
 
     public init(settings: CarouselSettings, start: MonotonicInstant) {
         self.settings = settings
         self.pages = Array(settings.slideDwells.indices)
         self.restingSince = start
+        self.playback = SlidePlaybackClock(slide: settings.slideDwells.isEmpty ? nil : 0, startedAt: start)
         self.scheduler = RotationScheduler(
             policy: settings.rotation, firstDwell: max(settings.slideDwells.first ?? settings.rotation.interval, .milliseconds(1)),
             start: start)
@@ -149,6 +152,7 @@ public struct CarouselEngine: Sendable {
         precondition(settings.slideDwells.indices.contains(slide), "slide \(slide) of \(settings.slideCount)")
         self.init(settings: settings, start: start)
         anchor = slide
+        playback.restart(slide, at: start)
         scheduler = RotationScheduler(policy: settings.rotation, firstDwell: max(settings.slideDwells[slide], .milliseconds(1)), start: start)
         if pages.count < 2 { scheduler.clearDeadline() }
     }
@@ -164,6 +168,15 @@ public struct CarouselEngine: Sendable {
         var next = CarouselEngine(settings: settings, start: now)
         next.anchor = slide
         next.restingSince = restingSince
+        // The same picture stays on screen, so its motion carries on (at its new index).
+        next.playback = playback
+        if playback.slide == currentSlide {
+            next.playback.renumber(to: slide)
+            // The new engine rests: a picture a finger held here moves on from where it stopped.
+            next.playback.settled(on: slide, at: now)
+        } else {
+            next.playback.restart(slide, at: now)
+        }
         // A scheduler whose dwell is this slide's, for re-arming after a pause.
         next.scheduler = RotationScheduler(policy: settings.rotation, firstDwell: max(settings.slideDwells[slide], .milliseconds(1)), start: now)
         for reason in scheduler.pauseReasons.sorted() { next.scheduler.pause(reason) }
@@ -258,8 +271,13 @@ public struct CarouselEngine: Sendable {
         let indicator = pages.count >= 2
             ? IndicatorState(count: pages.count, position: indicatorPosition) : nil
         let lower = slideOnScreen(atPage: base)
+        let isDragged = { if case .dragging = phase { return true } else { return false } }()
+        func layer(_ slide: Int, offset: Double = 0, opacity: Double = 1) -> Scene.Layer {
+            Scene.Layer(content: .slide(slide), offset: offset, opacity: opacity,
+                        playback: playback.playback(of: slide, at: now, isDragged: isDragged))
+        }
         guard fraction > 1e-9 else {
-            return Scene(layers: [Scene.Layer(content: .slide(lower))], indicator: indicator)
+            return Scene(layers: [layer(lower)], indicator: indicator)
         }
         let upper = slideOnScreen(atPage: base + 1)
         let kind: TransitionKind
@@ -275,13 +293,10 @@ public struct CarouselEngine: Sendable {
             // A page that does not exist (past the end, without loop) shows the background.
             let layers = [base, base + 1]
                 .filter { visible?.contains($0) ?? true }
-                .map { Scene.Layer(content: .slide(slideOnScreen(atPage: $0)), offset: Double($0) - position) }
-            return Scene(layers: layers.isEmpty ? [Scene.Layer(content: .slide(lower))] : layers, indicator: indicator)
+                .map { layer(slideOnScreen(atPage: $0), offset: Double($0) - position) }
+            return Scene(layers: layers.isEmpty ? [layer(lower)] : layers, indicator: indicator)
         case .crossfade:
-            return Scene(layers: [
-                Scene.Layer(content: .slide(lower)),
-                Scene.Layer(content: .slide(upper), opacity: fraction),
-            ], indicator: indicator)
+            return Scene(layers: [layer(lower), layer(upper, opacity: fraction)], indicator: indicator)
         }
     }
 
@@ -562,6 +577,8 @@ public struct CarouselEngine: Sendable {
             anchor = pages.isEmpty ? 0 : (settings.loop ? page % pages.count : min(page, pages.count - 1))
         }
         phase = .resting
+        // The replacement comes to rest now: its motion starts from the beginning.
+        if currentSlide != playback.slide { playback.restart(currentSlide, at: now) }
         if pages.count < 2 {
             scheduler.clearDeadline()
         } else if case .awaitingNext(let scheduledAt, let stalled) = previousPhase {
@@ -701,6 +718,7 @@ public struct CarouselEngine: Sendable {
             visible = min(first, extra.min() ?? first)...max(last, extra.max() ?? last)
         }
         anchor = startPage
+        playback.hold(at: now)
         phase = .dragging(DragState(
             startPosition: position, startPage: startPage, position: position, hasMoved: false, kind: kind,
             fromSlide: fromSlide, caughtCause: cause, limits: limits, visiblePages: visible, substitute: substitute))
@@ -756,6 +774,7 @@ public struct CarouselEngine: Sendable {
         anchor = pages.firstIndex(of: target) ?? wrappedPage(animation.toPage)
         phase = .resting
         restingSince = animation.end
+        playback.settled(on: target, at: animation.end)
         if target != animation.fromSlide {
             outbox.append(.pageChanged(from: animation.fromSlide, to: target, cause: animation.cause))
         }

@@ -8,11 +8,14 @@ public struct Scene: Hashable, Sendable {
         public var offset: Double
         /// 0 transparent ... 1 opaque.
         public var opacity: Double
+        /// How far the slide's own motion (animated picture, Ken Burns) has run.
+        public var playback: LayerPlayback
 
-        public init(content: SlideContent, offset: Double = 0, opacity: Double = 1) {
+        public init(content: SlideContent, offset: Double = 0, opacity: Double = 1, playback: LayerPlayback = .start) {
             self.content = content
             self.offset = offset
             self.opacity = opacity
+            self.playback = playback
         }
     }
 

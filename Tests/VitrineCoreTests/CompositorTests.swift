@@ -12,8 +12,8 @@ struct CompositorTests {
     /// Frame B: every pixel different, tagged 0xB0 in red.
     static let frameB = makeImage(width: 8, height: 3) { x, y in xrgb(0xB0, y, x) }
 
-    static func frames(_ content: SlideContent) -> PixelImage? {
-        switch content {
+    static func frames(_ layer: Scene.Layer) -> PixelImage? {
+        switch layer.content {
         case .slide(0): frameA
         case .slide(1): frameB
         default: nil
@@ -21,7 +21,7 @@ struct CompositorTests {
     }
 
     static func compose(_ scene: Scene, compositor: Compositor = Compositor(background: background),
-                        frame: (SlideContent) -> PixelImage? = frames) -> PixelImage {
+                        frame: (Scene.Layer) -> PixelImage? = frames) -> PixelImage {
         let canvas = PixelImage(size: size, fill: RGBAColor(red: 1, green: 1, blue: 1))
         compositor.compose(scene, into: canvas.canvas, frame: frame)
         return canvas
@@ -55,7 +55,7 @@ struct CompositorTests {
         let scene = Scene(layers: [
             Layer(content: .slide(0), offset: -0.25), Layer(content: .slide(1), offset: 0.75),
         ], indicator: nil)
-        Compositor(background: Self.background).compose(scene, into: canvas.canvas) { $0 == .slide(0) ? a : b }
+        Compositor(background: Self.background).compose(scene, into: canvas.canvas) { $0.content == .slide(0) ? a : b }
         #expect(grid(canvas)[0] == (2..<10).map { xrgb(0xA0, 0, $0) } + (0..<2).map { xrgb(0xB0, 0, $0) })
     }
 
@@ -74,7 +74,7 @@ struct CompositorTests {
                     let scene = Scene(layers: [
                         Layer(content: .slide(0), offset: -fraction), Layer(content: .slide(1), offset: 1 - fraction),
                     ], indicator: nil)
-                    Compositor(background: background).compose(scene, into: canvas.canvas) { $0 == .slide(0) ? a : b }
+                    Compositor(background: background).compose(scene, into: canvas.canvas) { $0.content == .slide(0) ? a : b }
                     // The first column of B, wherever it is, decides the rest.
                     let k = (0..<width).first { canvas[$0, 0] >> 16 & 0xFF == 1 } ?? width
                     let exact = (0..<k).allSatisfy { canvas[$0, 0] == a[$0 + width - k, 0] }
@@ -98,7 +98,7 @@ struct CompositorTests {
         func next() -> UInt32 { seed = seed &* 1_664_525 &+ 1_013_904_223; return seed }
         let a = makeImage(width: size.width, height: size.height) { _, _ in next() | 0xFF00_0000 }
         let b = makeImage(width: size.width, height: size.height) { _, _ in next() | 0xFF00_0000 }
-        let frames: (SlideContent) -> PixelImage? = { $0 == .slide(0) ? a : $0 == .slide(1) ? b : nil }
+        let frames: (Scene.Layer) -> PixelImage? = { $0.content == .slide(0) ? a : $0.content == .slide(1) ? b : nil }
         for opacity in [0.0, 1.0 / 256, 0.25, 0.5, 0.77, 255.0 / 256, 1.0] {
             let canvas = PixelImage(size: size)
             Compositor().compose(Scene(layers: [Layer(content: .slide(0)), Layer(content: .slide(1), opacity: opacity)], indicator: nil),
@@ -130,7 +130,7 @@ struct CompositorTests {
         let b = makeImage(width: 8, height: 3) { x, y in xrgb(20 * x + 40, 200, 2 * y + 100) }
         let canvas = PixelImage(size: Self.size)
         let scene = Scene(layers: [Layer(content: .slide(0)), Layer(content: .slide(1), opacity: 0.5)], indicator: nil)
-        Compositor().compose(scene, into: canvas.canvas) { $0 == .slide(0) ? a : b }
+        Compositor().compose(scene, into: canvas.canvas) { $0.content == .slide(0) ? a : b }
         let expected: [[UInt32]] = (0..<3).map { y in (0..<8).map { x in xrgb(20 * x + 20, 150, 2 * y + 50) } }
         #expect(grid(canvas) == expected)
     }

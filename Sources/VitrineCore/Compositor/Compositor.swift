@@ -16,12 +16,12 @@ public struct Compositor: Sendable {
     }
 
     /// Draws `scene` into `canvas`. `frame` gives the prepared output-sized frame
-    /// for a layer's content; nil (not decoded, or of another size) draws the
+    /// for a layer (its content at its playback); nil (not decoded, or of another size) draws the
     /// background in its place.
-    public func compose(_ scene: Scene, into canvas: PixelCanvas, frame: (SlideContent) -> PixelImage?) {
+    public func compose(_ scene: Scene, into canvas: PixelCanvas, frame: (Scene.Layer) -> PixelImage?) {
         let width = canvas.size.width, height = canvas.size.height
         let layers: [(frame: PixelImage?, dx: Int, alpha: UInt32)] = scene.layers.map { layer in
-            let image = frame(layer.content).flatMap { $0.size == canvas.size ? $0 : nil }
+            let image = frame(layer).flatMap { $0.size == canvas.size ? $0 : nil }
             // floor(x + 0.5) rather than round-half-away: shifting both layers of a
             // slide transition by the same amount keeps them exactly adjacent.
             let dx = Int((layer.offset * Double(width) + 0.5).rounded(.down))

@@ -15,6 +15,19 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(width)x\(height)" }
 
+    /// The smallest size of this shape that still covers `target` in both
+    /// directions, so that framing what is scaled to it only ever shrinks;
+    /// this size itself when the target is not smaller, or nil.
+    public func scaledDown(covering target: PixelSize?) -> PixelSize {
+        guard let target, target.width < width, target.height < height else { return self }
+        let targetWidth = Swift.max(target.width, 1), targetHeight = Swift.max(target.height, 1)
+        // The side that needs the larger share of the picture sets the scale.
+        if targetWidth * height >= targetHeight * width {
+            return PixelSize(width: targetWidth, height: Swift.min(height, (height * targetWidth + width - 1) / width))
+        }
+        return PixelSize(width: Swift.min(width, (width * targetHeight + height - 1) / height), height: targetHeight)
+    }
+
     /// Parses `WIDTHxHEIGHT`, for example `1920x1080`.
     public init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)

@@ -37,17 +37,43 @@ extension SlideFrameStore {
 }
 
 extension SlideFrameStore {
-    /// `scene` as drawn: a layer whose picture does not move of itself is drawn
-    /// the same at any playback, so its playback is left out, and an unchanged
-    /// still picture is not drawn again on every turn of the loop.
+    /// The frame to draw for `layer`: an animated slide's frame at the layer's
+    /// playback (its first frame while a finger holds it); otherwise as
+    /// `frame(for:)` gives it.
+    public func frame(for layer: Scene.Layer) -> PixelImage? {
+        if case .slide(let index) = layer.content, let animation = animation(of: index), frame(of: index) != nil {
+            return animation.frame(layer.playback.isHeld ? 0 : animation.timeline.frame(at: layer.playback.elapsed))
+        }
+        return frame(for: layer.content)
+    }
+
+    /// `scene` as drawn: a still picture is the same at any playback, so its
+    /// playback is left out, and an animated one's is the start of the frame
+    /// it shows; an unchanged picture is then not drawn again on every turn
+    /// of the loop, and an animation is drawn once a frame.
     public func drawnScene(_ scene: Scene) -> Scene {
         var drawn = scene
-        for index in drawn.layers.indices where !hasMotion(drawn.layers[index].content) {
-            drawn.layers[index].playback = .start
+        for index in drawn.layers.indices {
+            let layer = drawn.layers[index]
+            guard case .slide(let slide) = layer.content, let animation = animation(of: slide), !layer.playback.isHeld else {
+                drawn.layers[index].playback = .start
+                continue
+            }
+            drawn.layers[index].playback = LayerPlayback(elapsed: animation.timeline.frameStart(at: layer.playback.elapsed))
         }
         return drawn
     }
 
-    /// Whether `content`'s picture moves of itself.
-    func hasMotion(_ content: SlideContent) -> Bool { false }
+    /// When the picture of `scene` (as of `now`) next changes by itself: the
+    /// soonest next frame of an animated slide it shows; nil when none moves.
+    public func nextMotionChange(in scene: Scene, at now: MonotonicInstant) -> MonotonicInstant? {
+        var soonest: MonotonicInstant?
+        for layer in scene.layers where !layer.playback.isHeld {
+            guard case .slide(let slide) = layer.content, let animation = animation(of: slide),
+                  let change = animation.timeline.nextChange(after: layer.playback.elapsed) else { continue }
+            let instant = now + (change - layer.playback.elapsed)
+            soonest = min(soonest ?? instant, instant)
+        }
+        return soonest
+    }
 }

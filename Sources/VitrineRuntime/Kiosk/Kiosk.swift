@@ -233,7 +233,7 @@ public final class Kiosk {
         let presentation = Presentation(engine: engine, power: power.power, at: now)
         draw(presentation)
         answerQueries(showing: presentation)
-        schedule()
+        schedule(after: presentation)
         publishStatus(presentation)
     }
 
@@ -300,12 +300,17 @@ public final class Kiosk {
         link.lifecycle.firstCompleteFrame(at: now, status: "showing \(configuration.slides.count) slides on \(display.description)")
     }
 
-    private func schedule() {
+    private func schedule(after presentation: Presentation) {
         var wake: MonotonicInstant?
         let wakeup = engine.nextWakeup()
         // Read again: drawing took time, and the next frame is timed from now.
         let now = clock.now().monotonic
         if case .at(let deadline) = wakeup { wake = deadline }
+        // An animated picture's next frame, timed from the turn's instant its playback is of.
+        if power.power.state(at: now).isLit,
+           let change = store.nextMotionChange(in: presentation.scene, at: presentation.instant) {
+            wake = min(wake ?? change, change)
+        }
         if let frame = output.nextFrame(for: wakeup, after: now) { wake = min(wake ?? frame, frame) }
         if let ping = link.lifecycle.nextWatchdogPing { wake = min(wake ?? ping, ping) }
         if let home = input.deadline { wake = min(wake ?? home, home) }

@@ -28,7 +28,7 @@ final class SceneRenderer {
     func invalidate() { lastDrawn = nil }
 
     /// Composes `scene` at `size` (upright) into `canvas` (the panel's buffer).
-    func render(_ scene: Scene, size: PixelSize, into canvas: PixelCanvas, frames: (SlideContent) -> PixelImage?) {
+    func render(_ scene: Scene, size: PixelSize, into canvas: PixelCanvas, frames: (Scene.Layer) -> PixelImage?) {
         if rotation == .up {
             compositor.compose(scene, into: canvas, frame: frames)
         } else {
@@ -45,7 +45,7 @@ final class SceneRenderer {
     /// The scene on screen (or `fallback` before the first frame), composed
     /// again upright into memory of its own: reading back a scanout buffer is
     /// slow (write-combined on most boards), and it may be turned.
-    func screenshot(size: PixelSize, fallback: Scene, frames: (SlideContent) -> PixelImage?) -> PixelImage {
+    func screenshot(size: PixelSize, fallback: Scene, frames: (Scene.Layer) -> PixelImage?) -> PixelImage {
         let image = PixelImage(size: size)
         compositor.compose(lastDrawn?.scene ?? fallback, into: image.canvas, frame: frames)
         return image

@@ -52,6 +52,8 @@ public final class SlideFrameStore: @unchecked Sendable {
         /// One per playlist slide; a slide's request changes when its URL's download does (`replace`).
         var requests: [SlideRequest]
         var frames: [Int: PixelImage] = [:]
+        /// The slides whose pictures are animated (their first frame is in `frames`).
+        var animations: [Int: SlideAnimation] = [:]
         /// Slides with frames, least recently used first: eviction starts at the front.
         var recency: [Int] = []
         var failures: [Int: SlideError] = [:]
@@ -180,6 +182,15 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// How many slide frames are held now (for tests and the memory benchmark).
     public var residentFrameCount: Int { lock.withLock { book.frames.count } }
 
+    /// The animation of `slide`, when its picture is animated and decoded.
+    func animation(of slide: Int) -> SlideAnimation? { lock.withLock { book.animations[slide] } }
+
+    /// An animation frame was framed: the picture on screen may change.
+    private func animationFrameReady() {
+        lock.withLock { book.changeCount += 1 }
+        onChange()
+    }
+
     /// Blocks until every queued decode has finished (render, tests).
     public func waitUntilIdle() {
         // A decode can queue another (a failed slide queues the placeholder's).
@@ -214,8 +225,8 @@ public final class SlideFrameStore: @unchecked Sendable {
         }
         let (request, generation) = lock.withLock { (book.requests[slide], book.generations[slide, default: 0]) }
         let started = MonotonicClock.now()
-        let result = Result { () throws(SlideError) -> PixelImage in
-            try SlideDecoding.frame(for: request, workspace: try workspaceOnQueue(), frameStorage: storage)
+        let result = Result { () throws(SlideError) -> DecodedSlide in
+            try SlideDecoding.picture(for: request, workspace: try workspaceOnQueue(), frameStorage: storage)
         }
         if case .success = result { metrics?.decoded(in: MonotonicClock.now() - started) }
         let (placeholderToDecode, again) = lock.withLock { () -> (Bool, Bool) in
@@ -231,12 +242,18 @@ public final class SlideFrameStore: @unchecked Sendable {
             book.inFlight.remove(slide)
             book.outdated.remove(slide)
             switch result {
-            case .success(let frame):
-                book.frames[slide] = frame
+            case .success(let decoded):
+                book.frames[slide] = decoded.frame
+                book.animations[slide] = decoded.animation.map { frames in
+                    SlideAnimation(frames: frames, request: request, firstFrame: decoded.frame) { [weak self] in
+                        self?.animationFrameReady()
+                    }
+                }
                 touch(slide)
                 evict()
             case .failure(let error):
                 book.frames[slide] = nil
+                book.animations[slide] = nil
                 book.recency.removeAll { $0 == slide }
                 book.failures[slide] = error
                 book.unreported.append((slide, error))
@@ -342,6 +359,7 @@ public final class SlideFrameStore: @unchecked Sendable {
                 index += 1
             } else {
                 var evicted = book.frames.removeValue(forKey: candidate)
+                book.animations[candidate] = nil
                 book.recency.remove(at: index)
                 // Only memory nobody else holds can be reused: the display thread may
                 // still be compositing from a frame it fetched before the eviction.

@@ -1,0 +1,18 @@
+/// An animated picture's frames, each the whole composed canvas scaled to one
+/// stored size (no larger than what covers the output), in stored orientation,
+/// and when each shows. Frame 0 is the first frame.
+public struct AnimatedFrames: Sendable {
+    public let frames: [PixelImage]
+    public let orientation: ExifOrientation
+    public let timeline: AnimationTimeline
+
+    public init(frames: [PixelImage], orientation: ExifOrientation, timeline: AnimationTimeline) {
+        precondition(frames.count == timeline.frameCount, "\(frames.count) frames, \(timeline.frameCount) durations")
+        self.frames = frames
+        self.orientation = orientation
+        self.timeline = timeline
+    }
+
+    /// The memory the stored frames take.
+    public var byteCount: Int { frames.reduce(0) { $0 + $1.size.pixelCount * 4 } }
+}

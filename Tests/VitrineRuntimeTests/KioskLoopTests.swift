@@ -40,6 +40,26 @@ struct KioskLoopTests {
         #expect(display.framesPresented >= 6)
         #expect(display.framesPresented <= 40, "drew \(display.framesPresented) frames in 1 s")
     }
+
+    /// One animated GIF slide (frames of 120, 80, 100, 200 and 150 ms; no
+    /// rotation with one slide): the loop wakes for each frame and presents it,
+    /// and only then: about 9 frames in a second, not 60.
+    @Test func anAnimatedSlidePresentsEachOfItsFramesAndNoMore() throws {
+        let yaml = """
+            slides: [\(AnimatedSlideTests.fixtures)/disposal.gif]
+            output: { width: 96, height: 64 }
+            """
+        let configuration = try ConfigLoader.parse(yaml, baseDirectory: "/")
+        let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
+        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
+        let stop = kiosk.stopHandle
+        Thread.detachNewThread { Thread.sleep(forTimeInterval: 1.0); stop.stop() }
+        try kiosk.run()
+        // Frame changes at 120, 200, 300, 500, 650, 770, 850 and 950 ms after the
+        // first frame (which comes once the picture is decoded): 9 at most.
+        #expect(display.framesPresented >= 6, "presented \(display.framesPresented) frames in 1 s")
+        #expect(display.framesPresented <= 12, "presented \(display.framesPresented) frames in 1 s")
+    }
 }
 
 final class EventLog: @unchecked Sendable {

@@ -23,6 +23,10 @@ final class SlideAnimation: @unchecked Sendable {
     private var framed: [Int: PixelImage] = [:]
     private var inFlight: Set<Int> = []
     private var lastShown = 0
+    /// A frame the display asked for before it was framed: its completion must
+    /// wake the loop. A frame framed ahead does not, or every frame would be
+    /// presented twice.
+    private var awaited: Int?
     /// Output frames no longer kept, reused once nothing else holds them.
     private var spares: [PixelImage] = []
     /// Used only on `queue`.
@@ -47,7 +51,8 @@ final class SlideAnimation: @unchecked Sendable {
     var storedBytes: Int { frames.byteCount }
 
     /// The output-sized frame `index`, or, while it is being framed, the frame
-    /// shown last; asks for the frame after it to be framed next.
+    /// shown last (`onReady` then says when it is framed); asks for the frame
+    /// after it to be framed next.
     func frame(_ index: Int) -> PixelImage {
         let count = timeline.frameCount
         let index = min(max(index, 0), count - 1)
@@ -63,6 +68,7 @@ final class SlideAnimation: @unchecked Sendable {
             } else {
                 shown = lastShown == 0 ? firstFrame : framed[lastShown] ?? firstFrame
                 wanted.append(lastShown)
+                awaited = index
             }
             // Let go of framed frames nobody will show soon.
             for (kept, image) in framed where !wanted.contains(kept) {
@@ -86,13 +92,16 @@ final class SlideAnimation: @unchecked Sendable {
         } ?? PixelImage(size: request.output)
         SlideFramer.frame(decoded: frames.frames[index], orientation: frames.orientation, fit: request.fit,
                           background: request.background, into: target.canvas, scratch: scratch)
-        lock.withLock {
+        let wake = lock.withLock { () -> Bool in
             inFlight.remove(index)
             framed[index] = target
             // At most the frames kept and one spare: the rest go back to the system.
             if spares.count > 1 { spares.removeFirst(spares.count - 1) }
+            guard awaited == index else { return false }
+            awaited = nil
+            return true
         }
-        onReady()
+        if wake { onReady() }
     }
 
     /// How many output frames are framed now (for tests).

@@ -1,17 +1,6 @@
 internal import CLibGIF
 import VitrineCore
 
-/// What an animated GIF holds: its logical screen, its frames, and how many
-/// times it asks to play.
-public struct GIFAnimationInfo: Hashable, Sendable {
-    public var canvas: PixelSize
-    /// The frames handed out (all the file's whole frames).
-    public var frameCount: Int
-    /// The NETSCAPE2.0 loop count as plays: nil for ever (a count of 0), 1
-    /// without the extension (a GIF without it plays once, as in browsers).
-    public var plays: Int?
-}
-
 extension GIFDecoder {
     /// Decodes every frame of the GIF in `bytes` onto its logical screen, as a
     /// browser draws them, and hands each composed screen to `frame` with how
@@ -29,6 +18,10 @@ extension GIFDecoder {
     /// `DGifGetImageDesc`, `DGifGetLine` for every row (interlaced rows into
     /// their places), `DGifCloseFile`.
     ///
+    /// The result's `plays` is the NETSCAPE2.0 loop count as plays: nil for
+    /// ever (a count of 0), 1 without the extension (a GIF without it plays
+    /// once, as in browsers).
+    ///
     /// - Parameter frame: returns false to stop (its caller's budget is spent).
     /// - Throws: as `decodeRows`: the screen or a frame over `maxPixels`, a
     ///   frame outside the screen, the screen over `decoderByteLimit`, giflib's
@@ -36,7 +29,7 @@ extension GIFDecoder {
     ///   before the cut; one that ends in its first frame is `.truncated`.
     @discardableResult
     public static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, maxPixels: Int, decoderByteLimit: Int,
-                                       frame: (_ screen: PixelImage, _ duration: Duration) -> Bool) throws(GIFError) -> GIFAnimationInfo {
+                                       frame: (_ screen: PixelImage, _ duration: Duration) -> Bool) throws(GIFError) -> AnimationInfo {
         let canvas = try info(bytes).size
         try requireWithinLimit(canvas, maxPixels: maxPixels)
         // The screen, the copy disposal 3 restores, and a frame's indices: about 9 bytes a pixel.
@@ -133,7 +126,7 @@ extension GIFDecoder {
             }
         }
         guard frames > 0 else { throw .corrupt("the file ends (its trailer) before any frame") }
-        return GIFAnimationInfo(canvas: canvas, frameCount: frames, plays: plays)
+        return AnimationInfo(canvas: canvas, frameCount: frames, plays: plays)
     }
 }
 

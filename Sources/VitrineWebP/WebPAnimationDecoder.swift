@@ -1,15 +1,6 @@
 internal import CLibWebP
 import VitrineCore
 
-/// What an animated WebP holds: its canvas, its frames, and how many times it
-/// asks to play.
-public struct WebPAnimationInfo: Hashable, Sendable {
-    public var canvas: PixelSize
-    public var frameCount: Int
-    /// The ANIM chunk's loop count as plays: nil for ever (a count of 0).
-    public var plays: Int?
-}
-
 extension WebPDecoder {
     /// Decodes every frame of the animated WebP in `bytes` onto its canvas,
     /// composed as libwebp composes them (each frame's blending and disposal),
@@ -23,6 +14,8 @@ extension WebPDecoder {
     /// `WebPAnimDecoderDelete`. Each frame's duration is the difference of
     /// the end timestamps it returns.
     ///
+    /// The result's `plays` is the ANIM chunk's loop count: nil for ever (0).
+    ///
     /// - Parameter frame: returns false to stop (its caller's budget is spent).
     /// - Throws: `.tooManyPixels` for a canvas over `maxPixels`, and
     ///   `.tooLargeToDecode` when libwebp's canvases (the one shown, the one
@@ -31,7 +24,7 @@ extension WebPDecoder {
     ///   `.truncated`/`.corrupt` when libwebp refuses the container or a frame.
     @discardableResult
     public static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, maxPixels: Int, decoderByteLimit: Int,
-                                       frame: (_ canvas: PixelImage, _ duration: Duration) -> Bool) throws(WebPError) -> WebPAnimationInfo {
+                                       frame: (_ canvas: PixelImage, _ duration: Duration) -> Bool) throws(WebPError) -> AnimationInfo {
         let header = try info(bytes)
         let (pixels, overflow) = header.size.width.multipliedReportingOverflow(by: header.size.height)
         guard !overflow, pixels <= maxPixels else { throw .tooManyPixels(size: header.size, limit: maxPixels) }
@@ -47,12 +40,7 @@ extension WebPDecoder {
         options.use_threads = 0
         var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
         guard let decoder = WebPAnimDecoderNew(&data, &options) else {
-            var state = WEBP_DEMUX_PARSING_HEADER
-            if let partial = WebPDemuxPartial(&data, &state) { WebPDemuxDelete(partial) }
-            if state == WEBP_DEMUX_PARSING_HEADER || state == WEBP_DEMUX_PARSED_HEADER {
-                throw .truncated("the file ends before the animation does (WebPAnimDecoderNew)")
-            }
-            throw .corrupt("the animation's container is damaged (WebPAnimDecoderNew)")
+            throw containerError(&data, refusedBy: "WebPAnimDecoderNew")
         }
         defer { WebPAnimDecoderDelete(decoder) }
         var animation = WebPAnimInfo()
@@ -78,7 +66,7 @@ extension WebPDecoder {
             guard frame(image, duration) else { break }
         }
         guard frames > 0 else { throw .corrupt("the animation has no frames") }
-        return WebPAnimationInfo(canvas: canvas, frameCount: frames, plays: animation.loop_count == 0 ? nil : Int(animation.loop_count))
+        return AnimationInfo(canvas: canvas, frameCount: frames, plays: animation.loop_count == 0 ? nil : Int(animation.loop_count))
     }
 }
 

@@ -173,6 +173,19 @@ public enum WebPDecoder {
         guard status == VP8_STATUS_OK else { throw WebPError(status: status, during: step) }
     }
 
+    /// Why libwebpdemux refused the container in `data` (`refusedBy` names the
+    /// call): parsed again partially (`WebPDemuxPartial`), a container that
+    /// stops while its headers or frames are still being read was cut short;
+    /// otherwise it is damaged.
+    static func containerError(_ data: inout WebPData, refusedBy call: String) -> WebPError {
+        var state = WEBP_DEMUX_PARSING_HEADER
+        if let partial = WebPDemuxPartial(&data, &state) { WebPDemuxDelete(partial) }
+        if state == WEBP_DEMUX_PARSING_HEADER || state == WEBP_DEMUX_PARSED_HEADER {
+            return .truncated("the file ends before the animation does (\(call))")
+        }
+        return .corrupt("the animation's container is damaged (\(call))")
+    }
+
     /// An animation's first frame on a black canvas of `scaled` size: the frame
     /// scaled as the canvas is, at its scaled offset. The animation's
     /// container is parsed whole (`WebPDemux`), so a file cut short fails
@@ -180,14 +193,7 @@ public enum WebPDecoder {
     private static func decodeFirstFrame(_ bytes: UnsafeRawBufferPointer, canvas: PixelSize, into output: UnsafeMutablePointer<UInt32>,
                                          scaled: PixelSize, decoderByteLimit: Int) throws(WebPError) {
         var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
-        guard let demuxer = WebPDemux(&data) else {
-            var state = WEBP_DEMUX_PARSING_HEADER
-            if let partial = WebPDemuxPartial(&data, &state) { WebPDemuxDelete(partial) }
-            if state == WEBP_DEMUX_PARSING_HEADER || state == WEBP_DEMUX_PARSED_HEADER {
-                throw .truncated("the file ends before the animation does (WebPDemux)")
-            }
-            throw .corrupt("the animation's container is damaged (WebPDemux)")
-        }
+        guard let demuxer = WebPDemux(&data) else { throw containerError(&data, refusedBy: "WebPDemux") }
         defer { WebPDemuxDelete(demuxer) }
         var frame = WebPIterator()
         guard WebPDemuxGetFrame(demuxer, 1, &frame) != 0, let fragment = frame.fragment.bytes, frame.complete != 0 else {

@@ -16,3 +16,17 @@ public struct AnimatedFrames: Sendable {
     /// The memory the stored frames take.
     public var byteCount: Int { frames.reduce(0) { $0 + $1.size.pixelCount * 4 } }
 }
+
+/// What an animated picture's decoder found: its canvas, how many frames it
+/// handed out, and how many times the file asks to play (nil: for ever).
+public struct AnimationInfo: Hashable, Sendable {
+    public var canvas: PixelSize
+    public var frameCount: Int
+    public var plays: Int?
+
+    public init(canvas: PixelSize, frameCount: Int, plays: Int?) {
+        self.canvas = canvas
+        self.frameCount = frameCount
+        self.plays = plays
+    }
+}

@@ -9,10 +9,11 @@ the seeds should change. Python's standard library only.
           plus copies with an EXIF orientation (APP1) spliced in.
 - png:    tiny hand-made PNGs, one per colour type and bit depth, interlaced, with tRNS.
 - webp:   the WebP fixtures of Tests/VitrineWebPTests/Fixtures up to 8 KiB (lossy,
-          lossless, alpha, animated, EXIF, truncated, a 16383x16383 header).
+          lossless, alpha, animated, EXIF, truncated, a 16383x16383 header), and the
+          animation fixtures of Tests/VitrineRuntimeTests/AnimationFixtures.
 - gif:    the GIF fixtures of Tests/VitrineGIFTests/Fixtures up to 8 KiB (still,
           interlaced, animated, transparent, a frame at an offset, truncated, a
-          65535x65535 header).
+          65535x65535 header), and the animation fixtures (disposal modes, delays).
 - evemu:  the recordings of Tests/VitrineEvdevTests/Recordings.
 """
 import glob, hashlib, os, re, shutil, struct, zlib
@@ -89,12 +90,14 @@ put("png", "interlaced1x1.png", png(1, 1, 8, 2, [b"\x10\x20\x30"], interlace=1))
 put("png", "empty-idat-size.png", png(1, 1, 8, 6, [b"\x01\x02\x03\x04"]))
 
 # webp
-for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineWebPTests/Fixtures/*.webp"))):
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineWebPTests/Fixtures/*.webp"))
+                   + glob.glob(os.path.join(ROOT, "Tests/VitrineRuntimeTests/AnimationFixtures/*.webp"))):
     if os.path.getsize(path) <= 8192:
         shutil.copy(path, os.path.join(OUT, "webp", os.path.basename(path)))
 
 # gif
-for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineGIFTests/Fixtures/*.gif"))):
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineGIFTests/Fixtures/*.gif"))
+                   + glob.glob(os.path.join(ROOT, "Tests/VitrineRuntimeTests/AnimationFixtures/*.gif"))):
     if os.path.getsize(path) <= 8192:
         shutil.copy(path, os.path.join(OUT, "gif", os.path.basename(path)))
 

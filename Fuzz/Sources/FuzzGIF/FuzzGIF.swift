@@ -2,7 +2,9 @@
 // queue and upload inspection take them: the signature, the logical screen
 // descriptor (GIFDecoder.info), then the first frame through giflib record by
 // record (GIFDecoder.decodeRows, streamed as the display frames it) and whole
-// onto its canvas (GIFDecoder.decode), which must agree.
+// onto its canvas (GIFDecoder.decode), which must agree; then every frame
+// composed (GIFDecoder.decodeAnimation), whose first frame must be the same
+// picture.
 //
 // The pixel limit is small so that a header claiming a huge picture is refused
 // rather than allocated. giflib itself is the system library, not
@@ -39,6 +41,19 @@ public func fuzzGIF(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         var sum: UInt32 = 0
         for pixel in whole.image.pixels.prefix(info.size.pixelCount) { sum = sum &* 31 &+ pixel }
         if sum != checksum { fatalError("decode and decodeRows gave different pixels") }
+    }
+    var frames = 0
+    var firstFrameSum: UInt32 = 0
+    let animation = try? GIFDecoder.decodeAnimation(bytes, maxPixels: maxPixels, decoderByteLimit: 16 << 20) { screen, duration in
+        if screen.size != info.size { fatalError("frame \(frames) is \(screen.size), the screen \(info.size)") }
+        if duration < .zero { fatalError("frame \(frames) lasts \(duration)") }
+        if frames == 0 { for pixel in screen.pixels.prefix(info.size.pixelCount) { firstFrameSum = firstFrameSum &* 31 &+ pixel } }
+        frames += 1
+        return frames < 64
+    }
+    if let animation {
+        if animation.frameCount != frames || frames < 1 { fatalError("\(animation.frameCount) frames said, \(frames) handed out") }
+        if streamed != nil, firstFrameSum != checksum { fatalError("the animation's first frame differs from decodeRows'") }
     }
     return 0
 }

@@ -2,7 +2,8 @@
 // queue and upload inspection take them: the signature, the headers
 // (WebPDecoder.info: WebPGetFeatures, the EXIF chunk through libwebpdemux),
 // then WebPDecoder.decode scaled to a small target and at full size. An
-// animation goes through libwebpdemux to its first frame.
+// animation goes through libwebpdemux to its first frame, and through
+// WebPAnimDecoder frame by frame (WebPDecoder.decodeAnimation).
 //
 // The pixel limit is small so that a header claiming a huge picture is refused
 // rather than allocated. libwebp itself is the system library, not
@@ -25,6 +26,18 @@ public func fuzzWebP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
     if let whole = try? WebPDecoder.decode(bytes, covering: nil, maxPixels: 256 * 256), whole.image.size != info.size {
         fatalError("decoded \(whole.image.size), but the headers say \(info.size)")
+    }
+    if info.isAnimated {
+        var frames = 0
+        let animation = try? WebPDecoder.decodeAnimation(bytes, maxPixels: maxPixels, decoderByteLimit: 16 << 20) { canvas, duration in
+            if canvas.size != info.size { fatalError("frame \(frames) is \(canvas.size), the canvas \(info.size)") }
+            if duration < .zero { fatalError("frame \(frames) lasts \(duration)") }
+            frames += 1
+            return frames < 64
+        }
+        if let animation, animation.frameCount != frames || frames < 1 {
+            fatalError("\(animation.frameCount) frames said, \(frames) handed out")
+        }
     }
     return 0
 }

@@ -105,6 +105,14 @@ public enum ImageInspection {
                 // inside libwebp, within the limit the display's decode has.
                 let decoded = try WebPDecoder.decode(bytes, covering: PixelSize(width: 1, height: 1), maxPixels: maxPixels,
                                                      decoderByteLimit: SlideDecoding.wholePictureByteLimit)
+                // An animation plays every frame: each is decoded, and damage in any is refused.
+                if decoded.info.isAnimated {
+                    do {
+                        try WebPDecoder.decodeAnimation(bytes, maxPixels: maxPixels, decoderByteLimit: SlideDecoding.wholePictureByteLimit) { _, _ in true }
+                    } catch .tooLargeToDecode {
+                        // Too large to play: the display shows its first frame, decoded above.
+                    }
+                }
                 return InspectedImage(kind: .webp, size: decoded.info.uprightSize)
             } catch {
                 if case .tooManyPixels = error { throw .overPixelLimit("\(error)") }
@@ -119,6 +127,16 @@ public enum ImageInspection {
                 // interlaced frame: its indices, within the display's limit).
                 let frame = try GIFDecoder.decodeRows(bytes, maxPixels: maxPixels, decoderByteLimit: SlideDecoding.wholePictureByteLimit,
                                                       strip: PixelStorage()) { _, _, _ in }
+                // An animation plays every frame: each is decoded and composed (the
+                // skip above reads later frames' data without decoding it), and
+                // damage in any is refused.
+                if frame.isAnimated {
+                    do {
+                        try GIFDecoder.decodeAnimation(bytes, maxPixels: maxPixels, decoderByteLimit: SlideDecoding.wholePictureByteLimit) { _, _ in true }
+                    } catch .tooLargeToDecode {
+                        // Too large to play: the display shows its first frame, decoded above.
+                    }
+                }
                 return InspectedImage(kind: .gif, size: frame.canvas)
             } catch {
                 if case .tooManyPixels = error { throw .overPixelLimit("\(error)") }

@@ -53,13 +53,17 @@ extension SlideDecoding {
 
     /// Every frame of the animated GIF or WebP in `bytes`, scaled to the size
     /// that covers `request`'s output (or smaller, to fit `animationByteLimit`);
-    /// nil when `bytes` are not an animation of more than one frame, or when its
-    /// frames cannot fit even at `smallestAnimationScale` (it then plays as
-    /// its first frame, the still the slide already has).
+    /// nil when `bytes` are not an animation of more than one frame, when its
+    /// frames cannot fit even at `smallestAnimationScale`, or when composing it
+    /// would hold more than `wholePictureByteLimit` (it then plays as its first
+    /// frame, the still the slide already has). Damage in any frame is an error.
     static func animation(_ bytes: [UInt8], request: SlideRequest) throws(SlideError) -> AnimatedFrames? {
         if WebPDecoder.hasSignature(bytes) {
             do throws(WebPError) {
                 return try webpAnimation(bytes, request: request)
+            } catch .tooLargeToDecode {
+                // libwebp's canvases for a canvas this large would pass the limit: the still plays.
+                return nil
             } catch {
                 throw SlideError(file: request.file, reason: .webp(error))
             }
@@ -67,6 +71,9 @@ extension SlideDecoding {
         if GIFDecoder.hasSignature(bytes) {
             do throws(GIFError) {
                 return try gifAnimation(bytes, request: request)
+            } catch .tooLargeToDecode {
+                // Its screen, kept twice, over the limit: the still plays.
+                return nil
             } catch {
                 throw SlideError(file: request.file, reason: .gif(error))
             }

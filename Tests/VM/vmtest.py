@@ -698,6 +698,9 @@ def run_suite(args):
                       all(w <= MAX_CHANNEL_DIFFERENCE and m <= MAX_MEAN_DIFFERENCE for _, w, m in matches),
                       ", ".join(f"slide {s}: max {w} mean {m:.3f}" for s, w, m in matches))
 
+        from animation_checks import animation_checks
+        animation_checks(guest, results, args, mirror, work)
+
         if args.gpu == "bochs":
             touch_checks(guest, results, args, mirror, work)
         tear_check(guest, results, "tear.yaml", "tear")

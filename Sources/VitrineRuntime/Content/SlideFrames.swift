@@ -41,10 +41,22 @@ extension SlideFrameStore {
     /// playback (its first frame while a finger holds it); otherwise as
     /// `frame(for:)` gives it.
     public func frame(for layer: Scene.Layer) -> PixelImage? {
-        if case .slide(let index) = layer.content, let animation = animation(of: index), frame(of: index) != nil {
-            return animation.frame(layer.playback.isHeld ? 0 : animation.timeline.frame(at: layer.playback.elapsed))
-        }
+        if let (animation, index) = animationFrame(of: layer) { return animation.frame(index) }
         return frame(for: layer.content)
+    }
+
+    /// `frame(for:)`, with an animation's frame framed now if it is not yet:
+    /// for `vitrine render`, which must show the frame of the instant it renders.
+    public func frameNow(for layer: Scene.Layer) -> PixelImage? {
+        if let (animation, index) = animationFrame(of: layer) { return animation.frameNow(index) }
+        return frame(for: layer.content)
+    }
+
+    /// The animation of `layer`'s slide and the frame its playback shows (the
+    /// first while a finger holds it); nil for a still or an undecoded slide.
+    private func animationFrame(of layer: Scene.Layer) -> (SlideAnimation, Int)? {
+        guard case .slide(let slide) = layer.content, let animation = animation(of: slide), frame(of: slide) != nil else { return nil }
+        return (animation, layer.playback.isHeld ? 0 : animation.timeline.frame(at: layer.playback.elapsed))
     }
 
     /// `scene` as drawn: a still picture is the same at any playback, so its

@@ -83,6 +83,18 @@ final class SlideAnimation: @unchecked Sendable {
         return result
     }
 
+    /// The output-sized frame `index`, framed now on the calling thread if it is
+    /// not framed already: for `vitrine render`, never for the display thread.
+    func frameNow(_ index: Int) -> PixelImage {
+        let index = min(max(index, 0), timeline.frameCount - 1)
+        if index == 0 { return firstFrame }
+        if let ready = lock.withLock({ framed[index] }) { return ready }
+        let image = PixelImage(size: request.output)
+        SlideFramer.frame(decoded: frames.frames[index], orientation: frames.orientation, fit: request.fit,
+                          background: request.background, into: image.canvas)
+        return image
+    }
+
     /// On `queue`: frames stored frame `index` into an output frame.
     private func make(_ index: Int) {
         let target = lock.withLock { () -> PixelImage? in

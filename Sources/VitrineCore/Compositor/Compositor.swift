@@ -59,10 +59,15 @@ public struct Compositor: Sendable {
                 // The segments are written with streaming stores (CPixelRows): with
                 // ordinary stores each output line is read before it is written, and
                 // a transition frame costs twice the traffic of a whole-frame memcpy.
-                for y in 0..<height {
-                    let row = canvas.row(y)
-                    for segment in segments {
-                        vitrine_rows_copy(row + segment.first, segment.source + y * width, segment.count)
+                // The segments are raw pointers into the frames: `layers` keeps the
+                // frames alive until the last row is copied (a frame made for this
+                // compose alone, as `vitrine render` makes an animation's, has no other owner).
+                withExtendedLifetime(layers) {
+                    for y in 0..<height {
+                        let row = canvas.row(y)
+                        for segment in segments {
+                            vitrine_rows_copy(row + segment.first, segment.source + y * width, segment.count)
+                        }
                     }
                 }
                 // Before the indicator reads back the lines it draws over.

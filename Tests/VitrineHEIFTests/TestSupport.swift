@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import VitrineCore
 import VitrineHEIF
 import VitrinePNG
@@ -110,4 +111,16 @@ func decode(_ bytes: [UInt8], maxPixels: Int = 100_000_000, decoderByteLimit: In
 
 func info(_ bytes: [UInt8]) throws(HEIFError) -> HEIFInfo {
     try bytes.withUnsafeBytes { raw in Result { () throws(HEIFError) in try HEIFDecoder.info(raw) } }.get()
+}
+
+/// Why `bytes` are refused; nil, and an issue recorded, when they decode.
+func refusal(_ bytes: [UInt8], _ name: String) -> HEIFError? {
+    do throws(HEIFError) {
+        let decoded = try decode(bytes)
+        Issue.record("\(name) decoded to \(decoded.image.size)")
+        return nil
+    } catch {
+        print("\(name): \(error)")
+        return error
+    }
 }

@@ -173,11 +173,24 @@ public enum SlideDecoding {
                               into: frame.canvas, scratch: workspace.framing)
             return frame
         }
+        return try streamedFrame(picture: reader.size, request: request, workspace: workspace, frameStorage: frameStorage) { consume throws(PNGError) in
+            try readRows(of: reader, strip: workspace.strip, consume: consume)
+        }
+    }
+
+    /// The frame of a picture whose rows arrive top to bottom, strip by strip:
+    /// `decodeRows` hands each strip to the function it is given, which
+    /// resamples it into the frame (`SlideFramer.streamingFrame`), so the
+    /// picture never exists whole here.
+    private static func streamedFrame<Failure: Error>(
+        picture: PixelSize, request: SlideRequest, workspace: SlideDecodingWorkspace, frameStorage: PixelStorage?,
+        decodeRows: (_ consume: (UnsafePointer<UInt32>, _ first: Int, _ count: Int) -> Void) throws(Failure) -> Void
+    ) throws(Failure) -> PixelImage {
         let frame = outputFrame(for: request, storage: frameStorage)
-        let stream = SlideFramer.streamingFrame(picture: reader.size, fit: request.fit, background: request.background,
+        let stream = SlideFramer.streamingFrame(picture: picture, fit: request.fit, background: request.background,
                                                 into: frame.canvas, scratch: workspace.framing)
-        try readRows(of: reader, strip: workspace.strip) { rows, first, count in
-            stream?.consume(rows: rows, first: first, count: count, stride: reader.size.width)
+        try decodeRows { rows, first, count in
+            stream?.consume(rows: rows, first: first, count: count, stride: picture.width)
         }
         return frame
     }
@@ -256,14 +269,11 @@ public enum SlideDecoding {
             Result { () throws(GIFError) -> PixelImage in
                 let info = try GIFDecoder.info(raw)
                 try GIFDecoder.requireWithinLimit(info.size, maxPixels: request.maxPixels)
-                let frame = outputFrame(for: request, storage: frameStorage)
-                let stream = SlideFramer.streamingFrame(picture: info.size, fit: request.fit, background: request.background,
-                                                        into: frame.canvas, scratch: workspace.framing)
-                try GIFDecoder.decodeRows(raw, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit,
-                                          strip: workspace.strip) { rows, first, count in
-                    stream?.consume(rows: rows, first: first, count: count, stride: info.size.width)
+                return try streamedFrame(picture: info.size, request: request, workspace: workspace,
+                                         frameStorage: frameStorage) { consume throws(GIFError) in
+                    try GIFDecoder.decodeRows(raw, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit,
+                                              strip: workspace.strip, consume: consume)
                 }
-                return frame
             }
         }
         return try result.get()
@@ -284,14 +294,11 @@ public enum SlideDecoding {
             Result { () throws(HEIFError) -> PixelImage in
                 let info = try HEIFDecoder.info(raw)
                 try HEIFDecoder.requireWithinLimits(info, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit)
-                let frame = outputFrame(for: request, storage: frameStorage)
-                let stream = SlideFramer.streamingFrame(picture: info.size, fit: request.fit, background: request.background,
-                                                        into: frame.canvas, scratch: workspace.framing)
-                try HEIFDecoder.decodeRows(raw, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit,
-                                           strip: workspace.strip) { rows, first, count in
-                    stream?.consume(rows: rows, first: first, count: count, stride: info.size.width)
+                return try streamedFrame(picture: info.size, request: request, workspace: workspace,
+                                         frameStorage: frameStorage) { consume throws(HEIFError) in
+                    try HEIFDecoder.decodeRows(raw, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit,
+                                               strip: workspace.strip, consume: consume)
                 }
-                return frame
             }
         }
         return try result.get()

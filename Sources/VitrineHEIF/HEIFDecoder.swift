@@ -155,12 +155,22 @@ public enum HEIFDecoder {
         }
     }
 
+    /// `heif_init`, once for the process (Swift runs a static's initialiser
+    /// once, whichever thread comes first): the display's decode queue and the
+    /// server's uploads use libheif at the same time, and a libheif that loads
+    /// its decoders as plugins (1.17 and later) would otherwise load them from
+    /// whichever first `heif_context_alloc` it sees, unguarded. Never matched
+    /// by `heif_deinit`: the plugins stay loaded for the process's life. A
+    /// plugin that fails to load shows later, as the codec it decodes missing.
+    private static let libraryStarted: Bool = heif_init(nil).code == heif_error_Ok
+
     /// Runs `body` with the primary image's handle and what it says, from a
     /// context over `bytes` (not copied: `bytes` outlives it); frees both after.
     private static func withPrimaryImage<Result>(_ bytes: UnsafeRawBufferPointer,
                                                  _ body: (OpaquePointer, HEIFInfo) throws(HEIFError) -> Result) throws(HEIFError) -> Result {
         guard !bytes.isEmpty else { throw .empty }
         guard hasSignature(bytes) else { throw .notHEIF }
+        _ = libraryStarted
         guard let context = heif_context_alloc() else { throw .outOfMemory("heif_context_alloc") }
         defer { heif_context_free(context) }
         // libheif's own security limits (the largest image side, the boxes'

@@ -21,6 +21,7 @@ WEBP = open(os.path.join(ROOT, "Tests/VitrineWebPTests/Fixtures/alpha-lossy.webp
 GIF = open(os.path.join(ROOT, "Tests/VitrineGIFTests/Fixtures/transparent.gif"), "rb").read()
 # A HEIC (ftyp heic, a grid over one HEVC tile, turned by irot), after whose boxes a `free` box may follow.
 HEIF = open(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/irot-exif-6.heic"), "rb").read()
+AVIF = open(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/plain.avif"), "rb").read()
 
 
 def _chunk(kind, data):
@@ -66,11 +67,21 @@ def gif_pictures(draw):
     return GIF[:-1] + b"\x21\xfe" + bytes([len(text)]) + text + b"\x00\x3b"
 
 
-@st.composite
-def heif_pictures(draw):
-    """The fixture HEIC with a top-level `free` box of random bytes after its last box: new bytes, the same picture."""
-    payload = draw(st.binary(min_size=0, max_size=200))
-    return HEIF + struct.pack(">I", 8 + len(payload)) + b"free" + payload
+def _with_free_box(picture):
+    @st.composite
+    def pictures(draw):
+        """The fixture with a top-level `free` box of random bytes after its last box: new bytes, the same picture."""
+        payload = draw(st.binary(min_size=0, max_size=200))
+        return picture + struct.pack(">I", 8 + len(payload)) + b"free" + payload
+    return pictures()
+
+
+def heif_pictures():
+    return _with_free_box(HEIF)
+
+
+def avif_pictures():
+    return _with_free_box(AVIF)
 
 
 schemathesis.openapi.media_type("image/png", png_pictures())
@@ -79,8 +90,9 @@ schemathesis.openapi.media_type("image/webp", webp_pictures())
 schemathesis.openapi.media_type("image/gif", gif_pictures())
 schemathesis.openapi.media_type("image/heif", heif_pictures())
 schemathesis.openapi.media_type("image/heic", heif_pictures())
+schemathesis.openapi.media_type("image/avif", avif_pictures())
 schemathesis.openapi.media_type("application/octet-stream",
-                                st.one_of(png_pictures(), jpeg_pictures(), webp_pictures(), gif_pictures(), heif_pictures()))
+                                st.one_of(png_pictures(), jpeg_pictures(), webp_pictures(), gif_pictures(), heif_pictures(), avif_pictures()))
 
 
 # A pushed configuration may name only assets that are on the kiosk

@@ -192,6 +192,20 @@ struct PictureFormatAssetTests {
         #expect(throws: ImageInspection.Failure.overPixelLimit(words)) { try ImageInspection.inspect(long, maxPixels: limit) }
     }
 
+    @Test("an override takes an AVIF as image/avif and a HEIC as image/heic; both are stored as heif")
+    func anOverrideTakesAVIFAndHEIC() async throws {
+        let harness = try OverrideHarness()
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            for (file, type) in [("plain.avif", "image/avif"), ("plain.heic", "image/heic")] {
+                let bytes = try PictureFormat.heif.fixture(file)
+                let (status, answer) = try await OverrideRoutesTests.postPicture(client, bytes, query: "?duration=30m&name=\(file)", type: type)
+                #expect(status == .created, "\(file): \(answer)")
+                #expect(harness.remote.store.assets.asset(ContentDigest.sha256(bytes))?.kind == .heif, "\(file)")
+            }
+        }
+    }
+
     @Test(arguments: PictureFormat.all)
     func anOverrideTakesAPictureBody(format: PictureFormat) async throws {
         let harness = try OverrideHarness()

@@ -541,6 +541,10 @@ paths:
             schema:
               type: string
               format: binary
+          image/avif:
+            schema:
+              type: string
+              format: binary
       responses:
         "200":
           description: The same bytes were already stored; the existing asset.
@@ -959,7 +963,7 @@ paths:
         - JSON (`application/json`): `slides` (read as a configuration's `slides`, each `asset:<id>` of an uploaded
           asset or an absolute path to a readable picture on the kiosk; never a URL, since an emergency must not wait
           on the network), exactly one of `until` (RFC 3339) and `duration` (`"30m"`), and optionally `interval`; or
-        - one picture (`image/jpeg`, `image/png`, `image/webp`, `image/gif`, `image/heif` or `image/heic`), with `duration` or `until` (and optionally `name`) in the query:
+        - one picture (`image/jpeg`, `image/png`, `image/webp`, `image/gif`, `image/heif`, `image/heic` or `image/avif`), with `duration` or `until` (and optionally `name`) in the query:
           it is stored as an asset exactly as `POST /api/v1/assets` stores it, and shown alone.
 
         The end must be after the kiosk's clock and at most 7 days after it. A refused override changes nothing.
@@ -1026,6 +1030,10 @@ paths:
             schema:
               type: string
               format: binary
+          image/avif:
+            schema:
+              type: string
+              format: binary
       responses:
         "201":
           description: Stored, and sent to the display loop, which shows it as soon as its first picture is decoded.
@@ -1064,13 +1072,13 @@ paths:
         "413":
           $ref: "#/components/responses/PayloadTooLarge"
         "415":
-          description: The Content-Type is none of `application/json`, `image/jpeg`, `image/png`, `image/webp`, `image/gif`, `image/heif`, `image/heic`, or a picture body is neither JPEG, PNG, WebP, GIF nor HEIF by its first bytes.
+          description: The Content-Type is none of `application/json`, `image/jpeg`, `image/png`, `image/webp`, `image/gif`, `image/heif`, `image/heic`, `image/avif`, or a picture body is neither JPEG, PNG, WebP, GIF nor HEIF by its first bytes.
           content:
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
               example:
-                error: "send the override as application/json ({\"slides\": [\"asset:<sha256>\"], \"duration\": \"30m\"}), or one picture as image/jpeg, image/png, image/webp, image/gif, image/heif or image/heic with ?duration= or ?until=; the Content-Type was text/plain"
+                error: "send the override as application/json ({\"slides\": [\"asset:<sha256>\"], \"duration\": \"30m\"}), or one picture as image/jpeg, image/png, image/webp, image/gif, image/heif, image/heic or image/avif with ?duration= or ?until=; the Content-Type was text/plain"
         "422":
           description: |
             The override is not valid: `issues` names each problem by its key path (`slides[0].path`, `duration`,

@@ -1,11 +1,11 @@
 # Vitrine developer entry points. `make run` and `make test` are the README's two commands.
 SWIFT ?= swift
 # Build: the C libraries Vitrine links (see Package.swift's system-library targets).
-BUILD_PACKAGES := pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libyaml-dev
-# Test: djpeg, dwebp (with webpmux) and gif2rgb (giflib-tools) are the reference decoders the fixture tests compare against.
-TEST_PACKAGES := libjpeg-turbo-progs webp giflib-tools signify-openbsd
+BUILD_PACKAGES := pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev
+# Test: djpeg, dwebp (with webpmux), gif2rgb (giflib-tools) and heif-convert (libheif-examples) are the reference decoders the fixture tests compare against.
+TEST_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples signify-openbsd
 # Benchmarks: the reference tools measured side by side.
-BENCH_PACKAGES := libjpeg-turbo-progs webp giflib-tools libvips-tools time
+BENCH_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples libvips-tools time
 # Packages: dpkg-dev for dpkg-shlibdeps, chrpath and binutils for the binary, lintian to check them.
 DEB_PACKAGES := dpkg-dev binutils chrpath lintian
 DEMO_CONFIG := deploy/demo/vitrine.yaml
@@ -151,7 +151,7 @@ clean:
 	rm -rf .build
 
 # libFuzzer targets (Fuzz/, docs/fuzzing.md): the configuration loader, the JPEG,
-# PNG, WebP and GIF entries, and the evemu parser with the touch pipeline. Builds them with
+# PNG, WebP, GIF and HEIF entries, and the evemu parser with the touch pipeline. Builds them with
 # the fuzzer and address sanitizers into .build-fuzz, runs each for FUZZ_SECONDS
 # on a scratch copy of Fuzz/Corpus/<target>, prints CPU time, executions and
 # crashes per target and a summary line; fails on a crash. FUZZ_MERGE=1 merges

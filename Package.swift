@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "VitrinePNG", targets: ["VitrinePNG"]),
         .library(name: "VitrineWebP", targets: ["VitrineWebP"]),
         .library(name: "VitrineGIF", targets: ["VitrineGIF"]),
+        .library(name: "VitrineHEIF", targets: ["VitrineHEIF"]),
         .library(name: "VitrineEvdev", targets: ["VitrineEvdev"]),
     ],
     dependencies: [
@@ -81,6 +82,12 @@ let package = Package(
         .systemLibrary(
             name: "CLibGIF", path: "Sources/CLibGIF",
             providers: [.apt(["libgif-dev"])]),
+        // libheif's reader and decoder, for HEIF/HEIC stills (HEVC through libde265, AV1 through dav1d):
+        // Debian 12's libheif1 links its codecs; Debian 13's loads them as plugins
+        // (libheif-plugin-libde265, libheif-plugin-dav1d).
+        .systemLibrary(
+            name: "CLibHEIF", path: "Sources/CLibHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
         // libyaml's event parser, for the configuration: the tree is composed in VitrineYAML.
         .systemLibrary(
             name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
@@ -91,6 +98,7 @@ let package = Package(
         .target(name: "VitrinePNG", dependencies: ["CLibPNG", "VitrineCore"]),
         .target(name: "VitrineWebP", dependencies: ["CLibWebP", "VitrineCore"]),
         .target(name: "VitrineGIF", dependencies: ["CLibGIF", "VitrineCore"]),
+        .target(name: "VitrineHEIF", dependencies: ["CLibHEIF", "VitrineCore"]),
         .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore", "VitrineSystem", systemPackage]),
@@ -116,7 +124,7 @@ let package = Package(
         .target(
             name: "VitrineRuntime",
             dependencies: [
-                "VitrineCore", "VitrineSystem", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
+                "VitrineCore", "VitrineSystem", "VitrineConfig", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM", "VitrineEvdev", "VitrineCEC", "CLinuxEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -127,7 +135,7 @@ let package = Package(
         .target(
             name: "VitrineServer",
             dependencies: [
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineChannel",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineChannel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -150,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineDRM",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM",
                 "VitrineEvdev", "VitrineChannel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,6 +177,8 @@ let package = Package(
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"], exclude: ["Damaged"]),
         .testTarget(name: "VitrineWebPTests", dependencies: ["VitrineWebP", "VitrineCore"], exclude: ["Fixtures"]),
         .testTarget(name: "VitrineGIFTests", dependencies: ["VitrineGIF", "VitrineCore"], exclude: ["Fixtures"]),
+        // VitrinePNG and libpng read heif-convert's PNGs, the reference the fixtures are compared with.
+        .testTarget(name: "VitrineHEIFTests", dependencies: ["VitrineHEIF", "VitrineCore", "VitrinePNG", "CLibPNG"], exclude: ["Fixtures"]),
         .testTarget(name: "VitrineCECTests", dependencies: ["VitrineCEC", "VitrineCore", systemPackage]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(
@@ -177,14 +187,14 @@ let package = Package(
         .testTarget(
             name: "VitrineRuntimeTests",
             dependencies: [
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
                 systemPackage,
             ],
             exclude: ["Golden", "PNGFixtures", "AnimationFixtures"]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF",
+                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
                 "VitrineChannel", "VitrineYAML", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -55,6 +55,13 @@ let package = Package(
                 .product(name: "VitrineGIF", package: "Vitrine"),
                 .product(name: "VitrineCore", package: "Vitrine"),
             ]),
+        // HEIFDecoder.info, then HEIFDecoder.decodeRows and decode with small pixel and byte limits (libheif).
+        .executableTarget(
+            name: "FuzzHEIF",
+            dependencies: [
+                .product(name: "VitrineHEIF", package: "Vitrine"),
+                .product(name: "VitrineCore", package: "Vitrine"),
+            ]),
         // EvemuRecording.parse, then the touch pipeline of TouchReplay.
         .executableTarget(
             name: "FuzzEvemu",

@@ -5,7 +5,7 @@
 # (or leaked, ran out of memory or timed out on an input). See docs/fuzzing.md.
 #
 #   FUZZ_SECONDS  wall-clock seconds per target (default 60)
-#   FUZZ_TARGETS  which targets (default: config jpeg png webp gif evemu)
+#   FUZZ_TARGETS  which targets (default: config jpeg png webp gif heif evemu)
 #   FUZZ_MERGE=1  afterwards, merge the inputs that found new coverage into the
 #                 committed corpus Fuzz/Corpus/<target> (-merge=1 adds only
 #                 inputs that add coverage). Off by default: the committed corpus
@@ -22,14 +22,16 @@ cd "$(dirname "$0")/.."
 
 SWIFT=${SWIFT:-swift}
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-config jpeg png webp gif evemu}
+TARGETS=${FUZZ_TARGETS:-config jpeg png webp gif heif evemu}
 SCRATCH=.build-fuzz
+# Leaks inside system libraries, each explained in the file (docs/fuzzing.md).
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 RUN=$SCRATCH/run
 
 binary_of() {
     case $1 in
-        config) echo FuzzConfig ;; jpeg) echo FuzzJPEG ;; png) echo FuzzPNG ;; webp) echo FuzzWebP ;; gif) echo FuzzGIF ;; evemu) echo FuzzEvemu ;;
-        *) echo "unknown fuzz target: $1 (config, jpeg, png, webp, gif, evemu)" >&2; exit 2 ;;
+        config) echo FuzzConfig ;; jpeg) echo FuzzJPEG ;; png) echo FuzzPNG ;; webp) echo FuzzWebP ;; gif) echo FuzzGIF ;; heif) echo FuzzHEIF ;; evemu) echo FuzzEvemu ;;
+        *) echo "unknown fuzz target: $1 (config, jpeg, png, webp, gif, heif, evemu)" >&2; exit 2 ;;
     esac
 }
 for target in $TARGETS; do binary_of "$target" >/dev/null || exit 2; done

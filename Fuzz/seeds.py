@@ -14,6 +14,9 @@ the seeds should change. Python's standard library only.
 - gif:    the GIF fixtures of Tests/VitrineGIFTests/Fixtures up to 8 KiB (still,
           interlaced, animated, transparent, a frame at an offset, truncated, a
           65535x65535 header), and the animation fixtures (disposal modes, delays).
+- heif:   the HEIF fixtures of Tests/VitrineHEIFTests/Fixtures up to 8 KiB (plain,
+          alpha, 10-bit, AVIF, EXIF, irot, irot with imir, a 2x2 grid, truncated,
+          damaged, a 20000x20000 header).
 - evemu:  the recordings of Tests/VitrineEvdevTests/Recordings.
 """
 import glob, hashlib, os, re, shutil, struct, zlib
@@ -101,10 +104,16 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineGIFTests/Fixtures/
     if os.path.getsize(path) <= 8192:
         shutil.copy(path, os.path.join(OUT, "gif", os.path.basename(path)))
 
+# heif
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/*.hei[cf]"))
+                   + glob.glob(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/*.avif"))):
+    if os.path.getsize(path) <= 8192:
+        shutil.copy(path, os.path.join(OUT, "heif", os.path.basename(path)))
+
 # evemu
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineEvdevTests/Recordings/*.evemu"))):
     shutil.copy(path, os.path.join(OUT, "evemu", os.path.basename(path)))
 
-for kind in ("config", "jpeg", "png", "webp", "gif", "evemu"):
+for kind in ("config", "jpeg", "png", "webp", "gif", "heif", "evemu"):
     files = os.listdir(os.path.join(OUT, kind))
     print(kind, len(files), "files,", sum(os.path.getsize(os.path.join(OUT, kind, f)) for f in files), "bytes")

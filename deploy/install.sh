@@ -6,7 +6,7 @@
 #   deploy/install.sh --uninstall [--purge] [--root DIR]
 #
 # Installing:
-#   - the runtime packages (libdrm2, libturbojpeg0, libjpeg62-turbo, libevdev2, libpng16-16, libwebp7, libwebpdemux2, libgif7, libyaml-0-2 and
+#   - the runtime packages (libdrm2, libturbojpeg0, libjpeg62-turbo, libevdev2, libpng16-16, libwebp7, libwebpdemux2, libgif7, libheif1, libyaml-0-2 and
 #     the rest of what the binary links), and checks the binary with ldd;
 #   - the binary at /usr/local/bin/vitrine: the one given with --binary, or else
 #     built here with `swift build -c release --static-swift-stdlib` (a Swift
@@ -73,8 +73,8 @@ DOC=/usr/local/share/doc/vitrine
 CONFIG_DIR=/etc/vitrine
 STATE_DIR=/var/lib/vitrine
 CMDLINE_WORDS=(consoleblank=0 vt.global_cursor_default=0)
-RUNTIME_PACKAGES=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libyaml-0-2 tzdata zlib1g libstdc++6 libgcc-s1 util-linux)
-BUILD_PACKAGES=(pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libyaml-dev)
+RUNTIME_PACKAGES=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libheif1 libyaml-0-2 tzdata zlib1g libstdc++6 libgcc-s1 util-linux)
+BUILD_PACKAGES=(pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev)
 
 changed=no
 shadow_root=()
@@ -329,6 +329,10 @@ install_all() {
         # shellcheck disable=SC1091
         codename=$(. "$root/etc/os-release" && echo "${VERSION_CODENAME:-}")
         [ "$codename" = bookworm ] || say "warning: written for bookworm, this is ${codename:-unknown}"
+        # Debian 12's libheif1 links its HEVC and AV1 decoders; from Debian 13
+        # (libheif 1.17 and later) they are plugins, loaded at run time, which
+        # neither Depends nor ldd names, and apt here installs no Recommends.
+        [ "$codename" = bookworm ] || RUNTIME_PACKAGES+=(libheif-plugin-libde265 libheif-plugin-dav1d)
     fi
     ensure_packages "${RUNTIME_PACKAGES[@]}"
     if [ -z "$binary" ]; then

@@ -24,7 +24,7 @@ public enum ChannelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// SHA-256): damaged or replaced on the origin or on the way.
     case blobMismatch(BlobMismatch)
     /// A blob matches the manifest but is not a picture this kiosk can show
-    /// (not a JPEG, PNG, WebP or GIF, undecodable, over `decode.maxPixels`).
+    /// (not a JPEG, PNG, WebP, GIF or HEIF, undecodable, over `decode.maxPixels`).
     case blobUnusable(path: String, reason: String)
 
     /// Every code, for metrics that list each reason (also at zero).

@@ -42,7 +42,7 @@ func timeInProcess(_ body: () throws -> Void) rethrows -> Duration {
 struct DecodeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode a generated 12-megapixel JPEG, and the same picture as WebP and GIF, to a 1920x1080 frame; compare djpeg -scale, dwebp -scale, gif2rgb and vipsthumbnail.")
+        abstract: "Decode a generated 12-megapixel JPEG, and the same picture as WebP, GIF and HEIC, to a 1920x1080 frame; compare djpeg -scale, dwebp -scale, gif2rgb, heif-convert and vipsthumbnail.")
 
     @Option(help: "Timed runs of each tool.") var runs = 15
 
@@ -110,6 +110,20 @@ struct DecodeBench: ParsableCommand {
             ("vitrine (process)", [executable, "bench", "decode-once", gifPath]),
             ("gif2rgb -1 (whole, unscaled)", ["gif2rgb", "-1", "-o", "/dev/null", gifPath]),
         ]
+        // The same picture as HEIC (heif-enc -q 90 of the JPEG: x265), which libheif decodes
+        // whole (it has no scaler); heif-convert, libheif's own tool, decodes it whole too and
+        // writes the planes as Y4M, the output that costs it least (no RGB, no compression).
+        let heicPath = directory + "/photo-12mp.heic"
+        let heicEncoded = try ChildProcess.measure(["heif-enc", "-q", "90", photo, "-o", heicPath])
+        guard heicEncoded.exitStatus == 0, let heic = FileManager.default.contents(atPath: heicPath) else {
+            throw ValidationError("heif-enc could not make the HEIC (apt-get install libheif-examples)")
+        }
+        let heicRequest = SlideRequest(file: "photo-12mp.heic", resolvedPath: heicPath, fit: .contain, background: .black,
+                                       output: display, maxPixels: 100_000_000)
+        let heifTools: [(name: String, command: [String])] = [
+            ("vitrine (process)", [executable, "bench", "decode-once", heicPath]),
+            ("heif-convert to Y4M (whole, unscaled)", ["heif-convert", "--quiet", heicPath, directory + "/heif-convert.y4m"]),
+        ]
         let jpegResults = try Self.measure(runs: runs, tools: tools) {
             _ = try SlideDecoding.frame(for: request, workspace: workspace, frameStorage: frameStorage)
         }
@@ -132,6 +146,14 @@ struct DecodeBench: ParsableCommand {
               + "(giflib decodes at full size, resampled row by row); median of \(runs) runs")
         print("")
         Self.table(gifResults, tools: gifTools, reference: "gif2rgb")
+        let heifResults = try Self.measure(runs: runs, tools: heifTools) {
+            _ = try SlideDecoding.frame(for: heicRequest, workspace: workspace, frameStorage: frameStorage)
+        }
+        print("")
+        print("Decode the same picture as HEIC (\(heic.count / 1024) KiB, heif-enc -q 90 of the JPEG, x265) to the same frame "
+              + "(libheif decodes at full size, resampled row by row); median of \(runs) runs")
+        print("")
+        Self.table(heifResults, tools: heifTools, reference: "heif-convert")
     }
 
     struct Results {

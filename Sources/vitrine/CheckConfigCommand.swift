@@ -9,7 +9,7 @@ struct CheckConfigCommand: ParsableCommand {
         abstract: "Validate a configuration file and the pictures it names.",
         discussion: """
             Every local picture the configuration names is decoded, as the kiosk would \
-            (within decode.maxPixels; JPEGs at an eighth of their size, PNGs a strip at a time, WebPs scaled by libwebp, GIFs a strip at a time), \
+            (within decode.maxPixels; JPEGs at an eighth of their size, PNGs a strip at a time, WebPs scaled by libwebp, GIFs a strip at a time, HEIFs whole by libheif), \
             so a damaged file or one that is not a picture is found here rather than on the screen. \
             Exit status: 0 when the file is valid and every picture it names exists and decodes; \
             1 when there are problems, one per line on standard error as FILE: KEY.PATH: PROBLEM \

@@ -1,6 +1,6 @@
 """Schemathesis hooks for the Vitrine API (loaded through SCHEMATHESIS_HOOKS).
 
-`POST /api/v1/assets` takes the raw bytes of a JPEG, PNG, WebP or GIF picture. JSON Schema
+`POST /api/v1/assets` takes the raw bytes of a JPEG, PNG, WebP, GIF or HEIF picture. JSON Schema
 can say only "a string of bytes" (`format: binary`), so Schemathesis would send
 random bytes as *valid* data, which the kiosk rightly refuses (415 or 422, both
 documented). Here valid data for those media types is what the spec's prose
@@ -19,6 +19,9 @@ JPEGS = [open(os.path.join(ROOT, "Tests/VM/content", name), "rb").read() for nam
 WEBP = open(os.path.join(ROOT, "Tests/VitrineWebPTests/Fixtures/alpha-lossy.webp"), "rb").read()
 # A GIF89a with a Graphic Control Extension (a transparent index), which may carry comments a decoder skips.
 GIF = open(os.path.join(ROOT, "Tests/VitrineGIFTests/Fixtures/transparent.gif"), "rb").read()
+# A HEIC (ftyp heic, a grid over one HEVC tile, turned by irot), after whose boxes a `free` box may follow.
+HEIF = open(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/irot-exif-6.heic"), "rb").read()
+AVIF = open(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/plain.avif"), "rb").read()
 
 
 def _chunk(kind, data):
@@ -64,11 +67,32 @@ def gif_pictures(draw):
     return GIF[:-1] + b"\x21\xfe" + bytes([len(text)]) + text + b"\x00\x3b"
 
 
+def _with_free_box(picture):
+    @st.composite
+    def pictures(draw):
+        """The fixture with a top-level `free` box of random bytes after its last box: new bytes, the same picture."""
+        payload = draw(st.binary(min_size=0, max_size=200))
+        return picture + struct.pack(">I", 8 + len(payload)) + b"free" + payload
+    return pictures()
+
+
+def heif_pictures():
+    return _with_free_box(HEIF)
+
+
+def avif_pictures():
+    return _with_free_box(AVIF)
+
+
 schemathesis.openapi.media_type("image/png", png_pictures())
 schemathesis.openapi.media_type("image/jpeg", jpeg_pictures())
 schemathesis.openapi.media_type("image/webp", webp_pictures())
 schemathesis.openapi.media_type("image/gif", gif_pictures())
-schemathesis.openapi.media_type("application/octet-stream", st.one_of(png_pictures(), jpeg_pictures(), webp_pictures(), gif_pictures()))
+schemathesis.openapi.media_type("image/heif", heif_pictures())
+schemathesis.openapi.media_type("image/heic", heif_pictures())
+schemathesis.openapi.media_type("image/avif", avif_pictures())
+schemathesis.openapi.media_type("application/octet-stream",
+                                st.one_of(png_pictures(), jpeg_pictures(), webp_pictures(), gif_pictures(), heif_pictures(), avif_pictures()))
 
 
 # A pushed configuration may name only assets that are on the kiosk

@@ -47,7 +47,7 @@ packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-l
 # run-image-test.sh, need no network afterwards. This list is only that hint:
 # a dependency missing from it is downloaded then, one missing from Depends
 # shows as a kiosk that cannot start.
-prefetch=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libyaml-0-2 adduser tzdata)
+prefetch=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libheif1 libde265-0 libdav1d6 libaom3 libx265-199 libyaml-0-2 adduser tzdata)
 
 # The Debian mirror this host's apt uses: the first deb822 URIs or one-line
 # `deb` entry ending in /debian (not -security, not a third-party repository).

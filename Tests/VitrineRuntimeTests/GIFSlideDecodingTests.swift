@@ -13,8 +13,7 @@ struct GIFSlideDecodingTests {
         .appendingPathComponent("VitrineGIFTests/Fixtures").path
 
     func request(_ file: String, path: String, output: PixelSize = PixelSize(width: 40, height: 30), fit: FitMode = .contain) -> SlideRequest {
-        SlideRequest(file: file, resolvedPath: path, fit: fit, background: RGBAColor(red: 10, green: 20, blue: 30), output: output,
-                     maxPixels: 100_000_000)
+        PictureFormatSlides.request(file, path: path, output: output, fit: fit)
     }
 
     /// The frame made from the whole decoded canvas, handed to the same streaming framer in one strip.
@@ -29,18 +28,8 @@ struct GIFSlideDecodingTests {
 
     @Test("sniffed by its bytes, whatever the file is called", arguments: ["picture.jpg", "picture.png", "picture", "picture.gif"])
     func sniffedNotNamed(name: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-gif-\(getpid())-\(name)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let bytes = try FileIO.read(Self.fixtures + "/offset.gif")
-        let path = directory + "/" + name
-        try FileIO.writeAtomically(bytes, to: path, durable: false)
-        for fit in FitMode.allCases {
-            let request = request(name, path: path, fit: fit)
-            let framed = try SlideDecoding.frame(for: request, workspace: SlideDecodingWorkspace())
-            let expected = try expectedFrame(bytes, request: request)
-            #expect((0..<framed.size.pixelCount).allSatisfy { framed.pixels[$0] == expected.pixels[$0] }, "\(name) \(fit)")
-        }
+        try PictureFormatSlides.expectSniffedNotNamed(fixture: Self.fixtures + "/offset.gif", name: name, output: PixelSize(width: 40, height: 30),
+                                                      expected: expectedFrame)
     }
 
     @Test("at its own size, a GIF's frame is its decoded canvas", arguments: ["still.gif", "interlaced.gif", "transparent.gif", "animated.gif"])

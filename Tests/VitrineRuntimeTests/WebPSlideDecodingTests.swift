@@ -13,8 +13,7 @@ struct WebPSlideDecodingTests {
         .appendingPathComponent("VitrineWebPTests/Fixtures").path
 
     func request(_ file: String, path: String, output: PixelSize = PixelSize(width: 160, height: 90), fit: FitMode = .contain) -> SlideRequest {
-        SlideRequest(file: file, resolvedPath: path, fit: fit, background: RGBAColor(red: 10, green: 20, blue: 30), output: output,
-                     maxPixels: 100_000_000)
+        PictureFormatSlides.request(file, path: path, output: output, fit: fit)
     }
 
     /// The frame the whole-picture path makes: `WebPDecoder.decode` at the covering size, then `SlideFramer.frame`.
@@ -32,18 +31,8 @@ struct WebPSlideDecodingTests {
 
     @Test("sniffed by its bytes, whatever the file is called", arguments: ["picture.jpg", "picture.png", "picture", "picture.webp"])
     func sniffedNotNamed(name: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-webp-\(getpid())-\(name)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let bytes = try FileIO.read(Self.fixtures + "/lossy.webp")
-        let path = directory + "/" + name
-        try FileIO.writeAtomically(bytes, to: path, durable: false)
-        for fit in FitMode.allCases {
-            let request = request(name, path: path, fit: fit)
-            let framed = try SlideDecoding.frame(for: request, workspace: SlideDecodingWorkspace())
-            let expected = try expectedFrame(bytes, request: request)
-            #expect((0..<framed.size.pixelCount).allSatisfy { framed.pixels[$0] == expected.pixels[$0] }, "\(name) \(fit)")
-        }
+        try PictureFormatSlides.expectSniffedNotNamed(fixture: Self.fixtures + "/lossy.webp", name: name, output: PixelSize(width: 160, height: 90),
+                                                      expected: expectedFrame)
     }
 
     @Test("the EXIF orientation turns the picture", arguments: FitMode.allCases)

@@ -76,8 +76,8 @@ struct AssetAPITests {
         let picture = try ServerHarness.jpeg(ServerHarness.colors["red"]!)
         let cases: [(String, [UInt8], HTTPResponse.Status, String)] = [
             ("notes.txt", Array("hello, this is text".utf8), .unsupportedMediaType,
-             "notes.txt is not a JPEG, PNG, WebP or GIF picture (it starts with bytes 68 65 6C 6C, which looks like text); upload a JPEG, PNG, WebP or GIF"),
-            ("empty.jpg", [], .unsupportedMediaType, "empty.jpg is not a JPEG, PNG, WebP or GIF picture (it starts with nothing: the body is empty); upload a JPEG, PNG, WebP or GIF"),
+             "notes.txt is not a JPEG, PNG, WebP, GIF or HEIF picture (it starts with bytes 68 65 6C 6C, which looks like text); upload a JPEG, PNG, WebP, GIF or HEIF"),
+            ("empty.jpg", [], .unsupportedMediaType, "empty.jpg is not a JPEG, PNG, WebP, GIF or HEIF picture (it starts with nothing: the body is empty); upload a JPEG, PNG, WebP, GIF or HEIF"),
             ("cut.jpg", Array(picture.prefix(picture.count / 2)), .unprocessableContent,
              "cut.jpg cannot be decoded: truncated JPEG data"),
             ("fake.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3], .unprocessableContent, "fake.png cannot be decoded: PNG:"),

@@ -50,8 +50,8 @@ struct ConfiguredPicturesTests {
         let decoded = ConfiguredPictures.issues(in: configuration, depth: .decode)
         #expect(decoded.map(\.path) == ["slides[1].path", "slides[2].path", "slides[3].path", "placeholder"], "\(decoded)")
         #expect(decoded[0].message.hasPrefix("truncated.jpg: cannot be decoded: "), "\(decoded[0].message)")
-        #expect(decoded[1].message == "notes.jpg: not a JPEG, PNG, WebP or GIF picture (it starts with bytes 4F 70 65 6E, which looks like text)")
-        #expect(decoded[2].message == "empty.jpg: not a JPEG, PNG, WebP or GIF picture (it starts with nothing: the body is empty)")
+        #expect(decoded[1].message == "notes.jpg: not a JPEG, PNG, WebP, GIF or HEIF picture (it starts with bytes 4F 70 65 6E, which looks like text)")
+        #expect(decoded[2].message == "empty.jpg: not a JPEG, PNG, WebP, GIF or HEIF picture (it starts with nothing: the body is empty)")
         #expect(decoded[3].message == decoded[1].message)
 
         // The header check is for every push: the truncated file's headers are whole.
@@ -102,7 +102,7 @@ struct ConfiguredPicturesTests {
                 #expect(answer["error"] as? String == "the configuration names 1 picture that cannot be shown")
                 let issues = (answer["issues"] as? [[String: String]]) ?? []
                 #expect(issues.map { $0["path"] } == ["slides[1].path"])
-                #expect(issues.first?["message"]?.hasPrefix("notes.jpg: not a JPEG, PNG, WebP or GIF picture") == true, "\(issues)")
+                #expect(issues.first?["message"]?.hasPrefix("notes.jpg: not a JPEG, PNG, WebP, GIF or HEIF picture") == true, "\(issues)")
             }
             // The same push with real pictures is taken.
             try await client.execute(uri: "/api/v1/config", method: .put, headers: authorized([.contentType: "application/yaml"]),

@@ -25,10 +25,15 @@ struct PictureFormat: Sendable, CustomTestStringConvertible {
     var pictures: [(file: String, size: PixelSize)]
     /// How many first bytes a push's header check needs, when it is a fixed few.
     var headerBytes: Int?
-    /// check-config's still, animated and override fixtures.
+    /// check-config's still and second (an animation, where the format has them) fixtures, and the override's.
     var still: String
-    var animated: String
+    var second: String
     var overrideBody: String
+    /// Whether the truncated fixture's headers are whole, so that only a decode finds it; a
+    /// HEIF's boxes say where its data lies, so a push's header check finds one cut short.
+    var truncatedHeadersWhole = true
+    /// The media type a stored picture is served as.
+    var contentType: String { "image/\(extensionName)" }
 
     var testDescription: String { name }
 
@@ -45,7 +50,7 @@ struct PictureFormat: Sendable, CustomTestStringConvertible {
         pictures: [("lossy.webp", PixelSize(width: 640, height: 360)), ("lossless.webp", PixelSize(width: 61, height: 37)),
                    ("alpha-lossy.webp", PixelSize(width: 61, height: 37)), ("animated.webp", PixelSize(width: 61, height: 37)),
                    ("exif-right.webp", PixelSize(width: 37, height: 61))],
-        headerBytes: nil, still: "lossy.webp", animated: "animated.webp", overrideBody: "lossless.webp")
+        headerBytes: nil, still: "lossy.webp", second: "animated.webp", overrideBody: "lossless.webp")
 
     static let gif = PictureFormat(
         name: "GIF", kind: .gif, extensionName: "gif", fixtureTarget: "VitrineGIFTests",
@@ -55,15 +60,27 @@ struct PictureFormat: Sendable, CustomTestStringConvertible {
                    ("animated.gif", PixelSize(width: 61, height: 37)), ("transparent.gif", PixelSize(width: 61, height: 37)),
                    ("offset.gif", PixelSize(width: 81, height: 57))],
         // A push reads the logical screen descriptor alone.
-        headerBytes: 10, still: "still.gif", animated: "animated.gif", overrideBody: "transparent.gif")
+        headerBytes: 10, still: "still.gif", second: "animated.gif", overrideBody: "transparent.gif")
 
-    static let all = [webp, gif]
+    static let heif = PictureFormat(
+        name: "HEIF", kind: .heif, extensionName: "heif", fixtureTarget: "VitrineHEIFTests",
+        // Turned by irot: stored 97x61, shown 61x97; its EXIF (Orientation 6) is not applied on top.
+        upload: ("irot-exif-6.heic", "menu.jpg", PixelSize(width: 61, height: 97), PixelSize(width: 61, height: 97)),
+        truncated: "truncated.heic", bomb: ("bomb-20000.heic", "20000x20000 (400 megapixels)"),
+        pictures: [("plain.heic", PixelSize(width: 97, height: 61)), ("alpha.heic", PixelSize(width: 97, height: 61)),
+                   ("deep-10bit.heic", PixelSize(width: 97, height: 61)), ("grid-2x2.heic", PixelSize(width: 194, height: 122)),
+                   ("plain.avif", PixelSize(width: 97, height: 61)), ("exif-6.heic", PixelSize(width: 97, height: 61)),
+                   ("irot-exif-6.heic", PixelSize(width: 61, height: 97)), ("irot-imir.heic", PixelSize(width: 61, height: 97))],
+        // libheif reads the boxes only from the whole file.
+        headerBytes: nil, still: "plain.heic", second: "grid-2x2.heic", overrideBody: "alpha.heic", truncatedHeadersWhole: false)
+
+    static let all = [webp, gif, heif]
 }
 
-/// WebP and GIF pictures on the server side, each format through the same
-/// tests: uploads, overrides' picture bodies, `vitrine check-config`'s decode
-/// and a push's header check.
-@Suite("WebP and GIF assets and configured pictures")
+/// WebP, GIF and HEIF pictures on the server side, each format through the
+/// same tests: uploads, overrides' picture bodies, `vitrine check-config`'s
+/// decode and a push's header check.
+@Suite("WebP, GIF and HEIF assets and configured pictures")
 struct PictureFormatAssetTests {
     @Test(arguments: PictureFormat.all)
     func anUploadIsStoredServedAndShown(format: PictureFormat) async throws {
@@ -83,7 +100,7 @@ struct PictureFormatAssetTests {
                 return asset["ref"] as? String ?? ""
             }
             try await client.execute(uri: "/api/v1/assets/\(digest)", method: .get, headers: authorized()) { response in
-                #expect(response.headers[.contentType] == "image/\(format.extensionName)")
+                #expect(response.headers[.contentType] == format.contentType)
                 #expect(Array(response.body.readableBytesView) == bytes)
             }
             try await client.execute(uri: "/api/v1/assets/\(digest)/thumbnail", method: .get, headers: authorized()) { response in
@@ -125,7 +142,7 @@ struct PictureFormatAssetTests {
         for (name, size) in format.pictures {
             let image = try ImageInspection.inspect(format.fixture(name), maxPixels: 100_000_000)
             #expect(image == InspectedImage(kind: format.kind, size: size), "\(name)")
-            #expect(image.contentType == "image/\(format.extensionName)")
+            #expect(image.contentType == format.contentType)
             #expect(try ImageInspection.uprightSize(of: format.fixture(name)) == size, "\(name)")
             if let headerBytes = format.headerBytes {
                 #expect(try ImageInspection.uprightSize(of: Array(format.fixture(name).prefix(headerBytes))) == size, "\(name)")
@@ -139,18 +156,54 @@ struct PictureFormatAssetTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let ext = format.extensionName
-        for (from, to) in [(format.still, "good.jpg"), (format.animated, "moving.\(ext)"), (format.truncated, "cut.\(ext)"), (format.bomb.file, "bomb.\(ext)")] {
+        for (from, to) in [(format.still, "good.jpg"), (format.second, "second.\(ext)"), (format.truncated, "cut.\(ext)"), (format.bomb.file, "bomb.\(ext)")] {
             try Data(format.fixture(from)).write(to: URL(fileURLWithPath: directory + "/" + to))
         }
-        let configuration = try ConfigLoader.parse("slides: [good.jpg, moving.\(ext), cut.\(ext), bomb.\(ext)]\n", baseDirectory: directory)
+        let configuration = try ConfigLoader.parse("slides: [good.jpg, second.\(ext), cut.\(ext), bomb.\(ext)]\n", baseDirectory: directory)
         let decoded = ConfiguredPictures.issues(in: configuration, depth: .decode)
         #expect(decoded.map(\.path) == ["slides[2].path", "slides[3].path"], "\(decoded)")
         #expect(decoded.first?.message.hasPrefix("cut.\(ext): cannot be decoded: truncated \(format.name) data: ") == true, "\(decoded)")
         #expect(decoded.last?.message == "bomb.\(ext): picture is \(format.bomb.words), over the limit of 100 megapixels (decode.maxPixels)")
-        // The headers of the truncated file are whole: only the decode finds it; the bomb's headers give it away.
+        // The headers of a truncated WebP or GIF are whole: only the decode finds it; a
+        // truncated HEIF's boxes name data past its end. The bomb's headers give it away.
         let headers = ConfiguredPictures.issues(in: configuration, depth: .header)
-        #expect(headers.map(\.path) == ["slides[3].path"], "\(headers)")
-        #expect(headers.first?.message == decoded.last?.message)
+        #expect(headers.map(\.path) == (format.truncatedHeadersWhole ? [] : ["slides[2].path"]) + ["slides[3].path"], "\(headers)")
+        #expect(headers.last?.message == decoded.last?.message)
+        if !format.truncatedHeadersWhole {
+            #expect(headers.first?.message == decoded.first?.message)
+        }
+    }
+
+    @Test("a push's header check reads a HEIF's boxes when its items' data lies within the part read; else leaves it to the decode")
+    func aLongHEIFAtAPush() throws {
+        let limit = 100_000_000
+        let words = "picture is 20000x20000 (400 megapixels), over the limit of 100 megapixels (decode.maxPixels)"
+        // Past the items' data (a top-level `free` box after the mdat), the rest of the file does not matter.
+        let bomb = try PictureFormat.heif.fixture("bomb-20000.heic")
+        let padding = ConfiguredPictures.headerBytes
+        let size = padding + 8
+        let long = bomb + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: size >> $0) } + Array("free".utf8) + [UInt8](repeating: 0, count: padding)
+        #expect(ConfiguredPictures.headerProblem(Array(long.prefix(padding)), fileGoesOn: true, maxPixels: limit) == words)
+        // An item whose data runs past the part read: libheif reads no box of it,
+        // so the push lets it by and the decode, which reads it whole, decides.
+        let cut = try PictureFormat.heif.fixture("truncated.heic")
+        #expect(ConfiguredPictures.headerProblem(cut, fileGoesOn: true, maxPixels: limit) == nil)
+        #expect(ConfiguredPictures.headerProblem(cut, fileGoesOn: false, maxPixels: limit)?.hasPrefix("cannot be decoded: truncated HEIF data") == true)
+        #expect(throws: ImageInspection.Failure.overPixelLimit(words)) { try ImageInspection.inspect(long, maxPixels: limit) }
+    }
+
+    @Test("an override takes an AVIF as image/avif and a HEIC as image/heic; both are stored as heif")
+    func anOverrideTakesAVIFAndHEIC() async throws {
+        let harness = try OverrideHarness()
+        defer { harness.close() }
+        try await harness.application().test(.router) { client in
+            for (file, type) in [("plain.avif", "image/avif"), ("plain.heic", "image/heic")] {
+                let bytes = try PictureFormat.heif.fixture(file)
+                let (status, answer) = try await OverrideRoutesTests.postPicture(client, bytes, query: "?duration=30m&name=\(file)", type: type)
+                #expect(status == .created, "\(file): \(answer)")
+                #expect(harness.remote.store.assets.asset(ContentDigest.sha256(bytes))?.kind == .heif, "\(file)")
+            }
+        }
     }
 
     @Test(arguments: PictureFormat.all)

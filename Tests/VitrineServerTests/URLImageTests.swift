@@ -136,7 +136,7 @@ struct URLImageTests {
         await harness.remote.fetcher.refresh(url)
         var message = ""
         for await event in errors where event.name == "error" { message = event.data; break }
-        #expect(message.contains("cannot download \(url): not a JPEG, PNG, WebP or GIF picture; its slide shows the placeholder"))
+        #expect(message.contains("cannot download \(url): not a JPEG, PNG, WebP, GIF or HEIF picture; its slide shows the placeholder"))
         // What the server sent ("hello…") is not repeated, in any form.
         #expect(!message.contains("68 65 6C 6C") && !message.lowercased().contains("hello"), "\(message)")
         #expect(harness.store.assets.list().isEmpty)

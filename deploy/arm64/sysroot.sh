@@ -25,8 +25,11 @@ swift_version=$(chroot "$root" dpkg-query -W -f='${Version}' swiftlang)
 
 # What the link and the C importer need, for Package.swift's system libraries
 # (libdrm, libturbojpeg, libjpeg, libevdev, libpng, libwebp with libwebpdemux, giflib,
-# libyaml; trixie's libwebp 1.5 links libsharpyuv, and libwebp.pc requires
-# libsharpyuv.pc, so both of its packages too) and for Swift's
+# libheif, libyaml; trixie's libwebp 1.5 links libsharpyuv, and libwebp.pc requires
+# libsharpyuv.pc, so both of its packages too; trixie's libheif 1.19 may link
+# libsharpyuv, zlib and brotli (its uncompressed codec), whose packages are
+# here for the link, while its HEVC and AV1 decoders are plugins loaded at run
+# time, named in the package's Depends, not needed here) and for Swift's
 # static runtime (static-stdlib-args.lnk: libstdc++, libm, libdl, libpthread,
 # with crt files and libgcc from gcc's -dev package). gcc 14 is trixie's gcc.
 trixie_packages=(
@@ -35,6 +38,7 @@ trixie_packages=(
     libevdev2 libevdev-dev libpng16-16t64 libpng-dev zlib1g zlib1g-dev libyaml-0-2 libyaml-dev
     libwebp7 libwebpdemux2 libwebp-dev libsharpyuv0 libsharpyuv-dev
     libgif7 libgif-dev
+    libheif1 libheif-dev libbrotli1 libbrotli-dev
 )
 sid_packages=(swiftlang libswiftlang)
 

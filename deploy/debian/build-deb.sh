@@ -299,6 +299,18 @@ depends=$(cd "$shlib" && dpkg-architecture -a"$arch" -c dpkg-shlibdeps -O "${sea
     | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { cat "$out/stage/shlibdeps.log" >&2; die "dpkg-shlibdeps found no dependencies"; }
 depends="adduser, tzdata, $depends"
+# libheif 1.17 and later (Debian 13: the arm64 package's sysroot) decodes HEVC
+# and AV1 through plugins it loads at run time, which dpkg-shlibdeps cannot
+# see: they are named here. Debian 12's libheif1 (1.15) links its decoders.
+if [ -n "$shlibs_packages" ]; then
+    heif_version=$(awk '$1 == "libheif1" { print $2 }' "$shlibs_packages")
+else
+    # shellcheck disable=SC2016  # ${Version} is dpkg-query's field
+    heif_version=$(dpkg-query -W -f='${Version}' libheif1 2> /dev/null || true)
+fi
+if [ -n "$heif_version" ] && dpkg --compare-versions "$heif_version" ge 1.17; then
+    depends="$depends, libheif-plugin-libde265, libheif-plugin-dav1d"
+fi
 
 # Installed-Size as dpkg-gencontrol computes it: KiB per file, rounded up,
 # and 1 for each directory or symlink.

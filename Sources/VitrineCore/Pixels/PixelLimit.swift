@@ -1,4 +1,4 @@
-/// `decode.maxPixels` in words: every decoder (JPEG, WebP, GIF) refuses a
+/// `decode.maxPixels` in words: every decoder (JPEG, WebP, GIF, HEIF) refuses a
 /// picture over the limit with the same sentence, so that an operator reads
 /// one message whatever the format.
 public enum PixelLimit {

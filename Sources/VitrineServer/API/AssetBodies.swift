@@ -5,7 +5,7 @@ import FoundationEssentials
 /// describes). The answer to an upload, each item of the asset list, and the
 /// data of the `assetAdded` event.
 public struct AssetBody: Codable, Hashable, Sendable {
-    public enum Kind: String, Codable, Hashable, Sendable { case jpeg, png, webp, gif }
+    public enum Kind: String, Codable, Hashable, Sendable { case jpeg, png, webp, gif, heif }
 
     /// The SHA-256 of the stored bytes, lower-case hexadecimal.
     public var id: String
@@ -38,6 +38,7 @@ extension Asset {
         case .png: .png
         case .webp: .webp
         case .gif: .gif
+        case .heif: .heif
         }
         return AssetBody(id: id, ref: reference, name: name, type: type, size: size, width: width, height: height,
                   inUse: inUse, added: Date(timeIntervalSince1970: added.rounded(.down)).formatted(.iso8601))

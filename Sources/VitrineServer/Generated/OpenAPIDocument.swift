@@ -260,7 +260,7 @@ paths:
         - a slide's `path` (and `placeholder`) must be `asset:<64 lower-case hex digits>` naming an uploaded asset
           that exists, an `http://` or `https://` URL, or a relative path without `..` components, resolved against
           the local configuration file's directory. Absolute paths and `..` are refused (422);
-        - each picture named that is on the kiosk is read up to its headers: one that is not a JPEG, PNG, WebP or GIF by its
+        - each picture named that is on the kiosk is read up to its headers: one that is not a JPEG, PNG, WebP, GIF or HEIF by its
           first bytes, whose headers are damaged, or that is over `decode.maxPixels` is refused (422, one issue per
           slide at its `path`).
 
@@ -488,7 +488,7 @@ paths:
       operationId: uploadAsset
       summary: Upload a picture
       description: |
-        Stores a JPEG, PNG, WebP or GIF picture (a WebP or GIF animation shows its first frame) under the SHA-256 of its bytes. The Content-Type is ignored: the body is
+        Stores a JPEG, PNG, WebP, GIF or HEIF picture (a WebP or GIF animation shows its first frame; a HEIF, HEIC or AVIF its primary image, turned as its own boxes say) under the SHA-256 of its bytes. The Content-Type is ignored: the body is
         recognised by its first bytes, then decoded completely once to check it. Uploading the same bytes again
         (under any name) stores nothing new and answers 200 with the existing asset.
         A slide shows it with `path: "asset:<id>"` (the asset's `ref`).
@@ -530,6 +530,18 @@ paths:
               type: string
               format: binary
           image/gif:
+            schema:
+              type: string
+              format: binary
+          image/heif:
+            schema:
+              type: string
+              format: binary
+          image/heic:
+            schema:
+              type: string
+              format: binary
+          image/avif:
             schema:
               type: string
               format: binary
@@ -577,13 +589,13 @@ paths:
         "413":
           $ref: "#/components/responses/PayloadTooLarge"
         "415":
-          description: The body is neither JPEG, PNG, WebP nor GIF by its first bytes.
+          description: The body is neither JPEG, PNG, WebP, GIF nor HEIF by its first bytes.
           content:
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
               example:
-                error: notes.txt is not a JPEG, PNG, WebP or GIF picture
+                error: notes.txt is not a JPEG, PNG, WebP, GIF or HEIF picture
         "422":
           description: The picture does not decode completely (the decoder's reason is in the message), or `name` breaks its rules (then `issues` has one at path `name`).
           content:
@@ -611,7 +623,7 @@ paths:
         - bearerAuth: []
       responses:
         "200":
-          description: The picture exactly as uploaded.
+          description: The picture exactly as uploaded (a HEIF, HEIC or AVIF as image/heif).
           content:
             image/jpeg:
               schema:
@@ -626,6 +638,10 @@ paths:
                 type: string
                 format: binary
             image/gif:
+              schema:
+                type: string
+                format: binary
+            image/heif:
               schema:
                 type: string
                 format: binary
@@ -947,7 +963,7 @@ paths:
         - JSON (`application/json`): `slides` (read as a configuration's `slides`, each `asset:<id>` of an uploaded
           asset or an absolute path to a readable picture on the kiosk; never a URL, since an emergency must not wait
           on the network), exactly one of `until` (RFC 3339) and `duration` (`"30m"`), and optionally `interval`; or
-        - one picture (`image/jpeg`, `image/png`, `image/webp` or `image/gif`), with `duration` or `until` (and optionally `name`) in the query:
+        - one picture (`image/jpeg`, `image/png`, `image/webp`, `image/gif`, `image/heif`, `image/heic` or `image/avif`), with `duration` or `until` (and optionally `name`) in the query:
           it is stored as an asset exactly as `POST /api/v1/assets` stores it, and shown alone.
 
         The end must be after the kiosk's clock and at most 7 days after it. A refused override changes nothing.
@@ -1006,6 +1022,18 @@ paths:
             schema:
               type: string
               format: binary
+          image/heif:
+            schema:
+              type: string
+              format: binary
+          image/heic:
+            schema:
+              type: string
+              format: binary
+          image/avif:
+            schema:
+              type: string
+              format: binary
       responses:
         "201":
           description: Stored, and sent to the display loop, which shows it as soon as its first picture is decoded.
@@ -1044,13 +1072,13 @@ paths:
         "413":
           $ref: "#/components/responses/PayloadTooLarge"
         "415":
-          description: The Content-Type is none of `application/json`, `image/jpeg`, `image/png`, `image/webp`, `image/gif`, or a picture body is neither JPEG, PNG, WebP nor GIF by its first bytes.
+          description: The Content-Type is none of `application/json`, `image/jpeg`, `image/png`, `image/webp`, `image/gif`, `image/heif`, `image/heic`, `image/avif`, or a picture body is neither JPEG, PNG, WebP, GIF nor HEIF by its first bytes.
           content:
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
               example:
-                error: "send the override as application/json ({\"slides\": [\"asset:<sha256>\"], \"duration\": \"30m\"}), or one picture as image/jpeg, image/png, image/webp or image/gif with ?duration= or ?until=; the Content-Type was text/plain"
+                error: "send the override as application/json ({\"slides\": [\"asset:<sha256>\"], \"duration\": \"30m\"}), or one picture as image/jpeg, image/png, image/webp, image/gif, image/heif, image/heic or image/avif with ?duration= or ?until=; the Content-Type was text/plain"
         "422":
           description: |
             The override is not valid: `issues` names each problem by its key path (`slides[0].path`, `duration`,
@@ -1619,7 +1647,7 @@ components:
           description: The file name it was first uploaded under.
         type:
           type: string
-          enum: [jpeg, png, webp, gif]
+          enum: [jpeg, png, webp, gif, heif]
         size:
           type: integer
           minimum: 0

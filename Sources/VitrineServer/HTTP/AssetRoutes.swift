@@ -89,7 +89,7 @@ struct AssetRoutes {
             image = try await kiosk.offload { try ImageInspection.inspect(MappedFile(upload.path), maxPixels: maxPixels) }
         } catch let failure as ImageInspection.Failure {
             switch failure {
-            case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG, PNG, WebP or GIF")
+            case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG, PNG, WebP, GIF or HEIF")
             case .undecodable(let reason): throw APIError(.unprocessableContent, "\(label) cannot be decoded: \(reason)")
             case .overPixelLimit(let reason):
                 throw APIError(.conflict, "\(label) is too large for this kiosk's configuration: \(reason); push a larger decode.maxPixels or upload a smaller picture")

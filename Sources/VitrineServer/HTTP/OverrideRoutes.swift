@@ -11,7 +11,8 @@ import VitrineSystem
 /// and a restart shows it again until then. A new one replaces the current one.
 ///
 /// `POST` takes either JSON (`{"slides": [...], "duration": "30m"}` or with
-/// `until`) or one picture as the body (`image/jpeg`, `image/png`, `image/webp`, `image/gif`) with
+/// `until`) or one picture as the body (`image/jpeg`, `image/png`, `image/webp`, `image/gif`,
+/// `image/heif`, `image/heic`, `image/avif`) with
 /// `?duration=` or `?until=`, which is stored as an asset as an upload is.
 struct OverrideRoutes {
     let kiosk: RemoteKiosk
@@ -46,10 +47,10 @@ struct OverrideRoutes {
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingWhitespace.lowercased() ?? ""
         switch type {
         case "application/json": return .json
-        case "image/jpeg", "image/png", "image/webp", "image/gif", "application/octet-stream": return .picture
+        case "image/jpeg", "image/png", "image/webp", "image/gif", "image/heif", "image/heic", "image/avif", "application/octet-stream": return .picture
         default:
             throw APIError(.unsupportedMediaType,
-                           "send the override as application/json (\(example)), or one picture as image/jpeg, image/png, image/webp or image/gif with ?duration= or ?until=; the Content-Type was \(type.isEmpty ? "missing" : type)")
+                           "send the override as application/json (\(example)), or one picture as image/jpeg, image/png, image/webp, image/gif, image/heif, image/heic or image/avif with ?duration= or ?until=; the Content-Type was \(type.isEmpty ? "missing" : type)")
         }
     }
 

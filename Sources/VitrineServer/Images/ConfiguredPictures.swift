@@ -5,6 +5,7 @@ import VitrineJPEG
 import VitrinePNG
 import VitrineWebP
 import VitrineGIF
+import VitrineHEIF
 import VitrineRuntime
 import VitrineSystem
 
@@ -24,9 +25,10 @@ public enum ConfiguredPictures {
         case header
         /// All of it decoded, as `ImageInspection` does an upload: a damaged or
         /// truncated file fails too. JPEGs decode at an eighth of their size,
-        /// PNGs a strip at a time, WebPs scaled by libwebp to a few pixels and
-        /// GIFs' first frames a strip at a time (later frames read, not decoded),
-        /// so the memory a check takes stays small.
+        /// PNGs a strip at a time, WebPs scaled by libwebp to a few pixels,
+        /// GIFs' first frames a strip at a time (later frames read, not decoded)
+        /// and HEIFs whole by libheif within `SlideDecoding.wholePictureByteLimit`,
+        /// so the memory a check takes stays bounded.
         case decode
     }
 
@@ -96,8 +98,11 @@ public enum ConfiguredPictures {
     /// The format by its first bytes, and the size from the headers
     /// (`ImageInspection.uprightSize`: a JPEG's markers up to the first scan,
     /// a PNG's IHDR, a WebP's RIFF, VP8X and VP8/VP8L headers, a GIF's logical
-    /// screen descriptor). `fileGoesOn`: `bytes` is only the start of the file, so
-    /// headers that run past it are not damaged.
+    /// screen descriptor, a HEIF's boxes). `fileGoesOn`: `bytes` is only the start of the file, so
+    /// headers that run past it are not damaged; so is a HEIF whose items'
+    /// data runs past it, whose boxes libheif will not read (it checks that
+    /// every item lies within the bytes it is given): the display's decode,
+    /// which reads the file whole, still refuses a bomb from its boxes.
     static func headerProblem(_ bytes: [UInt8], fileGoesOn: Bool = false, maxPixels: Int) -> String? {
         let size: PixelSize
         do {
@@ -109,6 +114,8 @@ public enum ConfiguredPictures {
         } catch WebPError.truncated where fileGoesOn {
             return nil
         } catch GIFError.truncated where fileGoesOn {
+            return nil
+        } catch HEIFError.truncated where fileGoesOn {
             return nil
         } catch {
             return "cannot be decoded: \(error)"

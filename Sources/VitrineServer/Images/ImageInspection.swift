@@ -3,13 +3,14 @@ import VitrineJPEG
 import VitrinePNG
 import VitrineWebP
 import VitrineGIF
+import VitrineHEIF
 import VitrineRuntime
 import VitrineSystem
 
 /// What an uploaded or downloaded picture is, proven by decoding all of it.
 public struct InspectedImage: Hashable, Sendable {
     public enum Kind: String, Sendable {
-        case jpeg, png, webp, gif
+        case jpeg, png, webp, gif, heif
 
         /// The media type the picture is served as.
         public var contentType: String {
@@ -18,11 +19,12 @@ public struct InspectedImage: Hashable, Sendable {
             case .png: "image/png"
             case .webp: "image/webp"
             case .gif: "image/gif"
+            case .heif: "image/heif"
             }
         }
     }
     public var kind: Kind
-    /// Upright size (after EXIF orientation).
+    /// Upright size (after EXIF orientation; a HEIF's after its own transforms).
     public var size: PixelSize
 
     public var contentType: String { kind.contentType }
@@ -32,9 +34,9 @@ public struct InspectedImage: Hashable, Sendable {
 /// picture on a slide never fails for a reason the upload could have shown.
 public enum ImageInspection {
     public enum Failure: Error, Hashable, Sendable {
-        /// Not a JPEG, PNG, WebP or GIF by its first bytes (415).
+        /// Not a JPEG, PNG, WebP, GIF or HEIF by its first bytes (415).
         case notAnImage(String)
-        /// A JPEG, PNG, WebP or GIF that does not decode (422), with the decoder's reason.
+        /// A JPEG, PNG, WebP, GIF or HEIF that does not decode (422), with the decoder's reason.
         case undecodable(String)
         /// A picture with more pixels than the configuration's `decode.maxPixels`
         /// (409: a conflict with the kiosk's configuration, not a fault of the picture).
@@ -143,11 +145,25 @@ public enum ImageInspection {
                 throw .undecodable("\(error)")
             }
         }
+        if HEIFDecoder.hasSignature(bytes) {
+            do throws(HEIFError) {
+                // The primary image decoded whole by libheif (it has no
+                // scaler), within the display's limit, its rows converted a
+                // strip at a time and thrown away: a damaged or truncated
+                // file fails here.
+                let info = try HEIFDecoder.decodeRows(bytes, maxPixels: maxPixels, decoderByteLimit: SlideDecoding.wholePictureByteLimit,
+                                                      strip: PixelStorage()) { _, _, _ in }
+                return InspectedImage(kind: .heif, size: info.size)
+            } catch {
+                if case .tooManyPixels = error { throw .overPixelLimit("\(error)") }
+                throw .undecodable("\(error)")
+            }
+        }
         throw .notAnImage("\(notAnImage) (it starts with \(describeStart(bytes)))")
     }
 
-    /// What a picture of none of the four formats is called.
-    static let notAnImage = "not a JPEG, PNG, WebP or GIF picture"
+    /// What a picture of none of the five formats is called.
+    static let notAnImage = "not a JPEG, PNG, WebP, GIF or HEIF picture"
 
     /// A small PNG of the picture, at most `bounds`, keeping its shape.
     /// The picture is decoded once, straight to the thumbnail's size: its size
@@ -170,11 +186,15 @@ public enum ImageInspection {
     /// The upright size from the headers alone: a JPEG's markers (SOF, EXIF
     /// orientation), a PNG's IHDR, a WebP's RIFF, VP8X and VP8/VP8L headers
     /// (`WebPDecoder.info`: `WebPGetFeatures`, and its EXIF chunk when `bytes` reach it),
-    /// or a GIF's logical screen descriptor (`GIFDecoder.info`: bytes 6 to 9, little-endian).
+    /// a GIF's logical screen descriptor (`GIFDecoder.info`: bytes 6 to 9, little-endian),
+    /// or a HEIF's boxes (`HEIFDecoder.info`: the primary image's size after its
+    /// transforms), which libheif reads only when every item's data lies
+    /// within `bytes`: a HEIF cut short before then is `HEIFError.truncated`.
     static func uprightSize(of bytes: [UInt8]) throws -> PixelSize {
         if PNGCodec.hasSignature(bytes) { return try PNGCodec.size(of: bytes) }
         if WebPDecoder.hasSignature(bytes) { return try bytes.withUnsafeBytes { try WebPDecoder.info($0) }.uprightSize }
         if GIFDecoder.hasSignature(bytes) { return try bytes.withUnsafeBytes { try GIFDecoder.info($0) }.size }
+        if HEIFDecoder.hasSignature(bytes) { return try bytes.withUnsafeBytes { try HEIFDecoder.info($0) }.size }
         guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { throw Failure.notAnImage("\(notAnImage) (it starts with \(describeStart(bytes)))") }
         let scanned = bytes.withUnsafeBytes { raw in Result { () throws(JPEGError) in try JPEGMarkerScanner.scan(raw) } }
         return try scanned.get().uprightSize

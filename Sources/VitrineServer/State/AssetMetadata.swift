@@ -3,7 +3,7 @@
 struct AssetMetadata: Codable, Hashable, Sendable {
     /// The file name it was first uploaded under; files without one list under their id.
     var name: String?
-    /// `jpeg`, `png`, `webp` or `gif`.
+    /// `jpeg`, `png`, `webp`, `gif` or `heif`.
     var type: String
     var size: Int
     var width: Int

@@ -6,6 +6,7 @@ import VitrinePNG
 import VitrineServer
 import VitrineWebP
 import VitrineGIF
+import VitrineHEIF
 
 /// `vitrine remote override set|clear|show`: the emergency override
 /// (`/api/v1/override`), which shows at once, above any schedule and with the
@@ -21,12 +22,12 @@ struct OverrideCommand: ParsableCommand {
             commandName: "set",
             abstract: "Show one picture, or slides already on the kiosk, at once until the end given.",
             discussion: """
-                --picture uploads a JPEG, PNG, WebP or GIF with the request and shows it alone. --slide names a picture already on \
+                --picture uploads a JPEG, PNG, WebP, GIF or HEIF with the request and shows it alone. --slide names a picture already on \
                 the kiosk: asset:<sha256> of an uploaded one, or an absolute path on the kiosk (never a URL). \
                 The end is --duration (30m, 90s; at most 10080m, 7 days) or --until (RFC 3339, 2026-11-23T18:00:00Z). \
                 A new override replaces the current one; it survives a restart of the kiosk until it ends.
                 """)
-        @Option(help: ArgumentHelp("A JPEG, PNG, WebP or GIF file to upload and show.", valueName: "FILE"))
+        @Option(help: ArgumentHelp("A JPEG, PNG, WebP, GIF or HEIF file to upload and show.", valueName: "FILE"))
         var picture: String?
         @Option(name: .customLong("slide"), help: ArgumentHelp("A picture on the kiosk: asset:<sha256> or an absolute path (repeat for several).", valueName: "PATH"))
         var slides: [String] = []
@@ -55,7 +56,7 @@ struct OverrideCommand: ParsableCommand {
                 // The kiosk recognises the picture by its bytes; the type only says "a picture, not JSON".
                 let bytes = [UInt8](data)
                 let type = PNGCodec.hasSignature(bytes) ? "image/png" : WebPDecoder.hasSignature(bytes) ? "image/webp"
-                    : GIFDecoder.hasSignature(bytes) ? "image/gif" : "image/jpeg"
+                    : GIFDecoder.hasSignature(bytes) ? "image/gif" : HEIFDecoder.hasSignature(bytes) ? "image/heif" : "image/jpeg"
                 let path = "/api/v1/override?" + (query.percentEncodedQuery ?? "")
                 reply = try waitFor { try await client.send(.POST, path, body: Array(data), contentType: type, expecting: [201]) }
             } else {

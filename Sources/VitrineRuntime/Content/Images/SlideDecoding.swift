@@ -4,6 +4,7 @@ import VitrineJPEG
 import VitrinePNG
 import VitrineWebP
 import VitrineGIF
+import VitrineHEIF
 import SystemPackage
 import VitrineSystem
 
@@ -69,15 +70,17 @@ public enum SlideDecoding {
         }
         let head = UnsafeRawBufferPointer(rebasing: workspace.readBuffer[..<prefilled])
         let scan = Result { () throws(JPEGError) in try JPEGMarkerScanner.scan(head) }
-        // A JPEG is decoded straight from the file. A PNG, a WebP, a GIF, and a
-        // JPEG whose headers run past the first read (a large ICC profile or
-        // thumbnail), are read whole, as libpng, libwebp, giflib's memory
-        // reader and the marker scan need.
+        // A JPEG is decoded straight from the file. A PNG, a WebP, a GIF, a
+        // HEIF, and a JPEG whose headers run past the first read (a large ICC
+        // profile or thumbnail), are read whole, as libpng, libwebp, giflib's
+        // memory reader, libheif (which checks every item lies within the file)
+        // and the marker scan need.
         // The format is known by the first bytes, never by the file's name.
         if case .failure(.truncated) = scan, prefilled == workspace.readBuffer.count {
             return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
         }
-        if PNGCodec.hasSignature(Array(head.prefix(8))) || WebPDecoder.hasSignature(head) || GIFDecoder.hasSignature(head) {
+        if PNGCodec.hasSignature(Array(head.prefix(8))) || WebPDecoder.hasSignature(head) || GIFDecoder.hasSignature(head)
+            || HEIFDecoder.hasSignature(head) {
             return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
         }
         do throws(JPEGError) {
@@ -121,6 +124,13 @@ public enum SlideDecoding {
                 throw SlideError(file: request.file, reason: .gif(error))
             }
         }
+        if HEIFDecoder.hasSignature(bytes) {
+            do throws(HEIFError) {
+                return try heifFrame(bytes, request: request, workspace: workspace, frameStorage: frameStorage)
+            } catch {
+                throw SlideError(file: request.file, reason: .heif(error))
+            }
+        }
         // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(JPEGError) -> PixelImage in
@@ -138,7 +148,8 @@ public enum SlideDecoding {
     /// The most memory one picture may take decoded whole, for the pictures
     /// that cannot be framed as they decode (an interlaced PNG; a JPEG that EXIF
     /// turns, at its DCT-scaled size), and the most libwebp may hold to decode
-    /// a WebP (a lossless one's whole ARGB image, whatever the output size). 256 MiB: a 64-megapixel interlaced PNG,
+    /// a WebP (a lossless one's whole ARGB image, whatever the output size) or
+    /// a HEIF (libheif has no scaler: the coded planes and the RGB). 256 MiB: a 64-megapixel interlaced PNG,
     /// or a turned photo framed for a 4K screen. With the display's decoder and
     /// an upload's inspection at most two run at once, which a 1 GB board with
     /// the unit's MemoryMax (60 % of RAM) holds beside everything else.
@@ -162,11 +173,24 @@ public enum SlideDecoding {
                               into: frame.canvas, scratch: workspace.framing)
             return frame
         }
+        return try streamedFrame(picture: reader.size, request: request, workspace: workspace, frameStorage: frameStorage) { consume throws(PNGError) in
+            try readRows(of: reader, strip: workspace.strip, consume: consume)
+        }
+    }
+
+    /// The frame of a picture whose rows arrive top to bottom, strip by strip:
+    /// `decodeRows` hands each strip to the function it is given, which
+    /// resamples it into the frame (`SlideFramer.streamingFrame`), so the
+    /// picture never exists whole here.
+    private static func streamedFrame<Failure: Error>(
+        picture: PixelSize, request: SlideRequest, workspace: SlideDecodingWorkspace, frameStorage: PixelStorage?,
+        decodeRows: (_ consume: (UnsafePointer<UInt32>, _ first: Int, _ count: Int) -> Void) throws(Failure) -> Void
+    ) throws(Failure) -> PixelImage {
         let frame = outputFrame(for: request, storage: frameStorage)
-        let stream = SlideFramer.streamingFrame(picture: reader.size, fit: request.fit, background: request.background,
+        let stream = SlideFramer.streamingFrame(picture: picture, fit: request.fit, background: request.background,
                                                 into: frame.canvas, scratch: workspace.framing)
-        try readRows(of: reader, strip: workspace.strip) { rows, first, count in
-            stream?.consume(rows: rows, first: first, count: count, stride: reader.size.width)
+        try decodeRows { rows, first, count in
+            stream?.consume(rows: rows, first: first, count: count, stride: picture.width)
         }
         return frame
     }
@@ -245,14 +269,36 @@ public enum SlideDecoding {
             Result { () throws(GIFError) -> PixelImage in
                 let info = try GIFDecoder.info(raw)
                 try GIFDecoder.requireWithinLimit(info.size, maxPixels: request.maxPixels)
-                let frame = outputFrame(for: request, storage: frameStorage)
-                let stream = SlideFramer.streamingFrame(picture: info.size, fit: request.fit, background: request.background,
-                                                        into: frame.canvas, scratch: workspace.framing)
-                try GIFDecoder.decodeRows(raw, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit,
-                                          strip: workspace.strip) { rows, first, count in
-                    stream?.consume(rows: rows, first: first, count: count, stride: info.size.width)
+                return try streamedFrame(picture: info.size, request: request, workspace: workspace,
+                                         frameStorage: frameStorage) { consume throws(GIFError) in
+                    try GIFDecoder.decodeRows(raw, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit,
+                                              strip: workspace.strip, consume: consume)
                 }
-                return frame
+            }
+        }
+        return try result.get()
+    }
+
+    /// A HEIF's primary image is decoded whole by libheif, which has no scaler
+    /// and applies the file's own transforms (`irot`, `imir`, `clap`; never its
+    /// EXIF orientation, which HEIF's transforms override), then resampled
+    /// into the visible area strip by strip as its rows are converted to XRGB
+    /// (`HEIFDecoder.decodeRows` into `SlideFramer.streamingFrame`): the
+    /// upright size is the transformed one, so the framing needs no turn. A
+    /// picture over `decode.maxPixels`, or whose decode libheif would hold in
+    /// more than `wholePictureByteLimit`, is refused from its boxes.
+    private static func heifFrame(_ bytes: [UInt8], request: SlideRequest, workspace: SlideDecodingWorkspace,
+                                  frameStorage: PixelStorage?) throws(HEIFError) -> PixelImage {
+        // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(HEIFError) -> PixelImage in
+                let info = try HEIFDecoder.info(raw)
+                try HEIFDecoder.requireWithinLimits(info, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit)
+                return try streamedFrame(picture: info.size, request: request, workspace: workspace,
+                                         frameStorage: frameStorage) { consume throws(HEIFError) in
+                    try HEIFDecoder.decodeRows(raw, maxPixels: request.maxPixels, decoderByteLimit: wholePictureByteLimit,
+                                               strip: workspace.strip, consume: consume)
+                }
             }
         }
         return try result.get()

@@ -2,6 +2,7 @@ import VitrineJPEG
 import VitrinePNG
 import VitrineWebP
 import VitrineGIF
+import VitrineHEIF
 import VitrineSystem
 
 /// Why a slide's picture cannot be shown: its file, and the reason.
@@ -12,6 +13,7 @@ public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
         case png(PNGError)
         case webp(WebPError)
         case gif(GIFError)
+        case heif(HEIFError)
         /// A URL slide whose picture has not arrived yet.
         case notDownloaded
     }
@@ -32,6 +34,7 @@ public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
         case .png(let error): return "\(file): \(error)"
         case .webp(let error): return "\(file): \(error)"
         case .gif(let error): return "\(file): \(error)"
+        case .heif(let error): return "\(file): \(error)"
         case .notDownloaded: return "\(file): not downloaded yet"
         }
     }

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import VitrineCore
+import VitrineHEIF
+
+/// Inputs found by `make fuzz` (Fuzz/FuzzHEIF, docs/fuzzing.md), kept in
+/// Fuzz/Regressions/heif. Both are faults of Debian 12's libheif 1.15, not of
+/// VitrineHEIF; these tests hold what VitrineHEIF does with them.
+@Suite("HEIF decoding: fuzz findings")
+struct HEIFFuzzRegressionTests {
+    static let regressions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions/heif").path
+
+    func regression(_ name: String) throws -> [UInt8] {
+        [UInt8](try #require(FileManager.default.contents(atPath: Self.regressions + "/" + name)))
+    }
+
+    /// irot-imir.heic with its boxes mangled: the tile's coded picture is
+    /// smaller than the 98x64 its `ispe` claims, and libheif 1.15 pastes it
+    /// into the grid without a word, leaving the last output row's pixels as
+    /// the heap held them. The picture has its boxes' size and is framed
+    /// whole; that no error is raised is libheif's to fix.
+    @Test("a grid whose tile decodes smaller than its ispe: the size its boxes give, no crash")
+    func gridTileSmallerThanIspe() throws {
+        let bytes = try regression("grid-tile-smaller-than-ispe.heic")
+        let decoded = try decode(bytes)
+        #expect(decoded.info.size == PixelSize(width: 61, height: 97))
+        #expect(decoded.image.size == decoded.info.size)
+        var rows = 0
+        try bytes.withUnsafeBytes { raw in
+            try HEIFDecoder.decodeRows(raw, maxPixels: 1 << 20, strip: PixelStorage()) { _, first, count in rows = first + count }
+        }
+        #expect(rows == 97)
+    }
+
+    /// A damaged AV1 item: dav1d refuses it, and libheif 1.15's dav1d plugin
+    /// leaks the 40 bytes of its Dav1dData on the way out (suppressed for the
+    /// fuzzer: Fuzz/lsan-suppressions.txt). The picture is refused.
+    @Test("a damaged AV1 item is refused as corrupt, with libheif's words")
+    func damagedAV1() throws {
+        let bytes = try regression("avif-dav1d-leak.avif")
+        #expect(HEIFDecoder.hasSignature(bytes))
+        let error = refusal(bytes, "avif-dav1d-leak.avif")
+        guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
+        #expect(reason.contains("the coded picture is damaged") && reason.contains("libheif"))
+    }
+}

@@ -175,10 +175,12 @@ let package = Package(
             name: "VitrineChannelTests",
             dependencies: ["VitrineChannel", "VitrineConfig", "VitrineCore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"], exclude: ["Damaged"]),
-        .testTarget(name: "VitrineWebPTests", dependencies: ["VitrineWebP", "VitrineCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "VitrineGIFTests", dependencies: ["VitrineGIF", "VitrineCore"], exclude: ["Fixtures"]),
+        // Fixture folders, reference tools and pixel comparison for the picture-format tests.
+        .target(name: "PictureTestSupport", dependencies: ["VitrineCore"], path: "Tests/PictureTestSupport"),
+        .testTarget(name: "VitrineWebPTests", dependencies: ["VitrineWebP", "VitrineCore", "PictureTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "VitrineGIFTests", dependencies: ["VitrineGIF", "VitrineCore", "PictureTestSupport"], exclude: ["Fixtures"]),
         // VitrinePNG and libpng read heif-convert's PNGs, the reference the fixtures are compared with.
-        .testTarget(name: "VitrineHEIFTests", dependencies: ["VitrineHEIF", "VitrineCore", "VitrinePNG", "CLibPNG"], exclude: ["Fixtures"]),
+        .testTarget(name: "VitrineHEIFTests", dependencies: ["VitrineHEIF", "VitrineCore", "VitrinePNG", "CLibPNG", "PictureTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "VitrineCECTests", dependencies: ["VitrineCEC", "VitrineCore", systemPackage]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import PictureTestSupport
 import Testing
 import VitrineCore
 import VitrineGIF

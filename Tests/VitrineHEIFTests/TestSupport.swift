@@ -1,46 +1,23 @@
 import Foundation
 import Testing
+import PictureTestSupport
 import VitrineCore
 import VitrineHEIF
 import VitrinePNG
 import CLibPNG
 
 /// Fixtures/ beside this file (made by Fixtures/make-fixtures.sh; see Fixtures/SOURCES.md).
-let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+let fixtures = FixtureFolder(beside: #filePath)
+let fixturesDirectory = fixtures.path
 
-func fixture(_ name: String) throws -> [UInt8] {
-    let path = fixturesDirectory + "/" + name
-    guard let data = FileManager.default.contents(atPath: path) else { throw FixtureMissing(path: path) }
-    return [UInt8](data)
-}
-
-struct FixtureMissing: Error, CustomStringConvertible {
-    var path: String
-    var description: String { "fixture missing: \(path)" }
-}
-
-struct ToolFailed: Error, CustomStringConvertible {
-    var description: String
-}
+func fixture(_ name: String) throws -> [UInt8] { try fixtures.bytes(name) }
 
 /// The picture as libheif's own `heif-convert` (libheif-examples) decodes it
 /// to a PNG: RGB (16 bits for a deep picture) read back by `PNGRowReader`, or
 /// 8-bit RGBA with straight alpha read by libpng's simplified API and
 /// composited onto black here, each channel times alpha over 255, rounded.
 func heifConvertReference(path: String) throws -> PixelImage {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-heif-convert-\(getpid())-\(UUID().uuidString).png").path
-    defer { try? FileManager.default.removeItem(atPath: output) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/heif-convert")
-    process.arguments = ["--quiet", path, output]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: output) else {
-        throw ToolFailed(description: "heif-convert \(path) \(output) exited \(process.terminationStatus)")
-    }
-    let png = [UInt8](data)
+    let png = try runToolWritingFile("/usr/bin/heif-convert", suffix: ".png") { ["--quiet", path, $0] }
     if let rgba = try straightRGBA(png) {
         let image = PixelImage(size: rgba.size)
         for i in 0..<rgba.size.pixelCount {
@@ -73,20 +50,6 @@ func straightRGBA(_ png: [UInt8]) throws -> (size: PixelSize, bytes: [UInt8])? {
         throw ToolFailed(description: "libpng could not read heif-convert's PNG")
     }
     return (size, bytes)
-}
-
-/// How many pixels differ, and the largest difference of any channel of any pixel.
-func difference(_ a: PixelImage, _ b: PixelImage) -> (pixels: Int, largest: Int) {
-    precondition(a.size == b.size)
-    var pixels = 0, worst = 0
-    for i in 0..<a.size.pixelCount where a.pixels[i] != b.pixels[i] {
-        pixels += 1
-        let x = a.pixels[i], y = b.pixels[i]
-        for shift in [0, 8, 16] as [UInt32] {
-            worst = max(worst, abs(Int((x >> shift) & 0xFF) - Int((y >> shift) & 0xFF)))
-        }
-    }
-    return (pixels, worst)
 }
 
 /// `image` with each output pixel (x, y) of `size` taken from `source(x, y)`.

@@ -1,38 +1,15 @@
 import Foundation
+import PictureTestSupport
 import VitrineCore
 
 /// Fixtures/ beside this file (made by Fixtures/make-fixtures.sh; see Fixtures/SOURCES.md).
-let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+let fixtures = FixtureFolder(beside: #filePath)
+let fixturesDirectory = fixtures.path
 
-func fixture(_ name: String) throws -> [UInt8] {
-    let path = fixturesDirectory + "/" + name
-    guard let data = FileManager.default.contents(atPath: path) else { throw FixtureMissing(path: path) }
-    return [UInt8](data)
-}
-
-struct FixtureMissing: Error, CustomStringConvertible {
-    var path: String
-    var description: String { "fixture missing: \(path)" }
-}
-
-struct ToolFailed: Error, CustomStringConvertible {
-    var description: String
-}
+func fixture(_ name: String) throws -> [UInt8] { try fixtures.bytes(name) }
 
 /// Runs one of the webp tools (/usr/bin/dwebp, /usr/bin/webpmux) and returns its standard output.
-func run(_ tool: String, _ arguments: [String]) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ToolFailed(description: "\(tool) \(arguments) exited \(process.terminationStatus)") }
-    return [UInt8](data)
-}
+func run(_ tool: String, _ arguments: [String]) throws -> [UInt8] { try runTool("/usr/bin/" + tool, arguments) }
 
 /// The picture as libwebp's own `dwebp -pam` decodes it (RGBA, straight alpha),
 /// composited onto black as VitrineWebP does, as XRGB. `scale`: `dwebp -scale W H`.
@@ -65,14 +42,4 @@ func parsePAM(_ bytes: [UInt8]) throws -> PixelImage {
 }
 
 /// The largest difference of any channel of any pixel.
-func maxChannelDifference(_ a: PixelImage, _ b: PixelImage) -> Int {
-    precondition(a.size == b.size)
-    var worst = 0
-    for i in 0..<a.size.pixelCount {
-        let x = a.pixels[i], y = b.pixels[i]
-        for shift in [0, 8, 16] as [UInt32] {
-            worst = max(worst, abs(Int((x >> shift) & 0xFF) - Int((y >> shift) & 0xFF)))
-        }
-    }
-    return worst
-}
+func maxChannelDifference(_ a: PixelImage, _ b: PixelImage) -> Int { difference(a, b).largest }

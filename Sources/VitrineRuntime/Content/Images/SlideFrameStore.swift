@@ -161,6 +161,11 @@ public final class SlideFrameStore: @unchecked Sendable {
         }
     }
 
+    /// The Ken Burns motion of `slide`'s request, whether or not its frame is decoded.
+    public func kenBurns(ofSlide slide: Int) -> KenBurnsMotion? {
+        lock.withLock { book.requests.indices.contains(slide) ? book.requests[slide].kenBurns : nil }
+    }
+
     /// `.absent` also while no frame could show it (see `updatePlaceholder`).
     public var placeholder: State { lock.withLock { book.placeholderState } }
 

@@ -106,7 +106,7 @@ struct KenBurnsRuntimeTests {
         let configuration = try ConfigLoader.parse("kenBurns: {zoom: 2}\nslides: [a.jpg, {path: b.jpg, kenBurns: false}]")
         #expect(configuration.kenBurnsHeadroomNote(output: PixelSize(width: 1920, height: 1080)) == nil)
         #expect(configuration.kenBurnsHeadroomNote(output: PixelSize(width: 3840, height: 2160))
-            == "Ken Burns frames at 3840x2160 are held to 16 Mi pixels (64 MiB) each: 1.42x the output instead of up to 2x, so the closest views of 1 slide are enlarged from it")
+            == "Ken Burns frames at 3840x2160 are held to 16 Mi pixels (64 MiB) each: 1.42x the output instead of up to 2.00x, so the closest views of 1 slide are enlarged from it")
     }
 
     /// The real loop on a headless display at 60 Hz: a Ken Burns slide at rest

@@ -19,7 +19,7 @@ extension KioskConfiguration {
         guard let first = limited.first, let zoom = limited.compactMap(\.kenBurns?.largestZoom).max() else { return nil }
         let limit = SlideRequest.kenBurnsFramePixelLimit
         return "Ken Burns frames at \(output) are held to \(limit >> 20) Mi pixels (\(limit >> 18) MiB) each: "
-            + "\(format(first.frameScale, decimals: 2))x the output instead of up to \(format(zoom, decimals: 2))x, "
+            + "\(fixedPoint(first.frameScale, decimals: 2))x the output instead of up to \(fixedPoint(zoom, decimals: 2))x, "
             + "so the closest views of \(limited.count) slide\(limited.count == 1 ? "" : "s") are enlarged from it"
     }
 

@@ -3,7 +3,6 @@ import Logging
 import Testing
 import VitrineConfig
 import VitrineCore
-import VitrineJPEG
 @testable import VitrineRuntime
 
 /// Ken Burns in the runtime: the finer frame a slide is decoded into, the
@@ -43,12 +42,7 @@ struct KenBurnsRuntimeTests {
     @Test func aKenBurnsSlideIsFramedLikeAStillOneOnlyFiner() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }
-        let picture = PixelImage(size: PixelSize(width: 1600, height: 1200))
-        for y in 0..<1200 {
-            for x in 0..<1600 { picture[x, y] = x < 800 ? RGBAColor(red: 220, green: 20, blue: 20).xrgb : RGBAColor(red: 20, green: 20, blue: 220).xrgb }
-        }
-        let path = directory + "/split.jpg"
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(try JPEGEncoder().encode(picture, quality: 95))))
+        let path = try writeJPEG(directory + "/split.jpg", size: PixelSize(width: 1600, height: 1200), splitRedBlue(width: 1600))
         let output = PixelSize(width: 320, height: 180)
         let still = try SlideDecoding.frame(for: Self.request(path, output: output, motion: nil), workspace: SlideDecodingWorkspace())
         let finer = try SlideDecoding.frame(for: Self.request(path, output: output), workspace: SlideDecodingWorkspace())
@@ -145,11 +139,9 @@ struct KenBurnsRuntimeTests {
     @Test func theRenderFollowsTheMotion() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }
-        let picture = PixelImage(size: PixelSize(width: 640, height: 360))
-        for y in 0..<360 {
-            for x in 0..<640 { picture[x, y] = RGBAColor(red: UInt8(x * 255 / 639), green: UInt8(y * 255 / 359), blue: 90).xrgb }
+        try writeJPEG(directory + "/ramp.jpg", size: PixelSize(width: 640, height: 360)) { x, y in
+            RGBAColor(red: UInt8(x * 255 / 639), green: UInt8(y * 255 / 359), blue: 90)
         }
-        #expect(FileManager.default.createFile(atPath: directory + "/ramp.jpg", contents: Data(try JPEGEncoder().encode(picture, quality: 95))))
         let configuration = try ConfigLoader.parse("""
             slides: [{path: ramp.jpg, kenBurns: {from: [0, 0, 1, 1], to: [0.5, 0.5, 0.5, 0.5], easing: linear}}]
             interval: 4s

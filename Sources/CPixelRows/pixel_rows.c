@@ -38,6 +38,34 @@ static void blend_portable(uint32_t *destination, const uint32_t *top, const uin
     for (size_t i = 0; i < count; i++) destination[i] = blend_pixel(top[i], bottom[i], alpha);
 }
 
+// One pixel of a bilinear row, channel by channel as pixel_rows.h states it:
+// the two columns around the position in each row, then the two rows.
+static inline uint32_t bilinear_pixel(const uint32_t *top, const uint32_t *bottom, uint32_t weight, uint32_t position,
+                                      size_t last) {
+    size_t left = position >> 16, right = left < last ? left + 1 : last;
+    uint32_t fraction = (position >> 8) & 0xFFu;
+    uint32_t a = top[left], b = top[right], c = bottom[left], d = bottom[right];
+    uint32_t result = 0xFF000000u;
+    for (uint32_t shift = 0; shift < 24; shift += 8) {
+        uint32_t upper = (((a >> shift) & 0xFFu) * (256 - fraction) + ((b >> shift) & 0xFFu) * fraction) >> 1;
+        uint32_t lower = (((c >> shift) & 0xFFu) * (256 - fraction) + ((d >> shift) & 0xFFu) * fraction) >> 1;
+        result |= ((upper * (256 - weight) + lower * weight + 16384) >> 15) << shift;
+    }
+    return result;
+}
+
+// Pixels `from` to `to` of a bilinear row: the portable kernel, and the head,
+// the tail and the clamped right end of the vector ones.
+static void bilinear_span(uint32_t *target, const uint32_t *top, const uint32_t *bottom, uint32_t weight,
+                          uint32_t position, uint32_t step, size_t from, size_t to, size_t last) {
+    for (size_t u = from; u < to; u++) target[u] = bilinear_pixel(top, bottom, weight, position + (uint32_t)u * step, last);
+}
+
+static void bilinear_portable(uint32_t *target, const uint32_t *top, const uint32_t *bottom, uint32_t weight,
+                              uint32_t position, uint32_t step, size_t count, size_t last) {
+    bilinear_span(target, top, bottom, weight, position, step, 0, count, last);
+}
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -147,6 +175,128 @@ static void blend_sse2(uint32_t *destination, const uint32_t *top, const uint32_
     for (; i < count; i++) destination[i] = blend_pixel(top[i], bottom[i], alpha);
 }
 
+// Bilinear rows, eight pixels at a time, with the portable code's arithmetic
+// (so the results match it to the bit): each channel widened to 16 bits, the
+// two columns weighted by the pixel's 8-bit fraction with 16-bit multiplies
+// (255 * 256 is the largest sum, which fits) and halved, then the two rows by
+// one signed 16-bit multiply-add (vpmaddwd: halved sums fit in 15 bits) into
+// 32 bits, rounded and narrowed. Zooms between 1x and 2x read at most sixteen
+// neighbouring source pixels for eight outputs: two loads of that window per
+// row and a lane permutation per column give every lane its pixels, as
+// filter_avx2 does; other groups gather them. The widening, multiply-add and
+// packing all stay within 128-bit lanes, so the pixels come out in order.
+__attribute__((target("avx2")))
+static void bilinear_avx2(uint32_t *target, const uint32_t *top, const uint32_t *bottom, uint32_t weight,
+                          uint32_t position, uint32_t step, size_t count, size_t last) {
+    size_t u = aligned_head(target, count, 32);
+    bilinear_span(target, top, bottom, weight, position, step, 0, u, last);
+    const __m256i lanes = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)step));
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1), seven = _mm256_set1_epi32(7);
+    const __m256i byte_mask = _mm256_set1_epi32(0xFF), whole = _mm256_set1_epi16(256);
+    const __m256i rounding = _mm256_set1_epi32(16384), opaque = _mm256_set1_epi32((int)0xFF000000u);
+    // (256 - weight, weight) as the two 16-bit halves of every 32-bit lane: vpmaddwd's pairs.
+    const __m256i rows = _mm256_set1_epi32((int)((weight << 16) | (256 - weight)));
+    for (; u + 8 <= count; u += 8) {
+        uint32_t first = position + (uint32_t)u * step;
+        size_t base = first >> 16, end = (first + 7 * step) >> 16;
+        // The last lane's right-hand pixel must lie inside the row; from there
+        // on (the clamped end of the row) the pixels are done one by one.
+        if (end >= last) break;
+        __m256i at = _mm256_add_epi32(_mm256_set1_epi32((int)first), lanes);
+        __m256i index = _mm256_srli_epi32(at, 16);
+        __m256i a, b, c, d;
+        if (end + 1 < base + 16 && base + 15 <= last) {
+            __m256i offset = _mm256_sub_epi32(index, _mm256_set1_epi32((int)base)), next = _mm256_add_epi32(offset, one);
+            __m256i offset_high = _mm256_cmpgt_epi32(offset, seven), next_high = _mm256_cmpgt_epi32(next, seven);
+            __m256i top_low = _mm256_loadu_si256((const __m256i *)(top + base));
+            __m256i top_high = _mm256_loadu_si256((const __m256i *)(top + base + 8));
+            __m256i bottom_low = _mm256_loadu_si256((const __m256i *)(bottom + base));
+            __m256i bottom_high = _mm256_loadu_si256((const __m256i *)(bottom + base + 8));
+#define VITRINE_PICK(low, high, lane, is_high) \
+            _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(low, lane), _mm256_permutevar8x32_epi32(high, lane), is_high)
+            a = VITRINE_PICK(top_low, top_high, offset, offset_high);
+            b = VITRINE_PICK(top_low, top_high, next, next_high);
+            c = VITRINE_PICK(bottom_low, bottom_high, offset, offset_high);
+            d = VITRINE_PICK(bottom_low, bottom_high, next, next_high);
+#undef VITRINE_PICK
+        } else {
+            __m256i next = _mm256_add_epi32(index, one);
+            a = _mm256_i32gather_epi32((const int *)top, index, 4);
+            b = _mm256_i32gather_epi32((const int *)top, next, 4);
+            c = _mm256_i32gather_epi32((const int *)bottom, index, 4);
+            d = _mm256_i32gather_epi32((const int *)bottom, next, 4);
+        }
+        // Each pixel's fraction in the four 16-bit channels of that pixel, in the
+        // order unpacklo/hi_epi8 widen the pixels: 0, 1 | 4, 5 and 2, 3 | 6, 7.
+        __m256i fraction = _mm256_and_si256(_mm256_srli_epi32(at, 8), byte_mask);
+        __m256i pair = _mm256_or_si256(fraction, _mm256_slli_epi32(fraction, 16));
+        __m256i right_low = _mm256_unpacklo_epi32(pair, pair), right_high = _mm256_unpackhi_epi32(pair, pair);
+        __m256i left_low = _mm256_sub_epi16(whole, right_low), left_high = _mm256_sub_epi16(whole, right_high);
+#define VITRINE_COLUMNS(p, q, half, left, right) \
+        _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpack##half##_epi8(p, zero), left), \
+                                           _mm256_mullo_epi16(_mm256_unpack##half##_epi8(q, zero), right)), 1)
+        __m256i upper_low = VITRINE_COLUMNS(a, b, lo, left_low, right_low);
+        __m256i upper_high = VITRINE_COLUMNS(a, b, hi, left_high, right_high);
+        __m256i lower_low = VITRINE_COLUMNS(c, d, lo, left_low, right_low);
+        __m256i lower_high = VITRINE_COLUMNS(c, d, hi, left_high, right_high);
+#undef VITRINE_COLUMNS
+#define VITRINE_ROWS(half, upper, lower) \
+        _mm256_srli_epi32(_mm256_add_epi32(_mm256_madd_epi16(_mm256_unpack##half##_epi16(upper, lower), rows), rounding), 15)
+        __m256i low = _mm256_packs_epi32(VITRINE_ROWS(lo, upper_low, lower_low), VITRINE_ROWS(hi, upper_low, lower_low));
+        __m256i high = _mm256_packs_epi32(VITRINE_ROWS(lo, upper_high, lower_high), VITRINE_ROWS(hi, upper_high, lower_high));
+#undef VITRINE_ROWS
+        _mm256_stream_si256((__m256i *)(target + u), _mm256_or_si256(_mm256_packus_epi16(low, high), opaque));
+    }
+    bilinear_span(target, top, bottom, weight, position, step, u, count, last);
+}
+
+// Four pixels at a time, with bilinear_avx2's arithmetic in 128-bit registers.
+// SSE2 has neither a lane permutation nor a gather: each pixel and its
+// right-hand neighbour come in one 64-bit load per row, and two shuffles sort
+// them into the left and right columns.
+static void bilinear_sse2(uint32_t *target, const uint32_t *top, const uint32_t *bottom, uint32_t weight,
+                          uint32_t position, uint32_t step, size_t count, size_t last) {
+    size_t u = aligned_head(target, count, 16);
+    bilinear_span(target, top, bottom, weight, position, step, 0, u, last);
+    const __m128i zero = _mm_setzero_si128(), byte_mask = _mm_set1_epi32(0xFF), whole = _mm_set1_epi16(256);
+    const __m128i rounding = _mm_set1_epi32(16384), opaque = _mm_set1_epi32((int)0xFF000000u);
+    const __m128i rows = _mm_set1_epi32((int)((weight << 16) | (256 - weight)));
+    for (; u + 4 <= count; u += 4) {
+        uint32_t p0 = position + (uint32_t)u * step, p1 = p0 + step, p2 = p1 + step, p3 = p2 + step;
+        if ((p3 >> 16) >= last) break;
+#define VITRINE_PAIRS(row, p, q) \
+        _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(row + (p >> 16))), \
+                                            _mm_loadl_epi64((const __m128i *)(row + (q >> 16)))))
+        __m128 top01 = VITRINE_PAIRS(top, p0, p1), top23 = VITRINE_PAIRS(top, p2, p3);
+        __m128 bottom01 = VITRINE_PAIRS(bottom, p0, p1), bottom23 = VITRINE_PAIRS(bottom, p2, p3);
+#undef VITRINE_PAIRS
+        __m128i a = _mm_castps_si128(_mm_shuffle_ps(top01, top23, _MM_SHUFFLE(2, 0, 2, 0)));
+        __m128i b = _mm_castps_si128(_mm_shuffle_ps(top01, top23, _MM_SHUFFLE(3, 1, 3, 1)));
+        __m128i c = _mm_castps_si128(_mm_shuffle_ps(bottom01, bottom23, _MM_SHUFFLE(2, 0, 2, 0)));
+        __m128i d = _mm_castps_si128(_mm_shuffle_ps(bottom01, bottom23, _MM_SHUFFLE(3, 1, 3, 1)));
+        __m128i at = _mm_setr_epi32((int)p0, (int)p1, (int)p2, (int)p3);
+        __m128i fraction = _mm_and_si128(_mm_srli_epi32(at, 8), byte_mask);
+        __m128i pair = _mm_or_si128(fraction, _mm_slli_epi32(fraction, 16));
+        __m128i right_low = _mm_unpacklo_epi32(pair, pair), right_high = _mm_unpackhi_epi32(pair, pair);
+        __m128i left_low = _mm_sub_epi16(whole, right_low), left_high = _mm_sub_epi16(whole, right_high);
+#define VITRINE_COLUMNS(p, q, half, left, right) \
+        _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpack##half##_epi8(p, zero), left), \
+                                     _mm_mullo_epi16(_mm_unpack##half##_epi8(q, zero), right)), 1)
+        __m128i upper_low = VITRINE_COLUMNS(a, b, lo, left_low, right_low);
+        __m128i upper_high = VITRINE_COLUMNS(a, b, hi, left_high, right_high);
+        __m128i lower_low = VITRINE_COLUMNS(c, d, lo, left_low, right_low);
+        __m128i lower_high = VITRINE_COLUMNS(c, d, hi, left_high, right_high);
+#undef VITRINE_COLUMNS
+#define VITRINE_ROWS(half, upper, lower) \
+        _mm_srli_epi32(_mm_add_epi32(_mm_madd_epi16(_mm_unpack##half##_epi16(upper, lower), rows), rounding), 15)
+        __m128i low = _mm_packs_epi32(VITRINE_ROWS(lo, upper_low, lower_low), VITRINE_ROWS(hi, upper_low, lower_low));
+        __m128i high = _mm_packs_epi32(VITRINE_ROWS(lo, upper_high, lower_high), VITRINE_ROWS(hi, upper_high, lower_high));
+#undef VITRINE_ROWS
+        _mm_stream_si128((__m128i *)(target + u), _mm_or_si128(_mm_packus_epi16(low, high), opaque));
+    }
+    bilinear_span(target, top, bottom, weight, position, step, u, count, last);
+}
+
 #elif defined(__aarch64__)
 #include <arm_neon.h>
 
@@ -229,6 +379,51 @@ static void filter_neon(uint32_t *target, const uint32_t *source, const int32_t 
     }
     filter_portable(target, source, starts, weights, x, count, taps, last);
 }
+
+// Bilinear rows, four pixels at a time, with the portable code's arithmetic
+// (exact to the bit): each pixel and its right-hand neighbour in one 64-bit
+// load per row, unzipped into the left and right columns; the columns weighted
+// in 16 bits (255 * 256 fits) and halved, the rows by a widening multiply-add
+// into 32 bits, and vrshrn's rounding narrow is the portable code's
+// `(sum + 16384) >> 15`.
+static void bilinear_neon(uint32_t *target, const uint32_t *top, const uint32_t *bottom, uint32_t weight,
+                          uint32_t position, uint32_t step, size_t count, size_t last) {
+    const uint32x4_t opaque = vdupq_n_u32(0xFF000000u), byte_mask = vdupq_n_u32(0xFFu);
+    const uint16x8_t whole = vdupq_n_u16(256);
+    const uint16x4_t upper_weight = vdup_n_u16((uint16_t)(256 - weight)), lower_weight = vdup_n_u16((uint16_t)weight);
+    size_t u = 0;
+    for (; u + 4 <= count; u += 4) {
+        uint32_t p0 = position + (uint32_t)u * step, p1 = p0 + step, p2 = p1 + step, p3 = p2 + step;
+        if ((p3 >> 16) >= last) break;
+        uint32x4_t top01 = vcombine_u32(vld1_u32(top + (p0 >> 16)), vld1_u32(top + (p1 >> 16)));
+        uint32x4_t top23 = vcombine_u32(vld1_u32(top + (p2 >> 16)), vld1_u32(top + (p3 >> 16)));
+        uint32x4_t bottom01 = vcombine_u32(vld1_u32(bottom + (p0 >> 16)), vld1_u32(bottom + (p1 >> 16)));
+        uint32x4_t bottom23 = vcombine_u32(vld1_u32(bottom + (p2 >> 16)), vld1_u32(bottom + (p3 >> 16)));
+        uint8x16_t a = vreinterpretq_u8_u32(vuzp1q_u32(top01, top23)), b = vreinterpretq_u8_u32(vuzp2q_u32(top01, top23));
+        uint8x16_t c = vreinterpretq_u8_u32(vuzp1q_u32(bottom01, bottom23));
+        uint8x16_t d = vreinterpretq_u8_u32(vuzp2q_u32(bottom01, bottom23));
+        // Each pixel's fraction in the four 16-bit channels of that pixel: pixels 0, 1 and 2, 3.
+        const uint32x4_t at = {p0, p1, p2, p3};
+        uint32x4_t fraction = vandq_u32(vshrq_n_u32(at, 8), byte_mask);
+        uint16x8_t pair = vreinterpretq_u16_u32(vorrq_u32(fraction, vshlq_n_u32(fraction, 16)));
+        uint16x8_t right_low = vzip1q_u16(pair, pair), right_high = vzip2q_u16(pair, pair);
+        uint16x8_t left_low = vsubq_u16(whole, right_low), left_high = vsubq_u16(whole, right_high);
+#define VITRINE_COLUMNS(p, q, half, left, right) \
+        vshrq_n_u16(vmlaq_u16(vmulq_u16(vmovl_u8(vget_##half##_u8(p)), left), vmovl_u8(vget_##half##_u8(q)), right), 1)
+        uint16x8_t upper_low = VITRINE_COLUMNS(a, b, low, left_low, right_low);
+        uint16x8_t upper_high = VITRINE_COLUMNS(a, b, high, left_high, right_high);
+        uint16x8_t lower_low = VITRINE_COLUMNS(c, d, low, left_low, right_low);
+        uint16x8_t lower_high = VITRINE_COLUMNS(c, d, high, left_high, right_high);
+#undef VITRINE_COLUMNS
+#define VITRINE_ROWS(upper, lower, half) \
+        vrshrn_n_u32(vmlal_u16(vmull_u16(vget_##half##_u16(upper), upper_weight), vget_##half##_u16(lower), lower_weight), 15)
+        uint8x8_t first_two = vmovn_u16(vcombine_u16(VITRINE_ROWS(upper_low, lower_low, low), VITRINE_ROWS(upper_low, lower_low, high)));
+        uint8x8_t last_two = vmovn_u16(vcombine_u16(VITRINE_ROWS(upper_high, lower_high, low), VITRINE_ROWS(upper_high, lower_high, high)));
+#undef VITRINE_ROWS
+        vst1q_u32(target + u, vorrq_u32(vreinterpretq_u32_u8(vcombine_u8(first_two, last_two)), opaque));
+    }
+    bilinear_span(target, top, bottom, weight, position, step, u, count, last);
+}
 #endif
 
 // Which kernels are selected. Set once before main (the constructor below),
@@ -240,6 +435,7 @@ typedef struct {
     void (*copy)(uint32_t *, const uint32_t *, size_t);
     void (*blend)(uint32_t *, const uint32_t *, const uint32_t *, size_t, uint32_t);
     void (*filter)(uint32_t *, const uint32_t *, const int32_t *, const int32_t *, size_t, size_t, size_t);
+    void (*bilinear)(uint32_t *, const uint32_t *, const uint32_t *, uint32_t, uint32_t, uint32_t, size_t, size_t);
     void (*finish)(void);
 } row_kernels;
 
@@ -250,14 +446,15 @@ static void filter_portable_row(uint32_t *target, const uint32_t *source, const 
 
 static void finish_nothing(void) {}
 
-static const row_kernels portable_kernels = {"portable", copy_portable, blend_portable, filter_portable_row, finish_nothing};
+static const row_kernels portable_kernels = {
+    "portable", copy_portable, blend_portable, filter_portable_row, bilinear_portable, finish_nothing};
 
 #if defined(__x86_64__)
 static void finish_sfence(void) { _mm_sfence(); }
-static const row_kernels avx2_kernels = {"avx2", copy_avx2, blend_avx2, filter_avx2, finish_sfence};
-static const row_kernels sse2_kernels = {"sse2", copy_sse2, blend_sse2, filter_portable_row, finish_sfence};
+static const row_kernels avx2_kernels = {"avx2", copy_avx2, blend_avx2, filter_avx2, bilinear_avx2, finish_sfence};
+static const row_kernels sse2_kernels = {"sse2", copy_sse2, blend_sse2, filter_portable_row, bilinear_sse2, finish_sfence};
 #elif defined(__aarch64__)
-static const row_kernels neon_kernels = {"neon", copy_neon, blend_neon, filter_neon, finish_nothing};
+static const row_kernels neon_kernels = {"neon", copy_neon, blend_neon, filter_neon, bilinear_neon, finish_nothing};
 #endif
 
 // Best first; the CPU's own are those it can run.
@@ -291,6 +488,11 @@ void vitrine_rows_blend(uint32_t *destination, const uint32_t *top, const uint32
 void vitrine_rows_filter(uint32_t *target, const uint32_t *source, const int32_t *starts, const int32_t *weights,
                          size_t count, size_t taps, size_t last) {
     kernels()->filter(target, source, starts, weights, count, taps, last);
+}
+
+void vitrine_rows_bilinear(uint32_t *target, const uint32_t *top, const uint32_t *bottom, uint32_t weight256,
+                           uint32_t position, uint32_t step, size_t count, size_t last) {
+    kernels()->bilinear(target, top, bottom, weight256, position, step, count, last);
 }
 
 void vitrine_rows_finish(void) { kernels()->finish(); }

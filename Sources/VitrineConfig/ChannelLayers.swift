@@ -15,7 +15,7 @@ public struct GroupPlaylist: Hashable, Sendable {
     /// What a group may set.
     public static let keys: [String] = [
         "slides", "schedule", "interval", "autoplay", "loop", "fit", "background", "placeholder", "onImageError",
-        "transition", "indicator", "sync",
+        "transition", "indicator", "sync", "kenBurns",
     ]
 
     /// The top-level keys the group sets.
@@ -66,6 +66,7 @@ public struct GroupPlaylist: Hashable, Sendable {
         if sets.contains("transition") { c.transition = g.transition }
         if sets.contains("indicator") { c.indicator = g.indicator }
         if sets.contains("sync") { c.sync = g.sync }
+        if sets.contains("kenBurns") { c.kenBurns = g.kenBurns }
         return c
     }
 

@@ -129,6 +129,8 @@ public enum ConfigLoader {
             c.placeholder = validPath(file, at: path, reader: top.reader)
         }
         c.onImageError = top.read("onImageError") { $0.choice($1, at: $2, as: ImageErrorPolicy.self) } ?? c.onImageError
+        // `false` at the top level is the same as leaving it out: no default.
+        c.kenBurns = top.read("kenBurns") { readKenBurns($1, at: $2, reader: $0) }.flatMap { $0 == .off ? nil : $0 }
         section(&top, "transition") { t in
             c.transition.kind = t.read("type") { $0.choice($1, at: $2, as: TransitionKind.self) } ?? c.transition.kind
             c.transition.duration = t.read("duration") { $0.duration($1, at: $2, maximum: .seconds(10)) } ?? c.transition.duration
@@ -308,10 +310,12 @@ public enum ConfigLoader {
         let fit = object.read("fit") { $0.choice($1, at: $2, as: FitMode.self) }
         let action = object.read("action") { reader, node, path in readAction(node, at: path, reader: reader) }
         let attractOnly = object.read("attractOnly") { $0.bool($1, at: $2) } ?? false
+        let kenBurns = object.read("kenBurns") { readKenBurns($1, at: $2, reader: $0) }
         extra(&object)
         let pathKey = object.child("path")
         guard let file = file.flatMap({ validPath($0, at: pathKey, reader: reader) }) else { return nil }
-        return SlideConfiguration(path: file, duration: duration, fit: fit, action: action, attractOnly: attractOnly)
+        return SlideConfiguration(path: file, duration: duration, fit: fit, action: action, attractOnly: attractOnly,
+                                  kenBurns: kenBurns)
     }
 
     /// `attractOnly` slides need attract mode, which decides when nobody is

@@ -14,6 +14,9 @@ public struct KioskConfiguration: Hashable, Sendable {
     /// Shown when the playlist is empty and, by default, in place of a picture that fails.
     public var placeholder: String?
     public var onImageError: ImageErrorPolicy = .placeholder
+    /// Ken Burns pan and zoom for every slide that does not set its own
+    /// `kenBurns`; nil: none (`kenBurns: false`, or left out).
+    public var kenBurns: KenBurns?
     public var transition = TransitionStyle()
     public var indicator = IndicatorStyle()
     public var touch = TouchConfiguration()
@@ -73,6 +76,13 @@ public struct KioskConfiguration: Hashable, Sendable {
     }
 
     public var outputSize: PixelSize { PixelSize(width: output.width, height: output.height) }
+
+    /// The pan and zoom `slide` shows with: its own `kenBurns`, else the
+    /// top-level default; nil when neither sets one or the slide turns it off.
+    public func kenBurns(of slide: SlideConfiguration) -> KenBurns? {
+        let chosen = slide.kenBurns ?? kenBurns
+        return chosen == .off ? nil : chosen
+    }
 }
 
 /// One entry of the playlist.
@@ -94,14 +104,18 @@ public struct SlideConfiguration: Hashable, Sendable {
     /// mode (`touch.attract`) takes it out of paging from a visitor's first
     /// touch until it goes back home.
     public var attractOnly: Bool
+    /// Overrides the top-level `kenBurns` for this slide; `.off` turns it off
+    /// here, nil takes the top-level one.
+    public var kenBurns: KenBurns?
 
     public init(path: String, duration: Duration? = nil, fit: FitMode? = nil, action: TapAction? = nil,
-                attractOnly: Bool = false) {
+                attractOnly: Bool = false, kenBurns: KenBurns? = nil) {
         self.path = path
         self.duration = duration
         self.fit = fit
         self.action = action
         self.attractOnly = attractOnly
+        self.kenBurns = kenBurns
     }
 }
 

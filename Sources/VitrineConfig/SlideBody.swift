@@ -17,19 +17,24 @@ public struct SlideBody: Codable, Hashable, Sendable {
     /// only then, so that every slide without it keeps its bytes (and its
     /// configuration its version).
     public var attractOnly: Bool?
+    /// The slide's own pan and zoom (`false` turns the top-level one off here);
+    /// written only when the slide sets it, for the same reason.
+    public var kenBurns: KenBurnsBody?
 
     public init(path: String, duration: String? = nil, fit: FitMode? = nil, action: TapActionBody? = nil,
-                attractOnly: Bool? = nil) {
+                attractOnly: Bool? = nil, kenBurns: KenBurnsBody? = nil) {
         self.path = path
         self.duration = duration
         self.fit = fit
         self.action = action
         self.attractOnly = attractOnly
+        self.kenBurns = kenBurns
     }
 
     public init(_ slide: SlideConfiguration) {
         self.init(path: slide.path, duration: slide.duration.map(DurationSyntax.format), fit: slide.fit,
-                  action: slide.action.map(TapActionBody.init), attractOnly: slide.attractOnly ? true : nil)
+                  action: slide.action.map(TapActionBody.init), attractOnly: slide.attractOnly ? true : nil,
+                  kenBurns: slide.kenBurns.map(KenBurnsBody.init))
     }
 
     /// The slide's JSON object.
@@ -39,6 +44,7 @@ public struct SlideBody: Codable, Hashable, Sendable {
         if let fit { entry["fit"] = .string(fit.rawValue) }
         if let action { entry["action"] = action.document }
         if attractOnly == true { entry["attractOnly"] = true }
+        if let kenBurns { entry["kenBurns"] = kenBurns.document }
         return entry
     }
 

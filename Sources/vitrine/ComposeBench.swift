@@ -8,7 +8,7 @@ import VitrineSystem
 struct ComposeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compose",
-        abstract: "Compose 1920x1080 frames (resting, sliding, crossfading) and resample a slide, on every SIMD path this CPU has, against a plain copy of one frame.")
+        abstract: "Compose 1920x1080 frames (resting, sliding, crossfading, Ken Burns) and resample a slide, and a 3840x2160 Ken Burns frame, on every SIMD path this CPU has, against a plain copy of one frame of the same size.")
 
     @Option(help: "Timed frames per case and path; 0 checks the paths' pixels and times nothing.") var frames = 300
     @Option(help: "Untimed frames before them, per path.") var warmup = 20
@@ -44,21 +44,63 @@ struct ComposeBench: ParsableCommand {
         }
         let display = HeadlessDisplay(size: size, previewPath: nil, logger: Logger(label: "bench"))
         var names = ["memcpy of one frame (\(size.pixelCount * 4 / 1024 / 1024) MiB)"]
+        // Each operation's ratio is taken against the plain copy of a frame of its own size.
+        var references = [0]
         var operations: [(Int) throws -> Void] = [{ iteration in
             target.pixels.baseAddress!.update(from: slides[iteration % 2].pixels.baseAddress!, count: size.pixelCount)
         }]
         for entry in cases {
             names.append(entry.name)
+            references.append(0)
             operations.append { iteration in compositor.compose(swapped(entry.scene, iteration), into: target.canvas, frame: frame) }
         }
         names.append("compose slide transition + present (headless)")
+        references.append(0)
         operations.append { iteration in
             // Compose into the display's own buffer and present it, as the kiosk loop does.
             compositor.compose(swapped(cases[1].scene, iteration), into: display.acquireCanvas()!, frame: frame)
             try display.present(at: MonotonicClock.now())
         }
         names.append("resample a 2016x1512 slide to 1440x1080 (area, 1.4x)")
+        references.append(0)
         operations.append { _ in AreaResampler.resample(decoded, region: region, into: target.canvas, at: fitted) }
+
+        // Ken Burns: a slide's frame decoded 1.25 times the output (a seeded
+        // choice's default closest zoom), moving from the whole frame (shrunk
+        // 1.25x) to its closest view (1:1); each frame is a step further on.
+        let motion = KenBurnsMotion(from: .whole, to: FrameRect(x: 0.1, y: 0.15, width: 0.8, height: 0.8),
+                                    duration: .seconds(1), easing: .linear)
+        func kenBurnsPicture(_ stored: PixelImage, _ iteration: Int) -> LayerPicture {
+            LayerPicture(frame: stored, region: motion.rect(at: LayerPlayback(elapsed: .milliseconds(Int64(iteration % 60) * 1000 / 60))))
+        }
+        let stored = SyntheticPhoto.make(size: PixelSize(width: 2400, height: 1350))
+        let resting = Scene(layers: [Scene.Layer(content: .slide(0))], indicator: indicator)
+        names.append("Ken Burns slide at rest + indicator (2400x1350 frame, zoom 1-1.25)")
+        references.append(0)
+        operations.append { iteration in
+            compositor.compose(resting, into: target.canvas) { _ in kenBurnsPicture(stored, iteration) }
+        }
+        names.append("Ken Burns slide transition (2 layers, one Ken Burns) + indicator")
+        references.append(0)
+        operations.append { iteration in
+            compositor.compose(cases[1].scene, into: target.canvas) { layer in
+                layer.content == .slide(0) ? kenBurnsPicture(stored, iteration) : LayerPicture(frame: slides[1])
+            }
+        }
+        let large = PixelSize(width: 3840, height: 2160)
+        let largeSlide = SyntheticPhoto.make(size: large), largeTarget = PixelImage(size: large)
+        let largeStored = SyntheticPhoto.make(size: PixelSize(width: 4800, height: 2700))
+        names.append("memcpy of one \(large) frame (\(large.pixelCount * 4 / 1024 / 1024) MiB)")
+        let largeCopy = operations.count
+        references.append(largeCopy)
+        operations.append { _ in largeTarget.pixels.baseAddress!.update(from: largeSlide.pixels.baseAddress!, count: large.pixelCount) }
+        names.append("Ken Burns slide at rest at \(large) + indicator (4800x2700 frame)")
+        references.append(largeCopy)
+        operations.append { iteration in
+            compositor.compose(resting, into: largeTarget.canvas) { _ in kenBurnsPicture(largeStored, iteration) }
+        }
+        let kenBurnsRows = (operations.count - 4)..<operations.count
+        precondition(references.count == operations.count && names.count == operations.count)
 
         // Every path must give the portable path's pixels: checked here on the
         // benchmark's own frames before anything is timed.
@@ -68,9 +110,9 @@ struct ComposeBench: ParsableCommand {
         var outputs: [String: [[UInt32]]] = [:]
         for path in paths {
             PixelRowKernels.select(path)
-            outputs[path] = [2, 3, 5].map { index in
-                try? operations[index](0)
-                return Array(target.pixels)
+            outputs[path] = [2, 3, 5, 6, 7, 9].map { index in
+                try? operations[index](7)
+                return Array(index == 9 ? largeTarget.pixels : target.pixels)
             }
         }
         let different = paths.filter { outputs[$0] != outputs["portable"] }
@@ -102,12 +144,13 @@ struct ComposeBench: ParsableCommand {
                 guard round >= warmup else { continue }
                 for index in operations.indices {
                     samples[index].append(times[index])
-                    ratios[index].append(Double(times[index].nanoseconds) / Double(max(times[0].nanoseconds, 1)))
+                    ratios[index].append(Double(times[index].nanoseconds) / Double(max(times[references[index]].nanoseconds, 1)))
                 }
             }
             medians[path] = operations.indices.map { (medianMilliseconds(samples[$0]), ratios[$0].sorted()[ratios[$0].count / 2]) }
         }
-        print("Composing one \(size) XRGB8888 frame; median of \(frames) frames per path; each path's pixels equal the portable path's")
+        print("Composing one \(size) XRGB8888 frame (and \(large) in the last two rows); median of \(frames) frames per path; "
+              + "each path's pixels equal the portable path's; ratios against the same round's copy of a frame of the same size")
         print("Paths on this CPU: \(paths.joined(separator: ", ")) (\(initial) is the one the kiosk uses)")
         print("")
         print("| operation | " + paths.map { "\($0) ms | \($0) x copy" }.joined(separator: " | ") + " |")
@@ -122,5 +165,8 @@ struct ComposeBench: ParsableCommand {
         let present = medians[initial]![cases.count + 1].milliseconds
         print("")
         print("Sustained transition frame rate on the headless backend with \(initial) (compose + present, no vsync): \(format(1000 / present, decimals: 0)) frames/s")
+        let kenBurns = kenBurnsRows.map { medians[initial]![$0].milliseconds }
+        print("Ken Burns frames with \(initial): \(format(1000 / kenBurns[0], decimals: 0)) frames/s at \(size), "
+              + "\(format(1000 / kenBurns[3], decimals: 0)) frames/s at \(large) (compose only, one core)")
     }
 }

@@ -193,6 +193,34 @@ def _valid_attract_only(configuration, case):
         slides[-1]["attractOnly"] = False
 
 
+# A Ken Burns rectangle `[x, y, w, h]` must lie inside the framed picture, have
+# the output's shape (w = h) and zoom at most 2x (w >= 0.5): JSON Schema can say
+# only "four numbers from 0 to 1". In a *valid* generated configuration or
+# override, each `from` and `to` is made such a rectangle from its own numbers
+# (the larger side, at least 0.5; the corner moved in as far as it must).
+# Invalid cases are left alone. The rules are tested in VitrineConfigTests.
+def _valid_rectangle(value):
+    if not (isinstance(value, list) and len(value) == 4 and all(type(v) in (int, float) for v in value)):
+        return value
+    x, y, w, h = value
+    side = min(1.0, max(0.5, w, h))
+    return [min(x, 1.0 - side), min(y, 1.0 - side), side, side]
+
+
+def _valid_ken_burns(body, case):
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or not isinstance(body, dict):
+        return
+    slides = body.get("slides")
+    holders = [body] + [slide for slide in (slides if isinstance(slides, list) else []) if isinstance(slide, dict)]
+    for holder in holders:
+        motion = holder.get("kenBurns")
+        if isinstance(motion, dict):
+            for key in ("from", "to"):
+                if key in motion:
+                    motion[key] = _valid_rectangle(motion[key])
+
+
 # An override must show at once, so its pictures must be on the kiosk and its
 # end ahead of the kiosk's clock (at most 7 days): JSON Schema can say neither,
 # nor that `duration`/`until` in the query go with a picture body only. In a
@@ -240,8 +268,10 @@ def before_call(ctx, case, kwargs):
         _valid_schedule(case.body, case)
         _valid_sync(case.body, case)
         _valid_attract_only(case.body, case)
+        _valid_ken_burns(case.body, case)
     if case.operation.method.upper() == "POST" and case.operation.path == "/api/v1/override":
         _valid_override(case)
+        _valid_ken_burns(case.body, case)
 
 
 def _relabel_mixed_cases(case):

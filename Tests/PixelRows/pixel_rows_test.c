@@ -2,9 +2,11 @@
 // Advanced SIMD on aarch64) against the portable C, bit for bit: copies and
 // blends at every length and alignment up to 70 pixels and at 1920, every
 // alpha; the resampler's filter at 2 and 3 taps for ratios from 0.3x to 3x,
-// rows ending inside a vector, windows and gathers. The portable kernels are
-// in turn checked against a plain restatement of the formulas in
-// pixel_rows.h. Built and run by Tests/PixelRows/run.sh: natively, and for
+// rows ending inside a vector, windows and gathers; Ken Burns' bilinear rows
+// at every length to 70 and at 1920, four alignments, steps from 0 to 2.5
+// source pixels, rows weighted 0 to 256, positions whose right-hand pixel is
+// clamped to the row's end. The portable kernels are in turn checked against
+// a plain restatement of the formulas in pixel_rows.h. Built and run by Tests/PixelRows/run.sh: natively, and for
 // aarch64 with the cross toolchain under qemu-aarch64.
 #include "../../Sources/CPixelRows/pixel_rows.c"
 
@@ -71,6 +73,39 @@ static void make_taps(size_t source_length, size_t target_length, size_t taps) {
     }
 }
 
+// The bilinear formula of pixel_rows.h, channel by channel.
+static uint32_t reference_bilinear(const uint32_t *top, const uint32_t *bottom, uint32_t weight, uint32_t position,
+                                   size_t last) {
+    size_t left = position >> 16, right = left + 1 > last ? last : left + 1;
+    uint32_t fraction = (position & 0xFFFF) / 256, result = 0xFF000000u;
+    for (int channel = 0; channel < 3; channel++) {
+        int shift = 8 * channel;
+        uint32_t upper = (((top[left] >> shift) & 0xFF) * (256 - fraction) + ((top[right] >> shift) & 0xFF) * fraction) / 2;
+        uint32_t lower = (((bottom[left] >> shift) & 0xFF) * (256 - fraction) + ((bottom[right] >> shift) & 0xFF) * fraction) / 2;
+        result |= ((upper * (256 - weight) + lower * weight + 16384) / 32768) << shift;
+    }
+    return result;
+}
+
+#define BILINEAR_ROW 8192
+static uint32_t bilinear_top[BILINEAR_ROW], bilinear_bottom[BILINEAR_ROW], bilinear_out[2048 + 8], bilinear_want[2048];
+
+// One bilinear row on the selected path against the portable one: `count`
+// pixels from `position` by `step`, the row `extra` pixels longer than the
+// last position needs (0: the last pixels' right-hand neighbours are clamped).
+static void check_bilinear(const char *path, size_t count, size_t misalign, uint32_t position, uint32_t step,
+                           uint32_t weight, size_t extra, int same_row) {
+    size_t last = ((position + (uint32_t)(count ? count - 1 : 0) * step) >> 16) + extra;
+    if (last + 1 > BILINEAR_ROW) return;
+    fill_random(bilinear_top, last + 1);
+    fill_random(bilinear_bottom, last + 1);
+    const uint32_t *bottom = same_row ? bilinear_top : bilinear_bottom;
+    bilinear_portable(bilinear_want, bilinear_top, bottom, weight, position, step, count, last);
+    vitrine_rows_bilinear(bilinear_out + misalign, bilinear_top, bottom, weight, position, step, count, last);
+    vitrine_rows_finish();
+    expect_equal(path, "bilinear", bilinear_out + misalign, bilinear_want, count, count * 1000 + extra, step);
+}
+
 static void check_path(const char *path) {
     if (!vitrine_rows_select(path)) {
         fprintf(stderr, "FAIL cannot select %s\n", path);
@@ -122,6 +157,26 @@ static void check_path(const char *path) {
             }
         }
     }
+    // Bilinear rows: zooming in (steps under one pixel) and out (to 2.5), at
+    // every length to 70 and a 1080p row, four alignments of the output, rows
+    // whose end clamps the last pixels' neighbours or lies well past them.
+    double steps[] = {0, 0.25, 0.5, 0.8, 1.0, 1.0 / 1.25, 1.25, 1.6, 1.99, 2.0, 2.2, 2.5};
+    uint32_t row_weights[] = {0, 1, 127, 128, 129, 255, 256, random32() % 257};
+    for (size_t l = 0; l < 72; l++) {
+        size_t count = lengths[l];
+        for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+            uint32_t step = (uint32_t)(steps[s] * 65536) + (s % 3 == 2 ? random32() % 97 : 0);
+            for (size_t misalign = 0; misalign < 4; misalign++) {
+                uint32_t position = (uint32_t)(random32() % (40u << 16));
+                uint32_t weight = row_weights[(l + s + misalign) % (sizeof row_weights / sizeof row_weights[0])];
+                check_bilinear(path, count, misalign, position, step, weight, misalign % 2 ? 0 : 1 + misalign * 10, 0);
+            }
+        }
+    }
+    for (size_t w = 0; w < sizeof row_weights / sizeof row_weights[0]; w++) {
+        check_bilinear(path, 1920, 1, 12345, (uint32_t)(1.17 * 65536), row_weights[w], 0, 0);
+        check_bilinear(path, 1920, 2, 0, 65536, row_weights[w], 3, 1);
+    }
 }
 
 int main(void) {
@@ -139,6 +194,23 @@ int main(void) {
         for (int c = 0; c < 3; c++) want[x] |= (((channel[c] + 128) >> 8) & 0xFF) << (8 * c);
     }
     expect_equal("portable", "filter formula", out, want, 20, 20, 3);
+    // The portable bilinear row against its formula, and what the formula means:
+    // a whole position with the top row alone is that pixel; halfway between two
+    // columns and two rows is the rounded mean of the four (for even sums).
+    fill_random(bilinear_top, 64);
+    fill_random(bilinear_bottom, 64);
+    for (uint32_t weight = 0; weight <= 256; weight += 32) {
+        bilinear_portable(out, bilinear_top, bilinear_bottom, weight, 3 << 15, 40503, 40, 30);
+        for (size_t u = 0; u < 40; u++) want[u] = reference_bilinear(bilinear_top, bilinear_bottom, weight, (3 << 15) + (uint32_t)u * 40503, 30);
+        expect_equal("portable", "bilinear formula", out, want, 40, 40, weight);
+    }
+    bilinear_portable(out, bilinear_top, bilinear_bottom, 0, 5 << 16, 1 << 16, 8, 63);
+    for (size_t i = 0; i < 8; i++) want[i] = bilinear_top[5 + i] | 0xFF000000u;
+    expect_equal("portable", "bilinear at whole positions", out, want, 8, 8, 0);
+    uint32_t corners[4] = {0x00102030, 0x00305070, 0x00204060, 0x00406080};
+    bilinear_portable(out, corners, corners + 2, 128, 1 << 15, 0, 1, 1);
+    want[0] = 0xFF284460;  // red (0x10 + 0x30 + 0x20 + 0x40) / 4 = 0x28, green 0x44, blue 0x60
+    expect_equal("portable", "bilinear midpoint", out, want, 1, 1, 128);
 
     size_t paths = vitrine_rows_path_count();
     printf("pixel rows: %zu paths on this CPU (", paths);

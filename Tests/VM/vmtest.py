@@ -707,6 +707,9 @@ def run_suite(args):
         tear_check(guest, results, "legacy.yaml", "legacy", dumps=20)
         _, log = guest.run("cat /tmp/legacy.log")
         results.check("the legacy interface was used where asked for", " legacy" in log, log.strip()[:200])
+        # A Ken Burns slide at rest: frames at every refresh, steadily, and a moving picture.
+        from kenburns_checks import kenburns_checks
+        kenburns_checks(guest, results, args, mirror, work)
         hotplug_checks(guest, results, args, mirror, work)
         power_checks(guest, results, args, mirror, work)
         if args.gpu == "virtio":

@@ -58,19 +58,6 @@ func makeEngine(
 /// The slide contents of the scene's layers, bottom to top.
 func contents(_ scene: Scene) -> [SlideContent] { scene.layers.map(\.content) }
 
-/// A deterministic pseudo-random generator (SplitMix64), so jittered runs repeat exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// An image whose pixel at (x, y) is `value(x, y)`.
 func makeImage(width: Int, height: Int, _ value: (Int, Int) -> UInt32) -> PixelImage {
     let image = PixelImage(size: PixelSize(width: width, height: height))

@@ -3,7 +3,6 @@ import Logging
 import Testing
 import VitrineConfig
 import VitrineCore
-import VitrineJPEG
 @testable import VitrineRuntime
 
 /// The real display loop (epoll, timerfd, eventfd, decode queue) on a headless
@@ -80,11 +79,7 @@ struct DisplayRotationTests {
     @Test func aQuarterTurnTurnsThePicture() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }
-        let picture = PixelImage(size: PixelSize(width: 90, height: 160))
-        for y in 0..<160 {
-            for x in 0..<90 { picture[x, y] = x < 45 ? RGBAColor(red: 220, green: 20, blue: 20).xrgb : RGBAColor(red: 20, green: 20, blue: 220).xrgb }
-        }
-        #expect(FileManager.default.createFile(atPath: directory + "/split.jpg", contents: Data(try JPEGEncoder().encode(picture, quality: 95))))
+        try writeJPEG(directory + "/split.jpg", size: PixelSize(width: 90, height: 160), splitRedBlue(width: 90))
         let configuration = try ConfigLoader.parse("""
             slides: [split.jpg]
             indicator: { visible: false }

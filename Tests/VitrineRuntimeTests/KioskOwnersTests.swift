@@ -37,6 +37,21 @@ struct KioskOwnersTests {
         pacing.presented(at: at(1000), animating: false) // the rest after the transition is no gap
         #expect(pacing.transitionFrameGaps.count == 2)
         #expect(pacing.transitionFrameGaps.summary == "n=2 median=17ms p95=17ms max=17ms")
+        // Ken Burns frames (a picture moving at rest) are counted apart; a
+        // transition frame after them starts the transitions' count afresh.
+        #expect(pacing.presented(at: at(1017), animating: false, kenBurns: true) == nil)
+        #expect(pacing.presented(at: at(1034), animating: false, kenBurns: true) == FrameGap(motion: .kenBurns, duration: .milliseconds(17)))
+        #expect(pacing.presented(at: at(1052), animating: false, kenBurns: true) == FrameGap(motion: .kenBurns, duration: .milliseconds(18)))
+        #expect(pacing.presented(at: at(1069), animating: true, kenBurns: true) == nil)
+        #expect(pacing.presented(at: at(1086), animating: true) == FrameGap(motion: .transition, duration: .milliseconds(17)))
+        #expect(pacing.kenBurnsFrameGaps.count == 2 && pacing.transitionFrameGaps.count == 3)
+        // The metrics keep them as cumulative buckets.
+        let metrics = KioskMetrics()
+        metrics.frameGap(FrameGap(motion: .kenBurns, duration: .milliseconds(17)))
+        metrics.frameGap(FrameGap(motion: .kenBurns, duration: .milliseconds(60)))
+        let kenBurns = metrics.snapshot.frameGaps[.kenBurns]
+        #expect(kenBurns?.bucketCounts == [0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2])
+        #expect(kenBurns?.count == 2 && metrics.snapshot.frameGaps[.transition]?.count == 0)
         // A display at 1000 Hz (or one that says 0): never less than 1 ms.
         #expect(FramePacing(refreshInterval: .milliseconds(1)).minimumFrameGap == .milliseconds(1))
     }

@@ -29,6 +29,22 @@ func writeJPEG(_ path: String, size: PixelSize, color: RGBAColor, orientation: E
     return path
 }
 
+/// Writes a JPEG of `size` whose pixel at (x, y) is `color(x, y)` and returns its path.
+@discardableResult
+func writeJPEG(_ path: String, size: PixelSize, _ color: (Int, Int) -> RGBAColor) throws -> String {
+    let image = PixelImage(size: size)
+    for y in 0..<size.height {
+        for x in 0..<size.width { image[x, y] = color(x, y).xrgb }
+    }
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(try JPEGEncoder().encode(image, quality: 95))))
+    return path
+}
+
+/// Red on the left half, blue on the right.
+func splitRedBlue(width: Int) -> (Int, Int) -> RGBAColor {
+    { x, _ in x < width / 2 ? RGBAColor(red: 220, green: 20, blue: 20) : RGBAColor(red: 20, green: 20, blue: 220) }
+}
+
 func channels(_ pixel: UInt32) -> (r: Int, g: Int, b: Int) {
     (Int((pixel >> 16) & 0xFF), Int((pixel >> 8) & 0xFF), Int(pixel & 0xFF))
 }

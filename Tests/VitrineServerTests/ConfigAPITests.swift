@@ -58,6 +58,33 @@ struct ConfigAPITests {
         }
     }
 
+    /// A pushed Ken Burns default and a slide's own come back from GET in their
+    /// canonical form, every key of each form written.
+    @Test func aPushedKenBurnsComesBackInItsCanonicalForm() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let pushed = """
+            kenBurns: true
+            slides: [red.jpg, {path: green.jpg, kenBurns: {from: [0, 0, 1, 1], to: [0.5, 0.5, 0.5, 0.5], easing: linear}}, {path: blue.jpg, kenBurns: false}]
+            """
+        try await harness.application().test(.router) { client in
+            try await client.execute(uri: "/api/v1/config", method: .put, headers: Self.yaml, body: body(pushed)) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+            }
+            try await client.execute(uri: "/api/v1/config", method: .get, headers: authorized()) { response in
+                let document = json(response.body)
+                let top = document["kenBurns"] as? [String: Any]
+                #expect(top?["seed"] as? Int == 0 && top?["zoom"] as? Double == 1.25 && top?["easing"] as? String == "ease-in-out")
+                let slides = document["slides"] as? [[String: Any]] ?? []
+                #expect(slides.count == 3 && slides[0]["kenBurns"] == nil)
+                let own = slides[1]["kenBurns"] as? [String: Any]
+                #expect(own?["to"] as? [Double] == [0.5, 0.5, 0.5, 0.5] && own?["easing"] as? String == "linear")
+                #expect(slides[2]["kenBurns"] as? Bool == false)
+            }
+        }
+        #expect(harness.store.current.configuration.kenBurns == .seeded(seed: 0, zoom: 1.25, easing: .easeInOut))
+    }
+
     @Test func aValidPushAppliesWithANewVersionAndSurvivesAReopen() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
@@ -175,6 +202,8 @@ struct ConfigAPITests {
         ("slides: [../../etc/shadow, /etc/passwd, \"file:///etc/passwd\"]", "application/yaml", 422, ["slides[2]"]),
         ("slides: [../../etc/shadow, /etc/passwd, images/../../x.jpg]", "application/yaml", 422, ["slides[0].path", "slides[1].path", "slides[2].path"]),
         ("slides: [\"asset:\(String(repeating: "0", count: 64))\"]", "application/yaml", 422, ["slides[0].path"]),
+        ("kenBurns: {zoom: 3}\nslides: [{path: red.jpg, kenBurns: {from: [0, 0, 0.9, 0.5], to: [0, 0, 1, 1]}}]", "application/yaml", 422,
+         ["kenBurns.zoom", "slides[0].kenBurns.from"]),
         ("api: {listen: \"off\"}", "application/yaml", 422, ["api"]),
         ("output: {display: headless, width: 64, height: 48, preview: /etc/cron.d/x}", "application/yaml", 422, ["output"]),
         ("slides: []", "text/plain", 415, []),

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import NIOPosix
 import Testing
+@testable import VitrineRuntime
 @testable import VitrineServer
 
 @Suite("API: status, control, screenshot, events, monitoring")
@@ -154,12 +155,41 @@ struct StatusAndEventsTests {
                 #expect(text.contains("vitrine_api_requests_total{method=\"POST\",status=\"202\"} 1\n"))
                 let decodes = text.split(separator: "\n").first { $0.hasPrefix("vitrine_decode_seconds_count ") }
                 #expect((decodes.flatMap { Int($0.split(separator: " ")[1]) } ?? 0) >= 2, "both slides decoded")
+                // Frame gaps by motion (this playlist cuts and does not pan: none of either yet).
+                func sample(_ name: String) -> Int? {
+                    text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) }
+                }
+                #expect(text.contains("# TYPE vitrine_frame_gap_seconds histogram\n"))
+                for motion in ["transition", "kenburns"] {
+                    #expect(sample("vitrine_frame_gap_seconds_count{motion=\"\(motion)\"}") == 0)
+                    #expect(sample("vitrine_frame_gap_seconds_bucket{motion=\"\(motion)\",le=\"0.0167\"}") == nil, "no such bound")
+                    #expect(sample("vitrine_frame_gap_seconds_bucket{motion=\"\(motion)\",le=\"0.0175\"}") == 0)
+                    #expect(sample("vitrine_frame_gap_seconds_bucket{motion=\"\(motion)\",le=\"+Inf\"}") == 0)
+                }
             }
             try await client.execute(uri: "/healthz", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(json(response.body)["status"] as? String == "ok")
             }
         }
+    }
+
+    /// Frame gaps as a Prometheus histogram per motion: cumulative buckets, the sum and the count.
+    @Test func frameGapsAreAHistogramPerMotion() {
+        var snapshot = KioskMetrics.Snapshot()
+        var gaps = KioskMetrics.GapHistogram()
+        gaps.bucketCounts = [0, 0, 3, 9, 10, 10, 11, 11, 11, 11, 11, 11, 11]
+        gaps.seconds = 0.2
+        gaps.count = 11
+        snapshot.frameGaps[.kenBurns] = gaps
+        let text = PrometheusExposition.text(kiosk: snapshot, requests: [:], uptimeSeconds: 1)
+        #expect(text.contains("# TYPE vitrine_frame_gap_seconds histogram\n"))
+        #expect(text.contains("vitrine_frame_gap_seconds_bucket{motion=\"kenburns\",le=\"0.0155\"} 3\n"))
+        #expect(text.contains("vitrine_frame_gap_seconds_bucket{motion=\"kenburns\",le=\"0.0175\"} 9\n"))
+        #expect(text.contains("vitrine_frame_gap_seconds_bucket{motion=\"kenburns\",le=\"+Inf\"} 11\n"))
+        #expect(text.contains("vitrine_frame_gap_seconds_sum{motion=\"kenburns\"} 0.2\n"))
+        #expect(text.contains("vitrine_frame_gap_seconds_count{motion=\"kenburns\"} 11\n"))
+        #expect(text.contains("vitrine_frame_gap_seconds_count{motion=\"transition\"} 0\n"))
     }
 
     @Test func healthIsStalledOnceTheDisplayThreadStops() async throws {

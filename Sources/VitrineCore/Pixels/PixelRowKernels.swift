@@ -15,6 +15,10 @@ public enum PixelRowKernels {
     /// The path in use (`vitrine_rows_kernel_name`).
     public static var current: String { String(cString: vitrine_rows_kernel_name()) }
 
+    /// Orders the kernels' streaming stores before what follows reads their
+    /// output (`vitrine_rows_finish`): after `FrameRegionSampler.draw`, for one.
+    public static func finish() { vitrine_rows_finish() }
+
     /// Uses `name` from now on, for the whole process (`vitrine_rows_select`);
     /// false, with nothing changed, when this CPU cannot run it.
     @discardableResult

@@ -33,6 +33,9 @@ final class KioskContent {
     private let wakeup: WakeupSignal
     private let metrics: KioskMetrics
     private let logger: Logger
+    /// The notes about Ken Burns frames held below their zoom already logged:
+    /// each is said once, not at every configuration that repeats it.
+    private var headroomNotes: Set<String> = []
 
     /// What `switchIfDue` switched to, for the loop's other owners.
     struct Switch {
@@ -54,6 +57,13 @@ final class KioskContent {
         self.logger = logger
         self.output = output
         store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
+        noteHeadroom(of: configuration)
+    }
+
+    /// Says once that Ken Burns frames at this output are held below their zoom (`SlideRequest.kenBurnsFramePixelLimit`).
+    private func noteHeadroom(of configuration: KioskConfiguration) {
+        guard let note = configuration.kenBurnsHeadroomNote(output: output), headroomNotes.insert(note).inserted else { return }
+        logger.notice("\(note)")
     }
 
     /// The version the next change is made under: the one waiting, else the one on screen.
@@ -75,6 +85,7 @@ final class KioskContent {
         self.output = output
         logger.notice("output size is now \(output): decoding the slides again")
         store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
+        noteHeadroom(of: configuration)
     }
 
     /// What the schedule or an override shows from now: decoded into a store of
@@ -82,6 +93,7 @@ final class KioskContent {
     func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine, at now: KioskInstant) {
         let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
         let store = Self.makeStore(next, output: output, wakeup: wakeup, metrics: metrics)
+        noteHeadroom(of: next)
         // The same version and playlist sent again, or a change that leaves the
         // picture on screen in the playlist: keep the position, and have the
         // slides around it ready for the swap.

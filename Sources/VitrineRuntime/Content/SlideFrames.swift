@@ -2,12 +2,25 @@ import VitrineConfig
 import VitrineCore
 
 extension KioskConfiguration {
-    /// One decode request per slide, for an output of `output` size.
+    /// One decode request per slide, for an output of `output` size; a Ken
+    /// Burns slide's carries its motion over its dwell.
     public func slideRequests(output: PixelSize) -> [SlideRequest] {
         slides.map { slide in
-            SlideRequest(file: slide.path, resolvedPath: resolve(slide.path), fit: slide.fit ?? fit,
-                         background: background, output: output, maxPixels: decode.maxPixels)
+            let motion = kenBurns(of: slide)?.motion(picture: slide.path, dwell: slide.duration ?? interval)
+            return SlideRequest(file: slide.path, resolvedPath: resolve(slide.path), fit: slide.fit ?? fit,
+                                background: background, output: output, maxPixels: decode.maxPixels, kenBurns: motion)
         }
+    }
+
+    /// The log line, if any, saying that Ken Burns frames at `output` are held
+    /// to `SlideRequest.kenBurnsFramePixelLimit` with less headroom than their zoom.
+    public func kenBurnsHeadroomNote(output: PixelSize) -> String? {
+        let limited = slideRequests(output: output).filter(\.isHeadroomLimited)
+        guard let first = limited.first, let zoom = limited.compactMap(\.kenBurns?.largestZoom).max() else { return nil }
+        let limit = SlideRequest.kenBurnsFramePixelLimit
+        return "Ken Burns frames at \(output) are held to \(limit >> 20) Mi pixels (\(limit >> 18) MiB) each: "
+            + "\(fixedPoint(first.frameScale, decimals: 2))x the output instead of up to \(fixedPoint(zoom, decimals: 2))x, "
+            + "so the closest views of \(limited.count) slide\(limited.count == 1 ? "" : "s") are enlarged from it"
     }
 
     public func placeholderRequest(output: PixelSize) -> SlideRequest? {
@@ -45,13 +58,6 @@ extension SlideFrameStore {
         return frame(for: layer.content)
     }
 
-    /// `frame(for:)`, with an animation's frame framed now if it is not yet:
-    /// for `vitrine render`, which must show the frame of the instant it renders.
-    public func frameNow(for layer: Scene.Layer) -> PixelImage? {
-        if let (animation, index) = animationFrame(of: layer) { return animation.frameNow(index) }
-        return frame(for: layer.content)
-    }
-
     /// The animation of `layer`'s slide and the frame its playback shows (the
     /// first while a finger holds it); nil for a still or an undecoded slide.
     private func animationFrame(of layer: Scene.Layer) -> (SlideAnimation, Int)? {
@@ -67,11 +73,16 @@ extension SlideFrameStore {
         var drawn = scene
         for index in drawn.layers.indices {
             let layer = drawn.layers[index]
-            guard case .slide(let slide) = layer.content, let animation = animation(of: slide), !layer.playback.isHeld else {
+            let animation: SlideAnimation? = if case .slide(let slide) = layer.content { self.animation(of: slide) } else { nil }
+            if let motion = kenBurns(of: layer.content) {
+                // A Ken Burns picture past its end, or held by a finger, looks the same
+                // however long it stays, unless its frames play.
+                if animation == nil || layer.playback.isHeld { drawn.layers[index].playback = motion.drawn(layer.playback) }
+            } else if let animation, !layer.playback.isHeld {
+                drawn.layers[index].playback = LayerPlayback(elapsed: animation.timeline.frameStart(at: layer.playback.elapsed))
+            } else {
                 drawn.layers[index].playback = .start
-                continue
             }
-            drawn.layers[index].playback = LayerPlayback(elapsed: animation.timeline.frameStart(at: layer.playback.elapsed))
         }
         return drawn
     }
@@ -87,5 +98,41 @@ extension SlideFrameStore {
             soonest = min(soonest ?? instant, instant)
         }
         return soonest
+    }
+
+    /// Whether `content`'s picture moves of itself.
+    func hasMotion(_ content: SlideContent) -> Bool { kenBurns(of: content) != nil }
+}
+
+extension SlideFrameStore {
+    /// The Ken Burns motion `content` shows: its slide's, while the slide's own
+    /// frame is there to show it (a failed one shows the still placeholder).
+    public func kenBurns(of content: SlideContent) -> KenBurnsMotion? {
+        guard case .slide(let index) = content, let motion = kenBurns(ofSlide: index), frame(of: index) != nil else { return nil }
+        return motion
+    }
+
+    /// What the compositor draws for `layer`: its slide's frame (an animated
+    /// slide's frame at the layer's playback), or for a Ken Burns slide the
+    /// rectangle of that frame at the layer's playback; a failed slide shows
+    /// the placeholder; nil draws the background.
+    public func picture(for layer: Scene.Layer) -> LayerPicture? { picture(for: layer, framingNow: false) }
+
+    /// `picture(for:)`, with an animation's frame framed now if it is not yet:
+    /// for `vitrine render`, which must show the frame of the instant it renders.
+    public func pictureNow(for layer: Scene.Layer) -> LayerPicture? { picture(for: layer, framingNow: true) }
+
+    private func picture(for layer: Scene.Layer, framingNow: Bool) -> LayerPicture? {
+        let animated = animationFrame(of: layer).map { framingNow ? $0.0.frameNow($0.1) : $0.0.frame($0.1) }
+        if case .slide(let index) = layer.content, let still = frame(of: index), let motion = kenBurns(ofSlide: index) {
+            return LayerPicture(frame: animated ?? still, region: motion.rect(at: layer.playback))
+        }
+        return (animated ?? frame(for: layer.content)).map { LayerPicture(frame: $0) }
+    }
+
+    /// Whether a Ken Burns picture in `scene` moves on at the next refresh: a
+    /// frame is then wanted at every refresh, as during a transition.
+    public func kenBurnsMoves(in scene: Scene) -> Bool {
+        scene.layers.contains { layer in kenBurns(of: layer.content)?.isMoving(at: layer.playback) ?? false }
     }
 }

@@ -276,6 +276,7 @@ public final class Kiosk {
     private func draw(_ presentation: Presentation) {
         guard let presented = output.draw(presentation, store: store, configuration: configuration, logger: logger) else { return }
         link.metrics.framePresented()
+        if let gap = presented.frameGap { link.metrics.frameGap(gap) }
         reportFirstFrame(presentation.scene, at: presentation.instant)
         if let shown = presented.slideShown { link.send(.slideShown(shown)) }
     }

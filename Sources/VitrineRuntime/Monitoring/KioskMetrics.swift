@@ -4,6 +4,19 @@
 public final class KioskMetrics: Sendable {
     /// Decode-time histogram bucket upper bounds, in seconds (Prometheus `le`).
     public static let decodeBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+    /// Frame-gap histogram bucket upper bounds, in seconds: finest around one
+    /// and two periods of a 60 Hz display (16.7 ms, 33.3 ms), the floor one
+    /// period less 2 ms (14.7 ms) lands in the 15.5 ms bucket, and 3 periods (50 ms).
+    public static let frameGapBuckets: [Double] = [0.005, 0.010, 0.0155, 0.0175, 0.020, 0.025, 0.0334, 0.050, 0.0667, 0.100, 0.250, 1]
+
+    /// Gaps between consecutive frames of one motion, as a Prometheus histogram.
+    public struct GapHistogram: Hashable, Sendable {
+        /// Cumulative counts per bucket of `frameGapBuckets` (the last is +Inf).
+        public var bucketCounts = [Int](repeating: 0, count: KioskMetrics.frameGapBuckets.count + 1)
+        public var seconds = 0.0
+        public var count = 0
+        public init() {}
+    }
 
     public struct Snapshot: Hashable, Sendable {
         public var framesPresented = 0
@@ -15,6 +28,8 @@ public final class KioskMetrics: Sendable {
         public var decodeCount = 0
         /// Whether the screen is lit (switched on, or woken by a touch).
         public var screenOn = true
+        /// Frame gaps while a transition animates, and while a Ken Burns picture moves.
+        public var frameGaps: [FrameMotion: GapHistogram] = Dictionary(uniqueKeysWithValues: FrameMotion.allCases.map { ($0, GapHistogram()) })
     }
 
     private let mutex = Mutex()
@@ -28,6 +43,20 @@ public final class KioskMetrics: Sendable {
     func slideChanged() { mutex.withLock { current.slideChanges += 1 } }
     func touched() { mutex.withLock { current.touches += 1 } }
     func screenLit(_ lit: Bool) { mutex.withLock { current.screenOn = lit } }
+
+    func frameGap(_ gap: FrameGap) {
+        let seconds = gap.duration.secondsValue
+        mutex.withLock {
+            var histogram = current.frameGaps[gap.motion] ?? GapHistogram()
+            for (index, bound) in Self.frameGapBuckets.enumerated() where seconds <= bound {
+                histogram.bucketCounts[index] += 1
+            }
+            histogram.bucketCounts[Self.frameGapBuckets.count] += 1
+            histogram.seconds += seconds
+            histogram.count += 1
+            current.frameGaps[gap.motion] = histogram
+        }
+    }
 
     func decoded(in duration: Duration) {
         let seconds = duration.secondsValue

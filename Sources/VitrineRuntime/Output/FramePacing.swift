@@ -1,6 +1,7 @@
 import VitrineCore
 
-/// When the next frame may be presented, and how evenly transition frames came.
+/// When the next frame may be presented, and how evenly the frames of a
+/// transition, or of a Ken Burns picture moving, came.
 ///
 /// Frames are at least a little under one refresh period apart: on hardware the
 /// next frame is then always ready for the next vblank, while drivers that
@@ -13,9 +14,13 @@ struct FramePacing {
     /// The display's refresh period.
     var refreshInterval: Duration
     private(set) var lastPresent: MonotonicInstant?
-    private var lastPresentWasAnimating = false
+    /// What drew the last frame presented, if it was drawn for a motion.
+    private var lastMotion: FrameMotion?
     /// Gaps between consecutive frames presented while a transition animates.
     private(set) var transitionFrameGaps = DurationHistogram()
+    /// Gaps between consecutive frames presented while a Ken Burns picture moves
+    /// (and no transition runs).
+    private(set) var kenBurnsFrameGaps = DurationHistogram()
 
     init(refreshInterval: Duration) {
         self.refreshInterval = refreshInterval
@@ -34,11 +39,36 @@ struct FramePacing {
         (lastPresent ?? now) + minimumFrameGap
     }
 
-    /// A frame was presented at `now`; `animating` says whether a transition drew it.
-    /// The gap counts only when both it and the previous frame were animation frames.
-    mutating func presented(at now: MonotonicInstant, animating: Bool) {
-        if animating, lastPresentWasAnimating, let lastPresent { transitionFrameGaps.record(now - lastPresent) }
-        lastPresentWasAnimating = animating
+    /// A frame was presented at `now`; `animating` says whether a transition drew
+    /// it, `kenBurns` whether a Ken Burns picture moving did. The gap counts (and
+    /// is returned) only when it and the previous frame were drawn for the same motion.
+    @discardableResult
+    mutating func presented(at now: MonotonicInstant, animating: Bool, kenBurns: Bool = false) -> FrameGap? {
+        let motion: FrameMotion? = animating ? .transition : kenBurns ? .kenBurns : nil
+        var gap: FrameGap?
+        if let motion, motion == lastMotion, let lastPresent {
+            gap = FrameGap(motion: motion, duration: now - lastPresent)
+            switch motion {
+            case .transition: transitionFrameGaps.record(now - lastPresent)
+            case .kenBurns: kenBurnsFrameGaps.record(now - lastPresent)
+            }
+        }
+        lastMotion = motion
         lastPresent = now
+        return gap
     }
+}
+
+/// What a run of frames at every refresh is drawn for.
+public enum FrameMotion: String, Hashable, Sendable, CaseIterable {
+    /// A page change animates.
+    case transition
+    /// A Ken Burns picture pans and zooms.
+    case kenBurns = "kenburns"
+}
+
+/// The time between two consecutive frames drawn for the same motion.
+public struct FrameGap: Hashable, Sendable {
+    public var motion: FrameMotion
+    public var duration: Duration
 }

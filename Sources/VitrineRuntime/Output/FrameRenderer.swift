@@ -42,7 +42,7 @@ public struct FrameRenderer {
         store.waitUntilIdle()
         failures += store.takeNewFailures().map(\.error)
         let frame = PixelImage(size: output)
-        configuration.compositor.compose(scene, into: frame.canvas) { store.frameNow(for: $0) }
+        configuration.compositor.compose(scene, into: frame.canvas) { store.pictureNow(for: $0) }
         return (frame, failures)
     }
 }

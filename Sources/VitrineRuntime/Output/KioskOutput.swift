@@ -21,12 +21,17 @@ final class KioskOutput {
     private var displayGeneration: Int
     /// The picture changed but could not be drawn yet (pacing, or a pending flip).
     private var needsRedraw = false
+    /// A Ken Burns picture on screen moves on at the next refresh: a frame is
+    /// wanted at every refresh, through the same pacing as a transition's.
+    private var kenBurnsMoving = false
 
     /// A frame that went to the display.
     struct Presented {
         /// A slide this frame shows at rest for the first time, when the frame is on
         /// screen already (headless; DRM reports it at the flip's completion).
         var slideShown: SlideShown?
+        /// The time since the frame before, when both were drawn for the same motion.
+        var frameGap: FrameGap?
     }
 
     init(display: DisplayBackend, configuration: KioskConfiguration) {
@@ -68,6 +73,7 @@ final class KioskOutput {
         // Only the motion a picture shows counts: a still picture's scene is the same however long it rests.
         let scene = store.drawnScene(presentation.scene), now = presentation.instant
         let version = store.version
+        kenBurnsMoving = store.kenBurnsMoves(in: scene)
         if renderer.shows(scene, version: version) {
             needsRedraw = false
             return nil
@@ -77,20 +83,20 @@ final class KioskOutput {
         // Not ready means a flip is pending (its completion wakes the loop), or
         // the display is away (a hotplug brings it back).
         guard display.isReadyForFrame, let canvas = display.acquireCanvas() else { return nil }
-        renderer.render(scene, size: logicalSize, into: canvas) { store.frame(for: $0) }
+        renderer.render(scene, size: logicalSize, into: canvas) { store.picture(for: $0) }
         do {
             try display.present(at: now)
         } catch {
             logger.error("cannot present a frame: \(error)")
             return nil
         }
-        pacing.presented(at: now, animating: presentation.isAnimating)
+        let gap = pacing.presented(at: now, animating: presentation.isAnimating, kenBurns: kenBurnsMoving)
         renderer.presented(scene, version: version)
         needsRedraw = false
         latency.framePresented()
         let shown = plays.presented(scene, configuration: configuration, decoded: { store.frame(of: $0) != nil },
                                     flipPending: display.isFlipPending)
-        return Presented(slideShown: shown)
+        return Presented(slideShown: shown, frameGap: gap)
     }
 
     /// A flip completed: the input it shows reached the screen (latency), and
@@ -109,15 +115,16 @@ final class KioskOutput {
 
     /// The scene on screen composed again into memory of its own (a screenshot).
     func screenshot(fallback: Scene, store: SlideFrameStore) -> PixelImage {
-        renderer.screenshot(size: logicalSize, fallback: fallback) { store.frame(for: $0) }
+        renderer.screenshot(size: logicalSize, fallback: fallback) { store.picture(for: $0) }
     }
 
     /// When the loop must wake for the next frame, if it wants one: a redraw
-    /// waiting, or an animation (`engineWakeup` is `.everyFrame`).
+    /// waiting, an animation (`engineWakeup` is `.everyFrame`), or a Ken Burns
+    /// picture moving on.
     func nextFrame(for engineWakeup: CarouselWakeup, after now: MonotonicInstant) -> MonotonicInstant? {
         let animating = { if case .everyFrame = engineWakeup { return true } else { return false } }()
         // While a flip is pending, its completion event wakes the loop instead.
-        if needsRedraw || animating, display.isReadyForFrame { return pacing.nextFrame(after: now) }
+        if needsRedraw || animating || kenBurnsMoving, display.isReadyForFrame { return pacing.nextFrame(after: now) }
         // No display connected: no flip event will wake the loop, so the timer
         // keeps an animation's timeline going, undrawn, and its page change
         // happens (and is reported) on time.
@@ -129,5 +136,6 @@ final class KioskOutput {
     func logSummaries(_ logger: Logger) {
         if let summary = latency.latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
         if let summary = pacing.transitionFrameGaps.summary { logger.notice("frame pacing during transitions: \(summary)") }
+        if let summary = pacing.kenBurnsFrameGaps.summary { logger.notice("frame pacing during Ken Burns motion: \(summary)") }
     }
 }

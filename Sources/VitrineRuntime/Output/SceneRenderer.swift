@@ -28,13 +28,13 @@ final class SceneRenderer {
     func invalidate() { lastDrawn = nil }
 
     /// Composes `scene` at `size` (upright) into `canvas` (the panel's buffer).
-    func render(_ scene: Scene, size: PixelSize, into canvas: PixelCanvas, frames: (Scene.Layer) -> PixelImage?) {
+    func render(_ scene: Scene, size: PixelSize, into canvas: PixelCanvas, pictures: (Scene.Layer) -> LayerPicture?) {
         if rotation == .up {
-            compositor.compose(scene, into: canvas, frame: frames)
+            compositor.compose(scene, into: canvas, picture: pictures)
         } else {
             if uprightFrame?.size != size { uprightFrame = PixelImage(size: size) }
             let upright = uprightFrame!
-            compositor.compose(scene, into: upright.canvas, frame: frames)
+            compositor.compose(scene, into: upright.canvas, picture: pictures)
             rotation.draw(upright, into: canvas)
         }
     }
@@ -45,9 +45,9 @@ final class SceneRenderer {
     /// The scene on screen (or `fallback` before the first frame), composed
     /// again upright into memory of its own: reading back a scanout buffer is
     /// slow (write-combined on most boards), and it may be turned.
-    func screenshot(size: PixelSize, fallback: Scene, frames: (Scene.Layer) -> PixelImage?) -> PixelImage {
+    func screenshot(size: PixelSize, fallback: Scene, pictures: (Scene.Layer) -> LayerPicture?) -> PixelImage {
         let image = PixelImage(size: size)
-        compositor.compose(lastDrawn?.scene ?? fallback, into: image.canvas, frame: frames)
+        compositor.compose(lastDrawn?.scene ?? fallback, into: image.canvas, picture: pictures)
         return image
     }
 }

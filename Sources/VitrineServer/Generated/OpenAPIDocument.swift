@@ -1981,6 +1981,8 @@ components:
           type: boolean
           default: false
           description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
+        kenBurns:
+          $ref: "#/components/schemas/KenBurns"
     OverrideSlidePath:
       type: string
       description: |
@@ -2200,6 +2202,10 @@ components:
           type: string
           enum: [placeholder, skip]
           default: placeholder
+        kenBurns:
+          description: Ken Burns pan and zoom for every slide that does not set its own `kenBurns`. Written back only when set; `false` is the same as leaving it out.
+          allOf:
+            - $ref: "#/components/schemas/KenBurns"
         transition:
           $ref: "#/components/schemas/Transition"
         indicator:
@@ -2258,6 +2264,8 @@ components:
               type: boolean
               default: false
               description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
+            kenBurns:
+              $ref: "#/components/schemas/KenBurns"
     PushedConfiguration:
       type: object
       additionalProperties: false
@@ -2299,6 +2307,10 @@ components:
           type: string
           enum: [placeholder, skip]
           default: placeholder
+        kenBurns:
+          description: Ken Burns pan and zoom for every slide that does not set its own `kenBurns`. Written back only when set; `false` is the same as leaving it out.
+          allOf:
+            - $ref: "#/components/schemas/KenBurns"
         transition:
           $ref: "#/components/schemas/Transition"
         indicator:
@@ -2342,6 +2354,8 @@ components:
               type: boolean
               default: false
               description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
+            kenBurns:
+              $ref: "#/components/schemas/KenBurns"
     PushedSlidePath:
       type: string
       minLength: 1
@@ -2385,6 +2399,59 @@ components:
               default: 2s
               allOf:
                 - $ref: "#/components/schemas/PostTimeout"
+    KenBurns:
+      description: |
+        Ken Burns pan and zoom (docs/configuration.md, "Ken Burns"): the screen moves over the slide's framed picture from
+        one rectangle to another during the slide's duration, drawn at every refresh. `false` turns it off (on a slide,
+        over the top-level default); `true` is `{seed: 0, zoom: 1.25}`. Two rectangles (`from`, `to`), or a `seed` that
+        chooses them for each picture, the same on every kiosk, with the closest view at `zoom`. GET writes the object
+        with every key of its form, `easing` included.
+      oneOf:
+        - type: boolean
+        - type: object
+          additionalProperties: false
+          required: [from, to]
+          properties:
+            from:
+              $ref: "#/components/schemas/KenBurnsRectangle"
+            to:
+              $ref: "#/components/schemas/KenBurnsRectangle"
+            easing:
+              $ref: "#/components/schemas/KenBurnsEasing"
+        - type: object
+          additionalProperties: false
+          properties:
+            seed:
+              type: integer
+              minimum: 0
+              maximum: 4294967295
+              default: 0
+            zoom:
+              type: number
+              minimum: 1
+              exclusiveMinimum: true
+              maximum: 2
+              default: 1.25
+              description: The closest view, as a multiple of the whole framed picture's size.
+            easing:
+              $ref: "#/components/schemas/KenBurnsEasing"
+    KenBurnsRectangle:
+      type: array
+      minItems: 4
+      maxItems: 4
+      items:
+        type: number
+        minimum: 0
+        maximum: 1
+      description: |
+        `[x, y, w, h]`, fractions of the framed picture's width and height (the output-shaped frame, the bars of `contain`
+        included). Beyond what the schema says: inside the picture (x + w <= 1, y + h <= 1), of the output's shape (w = h),
+        and at most a 2x zoom (w >= 0.5); anything else is refused with 422 at its path.
+      example: [0.1, 0.1, 0.8, 0.8]
+    KenBurnsEasing:
+      type: string
+      enum: [linear, ease-in, ease-out, ease-in-out]
+      default: ease-in-out
     Transition:
       type: object
       additionalProperties: false
@@ -2635,6 +2702,8 @@ components:
               type: boolean
               default: false
               description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
+            kenBurns:
+              $ref: "#/components/schemas/KenBurns"
             from:
               $ref: "#/components/schemas/ScheduleMoment"
             until:

@@ -53,6 +53,17 @@ enum PrometheusExposition {
         out.append("vitrine_decode_seconds_bucket{le=\"+Inf\"} \(kiosk.decodeBucketCounts[KioskMetrics.decodeBuckets.count])")
         out.append("vitrine_decode_seconds_sum \(kiosk.decodeSeconds)")
         out.append("vitrine_decode_seconds_count \(kiosk.decodeCount)")
+        out.append("# HELP vitrine_frame_gap_seconds Time between consecutive frames presented for one motion: a transition, or a Ken Burns picture moving.")
+        out.append("# TYPE vitrine_frame_gap_seconds histogram")
+        for motion in FrameMotion.allCases {
+            let gaps = kiosk.frameGaps[motion] ?? KioskMetrics.GapHistogram()
+            for (index, bound) in KioskMetrics.frameGapBuckets.enumerated() {
+                out.append("vitrine_frame_gap_seconds_bucket{motion=\"\(motion.rawValue)\",le=\"\(bound)\"} \(gaps.bucketCounts[index])")
+            }
+            out.append("vitrine_frame_gap_seconds_bucket{motion=\"\(motion.rawValue)\",le=\"+Inf\"} \(gaps.bucketCounts[KioskMetrics.frameGapBuckets.count])")
+            out.append("vitrine_frame_gap_seconds_sum{motion=\"\(motion.rawValue)\"} \(gaps.seconds)")
+            out.append("vitrine_frame_gap_seconds_count{motion=\"\(motion.rawValue)\"} \(gaps.count)")
+        }
         metric("vitrine_api_requests_total", "counter", "API requests by method and status.",
                requests.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") })
         metric("vitrine_uptime_seconds", "gauge", "Seconds since the kiosk started.", [("", "\(uptimeSeconds)")])

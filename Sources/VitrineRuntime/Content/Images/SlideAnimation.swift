@@ -89,7 +89,7 @@ final class SlideAnimation: @unchecked Sendable {
         let index = min(max(index, 0), timeline.frameCount - 1)
         if index == 0 { return firstFrame }
         if let ready = lock.withLock({ framed[index] }) { return ready }
-        let image = PixelImage(size: request.output)
+        let image = PixelImage(size: firstFrame.size)
         SlideFramer.frame(decoded: frames.frames[index], orientation: frames.orientation, fit: request.fit,
                           background: request.background, into: image.canvas)
         return image
@@ -101,7 +101,7 @@ final class SlideAnimation: @unchecked Sendable {
             // Reuse a let-go frame that no compose holds any more.
             guard let spare = spares.indices.first(where: { isKnownUniquelyReferenced(&spares[$0]) }) else { return nil }
             return spares.remove(at: spare)
-        } ?? PixelImage(size: request.output)
+        } ?? PixelImage(size: firstFrame.size)
         SlideFramer.frame(decoded: frames.frames[index], orientation: frames.orientation, fit: request.fit,
                           background: request.background, into: target.canvas, scratch: scratch)
         let wake = lock.withLock { () -> Bool in

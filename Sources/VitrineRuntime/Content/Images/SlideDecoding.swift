@@ -18,14 +18,60 @@ public struct SlideRequest: Hashable, Sendable {
     public var background: RGBAColor
     public var output: PixelSize
     public var maxPixels: Int
+    /// The slide's pan and zoom; nil for a still slide. A Ken Burns slide's frame
+    /// is decoded finer than the output (`frameScale`), and the compositor shows
+    /// the motion's rectangle of it at each refresh.
+    public var kenBurns: KenBurnsMotion?
+    /// How many times the output's width and height the frame is framed at, at
+    /// most: 1 for a still slide; the motion's closest zoom for a Ken Burns
+    /// one, unless `kenBurnsFramePixelLimit` holds it lower (`isHeadroomLimited`).
+    public let frameScale: Double
 
-    public init(file: String, resolvedPath: String?, fit: FitMode, background: RGBAColor, output: PixelSize, maxPixels: Int) {
+    public init(file: String, resolvedPath: String?, fit: FitMode, background: RGBAColor, output: PixelSize, maxPixels: Int,
+                kenBurns: KenBurnsMotion? = nil) {
         self.file = file
         self.resolvedPath = resolvedPath
         self.fit = fit
         self.background = background
         self.output = output
         self.maxPixels = maxPixels
+        self.kenBurns = kenBurns
+        frameScale = kenBurns.map { Self.headroom(forZoom: $0.largestZoom, output: output) } ?? 1
+    }
+
+    /// The most pixels a Ken Burns slide's frame may hold: 16 Mi, 64 MiB at
+    /// 4 bytes a pixel. Zooms go to 2x, so a frame is also at most 4 output
+    /// frames: at 1920x1080, a 2x zoom's 3840x2160 (31.6 MiB) fits; at
+    /// 3840x2160 the bound holds the headroom to 1.42x (5461x3072), and the
+    /// closest views are enlarged from it. With `decode.cacheSlides` frames
+    /// held, this bounds a Ken Burns playlist's frames at 64 MiB each.
+    public static let kenBurnsFramePixelLimit = 16 << 20
+
+    /// How much finer than `output` a frame for a closest view of `zoom` is framed:
+    /// the zoom, within `kenBurnsFramePixelLimit`, and never below 1.
+    static func headroom(forZoom zoom: Double, output: PixelSize) -> Double {
+        guard !output.isEmpty else { return 1 }
+        let limit = (Double(kenBurnsFramePixelLimit) / Double(output.pixelCount)).squareRoot()
+        return max(1, min(zoom, limit))
+    }
+
+    /// Whether `kenBurnsFramePixelLimit` holds this slide's frame below its closest zoom.
+    public var isHeadroomLimited: Bool {
+        guard let kenBurns else { return false }
+        return frameScale < kenBurns.largestZoom - 1e-9
+    }
+
+    /// The size of the frame a picture of `picture` (upright) is framed into:
+    /// the output's for a still slide; for a Ken Burns one up to `frameScale`
+    /// times it, but no finer than the picture itself has detail for (a
+    /// picture smaller than that is enlarged when shown, not when decoded).
+    public func frameSize(picture: PixelSize) -> PixelSize {
+        guard frameScale > 1, !picture.isEmpty, !output.isEmpty else { return output }
+        let placement = SlideLayout.placement(of: picture, in: output, fit: fit)
+        let detail = max(Double(picture.width) / Double(max(placement.width, 1)), Double(picture.height) / Double(max(placement.height, 1)))
+        let scale = min(frameScale, detail)
+        guard scale > 1 else { return output }
+        return PixelSize(width: Int((Double(output.width) * scale).rounded(.down)), height: Int((Double(output.height) * scale).rounded(.down)))
     }
 }
 
@@ -168,7 +214,7 @@ public enum SlideDecoding {
             try requireWholeDecodeFits(reader.size, what: "an interlaced PNG")
             let picture = PixelImage(size: reader.size, storage: workspace.decoded)
             try reader.readImage(into: picture)
-            let frame = outputFrame(for: request, storage: frameStorage)
+            let frame = outputFrame(for: request, picture: reader.size, storage: frameStorage)
             SlideFramer.frame(decoded: picture, orientation: .up, fit: request.fit, background: request.background,
                               into: frame.canvas, scratch: workspace.framing)
             return frame
@@ -186,7 +232,7 @@ public enum SlideDecoding {
         picture: PixelSize, request: SlideRequest, workspace: SlideDecodingWorkspace, frameStorage: PixelStorage?,
         decodeRows: (_ consume: (UnsafePointer<UInt32>, _ first: Int, _ count: Int) -> Void) throws(Failure) -> Void
     ) throws(Failure) -> PixelImage {
-        let frame = outputFrame(for: request, storage: frameStorage)
+        let frame = outputFrame(for: request, picture: picture, storage: frameStorage)
         let stream = SlideFramer.streamingFrame(picture: picture, fit: request.fit, background: request.background,
                                                 into: frame.canvas, scratch: workspace.framing)
         try decodeRows { rows, first, count in
@@ -221,11 +267,13 @@ public enum SlideDecoding {
                        + "more than the \(wholePictureByteLimit >> 20) MiB one picture may take; save it non-interlaced, or smaller")
     }
 
-    /// The frame a picture is drawn into: over a recycled frame's memory, or
-    /// fresh memory faulted in with one call (`MemoryPolicy.populate`).
-    private static func outputFrame(for request: SlideRequest, storage: PixelStorage?) -> PixelImage {
-        if let storage { return PixelImage(size: request.output, storage: storage) }
-        let frame = PixelImage(size: request.output)
+    /// The frame a picture of `picture` (upright) is drawn into, of
+    /// `request.frameSize(picture:)`: over a recycled frame's memory, or fresh
+    /// memory faulted in with one call (`MemoryPolicy.populate`).
+    private static func outputFrame(for request: SlideRequest, picture: PixelSize, storage: PixelStorage?) -> PixelImage {
+        let size = request.frameSize(picture: picture)
+        if let storage { return PixelImage(size: size, storage: storage) }
+        let frame = PixelImage(size: size)
         MemoryPolicy.populate(frame.pixels)
         return frame
     }
@@ -242,11 +290,11 @@ public enum SlideDecoding {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(WebPError) -> PixelImage in
                 let info = try WebPDecoder.info(raw)
-                let target = SlideFramer.decodeTarget(
-                    picture: info.uprightSize, orientation: info.orientation, output: request.output, fit: request.fit)
+                let target = SlideFramer.decodeTarget(picture: info.uprightSize, orientation: info.orientation,
+                                                      output: request.frameSize(picture: info.uprightSize), fit: request.fit)
                 let decoded = try WebPDecoder.decode(raw, covering: target, maxPixels: request.maxPixels,
                                                      decoderByteLimit: wholePictureByteLimit, into: workspace.decoded)
-                let frame = outputFrame(for: request, storage: frameStorage)
+                let frame = outputFrame(for: request, picture: info.uprightSize, storage: frameStorage)
                 SlideFramer.frame(decoded: decoded.image, orientation: decoded.info.orientation, fit: request.fit,
                                   background: request.background, into: frame.canvas, scratch: workspace.framing)
                 return frame
@@ -309,10 +357,10 @@ public enum SlideDecoding {
     /// exists whole; a picture that EXIF turns is decoded whole, turned, then framed.
     private static func jpegFrame(source: JPEGSource, info: JPEGInfo, request: SlideRequest, workspace: SlideDecodingWorkspace,
                                   frameStorage: PixelStorage?) throws(JPEGError) -> PixelImage {
-        let target = SlideFramer.decodeTarget(
-            picture: info.uprightSize, orientation: info.orientation, output: request.output, fit: request.fit)
+        let target = SlideFramer.decodeTarget(picture: info.uprightSize, orientation: info.orientation,
+                                              output: request.frameSize(picture: info.uprightSize), fit: request.fit)
         let plan = try JPEGDecoder.plan(for: info, covering: target, maxPixels: request.maxPixels)
-        let frame = outputFrame(for: request, storage: frameStorage)
+        let frame = outputFrame(for: request, picture: info.uprightSize, storage: frameStorage)
         guard info.orientation == .up else {
             let decoded = try workspace.decoder.decode(source, plan: plan, into: workspace.decoded)
             SlideFramer.frame(decoded: decoded.image, orientation: info.orientation, fit: request.fit,

@@ -10,7 +10,12 @@ import VitrineSystem
 /// first; the store decodes the missing ones one at a time off the display
 /// thread, wakes it when one is ready, and keeps at most `capacity` frames,
 /// evicting the least recently shown that is not wanted. Memory therefore
-/// depends on the output size and `capacity`, never on the playlist's length.
+/// depends on the output size and `capacity`, never on the playlist's length:
+/// each frame is output-sized, or for a Ken Burns slide finer, up to its
+/// closest zoom squared times that and never over
+/// `SlideRequest.kenBurnsFramePixelLimit` (64 MiB), so at most `capacity`
+/// such frames, the placeholder's output-sized one and the decode scratch
+/// (with one recycled frame) are held.
 public final class SlideFrameStore: @unchecked Sendable {
     public enum State: Sendable {
         case absent
@@ -22,7 +27,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// What the decode worker does with its scratch memory (the decoder's
     /// buffers, the read buffer, the strip and ring of rows, and one recycled
     /// frame: about 8.5 MiB at 1080p, more after a picture EXIF turns, which is
-    /// decoded whole) once no decode is queued.
+    /// decoded whole, or after a Ken Burns slide's finer frame) once no decode is queued.
     public enum ScratchPolicy: Sendable {
         /// Returned to the system: a kiosk decodes a picture or two per page
         /// change and is idle in between, so holding scratch for the next one
@@ -161,6 +166,11 @@ public final class SlideFrameStore: @unchecked Sendable {
             touch(slide)
             return frame
         }
+    }
+
+    /// The Ken Burns motion of `slide`'s request, whether or not its frame is decoded.
+    public func kenBurns(ofSlide slide: Int) -> KenBurnsMotion? {
+        lock.withLock { book.requests.indices.contains(slide) ? book.requests[slide].kenBurns : nil }
     }
 
     /// `.absent` also while no frame could show it (see `updatePlaceholder`).

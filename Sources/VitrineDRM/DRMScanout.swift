@@ -50,7 +50,7 @@ public final class DRMScanout {
         let atomicAvailable = preference != .legacy && card.enableAtomic()
         try card.acquireMaster()
         let connectors = try card.connectors()
-        connector = try Self.choose(connectorNamed: connectorName, from: connectors, card: card)
+        connector = try Self.choose(connectorNamed: connectorName, from: connectors, card: card.path)
         let candidates = try Self.candidates(mode: request, for: connector)
         routing = try Self.route(connector, card: card)
         saved = SavedCRTC(card: card, crtcID: routing.crtcID, connectorID: connector.id)
@@ -304,18 +304,18 @@ public final class DRMScanout {
 
     // MARK: Choosing
 
-    static func choose(connectorNamed name: String?, from connectors: [DRMConnector], card: DRMCard) throws(DRMError) -> DRMConnector {
+    static func choose(connectorNamed name: String?, from connectors: [DRMConnector], card: String) throws(DRMError) -> DRMConnector {
         if let name {
             guard let named = connectors.first(where: { $0.name == name }) else {
-                throw .connectorNotFound(card: card.path, requested: name, available: connectors.map(\.name))
+                throw .connectorNotFound(card: card, requested: name, available: connectors.map(\.name))
             }
             guard named.status != .disconnected else {
-                throw .noConnectedConnector(card: card.path, connectors: connectors.map(\.description))
+                throw .noConnectedConnector(card: card, connectors: connectors.map(\.description))
             }
             return named
         }
-        guard let connected = connectors.first(where: { $0.status == .connected && !$0.modes.isEmpty }) else {
-            throw .noConnectedConnector(card: card.path, connectors: connectors.map(\.description))
+        guard let connected = connectors.first(where: isDefaultCandidate) else {
+            throw .noConnectedConnector(card: card, connectors: connectors.map(\.description))
         }
         return connected
     }
@@ -384,27 +384,36 @@ public final class DRMScanout {
     }
 
     /// The CRTC for `connector`: the one its encoder drives now, else the first
-    /// its encoders can drive.
+    /// its encoders can drive (`routeIndex`).
     static func route(_ connector: DRMConnector, card: DRMCard) throws(DRMError) -> OutputRouting {
         try card.withResources { (resources) throws(DRMError) -> OutputRouting in
             let crtcs = (0..<Int(resources.count_crtcs)).map { resources.crtcs[$0] }
-            if connector.currentEncoderID != 0, let encoder = drmModeGetEncoder(card.descriptor, connector.currentEncoderID) {
-                let crtc = encoder.pointee.crtc_id
-                drmModeFreeEncoder(encoder)
-                if crtc != 0, let index = crtcs.firstIndex(of: crtc) {
-                    return OutputRouting(connectorID: connector.id, crtcID: crtc, crtcIndex: index)
-                }
+            let current = card.currentCRTC(of: connector, among: crtcs)
+            // The encoders are asked only when the connector is on no CRTC, as they always were.
+            let masks = current != nil ? [] : connector.encoderIDs.map { card.encoder($0)?.possibleCRTCs ?? 0 }
+            guard let index = routeIndex(current: current, encoderMasks: masks, crtcCount: crtcs.count) else {
+                throw .unsupported(card: card.path, reason: "no CRTC can drive \(connector.name)")
             }
-            for encoderID in connector.encoderIDs {
-                guard let encoder = drmModeGetEncoder(card.descriptor, encoderID) else { continue }
-                let possible = encoder.pointee.possible_crtcs
-                drmModeFreeEncoder(encoder)
-                if let index = crtcs.indices.first(where: { possible & (1 << UInt32($0)) != 0 }) {
-                    return OutputRouting(connectorID: connector.id, crtcID: crtcs[index], crtcIndex: index)
-                }
-            }
-            throw .unsupported(card: card.path, reason: "no CRTC can drive \(connector.name)")
+            return OutputRouting(connectorID: connector.id, crtcID: crtcs[index], crtcIndex: index)
         }
+    }
+
+    /// The CRTC index the one output takes, as it always has: the one it is on
+    /// now, else, encoder by encoder in the connector's order, the lowest its
+    /// encoder can drive. (`CRTCAssignment` gives the same for a connector alone
+    /// on a card, except where a later encoder can drive a lower CRTC than the first.)
+    static func routeIndex(current: Int?, encoderMasks: [UInt32], crtcCount: Int) -> Int? {
+        if let current, (0..<crtcCount).contains(current) { return current }
+        for mask in encoderMasks {
+            if let index = (0..<min(crtcCount, 32)).first(where: { mask & (1 << UInt32($0)) != 0 }) { return index }
+        }
+        return nil
+    }
+
+    /// Whether `choose(connectorNamed: nil, …)` may take this connector: the
+    /// first connected one that offers modes is the kiosk's one output.
+    static func isDefaultCandidate(_ connector: DRMConnector) -> Bool {
+        connector.status == .connected && !connector.modes.isEmpty
     }
 }
 

@@ -120,7 +120,10 @@ class Guest:
     def __init__(self, gpu, kernel, initrd, work):
         self.work = work
         self.qmp_path = os.path.join(work, f"qmp-{gpu}.sock")
-        device = {"bochs": "bochs-display", "virtio": "virtio-gpu-pci"}[gpu]
+        # virtio-gpu with a second head (Virtual-2) for the outputs checks; every
+        # other check addresses the first: the kiosk drives the first connected
+        # connector, and screendumps show head 0.
+        device = {"bochs": "bochs-display", "virtio": "virtio-gpu-pci,max_outputs=2"}[gpu]
         command = [
             "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg", "-m", "1024", "-smp", "2",
             "-kernel", kernel, "-initrd", initrd,
@@ -720,6 +723,8 @@ def run_suite(args):
             # HDMI-CEC does not depend on the GPU: once, in the boot without the touch checks.
             from cec_checks import cec_checks
             cec_checks(guest, results, args, mirror, work)
+            from outputs_checks import outputs_checks
+            outputs_checks(guest, results, args, mirror, work)
         # Last: it sets the guest's wall clock.
         from schedule_checks import schedule_checks
         schedule_checks(guest, results, args, mirror, work)

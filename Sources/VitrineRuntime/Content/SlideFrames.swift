@@ -99,9 +99,6 @@ extension SlideFrameStore {
         }
         return soonest
     }
-
-    /// Whether `content`'s picture moves of itself.
-    func hasMotion(_ content: SlideContent) -> Bool { kenBurns(of: content) != nil }
 }
 
 extension SlideFrameStore {

@@ -133,6 +133,38 @@ struct AnimatedSlideTests {
         #expect(store.nextMotionChange(in: Scene(layers: [layer(130, held: true)], indicator: nil), at: .zero) == nil)
     }
 
+    /// An animated slide with Ken Burns pans and zooms over its playing frames:
+    /// the rectangle moves with the playback and the frame under it changes
+    /// with the animation's timing.
+    @Test func aKenBurnsSlidePansOverItsPlayingFrames() throws {
+        var kenBurns = request("disposal.gif")
+        kenBurns = SlideRequest(file: kenBurns.file, resolvedPath: kenBurns.resolvedPath, fit: kenBurns.fit, background: kenBurns.background,
+                                output: kenBurns.output, maxPixels: kenBurns.maxPixels, kenBurns: KenBurnsRuntimeTests.motion)
+        let store = SlideFrameStore(slides: [kenBurns], placeholder: nil, capacity: 2, onChange: {})
+        store.request([0])
+        store.waitUntilIdle()
+        let still = try #require(store.frame(of: 0))
+        #expect(store.animation(of: 0) != nil)
+        let playback = LayerPlayback(elapsed: .milliseconds(250))
+        let layer = Scene.Layer(content: .slide(0), playback: playback)
+        var picture = store.picture(for: layer)
+        for _ in 0..<200 where picture?.frame === still {
+            usleep(5_000)
+            picture = store.picture(for: layer)
+        }
+        let shown = try #require(picture)
+        #expect(shown.frame !== still)
+        #expect(shown.frame.size == still.size)
+        #expect(shown.region == KenBurnsRuntimeTests.motion.rect(at: playback))
+        // The frame under the rectangle is frame 2 of the animation (250 ms), as `vitrine render` frames it.
+        let now = try #require(store.pictureNow(for: layer))
+        #expect(Array(now.frame.pixels) == Array(shown.frame.pixels))
+        #expect(Array(shown.frame.pixels) != Array(still.pixels))
+        // Held by a finger: the first frame, and the rectangle where the finger stopped it.
+        let held = LayerPlayback(elapsed: .milliseconds(250), isHeld: true)
+        #expect(store.picture(for: Scene.Layer(content: .slide(0), playback: held))?.frame === still)
+    }
+
     @Test func aLongAnimationIsStoredSmallerToFitItsBudgetOrPlaysAsAStill() {
         let output = PixelSize(width: 1920, height: 1080)
         let request = SlideRequest(file: "a.gif", resolvedPath: nil, fit: .contain, background: .black, output: output, maxPixels: 1 << 26)

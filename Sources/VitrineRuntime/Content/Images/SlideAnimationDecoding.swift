@@ -1,6 +1,4 @@
-import Glibc
 import VitrineCore
-import VitrineSystem
 import VitrineGIF
 import VitrineWebP
 
@@ -13,31 +11,14 @@ public struct DecodedSlide: Sendable {
 
 extension SlideDecoding {
     /// `frame(for:)`, and for an animated GIF or WebP every frame too
-    /// (`animation(_:request:)`). The file is read a second time for those,
-    /// whole, as libwebp and giflib need it; the first read's still frame is
+    /// (`animation(_:request:)`), decoded from the bytes the still frame was
+    /// decoded from (libwebp and giflib read a file whole); the still frame is
     /// what shows until the slide plays, and while a finger holds it.
     public static func picture(for request: SlideRequest, workspace: SlideDecodingWorkspace,
                                frameStorage: PixelStorage? = nil) throws(SlideError) -> DecodedSlide {
-        let frame = try frame(for: request, workspace: workspace, frameStorage: frameStorage)
-        guard let path = request.resolvedPath, mayBeAnimated(path) else { return DecodedSlide(frame: frame) }
-        let bytes: [UInt8]
-        do {
-            bytes = try FileIO.read(path)
-        } catch {
-            throw SlideError(file: request.file, reason: .file(error))
-        }
-        return DecodedSlide(frame: frame, animation: try animation(bytes, request: request))
-    }
-
-    /// Whether the file at `path` starts as a GIF or a WebP does.
-    private static func mayBeAnimated(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 12)
-        let count = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 12) }
-        guard count == 12 else { return false }
-        return WebPDecoder.hasSignature(head) || GIFDecoder.hasSignature(head)
+        let (frame, whole) = try frameAndFile(for: request, workspace: workspace, frameStorage: frameStorage)
+        guard let whole else { return DecodedSlide(frame: frame) }
+        return DecodedSlide(frame: frame, animation: try animation(whole, request: request))
     }
 
     /// The most memory one animated slide's stored frames may take. Frames are

@@ -104,6 +104,14 @@ public enum SlideDecoding {
     /// frame's); otherwise the frame is newly allocated.
     public static func frame(for request: SlideRequest, workspace: SlideDecodingWorkspace,
                              frameStorage: PixelStorage? = nil) throws(SlideError) -> PixelImage {
+        try frameAndFile(for: request, workspace: workspace, frameStorage: frameStorage).frame
+    }
+
+    /// `frame(for:)`, and the file's bytes when it had to read them whole (every
+    /// format but a JPEG whose headers fit the first read): an animation's
+    /// frames are decoded from the same bytes (`picture(for:)`).
+    static func frameAndFile(for request: SlideRequest, workspace: SlideDecodingWorkspace,
+                             frameStorage: PixelStorage?) throws(SlideError) -> (frame: PixelImage, whole: [UInt8]?) {
         guard let path = request.resolvedPath else { throw SlideError(file: request.file, reason: .notDownloaded) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SlideError(file: request.file, reason: .file(SystemError("open", subject: path))) }
@@ -122,16 +130,15 @@ public enum SlideDecoding {
         // memory reader, libheif (which checks every item lies within the file)
         // and the marker scan need.
         // The format is known by the first bytes, never by the file's name.
-        if case .failure(.truncated) = scan, prefilled == workspace.readBuffer.count {
-            return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
-        }
-        if PNGCodec.hasSignature(Array(head.prefix(8))) || WebPDecoder.hasSignature(head) || GIFDecoder.hasSignature(head)
-            || HEIFDecoder.hasSignature(head) {
-            return try frame(from: readWhole(path, request: request), request: request, workspace: workspace, frameStorage: frameStorage)
+        let headersRunPast = { if case .failure(.truncated) = scan { prefilled == workspace.readBuffer.count } else { false } }()
+        if headersRunPast || PNGCodec.hasSignature(Array(head.prefix(8))) || WebPDecoder.hasSignature(head)
+            || GIFDecoder.hasSignature(head) || HEIFDecoder.hasSignature(head) {
+            let whole = try readWhole(path, request: request)
+            return (try frame(from: whole, request: request, workspace: workspace, frameStorage: frameStorage), whole)
         }
         do throws(JPEGError) {
-            return try jpegFrame(source: .file(descriptor: fd, buffer: workspace.readBuffer, prefilled: prefilled), info: scan.get(),
-                                 request: request, workspace: workspace, frameStorage: frameStorage)
+            return (try jpegFrame(source: .file(descriptor: fd, buffer: workspace.readBuffer, prefilled: prefilled), info: scan.get(),
+                                 request: request, workspace: workspace, frameStorage: frameStorage), nil)
         } catch .read(let errno) {
             throw SlideError(file: request.file, reason: .file(SystemError("read", errno: errno, subject: path)))
         } catch {

@@ -45,7 +45,7 @@ test: test-packages arm64-background unit-test remote-test console-test api-fuzz
 # one it has not finished (deploy/dev/ensure-packages.sh serialises them). On a fresh machine
 # this keeps several minutes of package installs off the suite's critical path.
 SUITE_PACKAGES := $(TEST_PACKAGES) nginx python3-venv chromium chromium-driver \
-	qemu-system-x86 busybox-static kmod cpio python3 evemu-tools v4l-utils e2fsprogs shellcheck \
+	qemu-system-x86 qemu-utils busybox-static kmod cpio python3 evemu-tools v4l-utils e2fsprogs zstd shellcheck \
 	$(DEB_PACKAGES) mmdebstrap arch-test debian-archive-keyring gpgv xz-utils binutils-aarch64-linux-gnu \
 	qemu-user-static qemu-system-arm
 test-packages: deps

@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "Image"))
 sys.path.insert(0, os.path.join(REPO, "Tests", "VM"))
 sys.dont_write_bytecode = True  # no __pycache__ left in Tests/Image or Tests/VM
 import imagetest  # noqa: E402
-from imagetest import (boot_checks, cec_checks, free_port, http, restart_checks, save_journal,  # noqa: E402
+from imagetest import (boot_checks, cec_checks, free_port, http, overlay_disk, restart_checks, save_journal,  # noqa: E402
                        wait_for_picture, write_measurements)
 from vmtest import QMP, Results, host_render, tablet  # noqa: E402
 
@@ -56,7 +56,7 @@ class Arm64Guest(imagetest.ImageGuest):
             "-kernel", os.path.join(image, f"vmlinuz{flavour}"), "-initrd", os.path.join(image, f"initrd{flavour}.img"),
             # ttyAMA0: the virt machine's PL011 UART, which -serial stdio is.
             "-append", "root=/dev/vda rw console=ttyAMA0",
-            "-drive", f"file={disk},format=raw,if=none,id=root", "-device", "virtio-blk-pci,drive=root",
+            "-drive", f"file={disk},format=qcow2,if=none,id=root", "-device", "virtio-blk-pci,drive=root",
             "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{port}-:8080", "-device", "virtio-net-pci,netdev=net0",
             "-device", "virtio-gpu-pci", "-device", "virtio-tablet-pci",
             "-display", "none", "-monitor", "none", "-serial", "stdio",
@@ -114,8 +114,8 @@ def run_suite(args):
                   first.difference(second)[0] > 64 and first.difference(pushed)[0] > 64)
 
     pristine = os.path.join(args.image, "disk.img")
-    disk = os.path.join(work, "disk.img")
-    subprocess.run(["cp", "--sparse=always", pristine, disk], check=True)
+    disk = os.path.join(work, "disk.qcow2")
+    overlay_disk(pristine, disk)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     measurements = {}
@@ -177,8 +177,8 @@ def run_suite(args):
         save_journal(guest, work, "journal-vitrine.txt")
         guest.stop()
 
-    # --- linux-image-arm64-16k (16K pages) on -cpu max, a fresh copy of the image ---
-    subprocess.run(["cp", "--sparse=always", pristine, disk], check=True)
+    # --- linux-image-arm64-16k (16K pages) on -cpu max, a fresh overlay on the image ---
+    overlay_disk(pristine, disk)
     # pauth-impdef: QEMU emulates pointer authentication (which Debian's kernels use)
     # with its own cheap hash instead of QARMA, which costs a TCG boot minutes.
     guest = Arm64Guest(args.image, disk, work, port, flavour="-16k", cpu="max,pauth-impdef=on")

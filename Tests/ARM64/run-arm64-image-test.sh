@@ -28,7 +28,7 @@ if [ -z "$steps" ]; then
     case $waited in 0) steps=check ;; 3) steps=all ;; *) exit 1 ;; esac
 fi
 case "$steps" in all|prepare|check) ;; *) echo "usage: $0 [prepare|check]" >&2; exit 64 ;; esac
-deploy/dev/ensure-packages.sh qemu-system-arm qemu-user-static mmdebstrap arch-test e2fsprogs python3 shellcheck
+deploy/dev/ensure-packages.sh qemu-system-arm qemu-utils qemu-user-static mmdebstrap arch-test e2fsprogs zstd python3 shellcheck
 
 out=.build-arm64-image
 mkdir -p "$out"

@@ -16,9 +16,9 @@
 # before the package is installed, which then keeps it (its postinst writes
 # the starter configuration only where there is none).
 #
-# The mmdebstrapped root filesystem is cached as OUTDIR/rootfs-KEY.tar, KEY
+# The mmdebstrapped root filesystem is cached as OUTDIR/rootfs-KEY.tar.zst, KEY
 # naming the suite, mirror and package lists: only the first run downloads.
-# OUTDIR/rootfs-base.tar links to it, for deploy/install.sh's checks in
+# OUTDIR/rootfs-base.tar.zst links to it, for deploy/install.sh's checks in
 # run-image-test.sh, which install into a fresh copy of the same tree.
 # The mirror is the first Debian one this host's apt uses (or $VITRINE_IMAGE_MIRROR).
 #
@@ -35,7 +35,7 @@ config=${3:+$(readlink -f "$3")}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "$0: mmdebstrap and the image's file ownership need root" >&2; exit 1; }
-"$repo/deploy/dev/ensure-packages.sh" mmdebstrap e2fsprogs
+"$repo/deploy/dev/ensure-packages.sh" mmdebstrap e2fsprogs zstd
 
 suite=bookworm
 # The boot essentials, and procps for the harness's pgrep. Not the kiosk's
@@ -69,7 +69,7 @@ mirror=${VITRINE_IMAGE_MIRROR:-$(find_mirror)}
 
 # Version 3 of the cached tree: bump when the cache stage below changes.
 key=$(printf '3 %s %s %s %s' "$suite" "$mirror" "$packages" "${prefetch[*]}" | sha256sum | cut -c1-12)
-cache="$out/rootfs-$key.tar"
+cache="$out/rootfs-$key.tar.zst"
 # shellcheck source=Tests/Image/test-image-setup.sh
 . "$here/test-image-setup.sh"
 if [ ! -f "$cache" ]; then
@@ -88,12 +88,12 @@ if [ ! -f "$cache" ]; then
         --setup-hook='printf "%s\n" virtio_pci virtio_blk ext4 crc32c_generic > "$1/usr/share/initramfs-tools/modules.d/vitrine-image"'
 fi
 
-ln -sfn "$(basename "$cache")" "$out/rootfs-base.tar"
+ln -sfn "$(basename "$cache")" "$out/rootfs-base.tar.zst"
 
 root="$out/rootfs"
 rm -rf "$root"
 mkdir -p "$root"
-tar -C "$root" --numeric-owner -xpf "$cache"
+tar -C "$root" --numeric-owner --zstd -xpf "$cache"
 
 test_image_setup "$root" ttyS0
 

@@ -40,7 +40,7 @@ case "${1:-}" in
             # Everything the job installs, first: it waits for an install already
             # under way (make test starts one for the whole suite), not for dpkg.
             "$1/deploy/dev/ensure-packages.sh" mmdebstrap arch-test debian-archive-keyring python3 gpgv dpkg xz-utils \
-                dpkg-dev binutils chrpath lintian binutils-aarch64-linux-gnu qemu-user-static e2fsprogs qemu-system-arm \
+                dpkg-dev binutils chrpath lintian binutils-aarch64-linux-gnu qemu-user-static e2fsprogs zstd qemu-system-arm qemu-utils \
                 shellcheck cpio || status=$?
             [ "$status" -eq 0 ] && { nice -n 19 ionice -c 2 -n 7 "$1/Tests/ARM64/run-arm64-image-test.sh" prepare || status=$?; }
             echo "$status $(( $(date +%s) - started ))" > "$2.status"

@@ -12,7 +12,7 @@
 #
 # Nothing is installed: each .deb is downloaded by fetch-debs.py, checked
 # against the SHA256 of the signed index (InRelease -> Packages.xz -> .deb),
-# kept in .build-arm64-toolchain/debs, and unpacked with dpkg-deb. A second run
+# kept in .build-arm64-toolchain/debs (but swiftlang:arm64's, below), and unpacked with dpkg-deb. A second run
 # with the same package list and Swift version does nothing.
 set -euo pipefail
 # shellcheck source=deploy/arm64/common.sh
@@ -79,6 +79,10 @@ while read -r name _ path; do
             [ "$name" = swiftlang ] && wanted+=('./usr/libexec/swift/lib/clang/*')
             dpkg-deb --fsys-tarfile "$path" | tar -x -C "$sysroot" --wildcards "${wanted[@]}" \
                 --exclude='./usr/libexec/swift/lib/swift/host/*' --exclude='./usr/libexec/swift/lib/swift/embedded/*'
+            # Nor is the 485 MB .deb kept: what was wanted of it is in the
+            # sysroot, which is made again only when the stamp changes, and
+            # then fetch-debs.py downloads it again.
+            if [ "$name" = swiftlang ]; then rm -f "$path"; fi
             ;;
         *) dpkg-deb -x "$path" "$sysroot" ;;
     esac

@@ -29,7 +29,20 @@ root=$ARM64_TOOLCHAIN_DIR/root
 # compiled and run), pkg-config for SwiftPM's system-library targets, git for SwiftPM's
 # checkouts. Changing the list makes the chroot anew.
 packages="swiftlang libc6-dev pkgconf git ca-certificates"
-stamp="sid amd64 $packages"
+# What of swiftlang a cross-build never runs, left out as dpkg unpacks it: the
+# debugger (liblldb, lldb-server), the editor services (sourcekitd,
+# sourcekit-lsp, clangd), docc and swift-format, 730 MiB of its 2.7 GiB, and
+# the documentation of every package. A CI machine's disk is not ours alone:
+# a fresh-clone run once ran out of space (docs/benchmarks.md, "Disk").
+excluded=(
+    '/usr/libexec/swift/bin/lldb*' '/usr/libexec/swift/lib/liblldb*' /usr/libexec/swift/bin/repl_swift
+    '/usr/libexec/swift/lib/libsourcekitd*' /usr/libexec/swift/bin/sourcekit-lsp /usr/libexec/swift/bin/clangd
+    /usr/libexec/swift/bin/docc '/usr/libexec/swift/share/docc/*' /usr/libexec/swift/bin/swift-format
+    '/usr/share/doc/*' '/usr/share/man/*' '/usr/share/locale/*'
+)
+dpkg_excludes=()
+for path in "${excluded[@]}"; do dpkg_excludes+=("--dpkgopt=path-exclude=$path"); done
+stamp="sid amd64 $packages without ${excluded[*]}"
 if [ "$refresh" = no ] && [ "$(cat "$ARM64_TOOLCHAIN_DIR/root.stamp" 2> /dev/null)" = "$stamp" ] && chroot "$root" test -x /usr/bin/swift 2> /dev/null; then
     exit 0
 fi
@@ -41,7 +54,7 @@ started=$(date +%s)
 arm64_say "mmdebstrap sid with $packages (cached afterwards in $root)"
 rm -rf "$root.new" "$ARM64_TOOLCHAIN_DIR/root.stamp"
 mmdebstrap --mode=root --variant=apt --include="${packages// /,}" \
-    --aptopt='Acquire::Check-Valid-Until "false"' --aptopt='APT::Install-Recommends "false"' --dpkgopt=force-unsafe-io \
+    --aptopt='Acquire::Check-Valid-Until "false"' --aptopt='APT::Install-Recommends "false"' --dpkgopt=force-unsafe-io "${dpkg_excludes[@]}" \
     --keyring="$DEBIAN_KEYRING" sid "$root.new" "$DEBIAN_MIRROR" > "$ARM64_TOOLCHAIN_DIR/mmdebstrap.log" 2>&1 \
     || { tail -30 "$ARM64_TOOLCHAIN_DIR/mmdebstrap.log" >&2; arm64_die "mmdebstrap failed (log: $ARM64_TOOLCHAIN_DIR/mmdebstrap.log)"; }
 # The downloaded .debs are not needed again.

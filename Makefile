@@ -10,7 +10,7 @@ BENCH_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples libvips
 DEB_PACKAGES := dpkg-dev binutils chrpath lintian
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload soak soak-ops openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload bench-heif soak soak-ops openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -122,6 +122,13 @@ bench-api: release
 bench-upload: build
 	@deploy/dev/ensure-packages.sh libjpeg-turbo-progs
 	python3 Tests/Bench/upload_memory_bench.py $(if $(BEFORE),before=$(BEFORE)) this=.build/debug/vitrine
+
+# A phone's 48-megapixel tiled HEIF (an iPhone's HEIF Max): the release kiosk's render and
+# check-config against heif-convert, in one run, and beside them the binary given as BEFORE=path
+# when there is one (docs/benchmarks.md, "A 48-megapixel tiled HEIF").
+bench-heif: release
+	@deploy/dev/ensure-packages.sh libheif-examples time
+	python3 Tests/Bench/heif_tiled_bench.py $(if $(BEFORE),before=$(BEFORE)) this=.build/release/vitrine
 
 # 50 release kiosks following a channel from nginx, in one run: publish to every screen (p50/p99),
 # the origin's requests and bytes per kiosk-hour while nothing changes, a synced group's skew,

@@ -11,13 +11,28 @@ public struct HEIFInfo: Hashable, Sendable {
     public var hasAlpha: Bool
     /// Bits a luma sample (8, or 10 and 12 for a deep picture, which is decoded to 8).
     public var bitDepth: Int
+    /// A tiled primary image's layout, read by Vitrine (`HEIFGridLayout.read`); nil for any other.
+    public var grid: HEIFGridLayout?
 
-    public init(size: PixelSize, codedSize: PixelSize, hasAlpha: Bool, bitDepth: Int) {
+    public init(size: PixelSize, codedSize: PixelSize, hasAlpha: Bool, bitDepth: Int, grid: HEIFGridLayout? = nil) {
         self.size = size
         self.codedSize = codedSize
         self.hasAlpha = hasAlpha
         self.bitDepth = bitDepth
+        self.grid = grid
     }
+}
+
+/// How a picture is decoded. Both give the same pixels (the tests compare
+/// them on every fixture); they differ in the memory libheif holds.
+enum HEIFDecodeRoute: Equatable {
+    /// libheif applies the transforms and interleaves: `heif_decode_image`
+    /// to `heif_chroma_interleaved_RGB` (`_RGBA` with alpha).
+    case libheif
+    /// For a tiled 8-bit picture: libheif assembles the tiles as planar RGB
+    /// (`heif_chroma_444`, `ignore_transformations`), which it then neither
+    /// copies to turn it nor to interleave it; rows are read through `HEIFPixelMap`.
+    case planarGrid(HEIFGridLayout)
 }
 
 /// A decoded HEIF: its primary image, upright as its transforms say.
@@ -33,7 +48,10 @@ public struct DecodedHEIF: Sendable {
 /// ignore EXIF's), so a picture is never turned twice.
 ///
 /// libheif has no scaler: the picture is decoded whole at its own size
-/// (`heif_decode_image`), then handed out in strips of XRGB to be framed.
+/// (`heif_decode_image`), then handed out in strips of XRGB to be framed. A
+/// tiled picture too large for libheif's own route (a phone's 48-megapixel
+/// photo) is assembled as planes and turned as its rows are read
+/// (`HEIFDecodeRoute`), in a third of the memory.
 /// Every call returns a `heif_error` (no longjmp). Decoding is strict
 /// (`heif_decoding_options.strict_decoding`), and a decoding warning is an
 /// error too: a damaged or truncated file is a `HEIFError`, never part of a
@@ -83,29 +101,74 @@ public enum HEIFDecoder {
 
     /// Refuses a picture over `maxPixels` (`decode.maxPixels`), shown or as
     /// coded, and one whose decode would take libheif more than
-    /// `decoderByteLimit` bytes (`decoderBytes`).
+    /// `decoderByteLimit` bytes by every route (`decoderBytes`).
     public static func requireWithinLimits(_ info: HEIFInfo, maxPixels: Int, decoderByteLimit: Int) throws(HEIFError) {
+        _ = try route(for: info, maxPixels: maxPixels, decoderByteLimit: decoderByteLimit)
+    }
+
+    /// The route a picture of `info` is decoded by: libheif's own when it
+    /// fits in `decoderByteLimit`, else the planar one for a tiled picture
+    /// when that fits. Each is tried in this order so that every picture that
+    /// decoded before the planar route existed decodes exactly as it did.
+    static func route(for info: HEIFInfo, maxPixels: Int, decoderByteLimit: Int) throws(HEIFError) -> HEIFDecodeRoute {
         for size in [info.size, info.codedSize] {
             let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
             guard !overflow, pixels <= maxPixels else { throw .tooManyPixels(size: size, limit: maxPixels) }
         }
-        let bytes = decoderBytes(info)
-        guard bytes <= decoderByteLimit else { throw .tooLargeToDecode(size: info.size, bytes: bytes, limit: decoderByteLimit) }
+        if libheifRouteBytes(info) <= decoderByteLimit { return .libheif }
+        if let layout = planarGridLayout(info), planarGridBytes(info, layout) <= decoderByteLimit { return .planarGrid(layout) }
+        throw .tooLargeToDecode(size: info.size, bytes: decoderBytes(info), limit: decoderByteLimit)
     }
 
-    /// The most bytes libheif holds at once to decode a picture of `info`,
-    /// estimated from above: the coded picture twice (the codec's frame and
-    /// libheif's copy, or a grid's tiles and the whole it assembles them into,
-    /// and the turned copy `irot` makes) as 4:4:4 planes of one byte a sample,
-    /// two when deeper than 8 bits, plus the interleaved RGB or RGBA output.
-    /// An 8-bit picture without alpha: 9 bytes a pixel.
+    /// The most bytes libheif holds at once to decode a picture of `info`
+    /// by the cheapest route it can take (`libheifRouteBytes`, `planarGridBytes`).
     public static func decoderBytes(_ info: HEIFInfo) -> Int {
+        let own = libheifRouteBytes(info)
+        guard let layout = planarGridLayout(info) else { return own }
+        return min(own, planarGridBytes(info, layout))
+    }
+
+    /// libheif's own route, estimated from above: the coded picture twice (the
+    /// codec's frame and libheif's copy, or a grid's tiles and the whole it
+    /// assembles them into, and the turned copy `irot` makes) as 4:4:4 planes
+    /// of one byte a sample, two when deeper than 8 bits, plus the interleaved
+    /// RGB or RGBA output. An 8-bit picture without alpha: 9 bytes a pixel.
+    static func libheifRouteBytes(_ info: HEIFInfo) -> Int {
         let channels = info.hasAlpha ? 4 : 3
         let planar = channels * (info.bitDepth > 8 ? 2 : 1)
-        let perPixel = 2 * planar + channels
-        let (pixels, overflow) = max(info.size.pixelCount, info.codedSize.pixelCount).multipliedReportingOverflow(by: perPixel)
-        return overflow ? .max : pixels
+        return bytes(pixels: max(info.size.pixelCount, info.codedSize.pixelCount), times: 2 * planar + channels)
     }
+
+    /// The planar route's layout, for a tiled 8-bit picture whose alpha, if
+    /// it has one, is not turned: libheif 1.15 adds the alpha plane after it
+    /// applies the transforms, not turning it, so that a turned picture with
+    /// alpha is left to libheif to be shown as it shows it.
+    static func planarGridLayout(_ info: HEIFInfo) -> HEIFGridLayout? {
+        guard let layout = info.grid, info.bitDepth == 8, !info.hasAlpha || layout.transforms.isEmpty else { return nil }
+        return layout
+    }
+
+    /// The planar route, estimated from above: the assembled planes (R, G, B,
+    /// one byte a sample) and, with alpha, the alpha image decoded as a
+    /// picture of its own (three bytes a pixel, a grid's assembled RGB) and
+    /// its plane kept; beside them, as many tiles as libheif decodes at once
+    /// (`tileDecodingThreads`), each at 9 bytes a pixel as above. A
+    /// 48-megapixel grid of 512x512 tiles: 146 MB plus 9 MB.
+    static func planarGridBytes(_ info: HEIFInfo, _ layout: HEIFGridLayout) -> Int {
+        let planes = bytes(pixels: info.codedSize.pixelCount, times: info.hasAlpha ? 3 + 3 + 1 : 3)
+        let tiles = bytes(pixels: layout.largestTile.pixelCount, times: 9 * tileDecodingThreads)
+        let (sum, overflow) = planes.addingReportingOverflow(tiles)
+        return overflow ? .max : sum
+    }
+
+    private static func bytes(pixels: Int, times perPixel: Int) -> Int {
+        let (product, overflow) = pixels.multipliedReportingOverflow(by: perPixel)
+        return overflow ? .max : product
+    }
+
+    /// How many tiles libheif decodes at once (`heif_context_set_max_decoding_threads`,
+    /// set on every context to libheif 1.15's own default, so that the estimate names it).
+    static let tileDecodingThreads = 4
 
     /// Decoded rows are handed over in strips of about this many bytes.
     public static let stripBytes = 256 << 10
@@ -115,8 +178,9 @@ public enum HEIFDecoder {
     /// gets each strip's first pixel, the index of its first row, and its row
     /// count (rows are `info.size.width` pixels apart). libheif decodes the
     /// picture whole (`heif_decode_image` to `heif_chroma_interleaved_RGB`, or
-    /// `_RGBA` with alpha, deep pictures to 8 bits, strictly); each strip is
-    /// converted from its plane (`heif_image_get_plane_readonly`) as it is handed out.
+    /// `_RGBA` with alpha, deep pictures to 8 bits, strictly; or, by the planar
+    /// route, to `heif_chroma_444` untransformed); each strip is converted from
+    /// the planes (`heif_image_get_plane_readonly`) as it is handed out.
     ///
     /// - Throws: `HEIFError.tooManyPixels` and `.tooLargeToDecode` from the
     ///   headers, before anything is decoded (`requireWithinLimits`); libheif's
@@ -173,6 +237,7 @@ public enum HEIFDecoder {
         _ = libraryStarted
         guard let context = heif_context_alloc() else { throw .outOfMemory("heif_context_alloc") }
         defer { heif_context_free(context) }
+        heif_context_set_max_decoding_threads(context, Int32(tileDecodingThreads))
         // libheif's own security limits (the largest image side, the boxes'
         // counts and sizes) stay as they are: on, at their defaults.
         var error = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil)
@@ -186,50 +251,81 @@ public enum HEIFDecoder {
         guard size.width > 0, size.height > 0 else { throw .corrupt("the primary image is \(size.width)x\(size.height)") }
         let info = HEIFInfo(size: size, codedSize: PixelSize(width: max(coded.width, 0), height: max(coded.height, 0)),
                             hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0,
-                            bitDepth: Int(max(8, heif_image_handle_get_luma_bits_per_pixel(handle))))
+                            bitDepth: Int(max(8, heif_image_handle_get_luma_bits_per_pixel(handle))),
+                            grid: HEIFGridLayout.read(bytes))
         return try body(handle, info)
     }
 
-    /// Decodes the primary image whole, within the limits, and runs `body`
-    /// with its interleaved plane; releases the image after.
+    /// Decodes the primary image whole, within the limits, by the route they
+    /// leave (`route(for:)`, or `forcedRoute` in the tests), and runs `body`
+    /// with its rows; releases the image after.
     private static func withDecodedPlane<Result>(_ bytes: UnsafeRawBufferPointer, maxPixels: Int, decoderByteLimit: Int,
-                                                 _ body: (DecodedPlane, HEIFInfo) throws(HEIFError) -> Result) throws(HEIFError) -> Result {
+                                                 forcedRoute: HEIFDecodeRoute? = nil,
+                                                 _ body: (any DecodedRows, HEIFInfo) throws(HEIFError) -> Result) throws(HEIFError) -> Result {
         try withPrimaryImage(bytes) { handle, info throws(HEIFError) in
-            try requireWithinLimits(info, maxPixels: maxPixels, decoderByteLimit: decoderByteLimit)
+            let route: HEIFDecodeRoute
+            if let forcedRoute { route = forcedRoute } else { route = try Self.route(for: info, maxPixels: maxPixels, decoderByteLimit: decoderByteLimit) }
             guard let options = heif_decoding_options_alloc() else { throw .outOfMemory("heif_decoding_options_alloc") }
             defer { heif_decoding_options_free(options) }
-            // Transforms applied (the default), deep pictures to 8 bits, and
-            // an error rather than a best effort on damaged input.
-            options.pointee.ignore_transformations = 0
+            // Deep pictures to 8 bits, and an error rather than a best effort on
+            // damaged input. libheif's route applies the transforms (the default);
+            // the planar one does not, and reads the rows turned instead.
             options.pointee.convert_hdr_to_8bit = 1
             options.pointee.strict_decoding = 1
-            let chroma = info.hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+            let colour: heif_chroma
+            switch route {
+            case .libheif:
+                options.pointee.ignore_transformations = 0
+                colour = info.hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+            case .planarGrid:
+                options.pointee.ignore_transformations = 1
+                colour = heif_chroma_444
+            }
             var decoded: OpaquePointer?
-            let error = heif_decode_image(handle, &decoded, heif_colorspace_RGB, chroma, options)
+            let error = heif_decode_image(handle, &decoded, heif_colorspace_RGB, colour, options)
             guard error.code == heif_error_Ok, let image = decoded else { throw HEIFError(error, during: "decoding the picture") }
             defer { heif_image_release(image) }
             var warning = heif_error()
             if heif_image_get_decoding_warnings(image, 0, &warning, 1) > 0 {
                 throw HEIFError(warning, during: "decoding the picture (a warning)")
             }
-            let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-            let height = Int(heif_image_get_height(image, heif_channel_interleaved))
-            guard width == info.size.width, height == info.size.height else {
-                throw .corrupt("the picture decoded to \(width)x\(height), but its boxes say \(info.size)")
+            let rows: any DecodedRows
+            switch route {
+            case .libheif:
+                rows = try DecodedPlane(image, info: info)
+            case .planarGrid(let layout):
+                rows = try DecodedPlanes(image, info: info, layout: layout)
             }
-            var stride: Int32 = 0
-            guard let base = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= width * (info.hasAlpha ? 4 : 3) else {
-                throw .corrupt("the decoded picture has no interleaved plane")
-            }
-            let plane = DecodedPlane(base: base, stride: Int(stride), width: width, hasAlpha: info.hasAlpha,
-                                     premultiplied: heif_image_is_premultiplied_alpha(image) != 0)
-            return try body(plane, info)
+            return try body(rows, info)
+        }
+    }
+
+    /// `decode`, by the route given instead of the one the limits choose: for
+    /// the tests, which compare the routes on every fixture.
+    static func decode(_ bytes: UnsafeRawBufferPointer, route: HEIFDecodeRoute) throws(HEIFError) -> DecodedHEIF {
+        try withDecodedPlane(bytes, maxPixels: .max, decoderByteLimit: .max, forcedRoute: route) { rows, info in
+            let image = PixelImage(size: info.size)
+            rows.convert(rows: 0..<info.size.height, into: image.pixels.baseAddress!)
+            return DecodedHEIF(image: image, info: info)
         }
     }
 }
 
+/// A decoded picture that gives its rows as XRGB8888, upright, alpha composited onto black.
+protocol DecodedRows {
+    /// Rows `rows` of the shown picture, packed, at `output`.
+    func convert(rows: Range<Int>, into output: UnsafeMutablePointer<UInt32>)
+}
+
+/// Straight alpha over black: each channel times alpha over 255, rounded;
+/// premultiplied alpha is over black already.
+@inline(__always)
+func overBlack(_ channel: UInt8, alpha: UInt32, premultiplied: Bool) -> UInt32 {
+    premultiplied ? UInt32(channel) : (UInt32(channel) * alpha + 127) / 255
+}
+
 /// libheif's decoded interleaved plane: RGB, or RGBA (straight or premultiplied).
-struct DecodedPlane {
+struct DecodedPlane: DecodedRows {
     let base: UnsafePointer<UInt8>
     /// Bytes from one row to the next.
     let stride: Int
@@ -237,7 +333,24 @@ struct DecodedPlane {
     let hasAlpha: Bool
     let premultiplied: Bool
 
-    /// Rows `rows` as XRGB8888, packed, at `output`; alpha composited onto black.
+    /// The interleaved plane of `image` (`heif_image_get_plane_readonly`), which must be `info.size`.
+    init(_ image: OpaquePointer, info: HEIFInfo) throws(HEIFError) {
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        guard width == info.size.width, height == info.size.height else {
+            throw .corrupt("the picture decoded to \(width)x\(height), but its boxes say \(info.size)")
+        }
+        var stride: Int32 = 0
+        guard let base = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= width * (info.hasAlpha ? 4 : 3) else {
+            throw .corrupt("the decoded picture has no interleaved plane")
+        }
+        self.base = base
+        self.stride = Int(stride)
+        self.width = width
+        hasAlpha = info.hasAlpha
+        premultiplied = heif_image_is_premultiplied_alpha(image) != 0
+    }
+
     func convert(rows: Range<Int>, into output: UnsafeMutablePointer<UInt32>) {
         var out = output
         for y in rows {
@@ -251,11 +364,82 @@ struct DecodedPlane {
                 for x in 0..<width {
                     let p = row + x * 4
                     let alpha = UInt32(p[3])
-                    // Over black: each channel times alpha, rounded (premultiplied already is).
-                    let over = { (channel: UInt8) -> UInt32 in
-                        premultiplied ? UInt32(channel) : (UInt32(channel) * alpha + 127) / 255
-                    }
-                    out[x] = 0xFF00_0000 | over(p[0]) << 16 | over(p[1]) << 8 | over(p[2])
+                    out[x] = 0xFF00_0000 | overBlack(p[0], alpha: alpha, premultiplied: premultiplied) << 16
+                        | overBlack(p[1], alpha: alpha, premultiplied: premultiplied) << 8 | overBlack(p[2], alpha: alpha, premultiplied: premultiplied)
+                }
+            }
+            out += width
+        }
+    }
+}
+
+/// A tiled picture as libheif assembled it, untransformed: planar R, G, B
+/// (and alpha), one byte a sample, read through the file's `irot` and `imir`
+/// (`HEIFPixelMap`). A quarter turn reads each shown row down a column of the
+/// planes: slower than a row (a cache line a pixel), but no copy of the picture.
+struct DecodedPlanes: DecodedRows {
+    let red: UnsafePointer<UInt8>, green: UnsafePointer<UInt8>, blue: UnsafePointer<UInt8>
+    let alpha: UnsafePointer<UInt8>?
+    let strides: (red: Int, green: Int, blue: Int, alpha: Int)
+    let map: HEIFPixelMap
+    let premultiplied: Bool
+
+    /// The planes of `image` (`heif_image_get_plane_readonly` of `heif_channel_R`,
+    /// `_G`, `_B`, `_Alpha`), which must be 8-bit and `info.codedSize`, and
+    /// turn to `info.size`.
+    init(_ image: OpaquePointer, info: HEIFInfo, layout: HEIFGridLayout) throws(HEIFError) {
+        func plane(_ channel: heif_channel, _ name: String) throws(HEIFError) -> (UnsafePointer<UInt8>, Int) {
+            let width = Int(heif_image_get_width(image, channel))
+            let height = Int(heif_image_get_height(image, channel))
+            guard width == info.codedSize.width, height == info.codedSize.height else {
+                throw .corrupt("the tiled picture's \(name) plane decoded to \(width)x\(height), but its boxes say \(info.codedSize)")
+            }
+            guard heif_image_get_bits_per_pixel(image, channel) == 8 else {
+                throw .unsupported("the tiled picture's \(name) plane decoded to \(heif_image_get_bits_per_pixel(image, channel)) bits a sample, not 8")
+            }
+            var stride: Int32 = 0
+            guard let base = heif_image_get_plane_readonly(image, channel, &stride), Int(stride) >= width else {
+                throw .corrupt("the decoded tiled picture has no \(name) plane")
+            }
+            return (base, Int(stride))
+        }
+        let (red, redStride) = try plane(heif_channel_R, "red")
+        let (green, greenStride) = try plane(heif_channel_G, "green")
+        let (blue, blueStride) = try plane(heif_channel_B, "blue")
+        var alphaPlane: (UnsafePointer<UInt8>, Int)?
+        if info.hasAlpha { alphaPlane = try plane(heif_channel_Alpha, "alpha") }
+        let map = HEIFPixelMap(decodedSize: info.codedSize, transforms: layout.transforms)
+        guard map.shownSize == info.size else {
+            throw .corrupt("the tiled picture turns to \(map.shownSize) by its irot and imir, but libheif says \(info.size)")
+        }
+        self.red = red
+        self.green = green
+        self.blue = blue
+        alpha = alphaPlane?.0
+        strides = (redStride, greenStride, blueStride, alphaPlane?.1 ?? 0)
+        self.map = map
+        premultiplied = heif_image_is_premultiplied_alpha(image) != 0
+    }
+
+    func convert(rows: Range<Int>, into output: UnsafeMutablePointer<UInt32>) {
+        let width = map.shownSize.width
+        var out = output
+        for y in rows {
+            let r = map.rowOffsets(y: y, stride: strides.red)
+            let g = map.rowOffsets(y: y, stride: strides.green)
+            let b = map.rowOffsets(y: y, stride: strides.blue)
+            if let alpha {
+                let a = map.rowOffsets(y: y, stride: strides.alpha)
+                for x in 0..<width {
+                    let opacity = UInt32(alpha[a.first + x * a.step])
+                    out[x] = 0xFF00_0000 | overBlack(red[r.first + x * r.step], alpha: opacity, premultiplied: premultiplied) << 16
+                        | overBlack(green[g.first + x * g.step], alpha: opacity, premultiplied: premultiplied) << 8
+                        | overBlack(blue[b.first + x * b.step], alpha: opacity, premultiplied: premultiplied)
+                }
+            } else {
+                for x in 0..<width {
+                    out[x] = 0xFF00_0000 | UInt32(red[r.first + x * r.step]) << 16
+                        | UInt32(green[g.first + x * g.step]) << 8 | UInt32(blue[b.first + x * b.step])
                 }
             }
             out += width

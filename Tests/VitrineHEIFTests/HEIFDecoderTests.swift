@@ -13,8 +13,9 @@ struct HEIFDecoderTests {
         try heifConvertReference(path: fixturesDirectory + "/" + name)
     }
 
-    @Test("every picture as heif-convert decodes it: a plain HEIC, alpha, a 10-bit one, a 2x2 grid, AVIF, turned and mirrored ones",
-          arguments: ["plain.heic", "alpha.heic", "deep-10bit.heic", "grid-2x2.heic", "plain.avif", "exif-6.heic", "irot-exif-6.heic", "irot-imir.heic"])
+    @Test("every picture as heif-convert decodes it: a plain HEIC, alpha, a 10-bit one, a 2x2 grid, AVIF, turned, mirrored and cropped ones",
+          arguments: ["plain.heic", "alpha.heic", "deep-10bit.heic", "grid-2x2.heic", "plain.avif", "exif-6.heic", "irot-exif-6.heic", "irot-imir.heic",
+                      "clap.heic", "tile-511.heic"])
     func matchesHeifConvert(name: String) throws {
         let decoded = try decode(fixture(name))
         let reference = try reference(name)
@@ -28,11 +29,15 @@ struct HEIFDecoderTests {
 
     @Test("sizes and depth from the boxes: coded size before the transforms, shown size after")
     func infoFromBoxes() throws {
-        #expect(try info(fixture("plain.heic")) == HEIFInfo(size: Self.source, codedSize: Self.source, hasAlpha: false, bitDepth: 8))
+        let tile = HEIFGridLayout(largestTile: PixelSize(width: 98, height: 64), transforms: [])
+        #expect(try info(fixture("plain.heic")) == HEIFInfo(size: Self.source, codedSize: Self.source, hasAlpha: false, bitDepth: 8, grid: tile))
         #expect(try info(fixture("alpha.heic")).hasAlpha)
         #expect(try info(fixture("deep-10bit.heic")).bitDepth == 10)
         #expect(try info(fixture("grid-2x2.heic")).size == PixelSize(width: 194, height: 122))
-        #expect(try info(fixture("irot-exif-6.heic")) == HEIFInfo(size: Self.turned, codedSize: Self.source, hasAlpha: false, bitDepth: 8))
+        var turnedTile = tile
+        turnedTile.transforms = [.rotation(quarterTurnsAnticlockwise: 1)]
+        #expect(try info(fixture("irot-exif-6.heic")) == HEIFInfo(size: Self.turned, codedSize: Self.source, hasAlpha: false, bitDepth: 8, grid: turnedTile))
+        #expect(try info(fixture("clap.heic")) == HEIFInfo(size: PixelSize(width: 81, height: 45), codedSize: Self.source, hasAlpha: false, bitDepth: 8))
     }
 
     @Test("irot turns the picture once: its EXIF orientation (6, a quarter turn clockwise) is not applied on top")
@@ -107,7 +112,8 @@ struct HEIFDecoderTests {
     @Test("a picture libheif would hold in more than the byte limit is refused before decoding")
     func byteLimit() throws {
         let bomb = try fixture("bomb-20000.heic")
-        let expectedBytes = 20000 * 20000 * 9
+        // A 1x1 grid: by the planar route, the picture's three planes and four 98x64 tiles at 9 bytes a pixel.
+        let expectedBytes = 20000 * 20000 * 3 + 98 * 64 * 9 * 4
         #expect(HEIFDecoder.decoderBytes(try info(bomb)) == expectedBytes)
         #expect(throws: HEIFError.tooLargeToDecode(size: PixelSize(width: 20000, height: 20000), bytes: expectedBytes, limit: 256 << 20)) {
             try decode(bomb, maxPixels: 1_000_000_000, decoderByteLimit: 256 << 20)

@@ -31,6 +31,14 @@ python3 rewrite-meta.py plain.heic irot-imir.heic irot=3 imir=1
 python3 rewrite-meta.py plain.heic grid-2x2.heic grid=2,2,194,122 ispe=194,122
 # plain.heic claiming 20000x20000 (400 megapixels) in its ispe and grid.
 python3 rewrite-meta.py plain.heic bomb-20000.heic grid=1,1,20000,20000 ispe=20000,20000
+# plain.heic with a centred clean aperture (clap) of 81x45: cropped by libheif.
+python3 rewrite-meta.py plain.heic clap.heic clap=81,45
+# A phone's large photo: a 511x511 picture coded as one 512x512 tile, then that
+# tile 12 rows of 16 times, cropped to 8064x6048 (48.8 megapixels, an iPhone's
+# HEIF Max), turned by irot 1 as a photo taken upright is. 40 KB.
+python3 make-tile-source.py
+heif-enc -q 90 tile-source.png -o tile-511.heic
+python3 rewrite-meta.py tile-511.heic tiled-48mp-irot.heic grid=12,16,8064,6048 ispe=8064,6048 irot=1
 # The first 60 % of plain.heic: the mdat is cut short.
 size=$(stat -c %s plain.heic)
 head -c $((size * 6 / 10)) plain.heic > truncated.heic
@@ -43,4 +51,4 @@ for i in range(at, at + 6):
     data[i] ^= 0xFF
 open("damaged.heic", "wb").write(bytes(data))
 PY
-rm source.ppm source.jpg exif-6.jpg source-16bit.png
+rm source.ppm source.jpg exif-6.jpg source-16bit.png tile-source.png

@@ -5,10 +5,11 @@ coded tile to the picture's size, its ImageGrid in `idat`), one `hvc1` tile
 item, `ipma` version 0 with 7-bit property indices, and `iloc` version 1
 with 4-byte offsets, lengths and base offsets. Python's struct only.
 
-    rewrite-meta.py IN OUT [irot=A] [imir=AXIS] [grid=ROWS,COLUMNS,WIDTH,HEIGHT] [ispe=WIDTH,HEIGHT]
+    rewrite-meta.py IN OUT [irot=A] [imir=AXIS] [clap=WIDTH,HEIGHT] [grid=ROWS,COLUMNS,WIDTH,HEIGHT] [ispe=WIDTH,HEIGHT]
 
-irot and imir add those transformative properties (ISO/IEC 23008-12 6.5.10,
-6.5.12), marked essential, to the primary item; grid rewrites its ImageGrid
+irot, imir and clap add those transformative properties (ISO/IEC 23008-12 6.5.10,
+6.5.12; ISO/IEC 14496-12 12.1.4.1, a centred clean aperture of whole pixels),
+marked essential, to the primary item, in that order; grid rewrites its ImageGrid
 and makes its `dimg` reference name the one tile ROWS x COLUMNS times; ispe
 rewrites the primary item's size. Extents in the file (construction method 0)
 move by as many bytes as the meta box grew."""
@@ -34,7 +35,7 @@ def child(boxes, kind):
     return next(box for box in boxes if box[0] == kind)
 
 
-def rewrite(source, destination, irot=None, imir=None, grid=None, ispe=None):
+def rewrite(source, destination, irot=None, imir=None, clap=None, grid=None, ispe=None):
     data = open(source, "rb").read()
     top = parse(data, 0, len(data))
     meta = child(top, b"meta")
@@ -51,6 +52,10 @@ def rewrite(source, destination, irot=None, imir=None, grid=None, ispe=None):
         added.append(len(properties))
     if imir is not None:
         properties.append([b"imir", bytes([imir])])
+        added.append(len(properties))
+    if clap is not None:
+        # width N/D, height N/D, horizontal offset N/D, vertical offset N/D: centred.
+        properties.append([b"clap", struct.pack(">8I", clap[0], 1, clap[1], 1, 0, 1, 0, 1)])
         added.append(len(properties))
     # ipma version 0, flags 0: item ID (16 bits), count (8), one byte a property (essential << 7 | index).
     body = ipma[1]

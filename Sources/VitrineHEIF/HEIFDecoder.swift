@@ -148,14 +148,18 @@ public enum HEIFDecoder {
         return layout
     }
 
-    /// The planar route, estimated from above: the assembled planes (R, G, B,
-    /// one byte a sample) and, with alpha, the alpha image decoded as a
-    /// picture of its own (three bytes a pixel, a grid's assembled RGB) and
-    /// its plane kept; beside them, as many tiles as libheif decodes at once
+    /// The planar route, estimated from above: the RGB planes (one byte a
+    /// sample) and the grid as assembled before them, in the tiles' own
+    /// chroma format (libheif 1.16 and later, Debian 13's 1.19 among them,
+    /// assemble a grid so and convert it after; 1.15 assembles it as RGB
+    /// directly, and the estimate is above it); with alpha, the alpha image
+    /// decoded as a picture of its own (three bytes a pixel) and its plane
+    /// kept; beside them, as many tiles as libheif decodes at once
     /// (`tileDecodingThreads`), each at 9 bytes a pixel as above. A
-    /// 48-megapixel grid of 512x512 tiles: 146 MB plus 9 MB.
+    /// 48-megapixel grid of 4:2:0 512x512 tiles: 219 MB plus 9 MB.
     static func planarGridBytes(_ info: HEIFInfo, _ layout: HEIFGridLayout) -> Int {
-        let planes = bytes(pixels: info.codedSize.pixelCount, times: info.hasAlpha ? 3 + 3 + 1 : 3)
+        let doubleBytes = 2 * 3 + layout.tileChroma.doubleBytesPerPixel + (info.hasAlpha ? 2 * (3 + 1) : 0)
+        let planes = bytes(pixels: info.codedSize.pixelCount, times: doubleBytes) / 2
         let tiles = bytes(pixels: layout.largestTile.pixelCount, times: 9 * tileDecodingThreads)
         let (sum, overflow) = planes.addingReportingOverflow(tiles)
         return overflow ? .max : sum

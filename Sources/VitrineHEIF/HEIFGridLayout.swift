@@ -9,17 +9,39 @@ import VitrineCore
 /// is a grid of 512x512 HEVC tiles, turned by `irot` when taken upright).
 /// With it, `HEIFDecoder` can decode such a picture without libheif's
 /// transforms, which copy the whole picture, and turn it as it reads its rows
-/// (`HEIFPixelMap`): three bytes a pixel instead of nine.
+/// (`HEIFPixelMap`): 4.5 bytes a pixel for 4:2:0 tiles instead of nine.
 public struct HEIFGridLayout: Hashable, Sendable {
     /// The largest tile's size (its `ispe`), by pixels.
     public var largestTile: PixelSize
     /// The primary item's `irot` and `imir`, in the file's order.
     public var transforms: [HEIFTransform]
+    /// The tiles' chroma format, from their codec configuration (`hvcC`,
+    /// `av1C`); the widest of them, and 4:4:4 when one does not say.
+    public var tileChroma: HEIFTileChroma
 
-    public init(largestTile: PixelSize, transforms: [HEIFTransform]) {
+    public init(largestTile: PixelSize, transforms: [HEIFTransform], tileChroma: HEIFTileChroma = .yuv444) {
         self.largestTile = largestTile
         self.transforms = transforms
+        self.tileChroma = tileChroma
     }
+}
+
+/// How a tile's coded planes are sampled: what libheif 1.16 and later hold a
+/// grid in while assembling it, before converting it to RGB.
+public enum HEIFTileChroma: Int, Hashable, Sendable, Comparable {
+    case monochrome, yuv420, yuv422, yuv444
+
+    /// Bytes of one 8-bit pixel in these planes, times two (4:2:0 is 1.5 bytes).
+    var doubleBytesPerPixel: Int {
+        switch self {
+        case .monochrome: return 2
+        case .yuv420: return 3
+        case .yuv422: return 4
+        case .yuv444: return 6
+        }
+    }
+
+    public static func < (a: HEIFTileChroma, b: HEIFTileChroma) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A transformative property as libheif 1.15 applies it.
@@ -71,14 +93,17 @@ extension HEIFGridLayout {
             }
         }
         var largest = PixelSize(width: 0, height: 0)
+        var widestChroma = HEIFTileChroma.monochrome
         for tile in Set(tiles) {
-            guard let ispe = properties.of(tile).first(where: { $0.type == "ispe" }),
+            let tileProperties = properties.of(tile)
+            guard let ispe = tileProperties.first(where: { $0.type == "ispe" }),
                   let width = file.uint32(at: ispe.body.lowerBound + 4), let height = file.uint32(at: ispe.body.lowerBound + 8),
                   width > 0, height > 0 else { return nil }
             let size = PixelSize(width: Int(width), height: Int(height))
             if size.pixelCount > largest.pixelCount { largest = size }
+            widestChroma = max(widestChroma, file.chroma(of: tileProperties))
         }
-        return HEIFGridLayout(largestTile: largest, transforms: transforms)
+        return HEIFGridLayout(largestTile: largest, transforms: transforms, tileChroma: widestChroma)
     }
 }
 
@@ -192,6 +217,22 @@ private struct BoxBytes {
             return targets
         }
         return nil
+    }
+
+    /// The chroma format a tile's codec configuration gives: `hvcC`'s
+    /// `chroma_format_idc` (ISO/IEC 14496-15 8.3.3.1, the byte after
+    /// `parallelismType`), or `av1C`'s `mono_chrome` and subsampling bits (AV1
+    /// Codec ISO Media File Format 2.3.3); 4:4:4, the most, when neither says.
+    func chroma(of properties: [Box]) -> HEIFTileChroma {
+        if let hvcC = properties.first(where: { $0.type == "hvcC" }), hvcC.body.count > 16, let format = byte(hvcC.body.lowerBound + 16) {
+            return [HEIFTileChroma.monochrome, .yuv420, .yuv422, .yuv444][Int(format & 3)]
+        }
+        if let av1C = properties.first(where: { $0.type == "av1C" }), av1C.body.count > 2, let flags = byte(av1C.body.lowerBound + 2) {
+            let (monochrome, subsampledX, subsampledY) = (flags & 0x10 != 0, flags & 0x08 != 0, flags & 0x04 != 0)
+            if monochrome { return .monochrome }
+            return subsampledX ? (subsampledY ? .yuv420 : .yuv422) : .yuv444
+        }
+        return .yuv444
     }
 
     /// `iprp`'s property boxes (`ipco`) and every `ipma`'s associations.

@@ -29,7 +29,7 @@ struct HEIFDecoderTests {
 
     @Test("sizes and depth from the boxes: coded size before the transforms, shown size after")
     func infoFromBoxes() throws {
-        let tile = HEIFGridLayout(largestTile: PixelSize(width: 98, height: 64), transforms: [])
+        let tile = HEIFGridLayout(largestTile: PixelSize(width: 98, height: 64), transforms: [], tileChroma: .yuv420)
         #expect(try info(fixture("plain.heic")) == HEIFInfo(size: Self.source, codedSize: Self.source, hasAlpha: false, bitDepth: 8, grid: tile))
         #expect(try info(fixture("alpha.heic")).hasAlpha)
         #expect(try info(fixture("deep-10bit.heic")).bitDepth == 10)
@@ -112,8 +112,9 @@ struct HEIFDecoderTests {
     @Test("a picture libheif would hold in more than the byte limit is refused before decoding")
     func byteLimit() throws {
         let bomb = try fixture("bomb-20000.heic")
-        // A 1x1 grid: by the planar route, the picture's three planes and four 98x64 tiles at 9 bytes a pixel.
-        let expectedBytes = 20000 * 20000 * 3 + 98 * 64 * 9 * 4
+        // A 1x1 grid: by the planar route, the picture's RGB planes and its 4:2:0 assembly
+        // (4.5 bytes a pixel), and four 98x64 tiles at 9 bytes a pixel.
+        let expectedBytes = 20000 * 20000 * 9 / 2 + 98 * 64 * 9 * 4
         #expect(HEIFDecoder.decoderBytes(try info(bomb)) == expectedBytes)
         #expect(throws: HEIFError.tooLargeToDecode(size: PixelSize(width: 20000, height: 20000), bytes: expectedBytes, limit: 256 << 20)) {
             try decode(bomb, maxPixels: 1_000_000_000, decoderByteLimit: 256 << 20)

@@ -15,12 +15,16 @@ struct HEIFPlanarRouteTests {
     @Test("the grid layout read from the boxes: tiles and the primary item's irot and imir, in the file's order")
     func layoutsFromBoxes() throws {
         // heif-enc 1.15 writes every picture as a 1x1 grid that crops its coded tile.
-        #expect(try layout("plain.heic") == HEIFGridLayout(largestTile: Self.tile98, transforms: []))
-        #expect(try layout("grid-2x2.heic") == HEIFGridLayout(largestTile: Self.tile98, transforms: []))
+        // x265 through heif-enc codes 4:2:0 (hvcC's chroma_format_idc 1).
+        #expect(try layout("plain.heic") == HEIFGridLayout(largestTile: Self.tile98, transforms: [], tileChroma: .yuv420))
+        #expect(try layout("grid-2x2.heic") == HEIFGridLayout(largestTile: Self.tile98, transforms: [], tileChroma: .yuv420))
+        // AV1 codes odd sizes: heif-enc writes the AVIF's primary item coded, not as a grid.
+        #expect(try layout("plain.avif") == nil)
         #expect(try layout("irot-exif-6.heic")?.transforms == [.rotation(quarterTurnsAnticlockwise: 1)])
         #expect(try layout("irot-imir.heic")?.transforms == [.rotation(quarterTurnsAnticlockwise: 3), .mirror(reversingColumns: true)])
         #expect(try layout("tiled-48mp-irot.heic")
-                == HEIFGridLayout(largestTile: PixelSize(width: 512, height: 512), transforms: [.rotation(quarterTurnsAnticlockwise: 1)]))
+                == HEIFGridLayout(largestTile: PixelSize(width: 512, height: 512), transforms: [.rotation(quarterTurnsAnticlockwise: 1)],
+                                  tileChroma: .yuv420))
         // A clean aperture is left to libheif, which rounds its fractions its own way.
         #expect(try layout("clap.heic") == nil)
         // Not HEIF boxes, or cut inside them: nil, never a crash.
@@ -119,7 +123,9 @@ struct HEIFPlanarRouteTests {
         // libheif's own route: over the limit (heif-convert peaked at 293 MB on it here).
         #expect(HEIFDecoder.libheifRouteBytes(info) == 8064 * 6048 * 9)
         #expect(HEIFDecoder.libheifRouteBytes(info) > limit)
-        let planarBytes = 8064 * 6048 * 3 + 512 * 512 * 9 * 4
+        // RGB planes (3 bytes a pixel) and the grid assembled as 4:2:0 (1.5), four 512x512 tiles at 9.
+        let planarBytes = 8064 * 6048 * 9 / 2 + 512 * 512 * 9 * 4
+        #expect(planarBytes < limit)
         #expect(HEIFDecoder.decoderBytes(info) == planarBytes)
         let route = try HEIFDecoder.route(for: info, maxPixels: 100_000_000, decoderByteLimit: limit)
         #expect(route == .planarGrid(try #require(info.grid)))
@@ -135,5 +141,9 @@ struct HEIFPlanarRouteTests {
         #expect(throws: HEIFError.tooLargeToDecode(size: shown, bytes: planarBytes, limit: 128 << 20)) {
             try decode(bytes, decoderByteLimit: 128 << 20)
         }
+        // Tiles of 4:4:4, or whose chroma the boxes do not give, cost more: 3 bytes a pixel assembled.
+        var wider = info
+        wider.grid?.tileChroma = .yuv444
+        #expect(HEIFDecoder.decoderBytes(wider) == 8064 * 6048 * 6 + 512 * 512 * 9 * 4)
     }
 }

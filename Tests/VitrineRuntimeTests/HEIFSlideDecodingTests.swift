@@ -81,6 +81,19 @@ struct HEIFSlideDecodingTests {
         }
     }
 
+    @Test("a 48-megapixel tiled photo turned by irot (an iPhone's HEIF Max) is framed within wholePictureByteLimit, upright")
+    func largeTiledPhoto() throws {
+        let path = Self.fixtures + "/tiled-48mp-irot.heic"
+        let bytes = try FileIO.read(path)
+        let request = request("tiled-48mp-irot.heic", path: path, output: PixelSize(width: 378, height: 504))
+        // The kiosk's way: the planar route, within the limit, streamed into the frame.
+        let framed = try SlideDecoding.frame(for: request, workspace: SlideDecodingWorkspace())
+        // libheif's own route, without a limit, framed whole.
+        let expected = try expectedFrame(bytes, request: request)
+        #expect(framed.size == expected.size)
+        #expect((0..<framed.size.pixelCount).allSatisfy { framed.pixels[$0] == expected.pixels[$0] })
+    }
+
     @Test("a picture libheif would hold in more than wholePictureByteLimit is refused, whatever decode.maxPixels allows")
     func byteLimit() throws {
         var request = request("slides/bomb-20000.heic", path: Self.fixtures + "/bomb-20000.heic")

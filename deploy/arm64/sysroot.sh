@@ -39,6 +39,9 @@ trixie_packages=(
     libwebp7 libwebpdemux2 libwebp-dev libsharpyuv0 libsharpyuv-dev
     libgif7 libgif-dev
     libheif1 libheif-dev libbrotli1 libbrotli-dev
+    # Not for the link: libheif's HEVC decoder plugin, for Tests/ARM64/user-mode-test.sh,
+    # which decodes a HEIF under qemu-aarch64 with this sysroot's libheif.
+    libheif-plugin-libde265 libde265-0
 )
 sid_packages=(swiftlang libswiftlang)
 

@@ -69,28 +69,31 @@ if [ -x "$x86" ]; then
         "$x86" render --config "$work/demo/vitrine.yaml" --at "$at" --size 1280x720 --out "$work/x86-$at.ppm" 2> /dev/null
     done
     # Identical files, or else the largest per-channel difference (the image
-    # tests' tolerance is 8 on a channel, 0.5 on average).
+    # tests' tolerance is 8 on a channel, 0.5 on average), for each NAME of
+    # arm64-NAME.ppm and x86-NAME.ppm.
     compare() {
-        python3 - "$work" "${instants[@]}" <<'PY'
+        python3 - "$work" "$@" <<'PY'
 import sys
-work, instants, worst = sys.argv[1], sys.argv[2:], 0
-for at in instants:
+work, names, worst = sys.argv[1], sys.argv[2:], 0
+for at in names:
+    label = f"at {at} s" if at[0].isdigit() else at
     a, b = (open(f"{work}/{kind}-{at}.ppm", "rb").read() for kind in ("arm64", "x86"))
     if a == b:
-        print(f"  at {at} s: identical ({len(a)} bytes)")
+        print(f"  {label}: identical ({len(a)} bytes)")
         continue
     if len(a) != len(b):
-        print(f"  at {at} s: different sizes")
+        print(f"  {label}: different sizes")
         sys.exit(1)
     # The same header: compare the pixels.
     diffs = [abs(x - y) for x, y in zip(a, b)]
     worst = max(worst, max(diffs))
-    print(f"  at {at} s: max channel difference {max(diffs)}, mean {sum(diffs) / len(diffs):.4f}")
+    print(f"  {label}: max channel difference {max(diffs)}, mean {sum(diffs) / len(diffs):.4f}")
 sys.exit(0 if worst <= 8 else 1)
 PY
     }
+    compare_demo() { compare "${instants[@]}"; }
     compare_heif() { [ -f "$work/arm64-heif.ppm" ] && compare heif; }
-    check "vitrine render on arm64 equals the amd64 build's render at ${#instants[@]} instants ($x86)" compare
+    check "vitrine render on arm64 equals the amd64 build's render at ${#instants[@]} instants ($x86)" compare_demo
     # A phone's 48-megapixel HEIF (tiles, irot): trixie's libheif here, Debian 12's on amd64.
     mkdir -p "$work/heif"
     cp Tests/VitrineHEIFTests/Fixtures/tiled-48mp-irot.heic "$work/heif/"

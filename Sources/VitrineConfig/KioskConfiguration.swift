@@ -186,28 +186,6 @@ public enum ModesettingInterface: String, Hashable, Sendable, CaseIterable {
     case auto, atomic, legacy
 }
 
-/// A display mode as configured: `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ`.
-public struct DisplayModeSpec: Hashable, Sendable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    public var refreshHertz: Double?
-
-    public init?(parsing text: String) {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let size = PixelSize(parsing: String(parts[0])) else { return nil }
-        width = size.width
-        height = size.height
-        if parts.count == 2 {
-            guard let hertz = Double(parts[1]), hertz > 0, hertz < 1000 else { return nil }
-            refreshHertz = hertz
-        }
-    }
-
-    public var description: String {
-        "\(width)x\(height)" + (refreshHertz.map { $0.rounded() == $0 ? "@\(Int($0))" : "@\($0)" } ?? "")
-    }
-}
-
 public struct OutputConfiguration: Hashable, Sendable {
     public var display: DisplayMode = .auto
     /// The DRM card; nil picks the first card with a connected display.

@@ -17,7 +17,7 @@ enum DisplaySelection {
         case .auto, .drm:
             do {
                 let scanout = try openScanout(output)
-                let display = DRMDisplay(scanout: scanout, modeRequest: output.mode.map(\.request), logger: logger)
+                let display = DRMDisplay(scanout: scanout, modeRequest: output.mode, logger: logger)
                 logger.notice("displaying on \(display.description)")
                 return display
             } catch {
@@ -33,7 +33,7 @@ enum DisplaySelection {
     /// The configured card, or else the first card with a connected display.
     static func openScanout(_ output: OutputConfiguration) throws(DRMError) -> DRMScanout {
         let interface = DRMInterfacePreference(rawValue: output.modesetting.rawValue) ?? .auto
-        let request = output.mode.map(\.request)
+        let request = output.mode
         func open(_ path: String) throws(DRMError) -> DRMScanout {
             try DRMScanout(card: try DRMCard(path: path), connectorName: output.connector, mode: request, interface: interface)
         }
@@ -67,8 +67,4 @@ enum DisplaySelection {
         logger.notice("\(because)running headless at \(configuration.outputSize), \(preview)")
         return display
     }
-}
-
-extension DisplayModeSpec {
-    var request: DRMModeRequest { DRMModeRequest(width: width, height: height, refreshHertz: refreshHertz) }
 }

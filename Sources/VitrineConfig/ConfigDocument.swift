@@ -13,7 +13,7 @@ public enum ConfigDocument {
     }
 
     /// The configuration as JSON values, keyed as the file is. Keys without a
-    /// value (`placeholder`, `schedule`, `sync`, `output.card`, …) are left out.
+    /// value (`placeholder`, `schedule`, `sync`, `outputs`, `output.card`, …) are left out.
     public static func tree(_ c: KioskConfiguration) -> [String: JSONValue] {
         func duration(_ d: Duration) -> JSONValue { .string(DurationSyntax.format(d)) }
         var output: [String: JSONValue] = [
@@ -63,6 +63,7 @@ public enum ConfigDocument {
         if let kenBurns = c.kenBurns { document["kenBurns"] = KenBurnsBody(kenBurns).document }
         if let schedule = c.schedule { document["schedule"] = .object(ScheduleDocument.tree(schedule)) }
         if let sync = c.sync { document["sync"] = sync.document }
+        if let outputs = c.outputs { document["outputs"] = OutputsDocument.tree(outputs) }
         return document
     }
 

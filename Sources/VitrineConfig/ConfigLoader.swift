@@ -189,23 +189,9 @@ public enum ConfigLoader {
             c.output.display = o.read("display") { $0.choice($1, at: $2, as: DisplayMode.self) } ?? c.output.display
             c.output.card = o.read("card") { $0.string($1, at: $2) } ?? c.output.card
             c.output.connector = o.read("connector") { $0.string($1, at: $2) } ?? c.output.connector
-            c.output.mode = o.read("mode") { reader, node, path in
-                guard let text = reader.string(node, at: path) else { return nil }
-                guard let mode = DisplayModeSpec(parsing: text) else {
-                    reader.report(path, "must be WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, for example 1920x1080@60, found \(text)")
-                    return nil
-                }
-                return mode
-            } ?? c.output.mode
+            c.output.mode = o.read("mode") { $0.displayMode($1, at: $2) } ?? c.output.mode
             c.output.modesetting = o.read("modesetting") { $0.choice($1, at: $2, as: ModesettingInterface.self) } ?? c.output.modesetting
-            c.output.rotation = o.read("rotation") { reader, node, path in
-                guard let degrees = reader.integer(node, at: path, in: 0...270) else { return nil }
-                guard degrees % 90 == 0 else {
-                    reader.report(path, "must be 0, 90, 180 or 270, found \(degrees)")
-                    return nil
-                }
-                return degrees
-            } ?? c.output.rotation
+            c.output.rotation = o.read("rotation") { $0.rotation($1, at: $2)?.rawValue } ?? c.output.rotation
             c.output.width = o.read("width") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.width
             c.output.height = o.read("height") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.height
             c.output.preview = o.read("preview") { $0.string($1, at: $2) } ?? c.output.preview
@@ -215,6 +201,7 @@ public enum ConfigLoader {
             c.decode.cacheSlides = d.read("cacheSlides") { $0.integer($1, at: $2, in: 3...64) } ?? c.decode.cacheSlides
         }
         readSchedule(&top, into: &c)
+        readOutputs(&top, into: &c)
         // The schedule's playlists differ in length: with one, home is clamped to the playlist on screen.
         if let home = c.touch.attract?.home, c.schedule == nil, !c.slides.isEmpty, home >= c.slides.count {
             top.reader.report("touch.attract.home", "is slide \(home), but the playlist has \(c.slides.count) slide\(c.slides.count == 1 ? "" : "s") (counted from 0)")

@@ -129,6 +129,26 @@ final class ConfigNodeReader {
         return bytes
     }
 
+    /// A display mode: `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ`.
+    func displayMode(_ node: YAMLNode, at path: String) -> DisplayModeSpec? {
+        guard let text = string(node, at: path) else { return nil }
+        guard let mode = DisplayModeSpec(parsing: text) else {
+            report(path, "must be WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, for example 1920x1080@60, found \(text)")
+            return nil
+        }
+        return mode
+    }
+
+    /// How a panel is mounted: 0, 90, 180 or 270 degrees.
+    func rotation(_ node: YAMLNode, at path: String) -> DisplayRotation? {
+        guard let degrees = integer(node, at: path, in: 0...270) else { return nil }
+        guard let rotation = DisplayRotation(rawValue: degrees) else {
+            report(path, "must be 0, 90, 180 or 270, found \(degrees)")
+            return nil
+        }
+        return rotation
+    }
+
     func stringList(_ node: YAMLNode, at path: String) -> [String]? {
         guard let items = sequence(node, at: path) else { return nil }
         let strings = items.enumerated().compactMap { string($1, at: "\(path)[\($0)]") }

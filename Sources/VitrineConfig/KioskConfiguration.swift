@@ -21,6 +21,10 @@ public struct KioskConfiguration: Hashable, Sendable {
     public var indicator = IndicatorStyle()
     public var touch = TouchConfiguration()
     public var output = OutputConfiguration()
+    /// The connectors to drive, each with its mode, rotation and pictures
+    /// (`OutputPlan` decides on a card's connectors); nil: today's one output,
+    /// `output.connector` or the first connected one.
+    public var outputs: OutputLayout?
     public var decode = DecodeConfiguration()
     public var power = PowerConfiguration()
     /// Rotation in step with other kiosks, by the wall clock; nil: on its own.
@@ -76,6 +80,13 @@ public struct KioskConfiguration: Hashable, Sendable {
     }
 
     public var outputSize: PixelSize { PixelSize(width: output.width, height: output.height) }
+
+    /// The `output` keys the output plan takes besides `outputs`: those that
+    /// choose the one output without it, and the rotation of every output
+    /// that gives none.
+    public var singleOutput: OutputPlan.SingleOutput {
+        OutputPlan.SingleOutput(connector: output.connector, mode: output.mode, rotation: DisplayRotation(rawValue: output.rotation) ?? .none)
+    }
 
     /// The pan and zoom `slide` shows with: its own `kenBurns`, else the
     /// top-level default; nil when neither sets one or the slide turns it off.
@@ -184,28 +195,6 @@ public enum DisplayMode: String, Hashable, Sendable, CaseIterable {
 public enum ModesettingInterface: String, Hashable, Sendable, CaseIterable {
     /// Atomic commits where the driver supports them, the legacy ioctls otherwise.
     case auto, atomic, legacy
-}
-
-/// A display mode as configured: `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ`.
-public struct DisplayModeSpec: Hashable, Sendable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    public var refreshHertz: Double?
-
-    public init?(parsing text: String) {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let size = PixelSize(parsing: String(parts[0])) else { return nil }
-        width = size.width
-        height = size.height
-        if parts.count == 2 {
-            guard let hertz = Double(parts[1]), hertz > 0, hertz < 1000 else { return nil }
-            refreshHertz = hertz
-        }
-    }
-
-    public var description: String {
-        "\(width)x\(height)" + (refreshHertz.map { $0.rounded() == $0 ? "@\(Int($0))" : "@\($0)" } ?? "")
-    }
 }
 
 public struct OutputConfiguration: Hashable, Sendable {

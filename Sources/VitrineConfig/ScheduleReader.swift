@@ -38,13 +38,7 @@ extension ConfigLoader {
         /// Reports a playlist name that names nothing.
         func known(_ name: String, at path: String) -> Bool {
             guard !names.contains(name) else { return true }
-            var message = "unknown playlist \(name)"
-            if let near = names.min(by: { editDistance($0, name) < editDistance($1, name) }), editDistance(near, name) <= max(2, name.count / 3) {
-                message += " (did you mean \"\(near)\"?)"
-            } else {
-                message += names.isEmpty ? ": schedule.playlists defines none" : " (playlists: \(names.joined(separator: ", ")))"
-            }
-            reader.report(path, message)
+            reader.report(path, unknownPlaylist(name, among: names))
             return false
         }
 
@@ -80,8 +74,24 @@ extension ConfigLoader {
         c.schedule = schedule
     }
 
+    /// A name a configuration gives (a playlist, a canvas): letters, digits, - and _.
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+    }
+
+    /// "unknown playlist nigth (did you mean "night"?)", or the playlists there are.
+    static func unknownPlaylist(_ name: String, among names: [String]) -> String {
+        var message = "unknown playlist \(name)"
+        if let near = names.min(by: { editDistance($0, name) < editDistance($1, name) }), editDistance(near, name) <= max(2, name.count / 3) {
+            message += " (did you mean \"\(near)\"?)"
+        } else {
+            message += names.isEmpty ? ": schedule.playlists defines none" : " (playlists: \(names.joined(separator: ", ")))"
+        }
+        return message
+    }
+
     private static func readPlaylist(_ name: String, _ node: YAMLNode, at path: String, reader: ConfigNodeReader) -> PlaylistConfiguration? {
-        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else {
+        guard isPlainName(name) else {
             reader.report(path, "a playlist's name must be letters, digits, - and _, found \"\(name)\"")
             return nil
         }

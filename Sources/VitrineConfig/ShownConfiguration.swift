@@ -25,3 +25,25 @@ extension KioskConfiguration {
         return shown
     }
 }
+
+extension KioskConfiguration {
+    /// The configuration as the output `name` (a connector) shows it when the
+    /// kiosk drives it alone: its `outputs` entry's rotation (else
+    /// `output.rotation`) and fit, and its pictures all the time: a mirror's
+    /// are its source's, a canvas output's its canvas's, shown whole. A
+    /// playlist becomes the schedule's only playlist, kept in its zone, so its
+    /// slides' `from` and `until` still apply. Without an `outputs` section,
+    /// for an output it does not list, or for a playlist the schedule lacks
+    /// (`outputReferenceIssues` reports that), the configuration as it is.
+    public func shown(onOutput name: String) -> KioskConfiguration {
+        guard let layout = outputs, let output = layout.output(named: name) else { return self }
+        let source = output.mirrored.flatMap(layout.output(named:)) ?? output
+        var shown = self
+        shown.output.rotation = output.rotation?.rawValue ?? self.output.rotation
+        if let fit = output.fit ?? source.fit { shown.fit = fit }
+        if case .playlist(let playlist) = source.content, let schedule, let chosen = schedule.playlist(named: playlist) {
+            shown.schedule = ScheduleConfiguration(timezone: schedule.timezone, playlists: [chosen], entries: [], otherwise: .playlist(playlist))
+        }
+        return shown
+    }
+}

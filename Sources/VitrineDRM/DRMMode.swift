@@ -28,12 +28,13 @@ public struct DRMMode: Hashable, Sendable, CustomStringConvertible {
         .nanoseconds(refreshMillihertz > 0 ? 1_000_000_000_000 / Int64(refreshMillihertz) : 16_666_667)
     }
 
-    /// `1920x1080@60`, with decimals only where the rate is not whole (`59.94`).
-    public var description: String {
-        let hertz = refreshMillihertz % 1000 == 0 ? "\(refreshMillihertz / 1000)"
-            : String(Double(refreshMillihertz / 10) / 100)
-        return "\(width)x\(height)@\(hertz)"
+    /// The mode as the output plan sees it (VitrineCore's `OutputMode`).
+    public var outputMode: OutputMode {
+        OutputMode(width: width, height: height, refreshMillihertz: refreshMillihertz, isPreferred: isPreferred)
     }
+
+    /// `1920x1080@60`, with decimals only where the rate is not whole (`59.94`).
+    public var description: String { outputMode.description }
 
     /// Whether both drive the display the same way: size, pixel clock, totals,
     /// sync flags. The preferred flag does not count, so a replugged display
@@ -58,43 +59,16 @@ public struct DRMMode: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A mode asked for in the configuration: `WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ`.
-public struct DRMModeRequest: Hashable, Sendable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    public var refreshHertz: Double?
+/// A mode asked for: the core's `DisplayModeSpec`, which the configuration reads
+/// (`WIDTHxHEIGHT` or `WIDTHxHEIGHT@HZ`) and the output plan matches too.
+public typealias DRMModeRequest = DisplayModeSpec
 
-    public init(width: Int, height: Int, refreshHertz: Double? = nil) {
-        self.width = width
-        self.height = height
-        self.refreshHertz = refreshHertz
-    }
-
-    public init?(parsing text: String) {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let size = PixelSize(parsing: String(parts[0])) else { return nil }
-        var hertz: Double?
-        if parts.count == 2 {
-            guard let value = Double(parts[1]), value > 0, value < 1000 else { return nil }
-            hertz = value
-        }
-        self.init(width: size.width, height: size.height, refreshHertz: hertz)
-    }
-
-    public var description: String {
-        let size = "\(width)x\(height)"
-        guard let refreshHertz else { return size }
-        return size + "@" + (refreshHertz.rounded() == refreshHertz ? "\(Int(refreshHertz))" : "\(refreshHertz)")
-    }
-
-    /// The best of `modes` for this request: the right size, the rate within
-    /// half a hertz if one is given, the preferred mode, then the highest rate.
+extension DisplayModeSpec {
+    /// The best of `modes` for this request (`bestMatch`: the right size, the
+    /// rate within half a hertz if one is given, the preferred mode, then the
+    /// highest rate).
     public func match(in modes: [DRMMode]) -> DRMMode? {
-        modes.filter { mode in
-            mode.width == width && mode.height == height
-                && (refreshHertz.map { abs(mode.refreshHertz - $0) < 0.5 } ?? true)
-        }
-        .max { ($0.isPreferred ? 1 : 0, $0.refreshMillihertz) < ($1.isPreferred ? 1 : 0, $1.refreshMillihertz) }
+        bestMatch(in: modes.map(\.outputMode)).map { modes[$0] }
     }
 }
 

@@ -50,6 +50,29 @@ public struct DRMOutputs: Sendable {
             crtcCount: crtcIDs.count)
     }
 
+    /// Every connector as `OutputPlan` takes it.
+    public var planConnectors: [OutputPlan.Connector] {
+        outputs.map { output in
+            let connector = output.connector
+            let status: OutputPlan.Connector.Status = switch connector.status {
+            case .connected: .connected
+            case .disconnected: .disconnected
+            case .unknown: .unknown
+            }
+            return OutputPlan.Connector(
+                name: connector.name, status: status, widthMillimetres: connector.widthMillimetres,
+                heightMillimetres: connector.heightMillimetres, modes: connector.modes.map(\.outputMode),
+                possibleCRTCs: CRTCAssignment.Connector(name: connector.name, possibleCRTCMask: output.possibleCRTCMask).possibleCRTCs,
+                currentCRTC: output.currentCRTC)
+        }
+    }
+
+    /// The plan for this card: `layout` (a configuration's `outputs`), or
+    /// without one the output `single` chooses.
+    public func plan(_ layout: OutputLayout?, single: OutputPlan.SingleOutput) -> OutputPlan {
+        OutputPlan(layout: layout, single: single, connectors: planConnectors, crtcCount: crtcIDs.count)
+    }
+
     /// The one output a configuration that names no connector drives today, as
     /// `DRMScanout` chooses it: the first connected connector with modes, on
     /// the CRTC it is on now or else the first its encoders can drive (nil

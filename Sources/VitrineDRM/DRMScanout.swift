@@ -38,10 +38,11 @@ public final class DRMScanout {
 
     /// Picks the connector (by name, or the first connected), the mode
     /// (requested, or preferred, as far as the driver accepts it: see
-    /// `firstAccepted`), and a CRTC; saves the CRTC's configuration for
-    /// `restore()`; allocates and maps the two buffers. Nothing reaches the
-    /// screen until the first `present()`.
-    public init(card: DRMCard, connectorName: String? = nil, mode request: DRMModeRequest? = nil,
+    /// `firstAccepted`), and a CRTC (`crtcIndex`, an `OutputPlan`'s, when the
+    /// connector's encoders can drive it; else as `route` chooses); saves the
+    /// CRTC's configuration for `restore()`; allocates and maps the two
+    /// buffers. Nothing reaches the screen until the first `present()`.
+    public init(card: DRMCard, connectorName: String? = nil, mode request: DRMModeRequest? = nil, crtcIndex: Int? = nil,
                 interface preference: DRMInterfacePreference = .auto) throws(DRMError) {
         self.card = card
         guard card.supportsDumbBuffers else {
@@ -52,7 +53,7 @@ public final class DRMScanout {
         let connectors = try card.connectors()
         connector = try Self.choose(connectorNamed: connectorName, from: connectors, card: card.path)
         let candidates = try Self.candidates(mode: request, for: connector)
-        routing = try Self.route(connector, card: card)
+        routing = try Self.route(connector, card: card, preferring: crtcIndex)
         saved = SavedCRTC(card: card, crtcID: routing.crtcID, connectorID: connector.id)
         if atomicAvailable, let properties = AtomicProperties(card: card, routing: routing) {
             interface = AtomicModeset(card: card, routing: routing, properties: properties)
@@ -383,11 +384,16 @@ public final class DRMScanout {
         return match
     }
 
-    /// The CRTC for `connector`: the one its encoder drives now, else the first
-    /// its encoders can drive (`routeIndex`).
-    static func route(_ connector: DRMConnector, card: DRMCard) throws(DRMError) -> OutputRouting {
+    /// The CRTC for `connector`: `preferred` when its encoders can drive it,
+    /// else the one its encoder drives now, else the first its encoders can
+    /// drive (`routeIndex`).
+    static func route(_ connector: DRMConnector, card: DRMCard, preferring preferred: Int? = nil) throws(DRMError) -> OutputRouting {
         try card.withResources { (resources) throws(DRMError) -> OutputRouting in
             let crtcs = (0..<Int(resources.count_crtcs)).map { resources.crtcs[$0] }
+            if let preferred, (0..<min(crtcs.count, 32)).contains(preferred),
+               connector.encoderIDs.contains(where: { (card.encoder($0)?.possibleCRTCs ?? 0) & (1 << UInt32(preferred)) != 0 }) {
+                return OutputRouting(connectorID: connector.id, crtcID: crtcs[preferred], crtcIndex: preferred)
+            }
             let current = card.currentCRTC(of: connector, among: crtcs)
             // The encoders are asked only when the connector is on no CRTC, as they always were.
             let masks = current != nil ? [] : connector.encoderIDs.map { card.encoder($0)?.possibleCRTCs ?? 0 }

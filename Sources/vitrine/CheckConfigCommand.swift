@@ -13,7 +13,8 @@ struct CheckConfigCommand: ParsableCommand {
             so a damaged file or one that is not a picture is found here rather than on the screen. \
             Exit status: 0 when the file is valid and every picture it names exists and decodes; \
             1 when there are problems, one per line on standard error as FILE: KEY.PATH: PROBLEM \
-            (or a JSON object on standard output with --json).
+            (or a JSON object on standard output with --json). Warnings (FILE: KEY.PATH: warning: …, \
+            or the JSON's warnings) say what this build does not do yet, and leave the status 0.
             """)
 
     @Argument(help: "The configuration file (YAML or JSON).")
@@ -24,21 +25,29 @@ struct CheckConfigCommand: ParsableCommand {
 
     func run() throws {
         var issues: [ConfigIssue]
+        var warnings: [ConfigIssue] = []
         var summary = ""
         do {
             let configuration = try ConfigLoader.load(file: file)
             issues = ConfigLoader.fileIssues(in: configuration) + ConfiguredPictures.issues(in: configuration, depth: .decode)
             summary = "\(configuration.slides.count) slides, interval \(DurationSyntax.format(configuration.interval))"
+            if let layout = configuration.outputs {
+                summary += ", \(layout.outputs.count) output\(layout.outputs.count == 1 ? "" : "s")"
+                if let warning = layout.oneOutputWarning { warnings.append(ConfigIssue(path: "outputs", message: warning)) }
+            }
         } catch {
             issues = error.issues
         }
         if json {
-            let data = try JSONText.encode(ConfigCheckReport(file: file, valid: issues.isEmpty, issues: issues), [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
-        } else if issues.isEmpty {
-            print("\(file): OK (\(summary))")
+            let report = ConfigCheckReport(file: file, valid: issues.isEmpty, issues: issues, warnings: warnings.isEmpty ? nil : warnings)
+            print(String(decoding: try JSONText.encode(report, [.sortedKeys]), as: UTF8.self))
         } else {
-            for issue in issues { writeToStandardError("\(file): \(issue)\n") }
+            for warning in warnings { writeToStandardError("\(file): \(warning.path): warning: \(warning.message)\n") }
+            if issues.isEmpty {
+                print("\(file): OK (\(summary))")
+            } else {
+                for issue in issues { writeToStandardError("\(file): \(issue)\n") }
+            }
         }
         if !issues.isEmpty { throw ExitCode(1) }
     }

@@ -8,16 +8,24 @@ import VitrineRuntime
 /// Picks the display backend for `output.display`: KMS/DRM, or headless.
 /// With `auto`, any reason DRM cannot be used is logged in one line and the
 /// kiosk runs headless; with `drm`, the same reason ends the process.
+///
+/// With an `outputs` section the card's `OutputPlan` chooses the connector,
+/// its mode and its CRTC: the first output it drives, the one this build
+/// drives. What it leaves undriven is said at start, not hidden.
 enum DisplaySelection {
     static func open(_ configuration: KioskConfiguration, logger: Logger) throws -> DisplayBackend {
         let output = configuration.output
         switch output.display {
         case .headless:
+            if configuration.outputs != nil { logger.notice("outputs: not used while headless") }
             return headless(configuration, logger: logger, reason: nil)
         case .auto, .drm:
             do {
-                let scanout = try openScanout(output)
-                let display = DRMDisplay(scanout: scanout, modeRequest: output.mode.map(\.request), logger: logger)
+                let (scanout, plan) = try openScanout(configuration)
+                if let plan { report(plan, logger: logger) }
+                // The mode a hotplug asks for again: the driven output's, with a plan.
+                let request: DisplayModeSpec? = if let plan { plan.driven.first?.requestedMode } else { output.mode }
+                let display = DRMDisplay(scanout: scanout, modeRequest: request, logger: logger)
                 logger.notice("displaying on \(display.description)")
                 return display
             } catch {
@@ -30,17 +38,26 @@ enum DisplaySelection {
         }
     }
 
-    /// The configured card, or else the first card with a connected display.
-    static func openScanout(_ output: OutputConfiguration) throws(DRMError) -> DRMScanout {
+    /// The configured card, or else the first card with a connected display
+    /// (with `outputs`: the first on which the plan drives an output).
+    static func openScanout(_ configuration: KioskConfiguration) throws -> (DRMScanout, OutputPlan?) {
+        let output = configuration.output
         let interface = DRMInterfacePreference(rawValue: output.modesetting.rawValue) ?? .auto
-        let request = output.mode.map(\.request)
-        func open(_ path: String) throws(DRMError) -> DRMScanout {
-            try DRMScanout(card: try DRMCard(path: path), connectorName: output.connector, mode: request, interface: interface)
+        func open(_ path: String) throws -> (DRMScanout, OutputPlan?) {
+            let card = try DRMCard(path: path)
+            guard let layout = configuration.outputs else {
+                return (try DRMScanout(card: card, connectorName: output.connector, mode: output.mode, interface: interface), nil)
+            }
+            let plan = try card.outputs().plan(layout, single: configuration.singleOutput)
+            guard let first = plan.driven.first else { throw NoPlannedOutput(card: path, plan: plan) }
+            let scanout = try DRMScanout(card: card, connectorName: first.connector, mode: first.requestedMode,
+                                         crtcIndex: first.crtc, interface: interface)
+            return (scanout, plan)
         }
         if let path = output.card { return try open(path) }
         let cards = DRMCard.cardPaths()
-        guard !cards.isEmpty else { throw .noCard(directory: "/dev/dri") }
-        var errors: [DRMError] = []
+        guard !cards.isEmpty else { throw DRMError.noCard(directory: "/dev/dri") }
+        var errors: [any Error] = []
         for path in cards {
             do {
                 return try open(path)
@@ -50,11 +67,18 @@ enum DisplaySelection {
         }
         // A card with no display attached is the least telling reason: report a
         // real problem (permission, DRM master, mode) if any card had one.
-        let isNoDisplay = { (error: DRMError) -> Bool in
-            if case .noConnectedConnector = error { return true }
-            return false
+        let isNoDisplay = { (error: any Error) -> Bool in
+            if case DRMError.noConnectedConnector = error { return true }
+            return error is NoPlannedOutput
         }
         throw errors.first { !isNoDisplay($0) } ?? errors[0]
+    }
+
+    /// The plan's missing outputs, its problems, and what this build leaves undriven: one line each.
+    private static func report(_ plan: OutputPlan, logger: Logger) {
+        for missing in plan.missing { logger.warning("outputs: \(missing)") }
+        for problem in plan.problems { logger.warning("outputs: \(problem)") }
+        if let notice = plan.oneOutputNotice { logger.notice("outputs: \(notice)") }
     }
 
     private static func headless(_ configuration: KioskConfiguration, logger: Logger, reason: String?) -> DisplayBackend {
@@ -69,6 +93,17 @@ enum DisplaySelection {
     }
 }
 
-extension DisplayModeSpec {
-    var request: DRMModeRequest { DRMModeRequest(width: width, height: height, refreshHertz: refreshHertz) }
+/// A card on which the `outputs` section's plan drives nothing: every listed
+/// output is missing, or has no CRTC.
+struct NoPlannedOutput: Error, CustomStringConvertible {
+    var card: String
+    var plan: OutputPlan
+
+    var description: String {
+        let listed = plan.missing.map(\.description) + plan.entries.compactMap { entry in
+            if case .undriven(let reason) = entry.state, !reason.isMissing, reason != .notListed { return "\(entry.connector): \(reason)" }
+            return nil
+        }
+        return "no output in outputs can be driven on \(card)" + (listed.isEmpty ? "" : ": " + listed.joined(separator: "; "))
+    }
 }

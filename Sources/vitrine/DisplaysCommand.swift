@@ -1,15 +1,34 @@
 import ArgumentParser
+import VitrineConfig
 import VitrineCore
 import VitrineDRM
 
 struct DisplaysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "displays",
-        abstract: "List DRM cards, their connectors and status, the modes they offer, and the CRTC each would get.")
+        abstract: "List DRM cards, their connectors and status, the modes they offer, and the CRTC each would get.",
+        discussion: """
+            With --config, each card's listing ends with the configuration's output plan: what each connector \
+            would show, on which CRTC and in which mode, the configured outputs that are missing and what follows, \
+            and what this build leaves undriven. Exit status: 0; 1 when no card can be read, or the configuration \
+            has problems (one per line on standard error as FILE: KEY.PATH: PROBLEM).
+            """)
 
     @Option(help: "The directory holding the card devices.") var directory = "/dev/dri"
 
+    @Option(name: .shortAndLong, help: "A configuration file (YAML or JSON) whose outputs to plan on each card.")
+    var config: String?
+
     func run() throws {
+        var configuration: KioskConfiguration?
+        if let config {
+            do {
+                configuration = try ConfigLoader.load(file: config)
+            } catch {
+                for issue in error.issues { writeToStandardError("\(config): \(issue)\n") }
+                throw ExitCode(1)
+            }
+        }
         let cards = DRMCard.cardPaths(in: directory)
         guard !cards.isEmpty else {
             print(DRMError.noCard(directory: directory).description)
@@ -30,7 +49,11 @@ struct DisplaysCommand: ParsableCommand {
                         print("    modes: " + modes.joined(separator: " "))
                     }
                 }
-                if let single = outputs.singleOutput {
+                if let configuration, let config {
+                    let section = configuration.outputs == nil ? "no outputs section: one output" : "\(configuration.outputs!.outputs.count) outputs"
+                    print("  plan for \(config) (\(section)):")
+                    for line in outputs.plan(configuration.outputs, single: configuration.singleOutput).lines { print("    " + line) }
+                } else if let single = outputs.singleOutput {
                     let crtc = single.crtc.map { "CRTC \($0)" } ?? "no CRTC"
                     print("  one output (no `outputs` section, no output.connector): \(single.connector.name) on \(crtc)")
                 }

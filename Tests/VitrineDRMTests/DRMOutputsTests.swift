@@ -42,6 +42,9 @@ struct DRMOutputsTests {
                     #expect(single?.crtc != nil && card.assignment.crtc(for: "DSI-1") == single?.crtc,
                             "mask \(mask), current \(String(describing: current))")
                     #expect(card.assignment.outputs.map(\.connector) == ["DSI-1"])
+                    // The plan without an outputs section drives the same connector on the same CRTC.
+                    let plan = card.plan(nil, single: OutputPlan.SingleOutput())
+                    #expect(plan.driven.map(\.connector) == ["DSI-1"] && plan.driven.first?.crtc == single?.crtc)
                     compared += 1
                 }
             }
@@ -71,5 +74,21 @@ struct DRMOutputsTests {
         // Where DRMScanout and the assignment part: a later encoder that can drive a lower CRTC.
         let card = DRMOutputs(card: "/dev/dri/card0", crtcIDs: [31, 32, 33], outputs: [output("DP-1", .connected, masks: [0b100, 0b001])])
         #expect(card.singleOutput?.crtc == 2 && card.assignment.crtc(for: "DP-1") == 0)
+    }
+
+    /// What the plan is given: each connector's status, size, modes and the union of its encoders' masks.
+    @Test func thePlanSeesEveryConnectorAsTheCardReportsIt() {
+        let card = DRMOutputs(card: "/dev/dri/card0", crtcIDs: [31, 32, 33], outputs: [
+            output("HDMI-A-1", .connected, masks: [0b001, 0b100], current: 2, id: 41),
+            output("HDMI-A-2", .disconnected, masks: [0b010], id: 42),
+        ])
+        let connectors = card.planConnectors
+        #expect(connectors.map(\.name) == ["HDMI-A-1", "HDMI-A-2"] && connectors.map(\.status) == [.connected, .disconnected])
+        #expect(connectors.map(\.possibleCRTCs) == [[0, 2], [1]] && connectors.map(\.currentCRTC) == [2, nil])
+        #expect(connectors[0].modes == [fullHD.outputMode] && connectors[0].modes[0].description == "1920x1080@60")
+        // An outputs section naming both: the connected one on the CRTC it is on, the other missing with CRTC 1 kept.
+        let plan = card.plan(OutputLayout([ConfiguredOutput(name: "HDMI-A-2"), ConfiguredOutput(name: "HDMI-A-1")]), single: OutputPlan.SingleOutput())
+        #expect(plan.driven.map(\.connector) == ["HDMI-A-1"] && plan.driven[0].crtc == 2 && plan.driven[0].keepsCRTC)
+        #expect(plan.missing.map(\.keptCRTC) == [1])
     }
 }

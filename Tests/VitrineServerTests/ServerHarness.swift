@@ -29,8 +29,11 @@ final class ServerHarness: @unchecked Sendable {
     private let stop: KioskStopHandle
     private let finished = DispatchSemaphore(value: 0)
 
-    /// - Parameter yaml: the local configuration file; red.jpg, green.jpg and blue.jpg sit beside it.
-    init(yaml: String = ServerHarness.defaultYAML, stateDirectory: String? = nil, channelPolicy: ChannelPollPolicy? = nil) throws {
+    /// - Parameters:
+    ///   - yaml: the local configuration file; red.jpg, green.jpg and blue.jpg sit beside it.
+    ///   - connector: the connector the display says it drives (`ConnectorDisplay`); nil: plainly headless.
+    init(yaml: String = ServerHarness.defaultYAML, stateDirectory: String? = nil, channelPolicy: ChannelPollPolicy? = nil,
+         connector: String? = nil) throws {
         directory = NSTemporaryDirectory() + "vitrine-server-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (name, color) in Self.colors { try Self.jpeg(color).write(to: directory + "/\(name).jpg") }
@@ -43,7 +46,10 @@ final class ServerHarness: @unchecked Sendable {
         // (downloads, channel polls, play uploads) is left to each test to drive.
         nonisolated(unsafe) let assembly = try KioskAssembly(
             configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
-            options: KioskAssemblyOptions(openDisplay: { HeadlessDisplay(size: $0.outputSize, previewPath: nil, logger: logger) },
+            options: KioskAssemblyOptions(openDisplay: { configuration in
+                                              let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: logger)
+                                              return connector.map { ConnectorDisplay(display, connector: $0) } ?? display
+                                          },
                                           device: "test-kiosk", channelPolicy: channelPolicy))
         store = assembly.store
         remote = assembly.remote

@@ -38,6 +38,7 @@ public final class DRMDisplay: DisplayBackend {
     }
 
     public var outputSize: PixelSize { scanout.size }
+    public var connectorName: String? { scanout.connector.name }
 
     /// The card's number (the N of /dev/dri/cardN, its device minor) and the
     /// connector's KMS id: how an HDMI-CEC adapter names the connector it

@@ -50,6 +50,8 @@ public protocol DisplayBackend: AnyObject {
     func setPower(_ on: Bool) throws
     /// Restores what was on the display before, and frees every buffer.
     func close()
+    /// The connector it drives, by its kernel name (`HDMI-A-1`); nil when headless.
+    var connectorName: String? { get }
 }
 
 extension DisplayBackend {
@@ -57,4 +59,6 @@ extension DisplayBackend {
     public var isShowing: Bool { true }
     /// Frames that are presented are on screen at once.
     public var isFlipPending: Bool { false }
+    /// No connector: a display in memory.
+    public var connectorName: String? { nil }
 }

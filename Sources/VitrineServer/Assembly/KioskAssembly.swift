@@ -54,6 +54,17 @@ public final class KioskAssembly {
             logger.warning("\(issue); \(issue.path == "placeholder" ? "the background colour shows instead" : outcome)")
         }
         let display = try options.openDisplay(configuration)
+        // The one output driven shows what `outputs` gives it: its playlist, fit and rotation.
+        let shownOnOutput = display.connectorName.flatMap { configuration.outputs?.output(named: $0) != nil ? $0 : nil }
+        if let shownOnOutput {
+            if let layout = configuration.outputs {
+                // A stored configuration from a push or a channel lacks what the local file's outputs name.
+                for issue in ConfigLoader.outputReferenceIssues(layout, in: configuration) {
+                    logger.warning("\(issue) (outputs comes from the local file, the rest from \(store.origin.rawValue))")
+                }
+            }
+            configuration = configuration.shown(onOutput: shownOnOutput)
+        }
         let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: display, logger: logger)
         let channel = local.channel.map { ChannelFollower(settings: $0, store: store, logger: logger, policy: options.channelPolicy) }
         // Plays go to the URL the channel names (unless the local file names its
@@ -65,7 +76,7 @@ public final class KioskAssembly {
         let television = CECTelevision(setting: configuration.power.cec,
                                        drmConnector: (display as? DRMDisplay)?.connectorReference, logger: logger)
         let remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
-                                 logger: logger, channel: channel, television: television, plays: plays)
+                                 logger: logger, channel: channel, television: television, plays: plays, shownOnOutput: shownOnOutput)
         kiosk.onEvent = { event in
             if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
             plays?.handle(event)

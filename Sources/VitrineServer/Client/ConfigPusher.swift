@@ -57,9 +57,10 @@ public struct ConfigPusher: Sendable {
         }
         if let placeholder = pushed.placeholder { pushed.placeholder = try await reference(for: placeholder, at: "placeholder") }
 
-        // `output`, like `api` (which the document never has), belongs to the kiosk's own file.
+        // `output` and `outputs`, like `api` (which the document never has), belong to the kiosk's own file.
         var document = ConfigDocument.tree(pushed)
         document.removeValue(forKey: "output")
+        document.removeValue(forKey: "outputs")
         let json = JSONValue.object(document).encoded([.sortedKeys, .withoutEscapingSlashes])
         let reply = try await client.send(.PUT, "/api/v1/config", body: json, contentType: "application/json",
                                           headers: ifVersion.map { [("If-Match", "\"\($0)\"")] } ?? [])

@@ -217,7 +217,7 @@ paths:
         - durations as strings in Vitrine's display form: whole seconds (`"5s"`), whole milliseconds under a second
           (`"400ms"`), or decimal seconds (`"1.5s"`);
         - colours as upper-case `"#RRGGBB"`, or `"#RRGGBBAA"` when not opaque;
-        - keys without a value (`placeholder`, `output.card`, `output.connector`, `output.mode`, and a slide's
+        - keys without a value (`placeholder`, `outputs`, `output.card`, `output.connector`, `output.mode`, and a slide's
           `duration`, `fit` and `action`) are left out rather than `null`; a `post` action always has its `timeout`.
 
         The version in the `ETag` header is the first 64 bits of the SHA-256 of exactly this body, as 16 lower-case
@@ -2219,6 +2219,15 @@ components:
           readOnly: true
           allOf:
             - $ref: "#/components/schemas/Output"
+        outputs:
+          description: |
+            Read-only through the API, like `output`: only the kiosk's local configuration file sets it, and GET
+            returns it only when the file has one. A push may leave it out, or carry it exactly as GET returns it;
+            any other value is refused (422 at path `outputs`). A push that lacks a playlist the local `outputs`
+            shows is refused too (422 at `outputs[N].playlist`).
+          readOnly: true
+          allOf:
+            - $ref: "#/components/schemas/Outputs"
         decode:
           $ref: "#/components/schemas/Decode"
         power:
@@ -2324,6 +2333,15 @@ components:
           readOnly: true
           allOf:
             - $ref: "#/components/schemas/Output"
+        outputs:
+          description: |
+            Read-only through the API, like `output`: only the kiosk's local configuration file sets it, and GET
+            returns it only when the file has one. A push may leave it out, or carry it exactly as GET returns it;
+            any other value is refused (422 at path `outputs`). A push that lacks a playlist the local `outputs`
+            shows is refused too (422 at `outputs[N].playlist`).
+          readOnly: true
+          allOf:
+            - $ref: "#/components/schemas/Outputs"
         decode:
           $ref: "#/components/schemas/Decode"
         power:
@@ -2650,6 +2668,76 @@ components:
           type: string
           default: /tmp/vitrine-preview.png
           description: Where the headless backend keeps its live preview PNG.
+    Outputs:
+      type: array
+      minItems: 1
+      maxItems: 32
+      description: |
+        Every connector to drive (docs/configuration.md, "outputs"), in order of precedence. Refused with 422 and key
+        paths: a name that is not a kernel connector name or is listed twice, a mirror of itself, of an output not
+        listed or of a mirror, a canvas of one output, a canvas whose outputs give different playlists or fits or
+        whose given rectangles overlap, a playlist `schedule.playlists` does not have, and `output.connector` or
+        `output.mode` beside it.
+      items:
+        $ref: "#/components/schemas/ConfiguredOutput"
+    ConfiguredOutput:
+      type: object
+      additionalProperties: false
+      required: [name]
+      description: One output. At most one of `mirror` and `canvas`; `playlist` not with `mirror`. GET writes `name` and `whenMissing` always, the other keys only when set.
+      properties:
+        name:
+          type: string
+          pattern: '^(Unknown|VGA|DVI-I|DVI-D|DVI-A|Composite|SVIDEO|LVDS|Component|DIN|DP|HDMI-A|HDMI-B|TV|eDP|Virtual|DSI|DPI|Writeback|SPI|USB)-[1-9][0-9]{0,3}$'
+          description: The connector's kernel name, as `vitrine displays` prints it.
+          example: HDMI-A-1
+        mode:
+          type: string
+          pattern: '^[0-9]+x[0-9]+(@[0-9]+(\.[0-9]+)?)?$'
+          description: As `output.mode`. Default the display's preferred mode.
+        rotation:
+          type: integer
+          enum: [0, 90, 180, 270]
+          description: How this panel is mounted. Default `output.rotation`.
+        fit:
+          $ref: "#/components/schemas/FitMode"
+        playlist:
+          type: string
+          minLength: 1
+          description: A name in `schedule.playlists`, shown all the time. Default the programme (`slides`, or what the schedule chooses).
+        mirror:
+          type: string
+          description: Another listed output's name, whose pictures this one shows.
+        canvas:
+          type: object
+          additionalProperties: false
+          required: [name, x, y]
+          description: This output's place in a picture spanned across several, in millimetres. `width` and `height` both or neither (default the size the display reports).
+          properties:
+            name:
+              type: string
+              pattern: '^[A-Za-z0-9_-]+$'
+            x:
+              type: number
+              minimum: -100000
+              maximum: 100000
+            y:
+              type: number
+              minimum: -100000
+              maximum: 100000
+            width:
+              type: number
+              minimum: 1
+              maximum: 100000
+            height:
+              type: number
+              minimum: 1
+              maximum: 100000
+        whenMissing:
+          type: string
+          enum: [wait, skip]
+          default: wait
+          description: '`wait`: its CRTC and its place in a canvas are kept while it is not there; `skip`: nothing is kept.'
     Schedule:
       type: object
       additionalProperties: false

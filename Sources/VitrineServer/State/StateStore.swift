@@ -181,6 +181,10 @@ public final class StateStore: Sendable {
         if sections.contains("output") && pushed.output != local.output {
             issues.append(ConfigIssue(path: "output", message: "can be changed only in the kiosk's local configuration file; push the output section as GET /api/v1/config returns it"))
         }
+        if sections.contains("outputs") && pushed.outputs != local.outputs {
+            issues.append(ConfigIssue(path: "outputs", message: "can be changed only in the kiosk's local configuration file; leave it out, or push it as GET /api/v1/config returns it"))
+        }
+        issues += Self.localOutputsIssues(in: pushed, local: local)
         func check(_ path: String, at keyPath: String) {
             switch SlideSource(path) {
             case .url:
@@ -201,10 +205,26 @@ public final class StateStore: Sendable {
         return issues
     }
 
+    /// What the local file's `outputs` names that `pushed` does not have (a
+    /// playlist), said at the key paths of the local file.
+    static func localOutputsIssues(in pushed: KioskConfiguration, local: KioskConfiguration) -> [ConfigIssue] {
+        guard let layout = local.outputs else { return [] }
+        var combined = pushed
+        combined.output = local.output
+        return ConfigLoader.outputReferenceIssues(layout, in: combined).map { issue in
+            ConfigIssue(path: issue.path, message: "\(issue.message), which the kiosk's local configuration file shows there: keep that playlist in schedule.playlists")
+        }
+    }
+
     /// Makes `pushed` the current configuration, unless `ifMatch` names another
-    /// version than the current one (`APIError` 412). The caller has validated it.
+    /// version than the current one (`APIError` 412). The caller has validated it;
+    /// a channel's configuration is checked here against the local `outputs`.
     public func replace(with pushed: KioskConfiguration, ifMatch: String?) throws -> Change {
         try requireWritable()
+        let outputsIssues = Self.localOutputsIssues(in: pushed, local: local)
+        guard outputsIssues.isEmpty else {
+            throw APIError(.unprocessableContent, "the configuration lacks what the local outputs section shows", issues: outputsIssues)
+        }
         let next = Self.stored(pushed, local: local)
         return try state.withLock { state in
             // Again under the lock: an asset deleted since the push was checked.
@@ -398,10 +418,11 @@ public final class StateStore: Sendable {
     // MARK: Files
 
     /// The digest of what a configuration shows: its canonical JSON without the
-    /// machine's own sections (`output`; `api` is never in it).
+    /// machine's own sections (`output`, `outputs`; `api` is never in it).
     static func showDigest(_ configuration: KioskConfiguration) -> String {
         var tree = ConfigDocument.tree(configuration)
         tree.removeValue(forKey: "output")
+        tree.removeValue(forKey: "outputs")
         return ContentDigest.sha256(JSONValue.object(tree).encoded([.sortedKeys, .withoutEscapingSlashes]))
     }
 
@@ -413,6 +434,7 @@ public final class StateStore: Sendable {
         value.channel = local.channel
         value.plays = local.plays
         value.output = local.output
+        value.outputs = local.outputs
         value.baseDirectory = local.baseDirectory
         value.assetDirectory = local.assetDirectory
         let json = ConfigDocument.json(value)

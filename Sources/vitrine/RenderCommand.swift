@@ -28,6 +28,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Output size WIDTHxHEIGHT; defaults to output.width x output.height.")
     var size: String?
 
+    @Option(help: ArgumentHelp(
+        "With an outputs section: the output whose picture to render, by its connector name (HDMI-A-2); defaults to the first listed, the one a kiosk that drives one output drives when it is connected.",
+        valueName: "connector"))
+    var output: String?
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -38,6 +43,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let logger = logging.bootstrap()
         var configuration = try loadConfiguration(config, logger: logger)
+        if let name = try renderedOutput(configuration) { configuration = configuration.shown(onOutput: name) }
         if let wall { configuration = try scheduled(configuration, at: wall, logger: logger) }
         let renderer = FrameRenderer(configuration: configuration, output: size.flatMap(PixelSize.init(parsing:)))
         let (frame, failures) = renderer.render(at: at)
@@ -53,6 +59,20 @@ struct RenderCommand: ParsableCommand {
 }
 
 extension RenderCommand {
+    /// The output the frame is rendered for: `--output`, else the first the
+    /// `outputs` section lists; nil without the section (the one output there is).
+    func renderedOutput(_ configuration: KioskConfiguration) throws -> String? {
+        guard let layout = configuration.outputs else {
+            if let output { throw ValidationError("--output \(output): \(config) has no outputs section") }
+            return nil
+        }
+        guard let name = output ?? layout.outputs.first?.name else { return nil }
+        guard layout.output(named: name) != nil else {
+            throw ValidationError("--output \(name): not in \(config)'s outputs (\(layout.outputs.map(\.name).joined(separator: ", ")))")
+        }
+        return name
+    }
+
     /// The configuration as the kiosk shows it at `wall`: the schedule's playlist then.
     func scheduled(_ configuration: KioskConfiguration, at wall: String, logger: Logger) throws -> KioskConfiguration {
         guard let schedule = configuration.schedule, let timeline = schedule.timeline() else {

@@ -9,10 +9,19 @@ Virtual-2 disconnected: it is forced on through sysfs for the listing and put
 back to `detect` afterwards, so the checks that follow see the card as it
 booted. Forcing a status sends no hotplug event on virtio-gpu, so the console
 is not moved onto the second head meanwhile.
+
+With Virtual-2 on, the `outputs` section on the real card: `vitrine displays
+--config` prints the plan for outputs-plan.yaml (each head with a playlist of
+its own, on CRTCs of their own), and a kiosk whose outputs-second.yaml names
+Virtual-2 alone drives that head, at its configured 1024x768, with its own
+playlist: QMP's screendump of head 1 must equal `vitrine render` of that
+playlist, and the render of outputs-second.yaml itself (which renders the
+first listed output) must be the same picture.
 """
+import os
 import re
 
-from vmtest import crtc_states
+from vmtest import MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, Image, crtc_states, host_render
 
 STATUS = "/sys/class/drm/card0-Virtual-2/status"
 
@@ -34,11 +43,14 @@ def outputs_checks(guest, results, args, mirror, work):
     if forced:
         guest.run(f"echo on > {STATUS}")
     status, listing = guest.run("vitrine displays")
+    second_head_checks(guest, results, args, mirror, work)
     if forced:
         guest.run(f"echo detect > {STATUS}")
     after = connector_status(guest)
     # The console is on the first head only, before and after: the second CRTC was never lit.
     crtcs_after = crtc_states(guest)
+    # The kiosk on Virtual-2 has stopped; its CRTC may keep its last mode (enable 1,
+    # active 1) as DRM leaves a CRTC its last master set: only the console's must be lit.
     print(f"  [{results.label}] vitrine displays with two heads (Virtual-2 was {before!r}):\n"
           + "\n".join("    " + line for line in listing.rstrip().splitlines()), flush=True)
     crtcs = dict(re.findall(r"^\s+(Virtual-\d+)\s+connected\b.*?\bCRTC (\d+)", listing, re.M))
@@ -51,3 +63,42 @@ def outputs_checks(guest, results, args, mirror, work):
     results.check("two heads: Virtual-2's status is put back as it booted, and only the console's CRTC is lit",
                   after == before and crtcs_after.count(("1", "1")) == 1,
                   f"{before!r} -> {after!r}; CRTCs (enable, active) {crtcs_after}")
+
+
+def second_head_checks(guest, results, args, mirror, work):
+    status, listing = guest.run("vitrine displays --config /vm/outputs-plan.yaml")
+    plan = {name: (playlist, crtc, mode) for name, playlist, crtc, mode in
+            re.findall(r"^\s+(Virtual-\d+): playlist (\w+); CRTC (\d+)[^,\n]*, (\d+x\d+)", listing, re.M)}
+    note = re.search(r"note: this build drives the first planned output only, (\S+?);", listing)
+    print(f"  [{results.label}] vitrine displays --config outputs-plan.yaml:\n"
+          + "\n".join("    " + line for line in listing.rstrip().splitlines() if "modes:" not in line), flush=True)
+    results.check("outputs: the plan on the real card gives each head its own playlist and CRTC, Virtual-2 at 1024x768",
+                  status == 0 and plan.get("Virtual-1", ("",))[0] == "first" and plan.get("Virtual-2", ("",))[0] == "second"
+                  and plan["Virtual-1"][1] != plan["Virtual-2"][1] and plan["Virtual-2"][2] == "1024x768"
+                  and note is not None and note.group(1) == "Virtual-1",
+                  f"plan {plan}; note names {note.group(1) if note else None}")
+
+    log, pid = "/tmp/outputs-second.log", "/tmp/outputs-second.pid"
+    guest.run(f"vitrine run --config /vm/outputs-second.yaml > {log} 2>&1 & echo $! > {pid}")
+    try:
+        guest.wait_for_log(log, "first frame on screen")
+        path = os.path.join(work, "outputs-second-head1.ppm")
+        guest.qmp.execute("screendump", filename=path, device="gpu0", head=1)
+        dump = Image.load_ppm(path)
+        crtcs = crtc_states(guest)
+        _, opened = guest.run(f"grep -m1 'Virtual-2' {log} || true")
+    finally:
+        guest.stop_kiosk(pid)
+    expected = host_render(args.vitrine, os.path.join(mirror, "outputs-second-expected.yaml"), 1.0, "1024x768", work,
+                           "outputs-second-expected")
+    # The render of outputs-second.yaml itself: its first listed output, Virtual-2 (--wall: a schedule's playlist).
+    rendered = host_render(args.vitrine, os.path.join(mirror, "outputs-second.yaml"), 1.0, "1024x768", work,
+                           "outputs-second-render", wall="2026-11-23T12:00:00Z")
+    size_ok = (dump.width, dump.height) == (1024, 768)
+    worst, mean = dump.difference(expected) if size_ok else (255, 255.0)
+    results.check("outputs: a kiosk whose outputs name Virtual-2 drives the second head at 1024x768 with its own playlist, "
+                  "equal to `vitrine render` of it",
+                  size_ok and worst <= MAX_CHANNEL_DIFFERENCE and mean <= MAX_MEAN_DIFFERENCE
+                  and rendered.difference(expected) == (0, 0.0),
+                  f"head 1 {dump.width}x{dump.height}: max {worst}, mean {mean:.3f}; render of the file vs its playlist "
+                  f"{rendered.difference(expected)}; CRTCs (enable, active) {crtcs}; log: {opened.strip()[:160]!r}")

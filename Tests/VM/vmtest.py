@@ -123,7 +123,8 @@ class Guest:
         # virtio-gpu with a second head (Virtual-2) for the outputs checks; every
         # other check addresses the first: the kiosk drives the first connected
         # connector, and screendumps show head 0.
-        device = {"bochs": "bochs-display", "virtio": "virtio-gpu-pci,max_outputs=2"}[gpu]
+        # id=gpu0: QMP's screendump names the device to take a head other than 0.
+        device = {"bochs": "bochs-display", "virtio": "virtio-gpu-pci,max_outputs=2,id=gpu0"}[gpu]
         command = [
             "qemu-system-x86_64", "-machine", "q35", "-accel", "tcg", "-m", "1024", "-smp", "2",
             "-kernel", kernel, "-initrd", initrd,

@@ -26,10 +26,21 @@ FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Vitrin
 
 
 def measure(command):
-    """(wall seconds, peak KiB, exit status) of one run of COMMAND."""
+    """(wall seconds, peak KiB, exit status, what it printed) of one run of COMMAND."""
     result = subprocess.run(["/usr/bin/time", "-f", "%e %M"] + command, capture_output=True, text=True)
-    wall, peak = result.stderr.strip().splitlines()[-1].split()
-    return float(wall), int(peak), result.returncode, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    wall, peak = lines[-1].split()
+    return float(wall), int(peak), result.returncode, "\n".join([result.stdout.strip()] + lines[:-1]).strip()
+
+
+def outcome(status, printed):
+    """ok, or the first line that says why not: render draws the placeholder
+    for a picture it cannot decode and exits 0, so its log is read too."""
+    complaints = [line for line in printed.splitlines() if " ERROR " in line or " CRITICAL " in line or ": " in line and status]
+    if status == 0 and not complaints:
+        return "ok"
+    why = complaints[0] if complaints else printed.splitlines()[-1] if printed else ""
+    return f"exit {status}: {why[why.find('vitrine: ') + 9 if 'vitrine: ' in why else 0:][:150]}"
 
 
 def main():
@@ -55,8 +66,7 @@ def main():
         print("| --- | ---: | ---: | --- |")
         for name, command in commands:
             runs = [measure(command) for _ in range(RUNS)]
-            status = runs[-1][2]
-            result = "ok" if status == 0 else f"exit {status}: {runs[-1][3].strip().splitlines()[-1][:120]}"
+            result = outcome(runs[-1][2], runs[-1][3])
             print(f"| {name} | {statistics.median(r[0] for r in runs):.2f} | {max(r[1] for r in runs) / 1024:.1f} | {result} |", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)

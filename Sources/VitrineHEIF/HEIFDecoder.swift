@@ -13,14 +13,24 @@ public struct HEIFInfo: Hashable, Sendable {
     public var bitDepth: Int
     /// A tiled primary image's layout, read by Vitrine (`HEIFGridLayout.read`); nil for any other.
     public var grid: HEIFGridLayout?
+    /// The largest picture libheif would allocate for it, as the boxes declare
+    /// it (`HEIFDeclaredCanvas`): its tiles, its alpha plane and what they are
+    /// derived from included; nil when the boxes cannot be read plainly.
+    public var largestCanvas: PixelSize?
 
-    public init(size: PixelSize, codedSize: PixelSize, hasAlpha: Bool, bitDepth: Int, grid: HEIFGridLayout? = nil) {
+    public init(size: PixelSize, codedSize: PixelSize, hasAlpha: Bool, bitDepth: Int, grid: HEIFGridLayout? = nil,
+                largestCanvas: PixelSize? = nil) {
         self.size = size
         self.codedSize = codedSize
         self.hasAlpha = hasAlpha
         self.bitDepth = bitDepth
         self.grid = grid
+        self.largestCanvas = largestCanvas
     }
+
+    /// The most pixels any one picture of its decode has: shown, coded, or
+    /// declared by its boxes.
+    var decodedPixels: Int { max(size.pixelCount, codedSize.pixelCount, largestCanvas?.pixelCount ?? 0) }
 }
 
 /// How a picture is decoded. Both give the same pixels (the tests compare
@@ -111,7 +121,7 @@ public enum HEIFDecoder {
     /// when that fits. Each is tried in this order so that every picture that
     /// decoded before the planar route existed decodes exactly as it did.
     static func route(for info: HEIFInfo, maxPixels: Int, decoderByteLimit: Int) throws(HEIFError) -> HEIFDecodeRoute {
-        for size in [info.size, info.codedSize] {
+        for size in [info.size, info.codedSize] + (info.largestCanvas.map { [$0] } ?? []) {
             let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
             guard !overflow, pixels <= maxPixels else { throw .tooManyPixels(size: size, limit: maxPixels) }
         }
@@ -136,7 +146,7 @@ public enum HEIFDecoder {
     static func libheifRouteBytes(_ info: HEIFInfo) -> Int {
         let channels = info.hasAlpha ? 4 : 3
         let planar = channels * (info.bitDepth > 8 ? 2 : 1)
-        return bytes(pixels: max(info.size.pixelCount, info.codedSize.pixelCount), times: 2 * planar + channels)
+        return bytes(pixels: info.decodedPixels, times: 2 * planar + channels)
     }
 
     /// The planar route's layout, for a tiled 8-bit picture whose alpha, if
@@ -159,7 +169,7 @@ public enum HEIFDecoder {
     /// 48-megapixel grid of 4:2:0 512x512 tiles: 219 MB plus 9 MB.
     static func planarGridBytes(_ info: HEIFInfo, _ layout: HEIFGridLayout) -> Int {
         let doubleBytes = 2 * 3 + layout.tileChroma.doubleBytesPerPixel + (info.hasAlpha ? 2 * (3 + 1) : 0)
-        let planes = bytes(pixels: info.codedSize.pixelCount, times: doubleBytes) / 2
+        let planes = bytes(pixels: info.decodedPixels, times: doubleBytes) / 2
         let tiles = bytes(pixels: layout.largestTile.pixelCount, times: 9 * tileDecodingThreads)
         let (sum, overflow) = planes.addingReportingOverflow(tiles)
         return overflow ? .max : sum
@@ -256,7 +266,7 @@ public enum HEIFDecoder {
         let info = HEIFInfo(size: size, codedSize: PixelSize(width: max(coded.width, 0), height: max(coded.height, 0)),
                             hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0,
                             bitDepth: Int(max(8, heif_image_handle_get_luma_bits_per_pixel(handle))),
-                            grid: HEIFGridLayout.read(bytes))
+                            grid: HEIFGridLayout.read(bytes), largestCanvas: HEIFDeclaredCanvas.largest(bytes))
         return try body(handle, info)
     }
 

@@ -4,8 +4,9 @@ import VitrineCore
 import VitrineHEIF
 
 /// Inputs found by `make fuzz` (Fuzz/FuzzHEIF, docs/fuzzing.md), kept in
-/// Fuzz/Regressions/heif. Both are faults of Debian 12's libheif 1.15, not of
-/// VitrineHEIF; these tests hold what VitrineHEIF does with them.
+/// Fuzz/Regressions/heif. The first two are faults of Debian 12's libheif
+/// 1.15, not of VitrineHEIF; the third was VitrineHEIF's. These tests hold
+/// what VitrineHEIF does with them.
 @Suite("HEIF decoding: fuzz findings")
 struct HEIFFuzzRegressionTests {
     static let regressions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -43,5 +44,21 @@ struct HEIFFuzzRegressionTests {
         let error = refusal(bytes, "avif-dav1d-leak.avif")
         guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
         #expect(reason.contains("the coded picture is damaged") && reason.contains("libheif"))
+    }
+
+    /// 4.6 KB whose primary is 97x61, but whose alpha plane is a grid over an
+    /// overlay (`iovl`) with a huge canvas, which libheif 1.15 allocates as the
+    /// overlay's data says, whatever the `ispe`: the decode took the process
+    /// to 1.96 GB (libFuzzer's out-of-memory). The declared canvas
+    /// (`HEIFDeclaredCanvas`) is checked with the picture's own sizes now.
+    @Test("an alpha plane derived from an overlay with a huge canvas is refused from the boxes, before libheif allocates it")
+    func alphaOverlayCanvasBomb() throws {
+        let bytes = try regression("alpha-overlay-canvas-bomb.heic")
+        let info = try info(bytes)
+        #expect(info.size == PixelSize(width: 97, height: 61))
+        let canvas = try #require(info.largestCanvas)
+        print("alpha-overlay-canvas-bomb.heic: the largest declared canvas is \(canvas) (\(canvas.pixelCount) pixels)")
+        #expect(canvas.pixelCount > 100_000_000)
+        #expect(throws: HEIFError.tooManyPixels(size: canvas, limit: 100_000_000)) { try decode(bytes, decoderByteLimit: 256 << 20) }
     }
 }

@@ -30,14 +30,21 @@ struct HEIFDecoderTests {
     @Test("sizes and depth from the boxes: coded size before the transforms, shown size after")
     func infoFromBoxes() throws {
         let tile = HEIFGridLayout(largestTile: PixelSize(width: 98, height: 64), transforms: [], tileChroma: .yuv420)
-        #expect(try info(fixture("plain.heic")) == HEIFInfo(size: Self.source, codedSize: Self.source, hasAlpha: false, bitDepth: 8, grid: tile))
+        // The largest picture libheif allocates is the coded tile, 98x64, which its 1x1 grid crops.
+        let tileSize = PixelSize(width: 98, height: 64)
+        #expect(try info(fixture("plain.heic"))
+                == HEIFInfo(size: Self.source, codedSize: Self.source, hasAlpha: false, bitDepth: 8, grid: tile, largestCanvas: tileSize))
         #expect(try info(fixture("alpha.heic")).hasAlpha)
         #expect(try info(fixture("deep-10bit.heic")).bitDepth == 10)
         #expect(try info(fixture("grid-2x2.heic")).size == PixelSize(width: 194, height: 122))
         var turnedTile = tile
         turnedTile.transforms = [.rotation(quarterTurnsAnticlockwise: 1)]
-        #expect(try info(fixture("irot-exif-6.heic")) == HEIFInfo(size: Self.turned, codedSize: Self.source, hasAlpha: false, bitDepth: 8, grid: turnedTile))
-        #expect(try info(fixture("clap.heic")) == HEIFInfo(size: PixelSize(width: 81, height: 45), codedSize: Self.source, hasAlpha: false, bitDepth: 8))
+        #expect(try info(fixture("irot-exif-6.heic"))
+                == HEIFInfo(size: Self.turned, codedSize: Self.source, hasAlpha: false, bitDepth: 8, grid: turnedTile, largestCanvas: tileSize))
+        #expect(try info(fixture("clap.heic"))
+                == HEIFInfo(size: PixelSize(width: 81, height: 45), codedSize: Self.source, hasAlpha: false, bitDepth: 8, largestCanvas: tileSize))
+        // A grid's output size counts, whatever its ispe: 2x2 tiles cropped to 194x122.
+        #expect(try info(fixture("grid-2x2.heic")).largestCanvas == PixelSize(width: 194, height: 122))
     }
 
     @Test("irot turns the picture once: its EXIF orientation (6, a quarter turn clockwise) is not applied on top")
@@ -107,6 +114,14 @@ struct HEIFDecoderTests {
         let message = String(describing: HEIFError.tooManyPixels(size: PixelSize(width: 20000, height: 20000), limit: 100_000_000))
         #expect(message == PixelLimit.exceeded(PixelSize(width: 20000, height: 20000), limit: 100_000_000))
         #expect(throws: HEIFError.tooManyPixels(size: Self.source, limit: 5000)) { try decode(fixture("plain.heic"), maxPixels: 5000) }
+    }
+
+    @Test("a grid whose output size is over decode.maxPixels is refused from its data, whatever its ispe says")
+    func gridOutputBomb() throws {
+        let bytes = try fixture("grid-output-bomb.heic")
+        let claimed = PixelSize(width: 20000, height: 20000)
+        #expect(try info(bytes).largestCanvas == claimed)
+        #expect(throws: HEIFError.tooManyPixels(size: claimed, limit: 100_000_000)) { try decode(bytes) }
     }
 
     @Test("a picture libheif would hold in more than the byte limit is refused before decoding")

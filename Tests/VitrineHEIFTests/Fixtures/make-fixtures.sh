@@ -39,6 +39,9 @@ python3 rewrite-meta.py plain.heic clap.heic clap=81,45
 python3 make-tile-source.py
 heif-enc -q 90 tile-source.png -o tile-511.heic
 python3 rewrite-meta.py tile-511.heic tiled-48mp-irot.heic grid=12,16,8064,6048 ispe=8064,6048 irot=1
+# plain.heic whose 1x1 grid claims a 20000x20000 output while its ispe still
+# says 97x61: libheif 1.15 allocates the grid's output size.
+python3 rewrite-meta.py plain.heic grid-output-bomb.heic grid=1,1,20000,20000
 # The first 60 % of plain.heic: the mdat is cut short.
 size=$(stat -c %s plain.heic)
 head -c $((size * 6 / 10)) plain.heic > truncated.heic

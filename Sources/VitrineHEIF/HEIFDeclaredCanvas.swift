@@ -1,0 +1,80 @@
+import VitrineCore
+
+/// The largest picture libheif would allocate to decode a file's primary
+/// image, as the file's boxes declare it: over the primary item, its
+/// auxiliary images (`auxl`: the alpha plane libheif decodes with it, and
+/// depth or gain maps), and every item they are derived from (`dimg`:
+/// a grid's tiles, an overlay's inputs), the larger of each item's `ispe`
+/// and, for a derived item, the size its own data gives: a grid's output
+/// size (ImageGrid, ISO/IEC 23008-12 6.6.2.3.2) or an overlay's canvas
+/// (ImageOverlay, 6.6.2.4.2), which libheif 1.15 allocates as they say,
+/// whatever the `ispe`.
+///
+/// Why: the primary's own size is not the whole of it. A fuzzed 4.6 KB file
+/// whose primary is 97x61 had an alpha plane that is a grid over an overlay
+/// whose canvas libheif allocated at 1.9 GB; the size check passed it and the
+/// decode took the process to 1.96 GB. A bound on every such canvas refuses it.
+enum HEIFDeclaredCanvas {
+    /// The largest declared size, by pixels; nil when the boxes cannot be
+    /// read plainly (then only the primary's own sizes are checked).
+    static func largest(_ bytes: UnsafeRawBufferPointer) -> PixelSize? {
+        let file = BoxBytes(bytes)
+        guard let meta = file.boxes(in: 0..<bytes.count)?.first(where: { $0.type == "meta" }),
+              let children = file.boxes(in: meta.body.lowerBound + 4..<meta.body.upperBound) else { return nil }
+        func child(_ type: String) -> Box? { children.first { $0.type == type } }
+        guard let pitm = child("pitm"), let iinf = child("iinf"), let iprp = child("iprp"), let iloc = child("iloc"),
+              let primary = file.itemID(at: pitm.body.lowerBound + 4, version: file.byte(pitm.body.lowerBound)),
+              let types = file.itemTypes(in: iinf), let properties = file.properties(in: iprp) else { return nil }
+        var inputs: [UInt32: [UInt32]] = [:]
+        var auxiliaries: [UInt32] = []
+        if let iref = child("iref") {
+            guard let derivations = file.allReferences("dimg", in: iref), let auxiliary = file.allReferences("auxl", in: iref) else { return nil }
+            for (from, to) in derivations { inputs[from, default: []] += to }
+            auxiliaries = auxiliary.filter { $0.to.contains(primary) }.map(\.from)
+        }
+        let idat = child("idat")
+        var largest = PixelSize(width: 0, height: 0)
+        func consider(_ width: UInt64, _ height: UInt64) {
+            // Sizes are at most 32 bits a side: their product fits an Int.
+            if Int(width) * Int(height) > largest.pixelCount { largest = PixelSize(width: Int(width), height: Int(height)) }
+        }
+        var queue = [primary] + auxiliaries
+        var seen: Set<UInt32> = []
+        while let item = queue.popLast() {
+            guard seen.insert(item).inserted else { continue }
+            // A file names at most as many items as it has bytes for; this bounds a cycle's cost too.
+            guard seen.count <= 65_536 else { return nil }
+            if let ispe = properties.of(item).first(where: { $0.type == "ispe" }),
+               let width = file.uint32(at: ispe.body.lowerBound + 4), let height = file.uint32(at: ispe.body.lowerBound + 8) {
+                consider(UInt64(width), UInt64(height))
+            }
+            switch types[item] {
+            case "grid":
+                // version, flags (bit 0: 32-bit sizes), rows - 1, columns - 1, then the output size.
+                guard let head = file.itemData(of: item, in: iloc, idat: idat, count: 4) else { return nil }
+                let wide = head[1] & 1 == 1
+                guard let data = file.itemData(of: item, in: iloc, idat: idat, count: wide ? 12 : 8) else { return nil }
+                let (width, height) = outputSize(data, at: 4, wide: wide)
+                consider(width, height)
+            case "iovl":
+                // version, flags (bit 0: 32-bit sizes), four 16-bit fill values, then the canvas size.
+                guard let head = file.itemData(of: item, in: iloc, idat: idat, count: 2) else { return nil }
+                let wide = head[1] & 1 == 1
+                guard let data = file.itemData(of: item, in: iloc, idat: idat, count: wide ? 18 : 14) else { return nil }
+                let (width, height) = outputSize(data, at: 10, wide: wide)
+                consider(width, height)
+            default:
+                break
+            }
+            queue += inputs[item] ?? []
+        }
+        return largest.pixelCount > 0 ? largest : nil
+    }
+
+    /// A width and height of 16 or 32 bits each, big-endian, at `at`.
+    private static func outputSize(_ data: [UInt8], at: Int, wide: Bool) -> (UInt64, UInt64) {
+        let bytes = wide ? 4 : 2
+        func value(_ from: Int) -> UInt64 { data[from..<from + bytes].reduce(0) { $0 << 8 | UInt64($1) } }
+        return (value(at), value(at + bytes))
+    }
+}

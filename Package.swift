@@ -190,7 +190,7 @@ let package = Package(
             name: "VitrineRuntimeTests",
             dependencies: [
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
-                systemPackage,
+                "PictureTestSupport", systemPackage,
             ],
             exclude: ["Golden", "PNGFixtures", "AnimationFixtures"]),
         .testTarget(

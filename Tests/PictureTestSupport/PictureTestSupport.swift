@@ -1,6 +1,8 @@
 // What the picture-format test targets (VitrineWebPTests, VitrineGIFTests,
 // VitrineHEIFTests) share: their fixture folders, running a format's own
-// command-line tool for a reference decode, and comparing pixels. A target of
+// command-line tool for a reference decode, and comparing pixels; and, with
+// VitrineRuntimeTests, the lock that keeps large decodes apart from the
+// measurement of peak memory. A target of
 // its own because a test target cannot import another test target.
 import Foundation
 import VitrineCore
@@ -74,4 +76,18 @@ public func runToolWritingFile(_ tool: String, suffix: String, _ arguments: (Str
         throw ToolFailed(description: "\(tool) \(arguments(output)) wrote nothing")
     }
     return [UInt8](data)
+}
+
+/// One at a time, the tests that measure the process's peak resident memory
+/// (VmHWM) and the tests that allocate hundreds of megabytes: Swift Testing
+/// runs tests in parallel in one process, and VmHWM is the process's, so a
+/// 48-megapixel decode beside a measurement is counted in it.
+public enum PeakMemoryLock {
+    private static let lock = NSLock()
+
+    public static func exclusively<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
 }

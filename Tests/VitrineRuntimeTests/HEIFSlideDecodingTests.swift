@@ -1,4 +1,5 @@
 import Foundation
+import PictureTestSupport
 import Testing
 import VitrineCore
 @testable import VitrineRuntime
@@ -83,6 +84,11 @@ struct HEIFSlideDecodingTests {
 
     @Test("a 48-megapixel tiled photo turned by irot (an iPhone's HEIF Max) is framed within wholePictureByteLimit, upright")
     func largeTiledPhoto() throws {
+        // Hundreds of MB: not beside a test that measures the process's peak memory.
+        try PeakMemoryLock.exclusively { try frameLargeTiledPhoto() }
+    }
+
+    private func frameLargeTiledPhoto() throws {
         let path = Self.fixtures + "/tiled-48mp-irot.heic"
         let bytes = try FileIO.read(path)
         let request = request("tiled-48mp-irot.heic", path: path, output: PixelSize(width: 378, height: 504))

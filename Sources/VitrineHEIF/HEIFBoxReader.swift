@@ -7,6 +7,54 @@ import VitrineCore
 // bytes and gives nil when it would leave them; nothing here allocates more
 // than the file's own size in bookkeeping.
 
+/// A HEIF file's `meta` box, read once: the primary item, every item's type
+/// and properties, the references, and where items' data lie.
+struct HEIFMetaBoxes {
+    let file: BoxBytes
+    let primary: UInt32
+    let types: [UInt32: String]
+    let properties: ItemProperties
+    /// `iref`'s references by type (`dimg`, `auxl`, ...), then by referring
+    /// item: the items it names, in order.
+    let references: [String: [UInt32: [UInt32]]]
+    let iloc: Box?
+    let idat: Box?
+
+    /// The boxes of the file in `bytes`; nil when `meta`, `pitm`, `iinf` or
+    /// `iprp` is missing or cannot be read (`infe` versions 2 and 3, `ipma`
+    /// versions 0 and 1, `iref` versions 0 and 1).
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        file = BoxBytes(bytes)
+        guard let meta = file.boxes(in: 0..<bytes.count)?.first(where: { $0.type == "meta" }),
+              let children = file.boxes(in: meta.body.lowerBound + 4..<meta.body.upperBound) else { return nil }
+        func child(_ type: String) -> Box? { children.first { $0.type == type } }
+        guard let pitm = child("pitm"), let iinf = child("iinf"), let iprp = child("iprp"),
+              let primary = file.itemID(at: pitm.body.lowerBound + 4, version: file.byte(pitm.body.lowerBound)),
+              let types = file.itemTypes(in: iinf), let properties = file.properties(in: iprp) else { return nil }
+        var references: [String: [UInt32: [UInt32]]] = [:]
+        if let iref = child("iref") {
+            guard let all = file.allReferences(in: iref) else { return nil }
+            for (type, list) in all {
+                for (from, to) in list { references[type, default: [:]][from, default: []] += to }
+            }
+        }
+        self.primary = primary
+        self.types = types
+        self.properties = properties
+        self.references = references
+        iloc = child("iloc")
+        idat = child("idat")
+    }
+
+    /// The items `item` refers to by references of `type`, in order (`dimg`: a derived item's inputs).
+    func referenced(_ type: String, from item: UInt32) -> [UInt32] { references[type]?[item] ?? [] }
+
+    /// The items that refer to `item` by references of `type` (`auxl`: its auxiliary images).
+    func referring(_ type: String, to item: UInt32) -> [UInt32] {
+        (references[type] ?? [:]).filter { $0.value.contains(item) }.keys.sorted()
+    }
+}
+
 /// A box: its four-character type and where its body lies in the file.
 struct Box {
     let type: String
@@ -80,43 +128,6 @@ struct BoxBytes {
     func itemID(at: Int, version: UInt8?) -> UInt32? {
         guard let version else { return nil }
         return version == 0 ? uint16(at: at).map(UInt32.init) : uint32(at: at)
-    }
-
-    /// The `item_type` of `item` in `iinf` (its `infe` boxes of version 2 or 3).
-    func itemType(of item: UInt32, in iinf: Box) -> String? {
-        guard let version = byte(iinf.body.lowerBound) else { return nil }
-        let entries = iinf.body.lowerBound + (version == 0 ? 6 : 8)
-        guard entries <= iinf.body.upperBound, let infes = boxes(in: entries..<iinf.body.upperBound) else { return nil }
-        for infe in infes where infe.type == "infe" {
-            guard let infeVersion = byte(infe.body.lowerBound), infeVersion >= 2 else { continue }
-            let idBytes = infeVersion == 2 ? 2 : 4
-            guard let id = itemID(at: infe.body.lowerBound + 4, version: infeVersion == 2 ? 0 : 1), id == item else { continue }
-            let typeAt = infe.body.lowerBound + 4 + idBytes + 2
-            guard typeAt + 4 <= infe.body.upperBound else { return nil }
-            return fourCC(at: typeAt)
-        }
-        return nil
-    }
-
-    /// The items `from` refers to by references of `type` in `iref`, in order.
-    func references(_ type: String, from item: UInt32, in iref: Box) -> [UInt32]? {
-        guard let version = byte(iref.body.lowerBound),
-              let references = boxes(in: iref.body.lowerBound + 4..<iref.body.upperBound) else { return nil }
-        let idBytes = version == 0 ? 2 : 4
-        for reference in references where reference.type == type {
-            var at = reference.body.lowerBound
-            guard let from = itemID(at: at, version: version), from == item,
-                  let count = uint16(at: at + idBytes) else { continue }
-            at += idBytes + 2
-            var targets: [UInt32] = []
-            for _ in 0..<count {
-                guard at + idBytes <= reference.body.upperBound, let target = itemID(at: at, version: version) else { return nil }
-                targets.append(target)
-                at += idBytes
-            }
-            return targets
-        }
-        return nil
     }
 
     /// The chroma format a tile's codec configuration gives: `hvcC`'s
@@ -199,13 +210,13 @@ extension BoxBytes {
         return types
     }
 
-    /// Every reference of `type` in `iref`: the referring item and the items it names.
-    func allReferences(_ type: String, in iref: Box) -> [(from: UInt32, to: [UInt32])]? {
+    /// Every reference in `iref`, by type: the referring item and the items it names.
+    func allReferences(in iref: Box) -> [String: [(from: UInt32, to: [UInt32])]]? {
         guard let version = byte(iref.body.lowerBound),
               let references = boxes(in: iref.body.lowerBound + 4..<iref.body.upperBound) else { return nil }
         let idBytes = version == 0 ? 2 : 4
-        var found: [(from: UInt32, to: [UInt32])] = []
-        for reference in references where reference.type == type {
+        var found: [String: [(from: UInt32, to: [UInt32])]] = [:]
+        for reference in references {
             var at = reference.body.lowerBound
             guard let from = itemID(at: at, version: version), let count = uint16(at: at + idBytes) else { return nil }
             at += idBytes + 2
@@ -215,7 +226,7 @@ extension BoxBytes {
                 targets.append(target)
                 at += idBytes
             }
-            found.append((from, targets))
+            found[reference.type, default: []].append((from, targets))
         }
         return found
     }

@@ -17,28 +17,16 @@ import VitrineCore
 enum HEIFDeclaredCanvas {
     /// The largest declared size, by pixels; nil when the boxes cannot be
     /// read plainly (then only the primary's own sizes are checked).
-    static func largest(_ bytes: UnsafeRawBufferPointer) -> PixelSize? {
-        let file = BoxBytes(bytes)
-        guard let meta = file.boxes(in: 0..<bytes.count)?.first(where: { $0.type == "meta" }),
-              let children = file.boxes(in: meta.body.lowerBound + 4..<meta.body.upperBound) else { return nil }
-        func child(_ type: String) -> Box? { children.first { $0.type == type } }
-        guard let pitm = child("pitm"), let iinf = child("iinf"), let iprp = child("iprp"), let iloc = child("iloc"),
-              let primary = file.itemID(at: pitm.body.lowerBound + 4, version: file.byte(pitm.body.lowerBound)),
-              let types = file.itemTypes(in: iinf), let properties = file.properties(in: iprp) else { return nil }
-        var inputs: [UInt32: [UInt32]] = [:]
-        var auxiliaries: [UInt32] = []
-        if let iref = child("iref") {
-            guard let derivations = file.allReferences("dimg", in: iref), let auxiliary = file.allReferences("auxl", in: iref) else { return nil }
-            for (from, to) in derivations { inputs[from, default: []] += to }
-            auxiliaries = auxiliary.filter { $0.to.contains(primary) }.map(\.from)
-        }
-        let idat = child("idat")
+    static func largest(_ meta: HEIFMetaBoxes) -> PixelSize? {
+        let (file, types, properties) = (meta.file, meta.types, meta.properties)
+        guard let iloc = meta.iloc else { return nil }
+        let idat = meta.idat
         var largest = PixelSize(width: 0, height: 0)
         func consider(_ width: UInt64, _ height: UInt64) {
             // Sizes are at most 32 bits a side: their product fits an Int.
             if Int(width) * Int(height) > largest.pixelCount { largest = PixelSize(width: Int(width), height: Int(height)) }
         }
-        var queue = [primary] + auxiliaries
+        var queue = [meta.primary] + meta.referring("auxl", to: meta.primary)
         var seen: Set<UInt32> = []
         while let item = queue.popLast() {
             guard seen.insert(item).inserted else { continue }
@@ -66,7 +54,7 @@ enum HEIFDeclaredCanvas {
             default:
                 break
             }
-            queue += inputs[item] ?? []
+            queue += meta.referenced("dimg", from: item)
         }
         return largest.pixelCount > 0 ? largest : nil
     }

@@ -263,10 +263,12 @@ public enum HEIFDecoder {
         let size = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
         let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(handle)), height: Int(heif_image_handle_get_ispe_height(handle)))
         guard size.width > 0, size.height > 0 else { throw .corrupt("the primary image is \(size.width)x\(size.height)") }
+        // What libheif 1.15 does not tell, from the boxes it has just accepted.
+        let meta = HEIFMetaBoxes(bytes)
         let info = HEIFInfo(size: size, codedSize: PixelSize(width: max(coded.width, 0), height: max(coded.height, 0)),
                             hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0,
                             bitDepth: Int(max(8, heif_image_handle_get_luma_bits_per_pixel(handle))),
-                            grid: HEIFGridLayout.read(bytes), largestCanvas: HEIFDeclaredCanvas.largest(bytes))
+                            grid: meta.flatMap(HEIFGridLayout.read), largestCanvas: meta.flatMap(HEIFDeclaredCanvas.largest))
         return try body(handle, info)
     }
 

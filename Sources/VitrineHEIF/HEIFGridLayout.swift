@@ -61,20 +61,12 @@ extension HEIFGridLayout {
     /// damaged). nil is never an error: the picture then takes libheif's own
     /// route, and libheif's errors are the ones reported.
     ///
-    /// Reads ISO BMFF boxes (ISO/IEC 14496-12 4.2: 32-bit sizes, 64-bit ones,
-    /// to-the-end ones), every read checked against the bytes: `meta`'s `pitm`,
-    /// `iinf` (`infe` versions 2 and 3), `iref` (`dimg`), and `iprp`'s `ipco`
-    /// and `ipma` (versions 0 and 1, 7- and 15-bit indices).
-    static func read(_ bytes: UnsafeRawBufferPointer) -> HEIFGridLayout? {
-        let file = BoxBytes(bytes)
-        guard let meta = file.boxes(in: 0..<bytes.count)?.first(where: { $0.type == "meta" }),
-              let children = file.boxes(in: meta.body.lowerBound + 4..<meta.body.upperBound) else { return nil }
-        func child(_ type: String) -> Box? { children.first { $0.type == type } }
-        guard let pitm = child("pitm"), let iinf = child("iinf"), let iref = child("iref"), let iprp = child("iprp"),
-              let primary = file.itemID(at: pitm.body.lowerBound + 4, version: file.byte(pitm.body.lowerBound)),
-              file.itemType(of: primary, in: iinf) == "grid",
-              let tiles = file.references("dimg", from: primary, in: iref), !tiles.isEmpty,
-              let properties = file.properties(in: iprp) else { return nil }
+    /// From the boxes `HEIFMetaBoxes` read: the primary's type and its
+    /// `dimg` references, and its and the tiles' properties.
+    static func read(_ meta: HEIFMetaBoxes) -> HEIFGridLayout? {
+        let (file, primary, properties) = (meta.file, meta.primary, meta.properties)
+        let tiles = meta.referenced("dimg", from: primary)
+        guard meta.types[primary] == "grid", !tiles.isEmpty else { return nil }
         var transforms: [HEIFTransform] = []
         for box in properties.of(primary) {
             switch box.type {

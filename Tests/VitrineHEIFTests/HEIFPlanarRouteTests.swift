@@ -9,7 +9,7 @@ struct HEIFPlanarRouteTests {
     static let tile98 = PixelSize(width: 98, height: 64)
 
     func layout(_ name: String) throws -> HEIFGridLayout? {
-        try fixture(name).withUnsafeBytes { HEIFGridLayout.read($0) }
+        try fixture(name).withUnsafeBytes { HEIFMetaBoxes($0).flatMap(HEIFGridLayout.read) }
     }
 
     @Test("the grid layout read from the boxes: tiles and the primary item's irot and imir, in the file's order")
@@ -28,10 +28,13 @@ struct HEIFPlanarRouteTests {
         // A clean aperture is left to libheif, which rounds its fractions its own way.
         #expect(try layout("clap.heic") == nil)
         // Not HEIF boxes, or cut inside them: nil, never a crash.
-        #expect([UInt8](repeating: 0xFF, count: 64).withUnsafeBytes { HEIFGridLayout.read($0) } == nil)
+        #expect([UInt8](repeating: 0xFF, count: 64).withUnsafeBytes { HEIFMetaBoxes($0).flatMap(HEIFGridLayout.read) } == nil)
         let plain = try fixture("plain.heic")
         for length in stride(from: 0, to: plain.count, by: 7) {
-            _ = Array(plain.prefix(length)).withUnsafeBytes { HEIFGridLayout.read($0) }
+            Array(plain.prefix(length)).withUnsafeBytes { raw in
+                _ = HEIFMetaBoxes(raw).flatMap(HEIFGridLayout.read)
+                _ = HEIFMetaBoxes(raw).flatMap(HEIFDeclaredCanvas.largest)
+            }
         }
     }
 

@@ -36,23 +36,15 @@ enum HEIFDeclaredCanvas {
                let width = file.uint32(at: ispe.body.lowerBound + 4), let height = file.uint32(at: ispe.body.lowerBound + 8) {
                 consider(UInt64(width), UInt64(height))
             }
-            switch types[item] {
-            case "grid":
-                // version, flags (bit 0: 32-bit sizes), rows - 1, columns - 1, then the output size.
-                guard let head = file.itemData(of: item, in: iloc, idat: idat, count: 4) else { return nil }
-                let wide = head[1] & 1 == 1
-                guard let data = file.itemData(of: item, in: iloc, idat: idat, count: wide ? 12 : 8) else { return nil }
-                let (width, height) = outputSize(data, at: 4, wide: wide)
+            // A grid's data: version, flags, rows - 1, columns - 1, then its output size;
+            // an overlay's: version, flags, four 16-bit fill values, then its canvas size.
+            // Bit 0 of the flags makes the sizes 32 bits each, else 16.
+            if let sizeAt = ["grid": 4, "iovl": 10][types[item] ?? ""] {
+                guard let flags = file.itemData(of: item, in: iloc, idat: idat, count: 2)?[1] else { return nil }
+                let wide = flags & 1 == 1
+                guard let data = file.itemData(of: item, in: iloc, idat: idat, count: sizeAt + (wide ? 8 : 4)) else { return nil }
+                let (width, height) = outputSize(data, at: sizeAt, wide: wide)
                 consider(width, height)
-            case "iovl":
-                // version, flags (bit 0: 32-bit sizes), four 16-bit fill values, then the canvas size.
-                guard let head = file.itemData(of: item, in: iloc, idat: idat, count: 2) else { return nil }
-                let wide = head[1] & 1 == 1
-                guard let data = file.itemData(of: item, in: iloc, idat: idat, count: wide ? 18 : 14) else { return nil }
-                let (width, height) = outputSize(data, at: 10, wide: wide)
-                consider(width, height)
-            default:
-                break
             }
             queue += meta.referenced("dimg", from: item)
         }

@@ -160,9 +160,9 @@ public enum HEIFDecoder {
 
     /// The planar route, estimated from above: the RGB planes (one byte a
     /// sample) and the grid as assembled before them, in the tiles' own
-    /// chroma format (libheif 1.16 and later, Debian 13's 1.19 among them,
-    /// assemble a grid so and convert it after; 1.15 assembles it as RGB
-    /// directly, and the estimate is above it); with alpha, the alpha image
+    /// chroma format (libheif 1.19 and later, Debian 13's 1.23.6 among them,
+    /// assemble a grid so and convert it after; 1.15 to 1.18 assemble it as
+    /// RGB directly, and the estimate is above them); with alpha, the alpha image
     /// decoded as a picture of its own (three bytes a pixel) and its plane
     /// kept; beside them, as many tiles as libheif decodes at once
     /// (`tileDecodingThreads`), each at 9 bytes a pixel as above. A

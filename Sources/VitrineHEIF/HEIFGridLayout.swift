@@ -26,7 +26,7 @@ public struct HEIFGridLayout: Hashable, Sendable {
     }
 }
 
-/// How a tile's coded planes are sampled: what libheif 1.16 and later hold a
+/// How a tile's coded planes are sampled: what libheif 1.19 and later hold a
 /// grid in while assembling it, before converting it to RGB.
 public enum HEIFTileChroma: Int, Hashable, Sendable, Comparable {
     case monochrome, yuv420, yuv422, yuv444

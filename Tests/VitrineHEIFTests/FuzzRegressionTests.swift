@@ -4,8 +4,8 @@ import VitrineCore
 import VitrineHEIF
 
 /// Inputs found by `make fuzz` (Fuzz/FuzzHEIF, docs/fuzzing.md), kept in
-/// Fuzz/Regressions/heif. The first two are faults of Debian 12's libheif
-/// 1.15, not of VitrineHEIF; the third was VitrineHEIF's. These tests hold
+/// Fuzz/Regressions/heif. The overlay-canvas bomb was VitrineHEIF's; the
+/// others are faults of Debian 12's libheif 1.15, not of VitrineHEIF. These tests hold
 /// what VitrineHEIF does with them.
 @Suite("HEIF decoding: fuzz findings")
 struct HEIFFuzzRegressionTests {
@@ -61,4 +61,17 @@ struct HEIFFuzzRegressionTests {
         #expect(canvas.pixelCount > 100_000_000)
         #expect(throws: HEIFError.tooManyPixels(size: canvas, limit: 100_000_000)) { try decode(bytes, decoderByteLimit: 256 << 20) }
     }
+
+    /// An AVIF whose colour profile libheif refuses after its AV1 decoding
+    /// made the picture: libheif 1.15 leaks that heif_image (512 bytes,
+    /// suppressed for the fuzzer: Fuzz/lsan-suppressions.txt), and heif-convert
+    /// crashed on the same file here. VitrineHEIF refuses it.
+    @Test("an AVIF with unknown NCLX colour primaries is refused as corrupt, with libheif's words")
+    func unknownColourPrimaries() throws {
+        let bytes = try regression("avif-nclx-image-leak.avif")
+        let error = refusal(bytes, "avif-nclx-image-leak.avif")
+        guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
+        #expect(reason.contains("Unknown NCLX color primaries"))
+    }
 }
+

@@ -181,6 +181,14 @@ struct BoxBytes {
     }
 }
 
+/// A size read from the boxes, each side at most 2^31 (a box may claim up to
+/// 2^32 - 1 a side, whose product overflows an Int, and `pixelCount` would
+/// trap): such a size is far over any pixel limit either way, and is refused
+/// as it is clamped. FuzzHEIF found the trap in HEIFGridLayout.
+func declaredSize(_ width: UInt64, _ height: UInt64) -> PixelSize {
+    PixelSize(width: Int(min(width, 1 << 31)), height: Int(min(height, 1 << 31)))
+}
+
 extension BoxBytes {
     /// Reads an unsigned big-endian integer of `size` bytes (0, 4 or 8, as
     /// `iloc`'s size fields allow; 0 is the value 0).

@@ -23,8 +23,8 @@ enum HEIFDeclaredCanvas {
         let idat = meta.idat
         var largest = PixelSize(width: 0, height: 0)
         func consider(_ width: UInt64, _ height: UInt64) {
-            // Sizes are at most 32 bits a side: their product fits an Int.
-            if Int(width) * Int(height) > largest.pixelCount { largest = PixelSize(width: Int(width), height: Int(height)) }
+            let size = declaredSize(width, height)
+            if size.pixelCount > largest.pixelCount { largest = size }
         }
         var queue = [meta.primary] + meta.referring("auxl", to: meta.primary)
         var seen: Set<UInt32> = []

@@ -91,7 +91,7 @@ extension HEIFGridLayout {
             guard let ispe = tileProperties.first(where: { $0.type == "ispe" }),
                   let width = file.uint32(at: ispe.body.lowerBound + 4), let height = file.uint32(at: ispe.body.lowerBound + 8),
                   width > 0, height > 0 else { return nil }
-            let size = PixelSize(width: Int(width), height: Int(height))
+            let size = declaredSize(UInt64(width), UInt64(height))
             if size.pixelCount > largest.pixelCount { largest = size }
             widestChroma = max(widestChroma, file.chroma(of: tileProperties))
         }

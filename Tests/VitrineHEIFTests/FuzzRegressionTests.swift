@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VitrineCore
-import VitrineHEIF
+@testable import VitrineHEIF
 
 /// Inputs found by `make fuzz` (Fuzz/FuzzHEIF, docs/fuzzing.md), kept in
 /// Fuzz/Regressions/heif. The overlay-canvas bomb was VitrineHEIF's; the
@@ -72,6 +72,17 @@ struct HEIFFuzzRegressionTests {
         let error = refusal(bytes, "avif-nclx-image-leak.avif")
         guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
         #expect(reason.contains("Unknown NCLX color primaries"))
+    }
+
+    /// A tile whose `ispe` claims sides near 2^32: their product overflowed
+    /// an Int in HEIFGridLayout's `pixelCount` and trapped (a crash of the
+    /// process, found by FuzzHEIF). Sizes read from boxes are clamped to 2^31 a side.
+    @Test("a tile ispe near 2^32 a side does not trap; the file is refused or decoded, never a crash")
+    func tileIspeOverflow() throws {
+        let bytes = try regression("tile-ispe-overflow.heic")
+        _ = try? info(bytes)
+        _ = refusal(bytes, "tile-ispe-overflow.heic") ?? nil
+        #expect(declaredSize(UInt64(UInt32.max), UInt64(UInt32.max)).pixelCount == 1 << 62)
     }
 }
 

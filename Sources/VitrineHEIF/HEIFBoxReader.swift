@@ -25,7 +25,10 @@ struct HEIFMetaBoxes {
     /// versions 0 and 1, `iref` versions 0 and 1).
     init?(_ bytes: UnsafeRawBufferPointer) {
         file = BoxBytes(bytes)
-        guard let meta = file.boxes(in: 0..<bytes.count)?.first(where: { $0.type == "meta" }),
+        // The file's top level as far as its boxes go: libheif reads a file
+        // with bytes after its last box, so must this (FuzzHEIF found an
+        // overlay bomb that passed the check by 18 such bytes).
+        guard let meta = file.leadingBoxes(in: 0..<bytes.count).first(where: { $0.type == "meta" }),
               let children = file.boxes(in: meta.body.lowerBound + 4..<meta.body.upperBound) else { return nil }
         func child(_ type: String) -> Box? { children.first { $0.type == type } }
         guard let pitm = child("pitm"), let iinf = child("iinf"), let iprp = child("iprp"),
@@ -101,8 +104,8 @@ struct BoxBytes {
         return String(decoding: bytes[at..<at + 4], as: UTF8.self)
     }
 
-    /// The boxes that fill `range`, in order; nil if one overruns it.
-    func boxes(in range: Range<Int>) -> [Box]? {
+    /// The boxes that fill `range`, in order (only the first, with `first`); nil if one overruns it.
+    func boxes(in range: Range<Int>, first: Bool = false) -> [Box]? {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
         var found: [Box] = []
         var at = range.lowerBound
@@ -119,7 +122,19 @@ struct BoxBytes {
             }
             guard size >= header, size <= range.upperBound - at else { return nil }
             found.append(Box(type: type, body: at + header..<at + size))
+            if first { break }
             at += size
+        }
+        return found
+    }
+
+    /// The boxes from the start of `range` up to the first that does not fit in it.
+    func leadingBoxes(in range: Range<Int>) -> [Box] {
+        var found: [Box] = []
+        var at = range.lowerBound
+        while at < range.upperBound, let box = boxes(in: at..<range.upperBound, first: true)?.first {
+            found.append(box)
+            at = box.body.upperBound
         }
         return found
     }

@@ -62,6 +62,16 @@ struct HEIFFuzzRegressionTests {
         #expect(throws: HEIFError.tooManyPixels(size: canvas, limit: 100_000_000)) { try decode(bytes, decoderByteLimit: 256 << 20) }
     }
 
+    /// The same bomb with 18 bytes after its last box, which libheif reads
+    /// past but the box reader took for damage, so that no canvas was checked.
+    @Test("the overlay bomb with bytes after its last box is refused the same way")
+    func overlayBombWithTrailingBytes() throws {
+        let bytes = try regression("overlay-bomb-trailing-bytes.heic")
+        let canvas = try #require(try info(bytes).largestCanvas)
+        #expect(canvas == PixelSize(width: 24757, height: 26758))
+        #expect(throws: HEIFError.tooManyPixels(size: canvas, limit: 100_000_000)) { try decode(bytes, decoderByteLimit: 256 << 20) }
+    }
+
     /// An AVIF whose colour profile libheif refuses after its AV1 decoding
     /// made the picture: libheif 1.15 leaks that heif_image (512 bytes,
     /// suppressed for the fuzzer: Fuzz/lsan-suppressions.txt), and heif-convert

@@ -52,6 +52,14 @@ struct HEIFMetaBoxes {
     /// The items `item` refers to by references of `type`, in order (`dimg`: a derived item's inputs).
     func referenced(_ type: String, from item: UInt32) -> [UInt32] { references[type]?[item] ?? [] }
 
+    /// `item`'s `ispe` (a full box: version and flags, then 32-bit width and
+    /// height), clamped as `declaredSize` does; nil without one.
+    func ispe(of item: UInt32) -> PixelSize? {
+        guard let ispe = properties.of(item).first(where: { $0.type == "ispe" }),
+              let width = file.uint32(at: ispe.body.lowerBound + 4), let height = file.uint32(at: ispe.body.lowerBound + 8) else { return nil }
+        return declaredSize(UInt64(width), UInt64(height))
+    }
+
     /// The items that refer to `item` by references of `type` (`auxl`: its auxiliary images).
     func referring(_ type: String, to item: UInt32) -> [UInt32] {
         (references[type] ?? [:]).filter { $0.value.contains(item) }.keys.sorted()

@@ -18,7 +18,7 @@ enum HEIFDeclaredCanvas {
     /// The largest declared size, by pixels; nil when the boxes cannot be
     /// read plainly (then only the primary's own sizes are checked).
     static func largest(_ meta: HEIFMetaBoxes) -> PixelSize? {
-        let (file, types, properties) = (meta.file, meta.types, meta.properties)
+        let (file, types) = (meta.file, meta.types)
         guard let iloc = meta.iloc else { return nil }
         let idat = meta.idat
         var largest = PixelSize(width: 0, height: 0)
@@ -32,10 +32,7 @@ enum HEIFDeclaredCanvas {
             guard seen.insert(item).inserted else { continue }
             // A file names at most as many items as it has bytes for; this bounds a cycle's cost too.
             guard seen.count <= 65_536 else { return nil }
-            if let ispe = properties.of(item).first(where: { $0.type == "ispe" }),
-               let width = file.uint32(at: ispe.body.lowerBound + 4), let height = file.uint32(at: ispe.body.lowerBound + 8) {
-                consider(UInt64(width), UInt64(height))
-            }
+            if let size = meta.ispe(of: item), size.pixelCount > largest.pixelCount { largest = size }
             // A grid's data: version, flags, rows - 1, columns - 1, then its output size;
             // an overlay's: version, flags, four 16-bit fill values, then its canvas size.
             // Bit 0 of the flags makes the sizes 32 bits each, else 16.

@@ -87,13 +87,9 @@ extension HEIFGridLayout {
         var largest = PixelSize(width: 0, height: 0)
         var widestChroma = HEIFTileChroma.monochrome
         for tile in Set(tiles) {
-            let tileProperties = properties.of(tile)
-            guard let ispe = tileProperties.first(where: { $0.type == "ispe" }),
-                  let width = file.uint32(at: ispe.body.lowerBound + 4), let height = file.uint32(at: ispe.body.lowerBound + 8),
-                  width > 0, height > 0 else { return nil }
-            let size = declaredSize(UInt64(width), UInt64(height))
+            guard let size = meta.ispe(of: tile), size.width > 0, size.height > 0 else { return nil }
             if size.pixelCount > largest.pixelCount { largest = size }
-            widestChroma = max(widestChroma, file.chroma(of: tileProperties))
+            widestChroma = max(widestChroma, file.chroma(of: properties.of(tile)))
         }
         return HEIFGridLayout(largestTile: largest, transforms: transforms, tileChroma: widestChroma)
     }

@@ -47,6 +47,14 @@ public final class DRMCard {
         self.file = file
     }
 
+    /// A card over a descriptor this process already holds: a DRM lease's
+    /// (`DRMOutputLease`), whose objects are all it sees.
+    init(adopting file: consuming OpenFile, driver: String) {
+        path = file.path
+        self.driver = driver
+        self.file = file
+    }
+
     /// The device number of the open card (`fstat`), as the kernel's uevents
     /// name it in `MAJOR` and `MINOR`; nil if `fstat` fails.
     public var deviceNumber: (major: UInt32, minor: UInt32)? {
@@ -73,8 +81,7 @@ public final class DRMCard {
     /// Asks for universal planes and atomic modesetting (`drmSetClientCap`);
     /// false when the driver has no atomic support.
     public func enableAtomic() -> Bool {
-        drmSetClientCap(descriptor, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0
-            && drmSetClientCap(descriptor, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+        enableUniversalPlanes() && drmSetClientCap(descriptor, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
     }
 
     /// Becomes DRM master if nobody else is (`drmIsMaster`, `drmSetMaster`).

@@ -121,36 +121,11 @@ struct AtomicProperties {
     /// Nil when the driver lacks a property or a primary plane for the CRTC:
     /// the caller then uses the legacy interface.
     init?(card: DRMCard, routing: OutputRouting) {
-        let fd = card.descriptor
-        func properties(of object: UInt32, type: UInt32) -> [String: (id: UInt32, value: UInt64)] {
-            guard let list = drmModeObjectGetProperties(fd, object, type) else { return [:] }
-            defer { drmModeFreeObjectProperties(list) }
-            var result: [String: (id: UInt32, value: UInt64)] = [:]
-            for index in 0..<Int(list.pointee.count_props) {
-                guard let property = drmModeGetProperty(fd, list.pointee.props[index]) else { continue }
-                let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                result[name] = (property.pointee.prop_id, list.pointee.prop_values[index])
-                drmModeFreeProperty(property)
-            }
-            return result
-        }
         // The primary plane that can feed this CRTC.
-        guard let planes = drmModeGetPlaneResources(fd) else { return nil }
-        defer { drmModeFreePlaneResources(planes) }
-        var primary: (id: UInt32, properties: [String: (id: UInt32, value: UInt64)])?
-        for index in 0..<Int(planes.pointee.count_planes) where primary == nil {
-            let planeID = planes.pointee.planes[index]
-            guard let plane = drmModeGetPlane(fd, planeID) else { continue }
-            let feedsCRTC = plane.pointee.possible_crtcs & (1 << UInt32(routing.crtcIndex)) != 0
-            drmModeFreePlane(plane)
-            let planeProperties = properties(of: planeID, type: UInt32(DRM_MODE_OBJECT_PLANE))
-            if feedsCRTC, planeProperties["type"]?.value == UInt64(DRM_PLANE_TYPE_PRIMARY) {
-                primary = (planeID, planeProperties)
-            }
-        }
-        let connector = properties(of: routing.connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
-        let crtc = properties(of: routing.crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC))
-        guard let primary, let connectorCRTC = connector["CRTC_ID"]?.id,
+        guard let primary = card.primaryPlane(feeding: routing.crtcIndex) else { return nil }
+        let connector = card.properties(of: routing.connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
+        let crtc = card.properties(of: routing.crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC))
+        guard let connectorCRTC = connector["CRTC_ID"]?.id,
               let modeID = crtc["MODE_ID"]?.id, let active = crtc["ACTIVE"]?.id else { return nil }
         let p = primary.properties
         guard let fbID = p["FB_ID"]?.id, let crtcID = p["CRTC_ID"]?.id,

@@ -31,10 +31,6 @@ public final class RemoteKiosk: Sendable {
     /// Proof of play: the log of slides shown and its upload, if kept.
     public let plays: ProofOfPlay?
     let startedAt: MonotonicInstant
-    /// The connector the display drives, when the configuration's `outputs`
-    /// lists it: each configuration goes to the display as that output shows
-    /// it (`KioskConfiguration.shown(onOutput:)`).
-    public let shownOnOutput: String?
     /// Orders `applyCurrent`'s read of the store and its send to the display.
     private let applying = Mutex<Void>(())
     let logger: Logger
@@ -43,9 +39,8 @@ public final class RemoteKiosk: Sendable {
     /// (`URLImageFetcher.localFiles` in its configuration's downloads).
     public init(store: StateStore, fetcher: URLImageFetcher, control: any DisplayLoopLink, metrics: KioskMetrics, events: EventHub,
                 logger: Logger, channel: ChannelFollower? = nil, television: CECTelevision? = nil,
-                plays: ProofOfPlay? = nil, shownOnOutput: String? = nil) {
+                plays: ProofOfPlay? = nil) {
         self.plays = plays
-        self.shownOnOutput = shownOnOutput
         self.store = store
         self.channel = channel
         self.television = television
@@ -72,10 +67,10 @@ public final class RemoteKiosk: Sendable {
     }
 
     /// The configuration as the kiosk needs it: the stored one with this
-    /// machine's downloaded copies of its URLs, as the output it drives shows it.
+    /// machine's downloaded copies of its URLs. Each output group's loop gets
+    /// it as its output shows it (`OutputGroupsLink`).
     public func effective(_ stored: StoredConfiguration) -> KioskConfiguration {
-        let configuration = Self.effective(stored, fetcher: fetcher)
-        return shownOnOutput.map(configuration.shown(onOutput:)) ?? configuration
+        Self.effective(stored, fetcher: fetcher)
     }
 
     private static func effective(_ stored: StoredConfiguration, fetcher: URLImageFetcher) -> KioskConfiguration {

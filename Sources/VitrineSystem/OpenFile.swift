@@ -23,6 +23,14 @@ public struct OpenFile: ~Copyable {
         self.system = system
     }
 
+    /// Takes ownership of a descriptor another call opened (a DRM lease's,
+    /// from `drmModeCreateLease`); `path` names it in errors.
+    public init(adopting descriptor: Int32, path: String, system: SystemCalls = .live) {
+        self.descriptor = descriptor
+        self.path = path
+        self.system = system
+    }
+
     deinit {
         system.close(descriptor)
     }

@@ -9,50 +9,67 @@ import VitrineRuntime
 /// With `auto`, any reason DRM cannot be used is logged in one line and the
 /// kiosk runs headless; with `drm`, the same reason ends the process.
 ///
-/// With an `outputs` section the card's `OutputPlan` chooses the connector,
-/// its mode and its CRTC: the first output it drives, the one this build
-/// drives. What it leaves undriven is said at start, not hidden.
+/// With an `outputs` section the card's `OutputPlan` chooses the connectors,
+/// their modes and CRTCs, and its groups (`OutputPlan.groups`) the carousels:
+/// one display loop per group. With more than one output driven, each gets a
+/// DRM lease of its own (`DRMOutputLease`). What the plan leaves undriven is
+/// said at start, not hidden.
 enum DisplaySelection {
-    static func open(_ configuration: KioskConfiguration, logger: Logger) throws -> DisplayBackend {
+    static func open(_ configuration: KioskConfiguration, logger: Logger) throws -> KioskDisplays {
         let output = configuration.output
         switch output.display {
         case .headless:
             if configuration.outputs != nil { logger.notice("outputs: not used while headless") }
-            return headless(configuration, logger: logger, reason: nil)
+            return KioskDisplays(headless(configuration, logger: logger, reason: nil))
         case .auto, .drm:
             do {
-                let (scanout, plan) = try openScanout(configuration)
+                let (scanout, plan): (DRMScanout, OutputPlan?)
+                switch try openCard(configuration) {
+                case .several(let card, let several):
+                    report(several, logger: logger)
+                    return try OutputGroupDisplays.open(several, on: card, configuration: configuration, logger: logger)
+                case .single(let single, let singlePlan):
+                    (scanout, plan) = (single, singlePlan)
+                }
                 if let plan { report(plan, logger: logger) }
                 // The mode a hotplug asks for again: the driven output's, with a plan.
                 let request: DisplayModeSpec? = if let plan { plan.driven.first?.requestedMode } else { output.mode }
                 let display = DRMDisplay(scanout: scanout, modeRequest: request, logger: logger)
                 logger.notice("displaying on \(display.description)")
-                return display
+                return KioskDisplays(display)
             } catch {
                 if output.display == .drm {
                     logger.critical("cannot use the display: \(error)")
                     throw ExitCode(1)
                 }
-                return headless(configuration, logger: logger, reason: "\(error)")
+                return KioskDisplays(headless(configuration, logger: logger, reason: "\(error)"))
             }
         }
     }
 
+    /// What a card gives: one output's scanout (with the plan, when `outputs`
+    /// chose it), or a plan driving several outputs and the card to lease them from.
+    enum OpenedCard {
+        case single(DRMScanout, OutputPlan?)
+        case several(DRMCard, OutputPlan)
+    }
+
     /// The configured card, or else the first card with a connected display
     /// (with `outputs`: the first on which the plan drives an output).
-    static func openScanout(_ configuration: KioskConfiguration) throws -> (DRMScanout, OutputPlan?) {
+    static func openCard(_ configuration: KioskConfiguration) throws -> OpenedCard {
         let output = configuration.output
         let interface = DRMInterfacePreference(rawValue: output.modesetting.rawValue) ?? .auto
-        func open(_ path: String) throws -> (DRMScanout, OutputPlan?) {
+        func open(_ path: String) throws -> OpenedCard {
             let card = try DRMCard(path: path)
             guard let layout = configuration.outputs else {
-                return (try DRMScanout(card: card, connectorName: output.connector, mode: output.mode, interface: interface), nil)
+                return .single(try DRMScanout(card: card, connectorName: output.connector, mode: output.mode, interface: interface), nil)
             }
             let plan = try card.outputs().plan(layout, single: configuration.singleOutput)
             guard let first = plan.driven.first else { throw NoPlannedOutput(card: path, plan: plan) }
+            if plan.driven.count > 1 { return .several(card, plan) }
             let scanout = try DRMScanout(card: card, connectorName: first.connector, mode: first.requestedMode,
                                          crtcIndex: first.crtc, interface: interface)
-            return (scanout, plan)
+            return .single(scanout, plan)
         }
         if let path = output.card { return try open(path) }
         let cards = DRMCard.cardPaths()
@@ -78,7 +95,6 @@ enum DisplaySelection {
     private static func report(_ plan: OutputPlan, logger: Logger) {
         for missing in plan.missing { logger.warning("outputs: \(missing)") }
         for problem in plan.problems { logger.warning("outputs: \(problem)") }
-        if let notice = plan.oneOutputNotice { logger.notice("outputs: \(notice)") }
     }
 
     private static func headless(_ configuration: KioskConfiguration, logger: Logger, reason: String?) -> DisplayBackend {

@@ -41,7 +41,7 @@ struct RunCommand: ParsableCommand {
         let logger = logging.bootstrap()
         let display = display, preview = preview
         let assembly = try KioskAssembly(configFile: config, stateDirectory: stateDir, logger: logger, options: KioskAssemblyOptions(
-            openDisplay: { configuration in try DisplaySelection.open(configuration, logger: logger) },
+            openDisplays: { configuration in try DisplaySelection.open(configuration, logger: logger) },
             adjust: { configuration in
                 if let display { configuration.output.display = display }
                 if let preview { configuration.output.preview = preview }

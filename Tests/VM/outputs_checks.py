@@ -18,10 +18,12 @@ playlist: QMP's screendump of head 1 must equal `vitrine render` of that
 playlist, and the render of outputs-second.yaml itself (which renders the
 first listed output) must be the same picture.
 """
+import datetime
 import os
 import re
+import time
 
-from vmtest import MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, Image, crtc_states, host_render
+from vmtest import MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, Image, crtc_states, host_render, logged
 
 STATUS = "/sys/class/drm/card0-Virtual-2/status"
 
@@ -44,6 +46,7 @@ def outputs_checks(guest, results, args, mirror, work):
         guest.run(f"echo on > {STATUS}")
     status, listing = guest.run("vitrine displays")
     second_head_checks(guest, results, args, mirror, work)
+    two_groups_checks(guest, results, args, mirror, work)
     if forced:
         guest.run(f"echo detect > {STATUS}")
     after = connector_status(guest)
@@ -102,3 +105,94 @@ def second_head_checks(guest, results, args, mirror, work):
                   and rendered.difference(expected) == (0, 0.0),
                   f"head 1 {dump.width}x{dump.height}: max {worst}, mean {mean:.3f}; render of the file vs its playlist "
                   f"{rendered.difference(expected)}; CRTCs (enable, active) {crtcs}; log: {opened.strip()[:160]!r}")
+
+
+TWO_INTERVAL = 3.0
+WALL = "2026-11-23T12:00:00Z"
+
+
+def page_change_times(guest, log):
+    """The UTC timestamps of Virtual-1's page changes: Virtual-2's loop logs
+    with `output=Virtual-2`, and its one slide never pages anyway."""
+    _, text = guest.run(f"grep 'page changed' {log} | grep -v 'output=Virtual-2' || true")
+    stamps = re.findall(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+)Z .*page changed", text, re.M)
+    return [datetime.datetime.fromisoformat(stamp).timestamp() for stamp in stamps]
+
+
+def dump_head(guest, work, name, head):
+    path = os.path.join(work, f"{name}.ppm")
+    guest.qmp.execute("screendump", filename=path, device="gpu0", head=head)
+    return Image.load_ppm(path)
+
+
+def two_groups_checks(guest, results, args, mirror, work):
+    """Both heads driven at once, each by its own display loop on a DRM lease
+    of its own: each head's screendump equals `vitrine render --output` of it;
+    Virtual-1 keeps paging on time while Virtual-2 is unplugged and plugged
+    back (sysfs `off`, then `on`, each followed by the card's change
+    uevent), and only Virtual-2 is set up again."""
+    config = os.path.join(mirror, "outputs-two.yaml")
+    log, pid = "/tmp/outputs-two.log", "/tmp/outputs-two.pid"
+    status_file = STATUS
+    def plug(state):
+        guest.run(f"echo {state} > {status_file} && echo change > /sys/class/drm/card0/uevent")
+    guest.run(f"vitrine run --config /vm/outputs-two.yaml --state-dir /tmp/outputs-two-state --log-level debug > {log} 2>&1 & echo $! > {pid}")
+    try:
+        guest.wait_for_log(log, "first frame on screen")
+        both = logged(guest, log, "displaying Virtual-2", 10) and logged(guest, log, "displaying Virtual-1", 1)
+        # Two first frames: one per loop.
+        deadline = time.monotonic() + 20
+        while guest.count_in_log(log, "first frame on screen") < 2 and time.monotonic() < deadline:
+            time.sleep(0.3)
+        frames = guest.count_in_log(log, "first frame on screen")
+        time.sleep(0.5)
+        second = dump_head(guest, work, "outputs-two-head1", 1)
+        changes = len(page_change_times(guest, log))
+        first = dump_head(guest, work, "outputs-two-head0", 0)
+        changes_after = len(page_change_times(guest, log))
+        _, lines = guest.run(f"grep -E 'displaying|lease' {log} | head -4")
+        expected_second = host_render(args.vitrine, config, 1.0, "1024x768", work, "outputs-two-second", wall=WALL, output="Virtual-2")
+        size = f"{first.width}x{first.height}"
+        expected_first = host_render(args.vitrine, config, TWO_INTERVAL * changes + TWO_INTERVAL / 2, size, work,
+                                     "outputs-two-first", wall=WALL, output="Virtual-1")
+        worst2, mean2 = second.difference(expected_second) if (second.width, second.height) == (1024, 768) else (255, 255.0)
+        worst1, mean1 = first.difference(expected_first)
+        results.check("outputs: two heads driven at once, each by its own loop on a lease: head 1 equals `vitrine render "
+                      "--output Virtual-2`, head 0 equals `vitrine render --output Virtual-1` at its slide",
+                      both and frames >= 2 and changes == changes_after
+                      and worst2 <= MAX_CHANNEL_DIFFERENCE and mean2 <= MAX_MEAN_DIFFERENCE
+                      and worst1 <= MAX_CHANNEL_DIFFERENCE and mean1 <= MAX_MEAN_DIFFERENCE,
+                      f"first frames {frames}; head 1 {second.width}x{second.height}: max {worst2}, mean {mean2:.3f}; "
+                      f"head 0 {size} after {changes} page change(s): max {worst1}, mean {mean1:.3f}; "
+                      f"log: {' | '.join(l.strip()[-100:] for l in lines.splitlines())}")
+
+        before_unplug = len(page_change_times(guest, log))
+        plug("off")
+        away = logged(guest, log, "Virtual-2 was disconnected", 20)
+        # Two more of Virtual-1's page changes while Virtual-2 is away.
+        deadline = time.monotonic() + 3 * TWO_INTERVAL + 10
+        while len(page_change_times(guest, log)) < before_unplug + 2 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        # `on`, not `detect`: QEMU lit only the first head, so a probe would find Virtual-2 disconnected.
+        plug("on")
+        back = logged(guest, log, "Virtual-2 is connected: mode set again", 20)
+        deadline = time.monotonic() + TWO_INTERVAL + 5
+        while len(page_change_times(guest, log)) < before_unplug + 3 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        times = page_change_times(guest, log)
+        gaps = [b - a for a, b in zip(times, times[1:])]
+        _, first_set_up = guest.run(f"grep -cE 'Virtual-1 (was disconnected|is connected)' {log} || true")
+        refits = int(re.findall(r"\d+", first_set_up)[-1]) if re.findall(r"\d+", first_set_up) else -1
+        time.sleep(0.5)
+        again = dump_head(guest, work, "outputs-two-head1-again", 1)
+        worst3, mean3 = again.difference(expected_second) if (again.width, again.height) == (1024, 768) else (255, 255.0)
+        on_time = bool(gaps) and all(abs(gap - TWO_INTERVAL) <= 0.25 for gap in gaps)
+        results.check("outputs: Virtual-2 unplugged and plugged back: Virtual-1 pages every 3 s throughout, is never set up "
+                      "again, and Virtual-2 shows its playlist again",
+                      away and back and len(times) >= before_unplug + 3 and on_time and refits == 0
+                      and worst3 <= MAX_CHANNEL_DIFFERENCE and mean3 <= MAX_MEAN_DIFFERENCE,
+                      f"disconnect logged {away}, replug logged {back}; Virtual-1's page changes {len(times)} "
+                      f"({before_unplug} before the unplug), gaps {[round(g, 3) for g in gaps]} s; "
+                      f"Virtual-1 set up again {refits} time(s); head 1 after: max {worst3}, mean {mean3:.3f}")
+    finally:
+        guest.stop_kiosk(pid)

@@ -229,12 +229,14 @@ class Results:
         return condition
 
 
-def host_render(vitrine, config, seconds, size, work, name, wall=None):
+def host_render(vitrine, config, seconds, size, work, name, wall=None, output=None):
     """`vitrine render` on the host of the same configuration and instant, as PPM;
-    with `wall`, of the schedule's playlist at that wall-clock instant."""
+    with `wall`, of the schedule's playlist at that wall-clock instant; with
+    `output`, as that `outputs` entry shows it."""
     out = os.path.join(work, name + ".ppm")
     command = [vitrine, "render", "--config", config, "--at", str(seconds), "--size", size, "--out", out]
-    subprocess.run(command + (["--wall", wall] if wall else []), check=True)
+    command += ["--wall", wall] if wall else []
+    subprocess.run(command + (["--output", output] if output else []), check=True)
     return Image.load_ppm(out)
 
 

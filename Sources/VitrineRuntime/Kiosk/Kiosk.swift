@@ -51,7 +51,7 @@ public final class Kiosk {
 
     public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
                 notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics(),
-                clock: KioskClock = .system) throws(SystemError) {
+                clock: KioskClock = .system, takesSignals: Bool = true) throws(SystemError) {
         let started = clock.now(), startedAt = started.monotonic
         let programme = KioskProgramme(configuration: configuration, version: version, logger: logger)
         let first = programme.start(at: started)
@@ -60,7 +60,9 @@ public final class Kiosk {
         let configuration = first.show?.configuration ?? applied
         self.output = KioskOutput(display: display, configuration: configuration)
         self.logger = logger
-        self.loop = try EventLoop()
+        // With several output groups only the first group's loop takes SIGTERM:
+        // a signal read by one signalfd is gone for the others.
+        self.loop = takesSignals ? try EventLoop() : try EventLoop(signals: [])
         self.power = KioskPower(wakeOnTouch: configuration.power.wakeOnTouch, logger: logger)
         if let request = first.power { power.request(request, by: "the schedule") }
         power.holdForOverride(programme.override != nil)

@@ -10,8 +10,8 @@ import VitrineRuntime
 /// from its configuration file and state directory.
 ///
 /// It makes, in this order, the state store (the file seeds it), the event hub,
-/// proof of play, the URL fetcher, the display (through `KioskAssemblyOptions.openDisplay`),
-/// the kiosk (display thread), the channel follower, the HDMI-CEC television and
+/// proof of play, the URL fetcher, the displays (through `KioskAssemblyOptions.openDisplays`),
+/// the kiosk (display thread) and one more loop per other output group, the channel follower, the HDMI-CEC television and
 /// the remote side the API serves, and joins the kiosk's events to the event
 /// stream, the play log and the TV. `vitrine run` (and through it the image
 /// tests) and the integration tests' harnesses all use it, so their wirings
@@ -26,6 +26,10 @@ public final class KioskAssembly {
     public let plays: ProofOfPlay?
     public let television: CECTelevision?
     private let kiosk: Kiosk
+    /// The loops of the other output groups, each run on a thread of its own.
+    private let companions: [Kiosk]
+    /// What the displays need kept open (the DRM card their leases came from).
+    private let keepAlive: [AnyObject]
     private let logger: Logger
 
     /// - Parameters:
@@ -53,19 +57,25 @@ public final class KioskAssembly {
             let outcome = configuration.onImageError == .skip ? "that slide will be skipped" : "that slide will show the placeholder"
             logger.warning("\(issue); \(issue.path == "placeholder" ? "the background colour shows instead" : outcome)")
         }
-        let display = try options.openDisplay(configuration)
-        // The one output driven shows what `outputs` gives it: its playlist, fit and rotation.
-        let shownOnOutput = display.connectorName.flatMap { configuration.outputs?.output(named: $0) != nil ? $0 : nil }
-        if let shownOnOutput {
-            if let layout = configuration.outputs {
-                // A stored configuration from a push or a channel lacks what the local file's outputs name.
-                for issue in ConfigLoader.outputReferenceIssues(layout, in: configuration) {
-                    logger.warning("\(issue) (outputs comes from the local file, the rest from \(store.origin.rawValue))")
-                }
+        let displays = try options.openDisplays(configuration)
+        if let layout = configuration.outputs, displays.groups.contains(where: { $0.shown.output.flatMap(layout.output(named:)) != nil }) {
+            // A stored configuration from a push or a channel lacks what the local file's outputs name.
+            for issue in ConfigLoader.outputReferenceIssues(layout, in: configuration) {
+                logger.warning("\(issue) (outputs comes from the local file, the rest from \(store.origin.rawValue))")
             }
-            configuration = configuration.shown(onOutput: shownOnOutput)
         }
-        let kiosk = try Kiosk(configuration: configuration, version: store.current.version, display: display, logger: logger)
+        // Each group shows what `outputs` gives its output: its playlist, fit and rotation.
+        let primary = displays.groups[0]
+        let kiosk = try Kiosk(configuration: primary.shown.apply(configuration), version: store.current.version,
+                              display: primary.display, logger: logger)
+        var companions: [Kiosk] = []
+        for group in displays.groups.dropFirst() {
+            var groupLogger = logger
+            groupLogger[metadataKey: "output"] = "\(group.shown.output ?? group.display.description)"
+            companions.append(try Kiosk(configuration: group.shown.apply(configuration), version: store.current.version,
+                                        display: group.display, logger: groupLogger, takesSignals: false))
+        }
+        let display = primary.display
         let channel = local.channel.map { ChannelFollower(settings: $0, store: store, logger: logger, policy: options.channelPolicy) }
         // Plays go to the URL the channel names (unless the local file names its
         // own): the one recorded with the version applied before, then each new one's.
@@ -75,8 +85,9 @@ public final class KioskAssembly {
         }
         let television = CECTelevision(setting: configuration.power.cec,
                                        drmConnector: (display as? DRMDisplay)?.connectorReference, logger: logger)
-        let remote = RemoteKiosk(store: store, fetcher: fetcher, control: kiosk.control, metrics: kiosk.metrics, events: events,
-                                 logger: logger, channel: channel, television: television, plays: plays, shownOnOutput: shownOnOutput)
+        let link = OutputGroupsLink(groups: zip([kiosk] + companions, displays.groups).map { ($0.control, $1.shown) })
+        let remote = RemoteKiosk(store: store, fetcher: fetcher, control: link, metrics: kiosk.metrics, events: events,
+                                 logger: logger, channel: channel, television: television, plays: plays)
         kiosk.onEvent = { event in
             if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
             plays?.handle(event)
@@ -87,6 +98,8 @@ public final class KioskAssembly {
         self.plays = plays
         self.television = television
         self.kiosk = kiosk
+        self.companions = companions
+        self.keepAlive = displays.keepAlive
         self.logger = logger
     }
 
@@ -108,8 +121,11 @@ public final class KioskAssembly {
     public var stopHandle: KioskStopHandle { kiosk.stopHandle }
 
     /// Runs the display thread on the calling thread until stopped (SIGTERM,
-    /// SIGINT or `stopHandle`); the display is restored before it returns.
-    public func runDisplay() throws { try kiosk.run() }
+    /// SIGINT or `stopHandle`), and each other output group's loop on a thread
+    /// of its own; every display is restored before it returns.
+    public func runDisplay() throws {
+        try CompanionLoops(companions, logger: logger).run(alongside: kiosk)
+    }
 
     /// Starts the background work: URL downloads, channel polling, play uploads,
     /// the TV and the API server (unless `api.listen` is off). A server that
@@ -165,8 +181,9 @@ public final class KioskAssembly {
 
 /// How `KioskAssembly` differs between `vitrine run` and a test.
 public struct KioskAssemblyOptions {
-    /// The display for the configuration: the DRM/headless selection in `vitrine run`, headless in tests.
-    public var openDisplay: (KioskConfiguration) throws -> DisplayBackend
+    /// The displays for the configuration, one per output group: the DRM/headless
+    /// selection in `vitrine run`, headless in tests.
+    public var openDisplays: (KioskConfiguration) throws -> KioskDisplays
     /// Changes made after the configuration is read (`vitrine run --display`, `--preview`).
     public var adjust: (inout KioskConfiguration) -> Void
     /// The name plays are reported under; nil: the channel's device name, else the host name.
@@ -174,13 +191,20 @@ public struct KioskAssemblyOptions {
     /// The channel's poll policy; nil: the one the configuration asks for.
     public var channelPolicy: ChannelPollPolicy?
 
-    public init(openDisplay: @escaping (KioskConfiguration) throws -> DisplayBackend,
+    public init(openDisplays: @escaping (KioskConfiguration) throws -> KioskDisplays,
                 adjust: @escaping (inout KioskConfiguration) -> Void = { _ in },
                 device: String? = nil, channelPolicy: ChannelPollPolicy? = nil) {
-        self.openDisplay = openDisplay
+        self.openDisplays = openDisplays
         self.adjust = adjust
         self.device = device
         self.channelPolicy = channelPolicy
+    }
+
+    /// One display, for the configuration as it is (or as its connector's `outputs` entry shows it).
+    public init(openDisplay: @escaping (KioskConfiguration) throws -> DisplayBackend,
+                adjust: @escaping (inout KioskConfiguration) -> Void = { _ in },
+                device: String? = nil, channelPolicy: ChannelPollPolicy? = nil) {
+        self.init(openDisplays: { KioskDisplays(try openDisplay($0)) }, adjust: adjust, device: device, channelPolicy: channelPolicy)
     }
 }
 

@@ -1,0 +1,72 @@
+import CLibDRM
+import Glibc
+import SystemPackage
+import VitrineSystem
+
+/// One output of a card leased to this process's own use
+/// (`drmModeCreateLease`): its connector, its CRTC and the primary plane that
+/// feeds that CRTC, on a descriptor of their own.
+///
+/// Why a lease: each group of outputs runs its own display loop on a thread
+/// of its own. On one descriptor the flip-complete events of every CRTC
+/// arrive together, and whichever loop reads first takes them all. A lease
+/// gives each output a descriptor with only its own events, and master rights
+/// over only its own objects, so no loop can touch another's CRTC. Inside the
+/// lease the card shows only the leased objects, and the kernel renumbers
+/// `possible_crtcs` for them (`drm_lease_filter_crtcs`), so `DRMScanout` picks
+/// the one CRTC there is as it picks a card's.
+///
+/// The card that made the lease (the lessor) stays open and master for as
+/// long as the lease lives: the kernel revokes every lease when the lessor's
+/// master goes away. The lease holds it. Closing the lease's descriptor ends
+/// the lease and hands its objects back, so the lease ends when its last
+/// owner (the `DRMScanout` on `card`) lets go.
+public final class DRMOutputLease {
+    /// The leased objects as a card of their own: the one to pass to `DRMScanout`.
+    public let card: DRMCard
+    /// The kernel's id for the lease (`drmModeListLessees` lists it).
+    public let lesseeID: UInt32
+    public let connectorName: String
+    /// The card the lease came from, kept open (and master) while the lease lives.
+    public let lessor: DRMCard
+
+    /// Leases the connector `connectorName`, the CRTC at `crtcIndex` in the
+    /// card's list (an `OutputPlan`'s) and the primary plane that can feed it.
+    /// The lessor becomes DRM master first, if it is not.
+    public init(from lessor: DRMCard, connectorName: String, crtcIndex: Int) throws(DRMError) {
+        try lessor.acquireMaster()
+        // Primary planes are listed only to a client that asks for every plane;
+        // the legacy SetCrtc on the lease needs the plane too (the kernel checks
+        // that the lessee holds the CRTC's primary plane).
+        _ = lessor.enableUniversalPlanes()
+        let connectors = try lessor.connectors()
+        guard let connector = connectors.first(where: { $0.name == connectorName }) else {
+            throw .connectorNotFound(card: lessor.path, requested: connectorName, available: connectors.map(\.name))
+        }
+        let crtcIDs = try lessor.withResources { resources in
+            (0..<Int(resources.count_crtcs)).map { resources.crtcs[$0] }
+        }
+        guard crtcIDs.indices.contains(crtcIndex) else {
+            throw .unsupported(card: lessor.path, reason: "no CRTC \(crtcIndex) to lease for \(connectorName): the card has \(crtcIDs.count)")
+        }
+        guard let plane = lessor.primaryPlane(feeding: crtcIndex) else {
+            throw .unsupported(card: lessor.path, reason: "no primary plane feeds CRTC \(crtcIndex), so \(connectorName) cannot be leased")
+        }
+        let objects = [connector.id, crtcIDs[crtcIndex], plane.id]
+        var lessee: UInt32 = 0
+        let descriptor = objects.withUnsafeBufferPointer { buffer in
+            drmModeCreateLease(lessor.descriptor, buffer.baseAddress, Int32(buffer.count), O_CLOEXEC | O_NONBLOCK, &lessee)
+        }
+        // libdrm returns -errno rather than setting errno.
+        guard descriptor >= 0 else {
+            let error = Errno(rawValue: -descriptor)
+            if error == .permissionDenied || error == .notPermitted { throw .masterHeld(path: lessor.path) }
+            throw .call("drmModeCreateLease of \(connectorName), CRTC \(crtcIndex) and plane \(plane.id)", errno: error, subject: lessor.path)
+        }
+        card = DRMCard(adopting: OpenFile(adopting: descriptor, path: "\(lessor.path) lease \(lessee) (\(connectorName))"),
+                       driver: lessor.driver)
+        lesseeID = lessee
+        self.connectorName = connectorName
+        self.lessor = lessor
+    }
+}

@@ -1,0 +1,45 @@
+import CLibDRM
+
+/// An object's properties by name, with their ids and current values
+/// (`drmModeObjectGetProperties`, `drmModeGetProperty`).
+typealias DRMObjectProperties = [String: (id: UInt32, value: UInt64)]
+
+extension DRMCard {
+    /// The properties of one KMS object (`DRM_MODE_OBJECT_CONNECTOR`, `_CRTC`, `_PLANE`).
+    func properties(of object: UInt32, type: UInt32) -> DRMObjectProperties {
+        guard let list = drmModeObjectGetProperties(descriptor, object, type) else { return [:] }
+        defer { drmModeFreeObjectProperties(list) }
+        var result: DRMObjectProperties = [:]
+        for index in 0..<Int(list.pointee.count_props) {
+            guard let property = drmModeGetProperty(descriptor, list.pointee.props[index]) else { continue }
+            let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            result[name] = (property.pointee.prop_id, list.pointee.prop_values[index])
+            drmModeFreeProperty(property)
+        }
+        return result
+    }
+
+    /// The primary plane that can feed the CRTC at `crtcIndex` (its bit in the
+    /// plane's `possible_crtcs`), with its properties; nil when the driver
+    /// lists none. Planes are listed only to a client that asked for
+    /// universal planes (`enableAtomic`, or `enableUniversalPlanes`).
+    func primaryPlane(feeding crtcIndex: Int) -> (id: UInt32, properties: DRMObjectProperties)? {
+        guard let planes = drmModeGetPlaneResources(descriptor) else { return nil }
+        defer { drmModeFreePlaneResources(planes) }
+        for index in 0..<Int(planes.pointee.count_planes) {
+            let planeID = planes.pointee.planes[index]
+            guard let plane = drmModeGetPlane(descriptor, planeID) else { continue }
+            let feedsCRTC = plane.pointee.possible_crtcs & (1 << UInt32(crtcIndex)) != 0
+            drmModeFreePlane(plane)
+            guard feedsCRTC else { continue }
+            let planeProperties = properties(of: planeID, type: UInt32(DRM_MODE_OBJECT_PLANE))
+            if planeProperties["type"]?.value == UInt64(DRM_PLANE_TYPE_PRIMARY) { return (planeID, planeProperties) }
+        }
+        return nil
+    }
+
+    /// Asks to see every plane, primary and cursor ones too (`DRM_CLIENT_CAP_UNIVERSAL_PLANES`).
+    func enableUniversalPlanes() -> Bool {
+        drmSetClientCap(descriptor, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0
+    }
+}

@@ -10,7 +10,7 @@ BENCH_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples libvips
 DEB_PACKAGES := dpkg-dev binutils chrpath lintian
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload bench-heif soak soak-ops openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload bench-heif bench-outputs soak soak-ops openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -129,6 +129,11 @@ bench-upload: build
 bench-heif: release
 	@deploy/dev/ensure-packages.sh libheif-examples time
 	python3 Tests/Bench/heif_tiled_bench.py $(if $(BEFORE),before=$(BEFORE)) this=.build/release/vitrine
+
+# A second 1080p output beside one: resident memory, peak, CPU time and each loop's frame
+# pacing, headless, one output and two alternating in one run (docs/benchmarks.md, "Two outputs").
+bench-outputs: release
+	python3 Tests/Bench/outputs_memory_bench.py .build/release/vitrine
 
 # 50 release kiosks following a channel from nginx, in one run: publish to every screen (p50/p99),
 # the origin's requests and bytes per kiosk-hour while nothing changes, a synced group's skew,

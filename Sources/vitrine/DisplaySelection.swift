@@ -19,7 +19,10 @@ enum DisplaySelection {
         let output = configuration.output
         switch output.display {
         case .headless:
-            if configuration.outputs != nil { logger.notice("outputs: not used while headless") }
+            if let layout = configuration.outputs, layout.outputs.count > 1 {
+                return try OutputGroupDisplays.headless(layout, configuration: configuration, logger: logger)
+            }
+            if configuration.outputs != nil { logger.notice("outputs: one output listed, shown headless at its size") }
             return KioskDisplays(headless(configuration, logger: logger, reason: nil))
         case .auto, .drm:
             do {

@@ -14,11 +14,39 @@ enum OutputGroupDisplays {
     static func open(_ plan: OutputPlan, on card: DRMCard, configuration: KioskConfiguration,
                      logger: Logger) throws -> KioskDisplays {
         let interface = DRMInterfacePreference(rawValue: configuration.output.modesetting.rawValue) ?? .auto
+        let groups = try displays(for: plan, logger: logger) { output in
+            try leased(output, from: card, interface: interface, logger: logger)
+        }
+        return KioskDisplays(groups: groups, keepAlive: [card])
+    }
+
+    /// Several outputs without a card: each an in-memory display of its mode's
+    /// size (`HeadlessOutputs`), its preview PNG, if any, named after it
+    /// (`preview.png` becomes `preview-HDMI-A-2.png`).
+    static func headless(_ layout: OutputLayout, configuration: KioskConfiguration, logger: Logger) throws -> KioskDisplays {
+        let plan = HeadlessOutputs.plan(layout, single: configuration.singleOutput, size: configuration.outputSize)
+        for problem in plan.problems { logger.warning("outputs: \(problem)") }
+        let preview = configuration.output.preview == "off" ? nil : configuration.output.preview
+        let groups = try displays(for: plan, logger: logger) { output in
+            HeadlessDisplay(size: output.mode.size, previewPath: preview.map { Self.previewPath($0, for: output.connector) }, logger: logger)
+        }
+        return KioskDisplays(groups: groups)
+    }
+
+    static func previewPath(_ path: String, for output: String) -> String {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return path + "-" + output }
+        return path[..<dot] + "-" + output + path[dot...]
+    }
+
+    /// One display per group of `plan`, each output's opened by `open`. A
+    /// group that cannot be opened is logged and left out; none at all is an error.
+    private static func displays(for plan: OutputPlan, logger: Logger,
+                                 open: (PlannedOutput) throws -> DisplayBackend) throws -> [OutputDisplay] {
         var groups: [OutputDisplay] = []
         var failures: [String] = []
         for group in plan.groups {
             do {
-                let display = try open(group, on: card, interface: interface, logger: logger)
+                let display = try display(for: group, logger: logger, open: open)
                 logger.notice("displaying \(group) on \(display.display.description)")
                 groups.append(display)
             } catch {
@@ -26,24 +54,26 @@ enum OutputGroupDisplays {
                 failures.append("\(group): \(error)")
             }
         }
-        guard !groups.isEmpty else {
-            throw DRMError.unsupported(card: card.path, reason: "no output group can be shown: " + failures.joined(separator: "; "))
-        }
-        return KioskDisplays(groups: groups, keepAlive: [card])
+        guard !groups.isEmpty else { throw NoOutputGroup(failures: failures) }
+        return groups
     }
 
-    private static func open(_ group: OutputGroup, on card: DRMCard, interface: DRMInterfacePreference,
-                             logger: Logger) throws -> OutputDisplay {
+    private static func display(for group: OutputGroup, logger: Logger,
+                                open: (PlannedOutput) throws -> DisplayBackend) throws -> OutputDisplay {
         let leader = group.leader
         switch group.layout {
         case .single(let output) where group.mirrors.isEmpty:
-            return OutputDisplay(display: try leased(output, from: card, interface: interface, logger: logger),
-                                 shown: OutputShown(output: output.connector))
+            return OutputDisplay(display: try open(output), shown: OutputShown(output: output.connector))
         case .single, .canvas:
             logger.warning("\(group): only \(leader.connector) is driven for now")
-            return OutputDisplay(display: try leased(leader, from: card, interface: interface, logger: logger),
-                                 shown: OutputShown(output: leader.connector))
+            return OutputDisplay(display: try open(leader), shown: OutputShown(output: leader.connector))
         }
+    }
+
+    /// Every output group failed to open.
+    struct NoOutputGroup: Error, CustomStringConvertible {
+        var failures: [String]
+        var description: String { "no output group can be shown: " + failures.joined(separator: "; ") }
     }
 
     /// One output on a lease of its own, in the plan's mode; a hotplug asks for that mode again.

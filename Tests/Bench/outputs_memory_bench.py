@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Memory and frame cost of a second output (docs/benchmarks.md, "Two outputs").
+
+    python3 Tests/Bench/outputs_memory_bench.py BINARY [--rounds 3] [--settle 25]
+
+Each round runs the same release kiosk twice, in turn, so machine noise hits
+both alike: headless, the demo pictures on 3 s rotations with slide
+transitions, no API, once with one 1920x1080 output and once with two
+(`outputs`: HDMI-A-1 and HDMI-A-2, each 1920x1080 with the same programme,
+each its own display loop, decoded slides and frame pacing). After --settle
+seconds it reads /proc/PID/smaps_rollup (Rss, Anonymous), VmHWM from
+/proc/PID/status and the CPU time used so far (/proc/PID/stat utime+stime),
+then stops the kiosk with SIGTERM and reads each loop's frame-pacing summary
+from its log. Prints Markdown tables: the median of the rounds.
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from startup_bench import DEMO, FIRST_FRAME, smaps  # noqa: E402
+
+PACING = re.compile(r"frame pacing during transitions: (.*?)(?: output=(\S+))?$", re.M)
+
+
+def configuration(work, outputs):
+    images = os.path.join(work, "images")
+    if not os.path.isdir(images):
+        shutil.copytree(os.path.join(DEMO, "images"), images)
+    slides = sorted(name for name in os.listdir(images) if name[:2].isdigit())
+    path = os.path.join(work, f"outputs-{outputs}.yaml")
+    with open(path, "w") as f:
+        f.write("slides: [" + ", ".join(f"images/{name}" for name in slides) + "]\n"
+                "placeholder: images/placeholder.jpg\ninterval: 3s\n"
+                "output: {display: headless, width: 1920, height: 1080, preview: \"off\"}\napi: {listen: \"off\"}\n")
+        if outputs > 1:
+            f.write("outputs:\n" + "".join(f"  - {{name: HDMI-A-{n + 1}, mode: 1920x1080}}\n" for n in range(outputs)))
+    return path
+
+
+def status_kib(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return None
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run(binary, config, work, settle):
+    state = tempfile.mkdtemp(dir=work)
+    log_path = os.path.join(state, "kiosk.log")
+    with open(log_path, "w") as log:
+        kiosk = subprocess.Popen([binary, "run", "--config", config, "--state-dir", state], stdout=log, stderr=log)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            with open(log_path) as f:
+                if FIRST_FRAME.search(f.read()):
+                    break
+            if kiosk.poll() is not None:
+                break
+        else:
+            sys.exit(f"outputs_memory_bench: no first frame within 30 s from {config}")
+        time.sleep(settle)
+        rollup, peak, cpu = smaps(kiosk.pid), status_kib(kiosk.pid, "VmHWM"), cpu_seconds(kiosk.pid)
+    finally:
+        kiosk.send_signal(signal.SIGTERM)
+        try:
+            kiosk.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            kiosk.kill()
+            kiosk.wait()
+    with open(log_path) as f:
+        log = f.read()
+    shutil.rmtree(state, ignore_errors=True)
+    pacing = [(output or "HDMI-A-1", summary) for summary, output in PACING.findall(log)]
+    return {"rss": rollup["Rss"], "anonymous": rollup["Anonymous"], "peak": peak, "cpu": cpu, "pacing": pacing}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binary")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--settle", type=float, default=25)
+    args = parser.parse_args()
+    binary = os.path.abspath(args.binary)
+    work = tempfile.mkdtemp(prefix="vitrine-outputs-")
+    try:
+        configs = {count: configuration(work, count) for count in (1, 2)}
+        results = {1: [], 2: []}
+        for _ in range(args.rounds):
+            for count in (1, 2):
+                results[count].append(run(binary, configs[count], work, args.settle))
+        print(f"Headless 1920x1080 outputs, demo pictures on 3 s rotations, {args.rounds} runs each, alternating, "
+              f"read {args.settle:g} s after the first frame ({time.strftime('%Y-%m-%d')})\n")
+        print("| outputs | RSS | anonymous | peak (VmHWM) | CPU time |\n| --- | ---: | ---: | ---: | ---: |")
+        for count in (1, 2):
+            rows = results[count]
+            med = lambda key: statistics.median(row[key] for row in rows)
+            print(f"| {count} | {med('rss') / 1024:.1f} MiB | {med('anonymous') / 1024:.1f} MiB | "
+                  f"{med('peak') / 1024:.1f} MiB | {med('cpu'):.2f} s |")
+        print("\nFrame pacing during transitions, each loop's own summary at exit (last run):\n")
+        for count in (1, 2):
+            for output, summary in results[count][-1]["pacing"]:
+                print(f"- {count} output{'s' if count > 1 else ''}, {output}: {summary}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

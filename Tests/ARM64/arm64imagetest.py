@@ -22,9 +22,13 @@ tablet), imported, not copied; only the QEMU command line differs. The checks:
     cec-follower as the TV) follows PUT /api/v1/power; kill -9 brings the picture
     back; a hung (SIGSTOPped) kiosk is killed by the watchdog and restarted.
   16K kernel, -cpu max (a Raspberry Pi 5 runs 16K pages), a fresh copy of the
-  same image: the same first frame, and the page size is 16384.
+  same image: the same first frame, and the page size is 16384; then two heads
+  at once (virtio-gpu's max_outputs=2), each its own loop on a DRM lease, each
+  equal to `vitrine render --output`, the first paging on time while the
+  second is unplugged and plugged back (Tests/VM/outputs_checks.py).
 Writes WORK/measurements.json.
 """
+import base64
 import os
 import re
 import shutil
@@ -41,6 +45,7 @@ import imagetest  # noqa: E402
 from imagetest import (boot_checks, cec_checks, free_port, http, overlay_disk, restart_checks, save_journal,  # noqa: E402
                        wait_for_picture, write_measurements)
 from vmtest import QMP, Results, host_render, tablet  # noqa: E402
+from outputs_checks import STATUS, two_heads_checks  # noqa: E402
 
 SIZE = imagetest.SIZE
 
@@ -58,7 +63,9 @@ class Arm64Guest(imagetest.ImageGuest):
             "-append", "root=/dev/vda rw console=ttyAMA0",
             "-drive", f"file={disk},format=qcow2,if=none,id=root", "-device", "virtio-blk-pci,drive=root",
             "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{port}-:8080", "-device", "virtio-net-pci,netdev=net0",
-            "-device", "virtio-gpu-pci", "-device", "virtio-tablet-pci",
+            # Two heads, as a Raspberry Pi's two HDMI ports: the kiosk's own service
+            # drives the first; the two-head checks drive both.
+            "-device", "virtio-gpu-pci,max_outputs=2,id=gpu0", "-device", "virtio-tablet-pci",
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
         ]
@@ -84,6 +91,25 @@ def swipe_left(guest):
         tablet(guest, 0.75 - step * 0.5 / 15, 0.5)
         time.sleep(0.02)
     tablet(guest, 0.25, 0.5, button=False)
+
+
+def two_heads(guest, results, args, mirror, work):
+    """The amd64 VM's two-head checks (Tests/VM/outputs_checks.py) on arm64:
+    the shipped service stopped, Virtual-2 forced on, and outputs-two.yaml
+    (its slide paths made the image's) run by hand as root, so that each head
+    has its own display loop on a DRM lease of its own."""
+    with open(os.path.join(REPO, "Tests", "VM", "configs", "outputs-two.yaml")) as f:
+        text = f.read().replace("demo/images/", "images/")
+    with open(os.path.join(mirror, "outputs-two.yaml"), "w") as f:
+        f.write(text)
+    encoded = base64.b64encode(text.encode()).decode()
+    guest.run(f"systemctl stop vitrine.service; echo {encoded} | base64 -d > /etc/vitrine/outputs-two.yaml; echo on > {STATUS}")
+    try:
+        # Under TCG on a shared host a loop's wakeup may come late; the amd64 VM holds 0.25 s.
+        two_heads_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-two.yaml"),
+                         "/etc/vitrine/outputs-two.yaml", work, tolerance=0.5)
+    finally:
+        guest.run(f"echo detect > {STATUS}")
 
 
 def run_suite(args):
@@ -185,6 +211,7 @@ def run_suite(args):
     try:
         boot_checks(guest, results, measurements, "boot-16k", first, "the image's configuration")
         kernel_facts(guest, results, measurements, "boot-16k", 16384)
+        two_heads(guest, results, args, mirror, work)
     finally:
         save_journal(guest, work, "journal-vitrine-16k.txt")
         guest.stop()

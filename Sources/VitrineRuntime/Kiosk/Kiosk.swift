@@ -51,8 +51,10 @@ public final class Kiosk {
 
     public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
                 notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics(),
-                clock: KioskClock = .system, takesSignals: Bool = true) throws(SystemError) {
-        let started = clock.now(), startedAt = started.monotonic
+                clock: KioskClock = .system, takesSignals: Bool = true, start: KioskInstant? = nil) throws(SystemError) {
+        // Output groups started from one reading rotate on the same deadlines,
+        // so their slides change within a frame of each other.
+        let started = start ?? clock.now(), startedAt = started.monotonic
         let programme = KioskProgramme(configuration: configuration, version: version, logger: logger)
         let first = programme.start(at: started)
         self.clock = clock

@@ -66,14 +66,16 @@ public final class KioskAssembly {
         }
         // Each group shows what `outputs` gives its output: its playlist, fit and rotation.
         let primary = displays.groups[0]
+        // One start for every group: their rotations share deadlines (`Kiosk.init(start:)`).
+        let start = KioskClock.system.now()
         let kiosk = try Kiosk(configuration: primary.shown.apply(configuration), version: store.current.version,
-                              display: primary.display, logger: logger)
+                              display: primary.display, logger: logger, start: start)
         var companions: [Kiosk] = []
         for group in displays.groups.dropFirst() {
             var groupLogger = logger
             groupLogger[metadataKey: "output"] = "\(group.shown.output ?? group.display.description)"
             companions.append(try Kiosk(configuration: group.shown.apply(configuration), version: store.current.version,
-                                        display: group.display, logger: groupLogger, takesSignals: false))
+                                        display: group.display, logger: groupLogger, takesSignals: false, start: start))
         }
         let display = primary.display
         let channel = local.channel.map { ChannelFollower(settings: $0, store: store, logger: logger, policy: options.channelPolicy) }

@@ -64,9 +64,11 @@ struct SpannedDisplayTests {
     }
 
     @Test func aRegionScaledToItsMemberIsSampledBilinearlyAtPixelCentres() throws {
-        // Red rises 3 levels a column and green 5 a row: a bilinear sample of a
-        // linear ramp is the ramp at the sample's position, clamped to the region.
-        let gradient: (Int, Int) -> UInt32 = { x, y in Self.opaque | UInt32(3 * x) << 16 | UInt32(5 * y) << 8 }
+        // Red rises 8 levels a column across the right region and green 5 a row:
+        // a bilinear sample of a linear ramp is the ramp at the sample's position,
+        // clamped to the region. The steep ramp tells a sample a quarter of a
+        // pixel off (2 levels) from the rounding (1 level).
+        let gradient: (Int, Int) -> UInt32 = { x, y in Self.opaque | UInt32(8 * max(x - 40, 0)) << 16 | UInt32(5 * y) << 8 }
         for size in [PixelSize(width: 20, height: 16), PixelSize(width: 45, height: 36), PixelSize(width: 30, height: 10)] {
             let member = FakeDisplay("right", size: size)
             let span = SpannedDisplay(canvasSize: canvasSize, members: [SpannedDisplay.Member(display: member, region: right)])
@@ -80,7 +82,7 @@ struct SpannedDisplayTests {
                 for u in 0..<size.width {
                     let value = member[u, v]
                     let red = Double(value >> 16 & 0xFF), greenValue = Double(value >> 8 & 0xFF)
-                    #expect(abs(red - expected(u, output: size.width, region: 30, origin: 40, step: 3)) <= 1, "\(size) (\(u), \(v))")
+                    #expect(abs(red - expected(u, output: size.width, region: 30, origin: 0, step: 8)) <= 1, "\(size) (\(u), \(v))")
                     #expect(abs(greenValue - expected(v, output: size.height, region: 24, origin: 0, step: 5)) <= 1, "\(size) (\(u), \(v))")
                 }
             }

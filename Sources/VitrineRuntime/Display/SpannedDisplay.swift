@@ -19,11 +19,8 @@ import VitrineCore
 ///
 /// Members that are away do not hold up the others (`DisplayGroup`): an
 /// unplugged screen leaves the rest of the wall running, and gets the picture
-/// again when it comes back (its new generation makes the kiosk redraw). The
-/// frame is in memory rather than on a scanout buffer because it is read back
-/// for every member, and scanout buffers are slow to read (write-combined on
-/// most boards).
-public final class SpannedDisplay: DisplayBackend {
+/// again when it comes back (its new generation makes the kiosk redraw).
+public final class SpannedDisplay: CompositeDisplay {
     /// One display of the wall and its place in the picture.
     public struct Member {
         public var display: DisplayBackend
@@ -39,12 +36,7 @@ public final class SpannedDisplay: DisplayBackend {
         }
     }
 
-    public let outputSize: PixelSize
     public let members: [Member]
-    private let group: DisplayGroup
-    private var painters: [PanelPainter]
-    /// The canvas picture the kiosk draws, allocated once.
-    private let frame: PixelImage
 
     /// `canvasSize` is `CanvasLayout.size`; every region must lie inside it.
     public init(canvasSize: PixelSize, members: [Member]) {
@@ -55,49 +47,18 @@ public final class SpannedDisplay: DisplayBackend {
                          && region.maxX <= canvasSize.width && region.maxY <= canvasSize.height,
                          "region \(region) is not inside the canvas \(canvasSize)")
         }
-        outputSize = canvasSize
         self.members = members
-        group = DisplayGroup(members.map(\.display))
-        painters = members.map { PanelPainter(rotation: $0.rotation) }
-        frame = PixelImage(size: canvasSize, fill: .black)
+        super.init(members.map { ($0.display, $0.rotation) }, frameSize: canvasSize)
     }
 
     /// `span 3840x1080 over [1920x1080+0+0 on drm …, 1920x1080+1920+0 rotation 180 on headless 1920x1080]`
-    public var description: String {
+    override public var description: String {
         "span \(outputSize) over [" + members.map { member in
             "\(member.region)" + (member.rotation == .none ? "" : " rotation \(member.rotation.rawValue)") + " on \(member.display.description)"
         }.joined(separator: ", ") + "]"
     }
 
-    public var refreshInterval: Duration { group.refreshInterval }
-    public var eventDescriptors: [Int32] { group.eventDescriptors }
-    public var generation: Int { group.generation }
-    public var pacesItself: Bool { group.pacesItself }
-    public var lastScanout: MonotonicInstant? { group.lastScanout }
-    public var isReadyForFrame: Bool { group.isReadyForFrame }
-    public var isShowing: Bool { group.isShowing }
-    public var isPoweredOn: Bool { group.isPoweredOn }
-    public var isFlipPending: Bool { group.isFlipPending }
-    public var connectorName: String? { group.connectorName }
-
-    /// The canvas-sized frame in memory: always free, since it is never scanned out.
-    public func acquireCanvas() -> PixelCanvas? { frame.canvas }
-
-    /// Draws every ready member's region into its buffer, then presents them
-    /// all; a member that fails does not keep the others from their frame (the
-    /// first failure is thrown after).
-    public func present(at now: MonotonicInstant) throws {
-        let taking = group.membersTakingFrame()
-        for (index, canvas) in taking {
-            let member = members[index]
-            let logical = painters[index].logicalSize(ofPanel: canvas.size)
-            painters[index].paint(frame, region: member.region,
-                                  at: PixelRect(x: 0, y: 0, width: logical.width, height: logical.height), into: canvas)
-        }
-        try group.present(taking.map(\.index), at: now)
+    override func layout(ofMember index: Int, logical: PixelSize, frame: PixelSize) -> (region: PixelRect, placement: PixelRect) {
+        (members[index].region, PixelRect(x: 0, y: 0, width: logical.width, height: logical.height))
     }
-
-    public func handleEvents(on descriptor: Int32) throws { try group.handleEvents(on: descriptor) }
-    public func setPower(_ on: Bool) throws { try group.setPower(on) }
-    public func close() { group.close() }
 }

@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks against reference tools (see docs/benchmarks.md).",
-        subcommands: [DecodeBench.self, ComposeBench.self, MemoryBench.self, DecodeOnce.self, MemoryRun.self])
+        subcommands: [DecodeBench.self, ComposeBench.self, CompositeBench.self, MemoryBench.self, DecodeOnce.self, MemoryRun.self])
 }
 
 /// Median of measured durations, in milliseconds.
@@ -37,6 +37,30 @@ func timeInProcess(_ body: () throws -> Void) rethrows -> Duration {
     let start = MonotonicClock.now()
     try body()
     return MonotonicClock.now() - start
+}
+
+/// Times `operations` side by side: every round runs each once, in an order
+/// that rotates from round to round, so that all of them see the same memory
+/// and the same machine noise; each operation's ratio is taken within a round,
+/// against that round's time of `references[index]` (an operation's index).
+/// The median time and ratio of each, over `rounds` after `warmup` untimed ones.
+func timeSideBySide(_ operations: [(Int) throws -> Void], references: [Int], rounds: Int, warmup: Int) throws
+    -> [(milliseconds: Double, ratio: Double)] {
+    var samples = Array(repeating: [Duration](), count: operations.count)
+    var ratios = Array(repeating: [Double](), count: operations.count)
+    for round in 0..<(rounds + warmup) {
+        var times = Array(repeating: Duration.zero, count: operations.count)
+        for step in operations.indices {
+            let index = (step + round) % operations.count
+            times[index] = try timeInProcess { try operations[index](round) }
+        }
+        guard round >= warmup else { continue }
+        for index in operations.indices {
+            samples[index].append(times[index])
+            ratios[index].append(Double(times[index].nanoseconds) / Double(max(times[references[index]].nanoseconds, 1)))
+        }
+    }
+    return operations.indices.map { (medianMilliseconds(samples[$0]), ratios[$0].sorted()[ratios[$0].count / 2]) }
 }
 
 struct DecodeBench: ParsableCommand {

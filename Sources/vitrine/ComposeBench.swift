@@ -133,21 +133,7 @@ struct ComposeBench: ParsableCommand {
         var medians: [String: [(milliseconds: Double, ratio: Double)]] = [:]
         for path in paths {
             PixelRowKernels.select(path)
-            var samples = Array(repeating: [Duration](), count: operations.count)
-            var ratios = Array(repeating: [Double](), count: operations.count)
-            for round in 0..<(frames + warmup) {
-                var times = Array(repeating: Duration.zero, count: operations.count)
-                for step in operations.indices {
-                    let index = (step + round) % operations.count
-                    times[index] = try timeInProcess { try operations[index](round) }
-                }
-                guard round >= warmup else { continue }
-                for index in operations.indices {
-                    samples[index].append(times[index])
-                    ratios[index].append(Double(times[index].nanoseconds) / Double(max(times[references[index]].nanoseconds, 1)))
-                }
-            }
-            medians[path] = operations.indices.map { (medianMilliseconds(samples[$0]), ratios[$0].sorted()[ratios[$0].count / 2]) }
+            medians[path] = try timeSideBySide(operations, references: references, rounds: frames, warmup: warmup)
         }
         print("Composing one \(size) XRGB8888 frame (and \(large) in the last two rows); median of \(frames) frames per path; "
               + "each path's pixels equal the portable path's; ratios against the same round's copy of a frame of the same size")

@@ -54,10 +54,7 @@ public enum SlideFramer {
             return nil
         }
         // Only the bars around the picture get the background colour.
-        canvas.fill(PixelRect(x: 0, y: 0, width: bounds.width, height: visible.y), with: background)
-        canvas.fill(PixelRect(x: 0, y: visible.maxY, width: bounds.width, height: bounds.height - visible.maxY), with: background)
-        canvas.fill(PixelRect(x: 0, y: visible.y, width: visible.x, height: visible.height), with: background)
-        canvas.fill(PixelRect(x: visible.maxX, y: visible.y, width: bounds.width - visible.maxX, height: visible.height), with: background)
+        canvas.fill(around: visible, with: background)
         let scaleX = Double(picture.width) / Double(placement.width)
         let scaleY = Double(picture.height) / Double(placement.height)
         let region = AreaResampler.SourceRegion(
@@ -90,13 +87,19 @@ extension ExifOrientation {
     /// Draws `stored` turned by this orientation into `canvas`, whose size must be
     /// `displaySize(forStored:)`; the canvas may have a stride (a scanout buffer).
     public func draw(_ stored: PixelImage, into canvas: PixelCanvas) {
+        draw(stored.canvas, into: canvas)
+    }
+
+    /// The same from a view with a stride of its own: a region of a larger
+    /// frame (a composite display's member turns its part of the picture).
+    public func draw(_ stored: PixelCanvas, into canvas: PixelCanvas) {
         precondition(canvas.size == displaySize(forStored: stored.size), "canvas \(canvas.size) does not fit \(stored.size) at \(self)")
-        let source = stored.pixels.baseAddress!, width = stored.width
+        let source = stored.base, stride = stored.stride
         for v in 0..<canvas.size.height {
             let row = canvas.row(v)
             for u in 0..<canvas.size.width {
                 let (x, y) = storedPixel(u: u, v: v, stored: stored.size)
-                row[u] = source[y * width + x]
+                row[u] = source[y * stride + x]
             }
         }
     }

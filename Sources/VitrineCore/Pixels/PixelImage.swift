@@ -104,4 +104,21 @@ public struct PixelCanvas {
     public func fill(with color: RGBAColor) {
         fill(PixelRect(x: 0, y: 0, width: size.width, height: size.height), with: color)
     }
+
+    /// Fills everything outside `rect` (which must lie inside the canvas) with
+    /// `color`: the bars around a fitted picture.
+    public func fill(around rect: PixelRect, with color: RGBAColor) {
+        fill(PixelRect(x: 0, y: 0, width: size.width, height: rect.y), with: color)
+        fill(PixelRect(x: 0, y: rect.maxY, width: size.width, height: size.height - rect.maxY), with: color)
+        fill(PixelRect(x: 0, y: rect.y, width: rect.x, height: rect.height), with: color)
+        fill(PixelRect(x: rect.maxX, y: rect.y, width: size.width - rect.maxX, height: rect.height), with: color)
+    }
+
+    /// The pixels of `rect` (which must lie inside the canvas) as a canvas of
+    /// their own, over the same memory: a region of a frame to copy or turn.
+    public func cropped(to rect: PixelRect) -> PixelCanvas {
+        precondition(rect.x >= 0 && rect.y >= 0 && rect.width >= 0 && rect.height >= 0
+                     && rect.maxX <= size.width && rect.maxY <= size.height, "\(rect) is not inside \(size)")
+        return PixelCanvas(base: base + rect.y * stride + rect.x, size: rect.size, stride: stride)
+    }
 }

@@ -154,7 +154,7 @@ public struct TouchConfiguration: Hashable, Sendable {
 
     /// The device choice these keys make.
     public var deviceSelection: TouchDeviceSelection {
-        TouchDeviceSelection(include: include.map(InputDevicePattern.init), exclude: exclude.map(InputDevicePattern.init),
+        TouchDeviceSelection(include: include.map { InputDevicePattern($0) }, exclude: exclude.map { InputDevicePattern($0) },
                              calibrations: devices, defaultCalibration: calibration)
     }
     /// A touch at most this long that barely moves is a tap.

@@ -26,9 +26,8 @@ public struct TouchInputSettings: Sendable {
     /// matrix its `Decision` chose).
     public func mapper(for device: InputDeviceDescription, kind: TouchDeviceKind,
                        calibration: [Double] = TouchCoordinateMapper.identityCalibration) -> TouchCoordinateMapper {
-        let multitouch = kind == .multitouchA || kind == .multitouchB
-        let x = device.axes[multitouch ? EvdevCode.absMTPositionX : EvdevCode.absX] ?? AxisRange(minimum: 0, maximum: 1)
-        let y = device.axes[multitouch ? EvdevCode.absMTPositionY : EvdevCode.absY] ?? AxisRange(minimum: 0, maximum: 1)
+        let axes = device.positionAxes(for: kind)
+        let x = axes.x ?? AxisRange(minimum: 0, maximum: 1), y = axes.y ?? AxisRange(minimum: 0, maximum: 1)
         return TouchCoordinateMapper(xAxis: x, yAxis: y, output: output, rotation: rotation, calibration: calibration)
     }
 

@@ -94,9 +94,7 @@ struct TouchListCommand: ParsableCommand {
             } else {
                 let one = plan.driven.first.map(\.connector)
                 let connector = drm.planConnectors.first { $0.name == one }
-                outputs = one.map { [TouchOutputBinding.Output(name: $0, size: connector.flatMap {
-                    MillimetreSize(reportedWidth: Double($0.widthMillimetres), height: Double($0.heightMillimetres))
-                })] } ?? []
+                outputs = one.map { [TouchOutputBinding.Output(name: $0, size: connector?.size)] } ?? []
             }
             let sizes = outputs.map { output in
                 "\(output.name)" + (output.isDriven ? output.size.map { " \($0)" } ?? " (no size reported)" : " (not driven)")

@@ -31,9 +31,7 @@ public struct TouchOutputContext: Hashable, Sendable {
         for index in outputs.indices {
             let name = outputs[index].name
             outputs[index].isDriven = driven.contains(name)
-            outputs[index].size = connectors.first { $0.name == name }.flatMap {
-                MillimetreSize(reportedWidth: Double($0.widthMillimetres), height: Double($0.heightMillimetres))
-            }
+            outputs[index].size = connectors.first { $0.name == name }?.size
         }
         isPlanned = true
     }
@@ -50,5 +48,12 @@ public struct TouchOutputContext: Hashable, Sendable {
     /// Whether this kiosk takes a device bound so.
     public func takes(_ assignment: TouchOutputBinding.Assignment) -> Bool {
         assignment.output.map(taken.contains) ?? false
+    }
+}
+
+extension OutputPlan.Connector {
+    /// The size its display reports; nil when it reports none (0).
+    public var size: MillimetreSize? {
+        MillimetreSize(reportedWidth: Double(widthMillimetres), height: Double(heightMillimetres))
     }
 }

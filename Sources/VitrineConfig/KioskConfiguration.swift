@@ -154,7 +154,7 @@ public struct TouchConfiguration: Hashable, Sendable {
 
     /// The device choice these keys make.
     public var deviceSelection: TouchDeviceSelection {
-        TouchDeviceSelection(include: include.map(InputDevicePattern.init), exclude: exclude.map(InputDevicePattern.init),
+        TouchDeviceSelection(include: include.map { InputDevicePattern($0) }, exclude: exclude.map { InputDevicePattern($0) },
                              calibrations: devices, defaultCalibration: calibration)
     }
     /// A touch at most this long that barely moves is a tap.
@@ -168,6 +168,10 @@ public struct TouchConfiguration: Hashable, Sendable {
     /// Attract mode (`touch.attract`): a visitor's touch holds rotation, and the
     /// kiosk goes back home this long after the last touch. Nil: off.
     public var attract: AttractMode.Settings?
+    /// Which touch devices this kiosk takes when the board has several
+    /// outputs: set by `shown(onOutput:)`, never read from or written to a
+    /// file. Nil (no `outputs` section): every touch device, as always.
+    public var outputContext: TouchOutputContext?
     /// Millimetres to pixels when a device does not report its resolution: 96 dpi.
     public static let assumedPixelsPerMillimetre = 96 / 25.4
     public init() {}

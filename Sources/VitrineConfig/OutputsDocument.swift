@@ -15,6 +15,10 @@ enum OutputsDocument {
         if let rotation = output.rotation { tree["rotation"] = JSONValue(rotation.rawValue) }
         if let fit = output.fit { tree["fit"] = .string(fit.rawValue) }
         if case .playlist(let name) = output.content { tree["playlist"] = .string(name) }
+        // As read: a name part or vendor:product as a string, a physical path prefix as {phys: ...}.
+        if let touch = output.touch {
+            tree["touch"] = .array(touch.map { $0.isPhysicalPath ? .object(["phys": .string($0.text)]) : .string($0.text) })
+        }
         switch output.role {
         case .own:
             break

@@ -10,6 +10,8 @@ extension ConfigLoader {
     static let maximumOutputs = 32
     /// How far from the canvas's origin an output may be, and how large, in millimetres: 100 m.
     static let canvasMillimetres = 100_000.0
+    /// More matchers than an output has touch devices: a bound on what a file can ask for.
+    static let maximumTouchMatchers = 32
 
     /// Reads `outputs` into `c.outputs`, if it is there. `schedule` must be read
     /// already: an output's playlist names one of its playlists.
@@ -71,6 +73,7 @@ extension ConfigLoader {
         let mirror = object.read("mirror") { $0.string($1, at: $2) }
         let canvas = object.read("canvas") { readCanvas($1, at: $2, reader: $0) }
         let whenMissing = object.read("whenMissing") { $0.choice($1, at: $2, as: MissingOutputPolicy.self) }
+        let touch = object.read("touch") { readTouchMatchers($1, at: $2, reader: $0) }
         if object.has("mirror"), object.has("canvas") {
             reader.report(path, "has both mirror and canvas: a mirror shows what its source shows; give one of them")
             return nil
@@ -78,7 +81,57 @@ extension ConfigLoader {
         guard let name, reader.issues.count == issuesBefore else { return nil }
         let role: OutputRole = mirror.map { .mirror(of: $0) } ?? canvas.map { .canvas($0) } ?? .own
         return ConfiguredOutput(name: name, mode: mode, rotation: rotation, fit: fit, content: playlist.map { .playlist($0) } ?? .programme,
-                                role: role, whenMissing: whenMissing ?? .wait)
+                                role: role, whenMissing: whenMissing ?? .wait, touch: touch)
+    }
+
+    /// What a touch matcher is, for the messages.
+    private static let touchMatcherForms = "a part of the device's name, vendor:product such as \"0eef:0001\", or {phys: PREFIX} (a prefix of its physical path); `vitrine touch list` prints each"
+
+    /// `touch: [Goodix, "0eef:0001", {phys: "usb-0000:01:00.0-1.3"}]`: the
+    /// patterns `touch.include` takes, and physical path prefixes.
+    private static func readTouchMatchers(_ node: YAMLNode, at path: String, reader: ConfigNodeReader) -> [InputDevicePattern]? {
+        guard case .sequence(let items) = node else {
+            reader.report(path, "must be a list of touch devices, each \(touchMatcherForms); found \(reader.describe(node))")
+            return nil
+        }
+        guard items.count <= maximumTouchMatchers else {
+            reader.report(path, "lists \(items.count) devices: at most \(maximumTouchMatchers)")
+            return nil
+        }
+        let matchers = items.enumerated().map { index, item -> InputDevicePattern? in
+            let itemPath = "\(path)[\(index)]"
+            switch item {
+            case .scalar:
+                guard let text = reader.string(item, at: itemPath) else { return nil }
+                guard !text.isEmpty else {
+                    reader.report(itemPath, "must name a device: \(touchMatcherForms)")
+                    return nil
+                }
+                return InputDevicePattern(text)
+            case .mapping:
+                guard var object = reader.object(item, at: itemPath) else { return nil }
+                defer { object.finish() }
+                guard object.has("phys") else {
+                    reader.report(itemPath, "a mapping names a device by its physical path: {phys: PREFIX}, such as {phys: \"usb-0000:01:00.0-1.3\"}")
+                    return nil
+                }
+                let prefix = object.read("phys") { reader, node, path -> String? in
+                    guard let text = reader.string(node, at: path) else { return nil }
+                    // An empty prefix would match every device that has a path.
+                    guard !text.isEmpty else {
+                        reader.report(path, "must be the start of a physical path, such as usb-0000:01:00.0-1.3 (`vitrine touch list` prints each device's)")
+                        return nil
+                    }
+                    return text
+                }
+                return prefix.map { InputDevicePattern(physicalPathPrefix: $0) }
+            case .sequence:
+                reader.report(itemPath, "must be \(touchMatcherForms); found a list")
+                return nil
+            }
+        }
+        guard matchers.allSatisfy({ $0 != nil }) else { return nil }
+        return matchers.map { $0! }
     }
 
     /// `{name: wall, x: 0, y: 0}`, with `width` and `height` when the display reports no size: millimetres.

@@ -32,7 +32,10 @@ extension KioskConfiguration {
     /// `output.rotation`) and fit, and its pictures all the time: a mirror's
     /// are its source's, a canvas output's its canvas's, shown whole. A
     /// playlist becomes the schedule's only playlist, kept in its zone, so its
-    /// slides' `from` and `until` still apply. Without an `outputs` section,
+    /// slides' `from` and `until` still apply. Its touch takes the devices
+    /// bound to the output, its mirrors and the rest of its canvas
+    /// (`touch.outputContext`; give it the card's plan with
+    /// `TouchOutputContext.plan(_:connectors:)`). Without an `outputs` section,
     /// for an output it does not list, or for a playlist the schedule lacks
     /// (`outputReferenceIssues` reports that), the configuration as it is.
     public func shown(onOutput name: String) -> KioskConfiguration {
@@ -44,6 +47,23 @@ extension KioskConfiguration {
         if case .playlist(let playlist) = source.content, let schedule, let chosen = schedule.playlist(named: playlist) {
             shown.schedule = ScheduleConfiguration(timezone: schedule.timezone, playlists: [chosen], entries: [], otherwise: .playlist(playlist))
         }
+        let defaultRotation = DisplayRotation(rawValue: self.output.rotation) ?? .none
+        shown.touch.outputContext = TouchOutputContext(
+            taken: layout.touchGroup(of: name),
+            outputs: layout.outputs.map { TouchOutputBinding.Output(name: $0.name, touch: $0.touch) },
+            rotations: Dictionary(uniqueKeysWithValues: layout.outputs.map { ($0.name, $0.rotation ?? defaultRotation) }))
         return shown
+    }
+}
+
+extension OutputLayout {
+    /// The outputs whose touches page the carousel that `name` shows: its
+    /// source's picture is the same, so are its mirrors', and a canvas is one
+    /// picture across its outputs.
+    func touchGroup(of name: String) -> Set<String> {
+        let source = output(named: name)?.mirrored ?? name
+        let shown: [String] = output(named: source)?.canvas.map { canvas in members(ofCanvas: canvas.name).map { outputs[$0].name } } ?? [source]
+        let mirrors = outputs.filter { output in output.mirrored.map { shown.contains($0) } ?? false }.map(\.name)
+        return Set(shown + mirrors + [name])
     }
 }

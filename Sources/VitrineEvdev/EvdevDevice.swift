@@ -130,6 +130,8 @@ public final class EvdevDevice {
         let identity = InputDeviceIdentity(
             bus: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(device)), vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(device)),
             product: UInt16(truncatingIfNeeded: libevdev_get_id_product(device)), version: UInt16(truncatingIfNeeded: libevdev_get_id_version(device)))
-        return InputDeviceDescription(name: name, identity: identity, properties: properties, codes: codes, axes: axes)
+        // libevdev_get_phys: EVIOCGPHYS, NULL when the driver sets no physical path.
+        let phys = libevdev_get_phys(device).map { String(cString: $0) }
+        return InputDeviceDescription(name: name, identity: identity, physicalPath: phys, properties: properties, codes: codes, axes: axes)
     }
 }

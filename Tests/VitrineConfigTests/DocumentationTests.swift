@@ -54,7 +54,7 @@ struct DocumentationTests {
     /// shown printing for the canvas example is the plan's, on a Raspberry Pi 4's
     /// connectors (as OutputPlanTests has them) with HDMI-A-2 unplugged.
     @Test func theOutputsExamplesAreValidAndThePlanShownIsThePlans() throws {
-        let examples = try blocks("yaml", after: "Keys").filter { $0.contains("\noutputs:") }
+        let examples = try blocks("yaml", after: "Keys").filter { $0.contains("\noutputs:") && !$0.contains("touch:") }
         #expect(examples.count == 2)
         let configurations = try examples.map { try ConfigLoader.parse($0, baseDirectory: "/etc/vitrine") }
         #expect(configurations.map { $0.outputs?.outputs.count } == [3, 3])
@@ -75,5 +75,35 @@ struct DocumentationTests {
         let plan = OutputPlan(layout: configurations[1].outputs, single: configurations[1].singleOutput, connectors: connectors, crtcCount: 6)
         let lines = printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines == ["plan for /etc/vitrine/vitrine.yaml (3 outputs):"] + plan.lines)
+    }
+
+    /// The touch example binds the monitor's touch shown in `vitrine touch list`'s
+    /// printout to the output the printout says, for the reason it says.
+    @Test func theTouchExampleBindsAsTheListingSays() throws {
+        let examples = try blocks("yaml", after: "Keys").filter { $0.contains("\noutputs:") && $0.contains("touch:") }
+        #expect(examples.count == 1)
+        let c = try ConfigLoader.parse(try #require(examples.first), baseDirectory: "/etc/vitrine")
+        let layout = try #require(c.outputs)
+        #expect(layout.outputs.map(\.touch) == [[InputDevicePattern(physicalPathPrefix: "usb-0000:01:00.0-1.1")],
+                                                [InputDevicePattern(physicalPathPrefix: "usb-0000:01:00.0-1.2")], []])
+        let text = try String(contentsOfFile: repositoryRoot + "/docs/configuration.md", encoding: .utf8)
+        let start = try #require(text.range(of: "```\noutputs (/dev/dri/card1): "))
+        let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+        let printed = text[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
+        // The device as that listing describes it: eGalax 0eef:0001, 0...4095 without a resolution, on the second port.
+        let device = InputDeviceDescription(
+            name: "eGalax Inc. eGalaxTouch EXC3000", identity: InputDeviceIdentity(bus: InputBus.usb, vendor: 0x0eef, product: 0x0001),
+            physicalPath: "usb-0000:01:00.0-1.2/input0", properties: [EvdevCode.propertyDirect],
+            codes: [EvdevCode.absolute: [EvdevCode.absMTSlot, EvdevCode.absMTPositionX, EvdevCode.absMTPositionY]],
+            axes: [EvdevCode.absMTPositionX: AxisRange(minimum: 0, maximum: 4095), EvdevCode.absMTPositionY: AxisRange(minimum: 0, maximum: 4095)])
+        #expect(printed[2] == "  uses it as \(TouchDeviceSelection().decide(device).kind!.rawValue): \(TouchDeviceSelection().decide(device).reason)")
+        #expect(printed[4] == "  bus \(device.identity!.busName), phys \(device.physicalPath!)")
+        var outputs = layout.outputs.map { TouchOutputBinding.Output(name: $0.name, touch: $0.touch) }
+        outputs[0].size = MillimetreSize(width: 527, height: 296)
+        outputs[1].size = MillimetreSize(width: 527, height: 296)
+        #expect(printed[0] == "HDMI-A-1 527x296 mm, HDMI-A-2 527x296 mm, DSI-1 (no size reported)")
+        #expect(printed[1] == "/dev/input/event3  \"\(device.name)\" [\(device.identity!)]")
+        let assignment = TouchOutputBinding(devices: [TouchOutputBinding.Device(device, kind: .multitouchB)], outputs: outputs).assignments[0]
+        #expect(printed[5] == "  output: \(assignment.output!): \(assignment.reason)")
     }
 }

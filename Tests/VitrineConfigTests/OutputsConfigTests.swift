@@ -182,4 +182,98 @@ struct OutputsConfigTests {
             == ["outputs[2].playlist: unknown playlist menu (playlists: lobby)"])
         #expect(ConfigLoader.outputReferenceIssues(local, in: try ConfigLoader.parse(Self.pi4)).isEmpty)
     }
+
+    /// Two HDMI touch monitors and the Pi's panel, each output naming its touch.
+    static let touchScreens = """
+        outputs:
+          - name: HDMI-A-1
+            touch: ["0eef:0001", eGalax]
+          - name: HDMI-A-2
+            touch:
+              - phys: usb-0000:01:00.0-1.2
+              - {phys: "usb-0000:01:00.0-1.4/input0"}
+          - name: DSI-1
+            touch: []
+        """
+
+    @Test func touchListsAreReadAndWrittenBack() throws {
+        let c = try ConfigLoader.parse(Self.touchScreens)
+        let layout = try #require(c.outputs)
+        #expect(layout.outputs.map(\.touch) == [
+            [InputDevicePattern("0eef:0001"), InputDevicePattern("eGalax")],
+            [InputDevicePattern(physicalPathPrefix: "usb-0000:01:00.0-1.2"), InputDevicePattern(physicalPathPrefix: "usb-0000:01:00.0-1.4/input0")],
+            [],
+        ])
+        #expect(layout.outputs[0].touch?[0].isIdentity == true && layout.outputs[0].touch?[1].isIdentity == false)
+        // Without the key: nil (automatic or default), not an empty list (no touch at all).
+        #expect(try ConfigLoader.parse("outputs: [{name: DP-1}]").outputs?.outputs[0].touch == nil)
+        let json = String(decoding: ConfigDocument.json(c), as: UTF8.self)
+        #expect(try ConfigLoader.parse(json) == c)
+        #expect(json.contains(#"""
+              "name" : "HDMI-A-1",
+              "touch" : [
+                "0eef:0001",
+                "eGalax"
+              ],
+        """#))
+        #expect(json.contains(#"""
+              "touch" : [
+                {
+                  "phys" : "usb-0000:01:00.0-1.2"
+                },
+                {
+                  "phys" : "usb-0000:01:00.0-1.4/input0"
+                }
+              ],
+        """#))
+        // `touch: []` stays an empty list (no touch at all), not the absent key.
+        #expect(json.contains("      \"name\" : \"DSI-1\",\n      \"touch\" : [\n\n      ],\n"))
+        // The kiosk's own field is never written: the top-level touch section has no outputContext.
+        #expect(!json.contains("outputContext") && !json.contains("taken"))
+    }
+
+    @Test func badTouchListsNameTheirKeyPath() {
+        let forms = #"a part of the device's name, vendor:product such as "0eef:0001", or {phys: PREFIX} (a prefix of its physical path); `vitrine touch list` prints each"#
+        for (text, expected) in [
+            ("outputs: [{name: DP-1, touch: Goodix}]", ["outputs[0].touch: must be a list of touch devices, each \(forms); found Goodix"]),
+            ("outputs: [{name: DP-1}, {name: DP-2, touch: [\"\"]}]", ["outputs[1].touch[0]: must name a device: \(forms)"]),
+            ("outputs: [{name: DP-1, touch: [Goodix, [a]]}]", ["outputs[0].touch[1]: must be \(forms); found a list"]),
+            ("outputs: [{name: DP-1, touch: [~]}]", ["outputs[0].touch[0]: must be a string, found nothing (null)"]),
+            ("outputs: [{name: DP-1, touch: [{phys: \"\"}]}]",
+             ["outputs[0].touch[0].phys: must be the start of a physical path, such as usb-0000:01:00.0-1.3 (`vitrine touch list` prints each device's)"]),
+            ("outputs: [{name: DP-1, touch: [{path: usb-1}]}]", [
+                #"outputs[0].touch[0]: a mapping names a device by its physical path: {phys: PREFIX}, such as {phys: "usb-0000:01:00.0-1.3"}"#,
+                "outputs[0].touch[0].path: unknown key (known keys: )",
+            ]),
+            ("outputs: [{name: DP-1, touch: [{phys: usb-1, name: a}]}]", [#"outputs[0].touch[0].name: unknown key (known keys: phys)"#]),
+            ("outputs: [{name: DP-1, tuoch: [a]}]", [#"outputs[0].tuoch: unknown key (did you mean "touch"?)"#]),
+        ] as [(String, [String])] {
+            #expect(issues(text) == expected, "\(text)")
+        }
+        let many = "outputs: [{name: DP-1, touch: [" + (1...33).map { "d\($0)" }.joined(separator: ", ") + "]}]"
+        #expect(issues(many) == ["outputs[0].touch: lists 33 devices: at most 32"])
+    }
+
+    @Test func eachOutputsKioskTakesTheTouchOfItsGroup() throws {
+        let c = try ConfigLoader.parse(Self.pi4)
+        // No outputs section, or an output not listed: no context, every touch device as before.
+        #expect(try ConfigLoader.parse("slides: [a.jpg]").shown(onOutput: "HDMI-A-1").touch.outputContext == nil)
+        #expect(c.shown(onOutput: "HDMI-A-3").touch.outputContext == nil)
+        // The canvas: both televisions, one picture.
+        let wall = try #require(c.shown(onOutput: "HDMI-A-1").touch.outputContext)
+        #expect(wall.taken == ["HDMI-A-1", "HDMI-A-2"])
+        #expect(wall.outputs.map(\.name) == ["HDMI-A-1", "HDMI-A-2", "DSI-1", "DP-1"] && !wall.isPlanned)
+        #expect(wall.outputs.allSatisfy { $0.touch == nil && $0.size == nil && $0.isDriven })
+        #expect(c.shown(onOutput: "HDMI-A-2").touch.outputContext?.taken == ["HDMI-A-1", "HDMI-A-2"])
+        // The panel and its mirror, each turned its own way.
+        let panel = try #require(c.shown(onOutput: "DSI-1").touch.outputContext)
+        #expect(panel.taken == ["DSI-1", "DP-1"])
+        #expect(panel.rotations == ["HDMI-A-1": .half, "HDMI-A-2": .half, "DSI-1": .quarter, "DP-1": DisplayRotation.none])
+        // A mirror standing in for its source: the source's group.
+        #expect(c.shown(onOutput: "DP-1").touch.outputContext?.taken == ["DSI-1", "DP-1"])
+        // The touch lists go along.
+        let parsed = try ConfigLoader.parse(Self.touchScreens)
+        let screens = parsed.shown(onOutput: "HDMI-A-2").touch.outputContext
+        #expect(screens?.taken == ["HDMI-A-2"] && screens?.outputs.map(\.touch) == parsed.outputs?.outputs.map(\.touch))
+    }
 }

@@ -84,33 +84,74 @@ public struct InputDeviceIdentity: Hashable, Sendable, CustomStringConvertible {
     /// "0eef:0001", the form `lsusb` prints and the configuration's device patterns use.
     public var description: String { Self.hex(vendor) + ":" + Self.hex(product) }
 
+    /// The bus as the kernel's `BUS_*` names it, for people: `USB`, `I2C`, `host`; else its number.
+    public var busName: String { InputBus.name(bus) }
+
     private static func hex(_ value: UInt16) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
 
+/// The buses a device can be on (`BUS_*` in linux/input.h): kernel ABI, named
+/// here as `EvdevCode` names event codes. Only those a touch screen is found on.
+public enum InputBus {
+    public static let usb: UInt16 = 0x03        // BUS_USB: USB touch monitors
+    public static let virtual: UInt16 = 0x06    // BUS_VIRTUAL: uinput, virtio
+    public static let bluetooth: UInt16 = 0x05  // BUS_BLUETOOTH
+    public static let rs232: UInt16 = 0x13      // BUS_RS232: serial touch controllers (inputattach)
+    public static let i2c: UInt16 = 0x18        // BUS_I2C: a panel's own controller (FT5x06, Goodix)
+    public static let host: UInt16 = 0x19       // BUS_HOST: a platform device (the Pi's raspberrypi-ts)
+    public static let spi: UInt16 = 0x1C        // BUS_SPI: resistive controllers on small panels (ADS7846)
+
+    /// `USB`, `I2C`, `host`, ... or `bus 0x10` for one not named here.
+    public static func name(_ bus: UInt16) -> String {
+        switch bus {
+        case usb: return "USB"
+        case virtual: return "virtual"
+        case bluetooth: return "Bluetooth"
+        case rs232: return "RS-232"
+        case i2c: return "I2C"
+        case host: return "host"
+        case spi: return "SPI"
+        default: return "bus 0x" + String(bus, radix: 16)
+        }
+    }
+}
+
 /// What an input device can do, as far as classification needs: its name, its
-/// properties, the codes it sends, and its absolute axes.
+/// properties, the codes it sends, and its absolute axes; and where it is, for
+/// binding it to an output.
 public struct InputDeviceDescription: Hashable, Sendable {
     public var name: String
     /// Bus, vendor and product; nil when unknown (a recording without an `I:` line).
     public var identity: InputDeviceIdentity?
+    /// Where it is plugged in, as its driver says (EVIOCGPHYS: `usb-0000:01:00.0-1.3/input0`);
+    /// nil when unknown (a recording, a driver that sets none).
+    public var physicalPath: String?
     public var properties: Set<UInt16>
     /// Event codes by event type: `codes[EvdevCode.absolute]` holds its ABS_* codes.
     public var codes: [UInt16: Set<UInt16>]
     public var axes: [UInt16: AxisRange]
 
-    public init(name: String, identity: InputDeviceIdentity? = nil, properties: Set<UInt16> = [],
+    public init(name: String, identity: InputDeviceIdentity? = nil, physicalPath: String? = nil, properties: Set<UInt16> = [],
                 codes: [UInt16: Set<UInt16>] = [:], axes: [UInt16: AxisRange] = [:]) {
         self.name = name
         self.identity = identity
+        self.physicalPath = physicalPath
         self.properties = properties
         self.codes = codes
         self.axes = axes
     }
 
     public func has(_ type: UInt16, _ code: UInt16) -> Bool { codes[type]?.contains(code) ?? false }
+
+    /// The axes a device of `kind` reports its position on: the multitouch
+    /// ones for protocols A and B, ABS_X/ABS_Y otherwise; nil where it has none.
+    public func positionAxes(for kind: TouchDeviceKind) -> (x: AxisRange?, y: AxisRange?) {
+        let multitouch = kind == .multitouchA || kind == .multitouchB
+        return (axes[multitouch ? EvdevCode.absMTPositionX : EvdevCode.absX], axes[multitouch ? EvdevCode.absMTPositionY : EvdevCode.absY])
+    }
 
     /// Both axes are there and each spans more than one value: a position can be read from them.
     func hasUsablePair(_ x: UInt16, _ y: UInt16) -> Bool {

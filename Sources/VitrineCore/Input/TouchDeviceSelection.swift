@@ -1,19 +1,37 @@
 /// A device pattern from the configuration: `"0eef:0001"` (vendor:product in
-/// hex, as `lsusb` prints it) matches by identity; anything else is a part of
-/// the device's name, compared case-insensitively.
+/// hex, as `lsusb` prints it) matches by identity; a physical path prefix
+/// (`{phys: "usb-0000:01:00.0-1.3"}` in `outputs[].touch`) matches the
+/// devices plugged in at that place; anything else is a part of the device's
+/// name, compared case-insensitively.
 public struct InputDevicePattern: Hashable, Sendable, CustomStringConvertible {
+    /// The name part, the vendor:product, or the physical path prefix, as written.
     public let text: String
     private let identity: (vendor: UInt16, product: UInt16)?
+    /// Whether `text` is a prefix of the physical path rather than a name part.
+    public let isPhysicalPath: Bool
 
     public init(_ text: String) {
         self.text = text
         identity = Self.parseIdentity(text)
+        isPhysicalPath = false
+    }
+
+    /// Matches the devices whose physical path (EVIOCGPHYS) begins with `prefix`.
+    public init(physicalPathPrefix prefix: String) {
+        text = prefix
+        identity = nil
+        isPhysicalPath = true
     }
 
     /// Whether `text` has the vendor:product form, so is matched by identity.
     public var isIdentity: Bool { identity != nil }
 
     public func matches(_ device: InputDeviceDescription) -> Bool {
+        if isPhysicalPath {
+            // A device without one (a recording, a driver that sets none) is at no known place.
+            guard let phys = device.physicalPath, !phys.isEmpty else { return false }
+            return phys.hasPrefix(text)
+        }
         if let identity {
             guard let id = device.identity else { return false }
             return id.vendor == identity.vendor && id.product == identity.product
@@ -21,10 +39,14 @@ public struct InputDevicePattern: Hashable, Sendable, CustomStringConvertible {
         return device.name.lowercased().contains(text.lowercased())
     }
 
-    public var description: String { text }
+    /// `Goodix`, `0eef:0001`, or `phys: usb-0000:01:00.0-1.3`.
+    public var description: String { isPhysicalPath ? "phys: \(text)" : text }
 
-    public static func == (a: Self, b: Self) -> Bool { a.text == b.text }
-    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    public static func == (a: Self, b: Self) -> Bool { a.text == b.text && a.isPhysicalPath == b.isPhysicalPath }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(isPhysicalPath)
+    }
 
     /// Exactly four hex digits, a colon, four hex digits.
     private static func parseIdentity(_ text: String) -> (UInt16, UInt16)? {

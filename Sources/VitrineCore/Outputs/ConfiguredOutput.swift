@@ -13,9 +13,13 @@ public struct ConfiguredOutput: Hashable, Sendable {
     public var content: OutputContent
     public var role: OutputRole
     public var whenMissing: MissingOutputPolicy
+    /// The touch devices whose touches page it (`TouchOutputBinding`); nil:
+    /// those bound to it automatically, or by default.
+    public var touch: [InputDevicePattern]?
 
     public init(name: String, mode: DisplayModeSpec? = nil, rotation: DisplayRotation? = nil, fit: FitMode? = nil,
-                content: OutputContent = .programme, role: OutputRole = .own, whenMissing: MissingOutputPolicy = .wait) {
+                content: OutputContent = .programme, role: OutputRole = .own, whenMissing: MissingOutputPolicy = .wait,
+                touch: [InputDevicePattern]? = nil) {
         self.name = name
         self.mode = mode
         self.rotation = rotation
@@ -23,6 +27,7 @@ public struct ConfiguredOutput: Hashable, Sendable {
         self.content = content
         self.role = role
         self.whenMissing = whenMissing
+        self.touch = touch
     }
 
     /// The source it mirrors, if it is a mirror.

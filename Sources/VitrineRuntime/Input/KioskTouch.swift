@@ -35,13 +35,19 @@ final class KioskTouch {
     /// gestures it produced, or nil when the descriptor belongs to someone else.
     func handle(descriptor: Int32, now: MonotonicInstant, loop: EventLoop) -> [GestureEvent]? {
         if let uevents, descriptor == uevents.descriptor {
-            let added = uevents.read().contains { $0["SUBSYSTEM"] == "input" && $0["ACTION"] == "add" && ($0["DEVNAME"] ?? "").contains("event") }
-            if added {
-                for descriptor in input.scan() { try? loop.watch(descriptor) }
-                recognizer.settings = TouchReplay.gestureSettings(configuration.touch, output: output,
-                                                                   pixelsPerMillimetre: input.pixelsPerMillimetre)
+            // A device leaving matters too when devices are bound to outputs: the
+            // automatic rule may single out an output for one that is left.
+            let changed = uevents.read().contains { uevent in
+                uevent["SUBSYSTEM"] == "input" && (uevent["DEVNAME"] ?? "").contains("event")
+                    && (uevent["ACTION"] == "add" || (uevent["ACTION"] == "remove" && input.bindsToOutputs))
             }
-            return []
+            guard changed else { return [] }
+            let (added, removed, events) = input.rescan(now: now)
+            for descriptor in removed { loop.unwatch(descriptor) }
+            for descriptor in added { try? loop.watch(descriptor) }
+            recognizer.settings = TouchReplay.gestureSettings(configuration.touch, output: output,
+                                                               pixelsPerMillimetre: input.pixelsPerMillimetre)
+            return events.flatMap { recognizer.handle($0) }
         }
         guard input.devices[descriptor] != nil else { return nil }
         let (events, removed) = input.handle(descriptor: descriptor, now: now)

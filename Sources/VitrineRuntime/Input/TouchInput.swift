@@ -10,33 +10,56 @@ public struct TouchInputSettings: Sendable {
     public var rotation: DisplayRotation
     /// The output in the orientation the carousel is drawn.
     public var output: PixelSize
+    /// With `outputs`, which outputs' touch devices this kiosk takes
+    /// (`KioskConfiguration.shown(onOutput:)`); nil: every touch device.
+    public var outputs: TouchOutputContext?
 
-    public init(selection: TouchDeviceSelection = TouchDeviceSelection(), rotation: DisplayRotation = .none, output: PixelSize) {
+    public init(selection: TouchDeviceSelection = TouchDeviceSelection(), rotation: DisplayRotation = .none, output: PixelSize,
+                outputs: TouchOutputContext? = nil) {
         self.selection = selection
         self.rotation = rotation
         self.output = output
+        self.outputs = outputs
     }
 
-    /// The settings of the configuration's `touch` section.
+    /// The settings of the configuration's `touch` section, and its output context.
     public init(_ touch: TouchConfiguration, rotation: DisplayRotation = .none, output: PixelSize) {
-        self.init(selection: touch.deviceSelection, rotation: rotation, output: output)
+        self.init(selection: touch.deviceSelection, rotation: rotation, output: output, outputs: touch.outputContext)
+    }
+
+    /// For each of `devices` (every touch device the board has, in the
+    /// order of their event numbers, so that every kiosk binds the same set
+    /// the same way): whether this kiosk takes it, and its output and why.
+    /// Without an output context, every device, bound to nothing.
+    public func outputChoice(_ devices: [TouchOutputBinding.Device]) -> [(takes: Bool, assignment: TouchOutputBinding.Assignment?)] {
+        guard let outputs else { return devices.map { _ in (true, nil) } }
+        return outputs.binding(devices).assignments.map { (outputs.takes($0), $0) }
+    }
+
+    /// How touches on a device bound so turn: with its output's panel (a
+    /// mirror may be mounted another way than the output it mirrors), else
+    /// with the kiosk's output.
+    public func rotation(for assignment: TouchOutputBinding.Assignment?) -> DisplayRotation {
+        assignment?.output.flatMap { outputs?.rotations[$0] } ?? rotation
     }
 
     /// Maps the device's position axes for its kind, with `calibration` (the
     /// matrix its `Decision` chose).
     public func mapper(for device: InputDeviceDescription, kind: TouchDeviceKind,
-                       calibration: [Double] = TouchCoordinateMapper.identityCalibration) -> TouchCoordinateMapper {
-        let multitouch = kind == .multitouchA || kind == .multitouchB
-        let x = device.axes[multitouch ? EvdevCode.absMTPositionX : EvdevCode.absX] ?? AxisRange(minimum: 0, maximum: 1)
-        let y = device.axes[multitouch ? EvdevCode.absMTPositionY : EvdevCode.absY] ?? AxisRange(minimum: 0, maximum: 1)
-        return TouchCoordinateMapper(xAxis: x, yAxis: y, output: output, rotation: rotation, calibration: calibration)
+                       calibration: [Double] = TouchCoordinateMapper.identityCalibration,
+                       rotation: DisplayRotation? = nil) -> TouchCoordinateMapper {
+        let axes = device.positionAxes(for: kind)
+        let x = axes.x ?? AxisRange(minimum: 0, maximum: 1), y = axes.y ?? AxisRange(minimum: 0, maximum: 1)
+        return TouchCoordinateMapper(xAxis: x, yAxis: y, output: output, rotation: rotation ?? self.rotation, calibration: calibration)
     }
 
-    /// The decoder for a device the selection uses, or nil with the decision's reason.
-    public func model(for device: InputDeviceDescription) -> (model: TouchDeviceModel?, decision: TouchDeviceSelection.Decision) {
+    /// The decoder for a device the selection uses, or nil with the decision's
+    /// reason; its touches turned by `rotation`, else the output's.
+    public func model(for device: InputDeviceDescription, rotation: DisplayRotation? = nil)
+        -> (model: TouchDeviceModel?, decision: TouchDeviceSelection.Decision) {
         let decision = selection.decide(device)
         guard let kind = decision.kind else { return (nil, decision) }
-        return (TouchDeviceModel(kind: kind, mapper: mapper(for: device, kind: kind, calibration: decision.calibration)), decision)
+        return (TouchDeviceModel(kind: kind, mapper: mapper(for: device, kind: kind, calibration: decision.calibration, rotation: rotation)), decision)
     }
 }
 
@@ -59,6 +82,8 @@ public final class TouchInput {
     private var driving: Int32?
     /// Paths already reported as not usable, so a re-scan does not log them again.
     private var reported: Set<String> = []
+    /// Touch devices bound to another kiosk's output, with what was logged of it.
+    private var boundElsewhere: [String: String] = [:]
 
     public init(settings: TouchInputSettings, directory: String = "/dev/input", logger: Logger) {
         self.settings = settings
@@ -66,16 +91,30 @@ public final class TouchInput {
         self.logger = logger
     }
 
-    /// Opens every usable device not open yet; returns the descriptors added.
+    /// The first look, at start: opens every usable device (this kiosk's,
+    /// with an output context); returns the descriptors added. Nothing is
+    /// held yet, so nothing is closed and no touch cancelled.
     @discardableResult
-    public func scan() -> [Int32] {
-        let open = Set(devices.values.map(\.evdev.path))
-        var added: [Int32] = []
-        for path in EvdevDevice.devicePaths(in: directory) where !open.contains(path) {
+    public func scan() -> [Int32] { rescan(now: MonotonicInstant(nanoseconds: 0)).added }
+
+    /// Opens every usable device not open yet. With an output context, binds
+    /// every touch device the board has again (`TouchOutputBinding`, whose
+    /// automatic rule depends on all of them): opens those bound to this
+    /// kiosk's outputs, and closes those it holds that are now bound to
+    /// another, cancelling their touch at `now`. Returns the descriptors
+    /// added and removed, and the driving finger's events.
+    public func rescan(now: MonotonicInstant) -> (added: [Int32], removed: [Int32], events: [TouchEvent]) {
+        let held = Dictionary(devices.map { ($1.evdev.path, $0) }, uniquingKeysWith: { first, _ in first })
+        var present: [(path: String, device: TouchOutputBinding.Device, found: (evdev: EvdevDevice, decision: TouchDeviceSelection.Decision)?)] = []
+        for path in EvdevDevice.devicePaths(in: directory) {
+            if let descriptor = held[path], let device = devices[descriptor] {
+                present.append((path, TouchOutputBinding.Device(device.evdev.description, kind: device.kind), nil))
+                continue
+            }
             do {
                 let evdev = try EvdevDevice(path: path)
-                let (model, decision) = settings.model(for: evdev.description)
-                guard let model else {
+                let decision = settings.selection.decide(evdev.description)
+                guard let kind = decision.kind else {
                     // A keyboard or a mouse is not worth a line; a device that looks
                     // like a touch source but cannot be used, or one the
                     // configuration left out, is: once per plug-in.
@@ -89,16 +128,42 @@ public final class TouchInput {
                     }
                     continue
                 }
-                devices[evdev.descriptor] = Device(evdev: evdev, kind: model.kind, model: model)
-                added.append(evdev.descriptor)
-                let calibrated = decision.calibratedBy.map { ", calibrated by touch.devices (\"\($0)\")" } ?? ""
-                logger.notice("touch input: \(path) \"\(evdev.description.name)\", \(model.kind.rawValue)\(calibrated): \(decision.reason)")
+                present.append((path, TouchOutputBinding.Device(evdev.description, kind: kind), (evdev, decision)))
             } catch {
                 if reported.insert(path).inserted { logger.warning("\(error)") }
             }
         }
-        return added
+        var added: [Int32] = [], removed: [Int32] = [], events: [TouchEvent] = []
+        for (entry, choice) in zip(present, settings.outputChoice(present.map(\.device))) {
+            let bound = choice.assignment.map { " for \($0.output ?? "no output") (\($0.reason))" } ?? ""
+            guard let (evdev, decision) = entry.found else {
+                // Held already: kept while it is still this kiosk's.
+                guard !choice.takes, let descriptor = held[entry.path], var device = devices[descriptor] else { continue }
+                logger.notice("touch input: \(entry.path) \"\(device.evdev.description.name)\" is no longer this output's: it is\(bound)")
+                events += filterDriving(device.model.deviceRemoved(at: now), from: descriptor)
+                devices[descriptor] = nil
+                removed.append(descriptor)
+                continue
+            }
+            guard choice.takes else {
+                // Another kiosk's: said once for each output it goes to (the device closes here).
+                if boundElsewhere.updateValue(bound, forKey: entry.path) != bound {
+                    logger.info("not using \(entry.path) \"\(evdev.description.name)\": another output's touch device,\(bound)")
+                }
+                continue
+            }
+            boundElsewhere[entry.path] = nil
+            guard let model = settings.model(for: evdev.description, rotation: settings.rotation(for: choice.assignment)).model else { continue }
+            devices[evdev.descriptor] = Device(evdev: evdev, kind: model.kind, model: model)
+            added.append(evdev.descriptor)
+            let calibrated = decision.calibratedBy.map { ", calibrated by touch.devices (\"\($0)\")" } ?? ""
+            logger.notice("touch input: \(entry.path) \"\(evdev.description.name)\", \(model.kind.rawValue)\(calibrated)\(bound): \(decision.reason)")
+        }
+        return (added, removed, events)
     }
+
+    /// Whether devices are bound to outputs, so one leaving can change where the others go.
+    public var bindsToOutputs: Bool { settings.outputs != nil }
 
     public var descriptors: [Int32] { Array(devices.keys) }
 

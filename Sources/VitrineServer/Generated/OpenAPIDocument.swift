@@ -2738,6 +2738,26 @@ components:
           enum: [wait, skip]
           default: wait
           description: '`wait`: its CRTC and its place in a canvas are kept while it is not there; `skip`: nothing is kept.'
+        touch:
+          type: array
+          maxItems: 32
+          description: |
+            The touch devices whose touches page this output's carousel (docs/configuration.md, "outputs"): each a part of
+            the device's name (ignoring case), `vendor:product` in hex (`"0eef:0001"`), or `{phys: PREFIX}`, a prefix of
+            its physical path as `vitrine touch list` prints it. A device several outputs list goes to the first listed.
+            `[]`: no touch device. Without it, the output takes the devices bound to it automatically (by size or bus)
+            or by default (the first output without a list). Written back only when set.
+          items:
+            oneOf:
+              - type: string
+                minLength: 1
+              - type: object
+                additionalProperties: false
+                required: [phys]
+                properties:
+                  phys:
+                    type: string
+                    minLength: 1
     Schedule:
       type: object
       additionalProperties: false

@@ -28,9 +28,10 @@ enum DisplaySelection {
             do {
                 let (scanout, plan): (DRMScanout, OutputPlan?)
                 switch try openCard(configuration) {
-                case .several(let card, let several):
+                case .several(let card, let several, let connectors):
                     report(several, logger: logger)
-                    return try OutputGroupDisplays.open(several, on: card, configuration: configuration, logger: logger)
+                    return try OutputGroupDisplays.open(several, connectors: connectors, on: card, configuration: configuration,
+                                                        logger: logger)
                 case .single(let single, let singlePlan):
                     (scanout, plan) = (single, singlePlan)
                 }
@@ -54,7 +55,7 @@ enum DisplaySelection {
     /// chose it), or a plan driving several outputs and the card to lease them from.
     enum OpenedCard {
         case single(DRMScanout, OutputPlan?)
-        case several(DRMCard, OutputPlan)
+        case several(DRMCard, OutputPlan, connectors: [OutputPlan.Connector])
     }
 
     /// The configured card, or else the first card with a connected display
@@ -67,9 +68,10 @@ enum DisplaySelection {
             guard let layout = configuration.outputs else {
                 return .single(try DRMScanout(card: card, connectorName: output.connector, mode: output.mode, interface: interface), nil)
             }
-            let plan = try card.outputs().plan(layout, single: configuration.singleOutput)
+            let outputs = try card.outputs()
+            let plan = outputs.plan(layout, single: configuration.singleOutput)
             guard let first = plan.driven.first else { throw NoPlannedOutput(card: path, plan: plan) }
-            if plan.driven.count > 1 { return .several(card, plan) }
+            if plan.driven.count > 1 { return .several(card, plan, connectors: outputs.planConnectors) }
             let scanout = try DRMScanout(card: card, connectorName: first.connector, mode: first.requestedMode,
                                          crtcIndex: first.crtc, interface: interface)
             return .single(scanout, plan)

@@ -11,10 +11,10 @@ import VitrineRuntime
 /// A group that cannot be opened (its lease or its mode refused) is logged
 /// and left out: the other screens still show. Only when none can be is it an error.
 enum OutputGroupDisplays {
-    static func open(_ plan: OutputPlan, on card: DRMCard, configuration: KioskConfiguration,
-                     logger: Logger) throws -> KioskDisplays {
+    static func open(_ plan: OutputPlan, connectors: [OutputPlan.Connector], on card: DRMCard,
+                     configuration: KioskConfiguration, logger: Logger) throws -> KioskDisplays {
         let interface = DRMInterfacePreference(rawValue: configuration.output.modesetting.rawValue) ?? .auto
-        let groups = try displays(for: plan, logger: logger) { output in
+        let groups = try displays(for: plan, connectors: connectors, logger: logger) { output in
             try leased(output, from: card, interface: interface, logger: logger)
         }
         return KioskDisplays(groups: groups, keepAlive: [card])
@@ -24,10 +24,11 @@ enum OutputGroupDisplays {
     /// size (`HeadlessOutputs`), its preview PNG, if any, named after it
     /// (`preview.png` becomes `preview-HDMI-A-2.png`).
     static func headless(_ layout: OutputLayout, configuration: KioskConfiguration, logger: Logger) throws -> KioskDisplays {
-        let plan = HeadlessOutputs.plan(layout, single: configuration.singleOutput, size: configuration.outputSize)
+        let connectors = HeadlessOutputs.connectors(for: layout, size: configuration.outputSize)
+        let plan = OutputPlan(layout: layout, single: configuration.singleOutput, connectors: connectors, crtcCount: connectors.count)
         for problem in plan.problems { logger.warning("outputs: \(problem)") }
         let preview = configuration.output.preview == "off" ? nil : configuration.output.preview
-        let groups = try displays(for: plan, logger: logger) { output in
+        let groups = try displays(for: plan, connectors: connectors, logger: logger) { output in
             HeadlessDisplay(size: output.mode.size, previewPath: preview.map { Self.previewPath($0, for: output.connector) }, logger: logger)
         }
         return KioskDisplays(groups: groups)
@@ -40,15 +41,16 @@ enum OutputGroupDisplays {
 
     /// One display per group of `plan`, each output's opened by `open`. A
     /// group that cannot be opened is logged and left out; none at all is an error.
-    private static func displays(for plan: OutputPlan, logger: Logger,
+    private static func displays(for plan: OutputPlan, connectors: [OutputPlan.Connector], logger: Logger,
                                  open: (PlannedOutput) throws -> DisplayBackend) throws -> [OutputDisplay] {
         var groups: [OutputDisplay] = []
         var failures: [String] = []
         for group in plan.groups {
             do {
-                let display = try display(for: group, logger: logger, open: open)
-                logger.notice("displaying \(group) on \(display.display.description)")
-                groups.append(display)
+                let (display, composite) = try display(for: group, logger: logger, open: open)
+                logger.notice("displaying \(group) on \(display.description)")
+                groups.append(OutputDisplay(display: display, shown: OutputShown(
+                    output: group.leader.connector, drawsUpright: composite, plan: plan, connectors: connectors)))
             } catch {
                 logger.error("cannot show \(group): \(error); the other outputs carry on")
                 failures.append("\(group): \(error)")
@@ -58,16 +60,43 @@ enum OutputGroupDisplays {
         return groups
     }
 
+    /// A group's display: its one output's, or a canvas spanned across its
+    /// members (`SpannedDisplay`), either mirrored onto the group's mirrors
+    /// (`MirroredDisplay`). True with a composite, which turns each screen
+    /// itself, so the carousel is laid out upright. A member or mirror that
+    /// cannot be opened is logged and left out; the group needs one screen.
     private static func display(for group: OutputGroup, logger: Logger,
-                                open: (PlannedOutput) throws -> DisplayBackend) throws -> OutputDisplay {
-        let leader = group.leader
-        switch group.layout {
-        case .single(let output) where group.mirrors.isEmpty:
-            return OutputDisplay(display: try open(output), shown: OutputShown(output: output.connector))
-        case .single, .canvas:
-            logger.warning("\(group): only \(leader.connector) is driven for now")
-            return OutputDisplay(display: try open(leader), shown: OutputShown(output: leader.connector))
+                                open: (PlannedOutput) throws -> DisplayBackend) throws -> (DisplayBackend, composite: Bool) {
+        func members<Member>(_ outputs: [PlannedOutput], _ member: (PlannedOutput, DisplayBackend) -> Member) -> [Member] {
+            outputs.compactMap { output in
+                do {
+                    return member(output, try open(output))
+                } catch {
+                    logger.error("\(output.connector) cannot be shown: \(error); the rest of \(group) carries on")
+                    return nil
+                }
+            }
         }
+        let source: DisplayBackend, sourceRotation: DisplayRotation
+        switch group.layout {
+        case .single(let output):
+            source = try open(output)
+            sourceRotation = output.rotation
+        case .canvas(let canvas, let outputs):
+            let spanned = members(outputs) { output, display -> SpannedDisplay.Member? in
+                guard case .canvas(let placement) = output.showing else { return nil }
+                return SpannedDisplay.Member(display: display, region: placement.region, rotation: output.rotation)
+            }.compactMap { $0 }
+            guard !spanned.isEmpty else { throw NoOutputGroup(failures: ["no screen of canvas \(canvas.name) can be shown"]) }
+            source = SpannedDisplay(canvasSize: canvas.size, members: spanned)
+            sourceRotation = .none
+        }
+        if group.mirrors.isEmpty {
+            if case .canvas = group.layout { return (source, true) }
+            return (source, false)
+        }
+        let mirrors = members(group.mirrors) { output, display in MirroredDisplay.Member(display: display, rotation: output.rotation) }
+        return (MirroredDisplay(source: MirroredDisplay.Member(display: source, rotation: sourceRotation), mirrors: mirrors), true)
     }
 
     /// Every output group failed to open.

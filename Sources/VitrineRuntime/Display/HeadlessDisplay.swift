@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Logging
 import VitrineCore
 import VitrinePNG
@@ -38,7 +39,7 @@ public final class HeadlessDisplay: DisplayBackend {
     public func present(at now: MonotonicInstant) throws {
         framesPresented += 1
         lastScanout = now
-        preview?.offer(frame, at: now)
+        preview?.offer(frame)
     }
 
     public func handleEvents(on descriptor: Int32) throws {}
@@ -52,13 +53,21 @@ public final class HeadlessDisplay: DisplayBackend {
 /// Writes the preview PNG off the display thread, at most a few times a second,
 /// always ending with the latest frame: encoding 1920x1080 takes tens of
 /// milliseconds, which the display thread cannot spend.
+///
+/// Every presented frame is copied (about a millisecond at 1080p, into a
+/// recycled buffer) and the writer takes the newest copy when it is free,
+/// writing no more often than every 250 ms. A frame presented within 250 ms
+/// of the one before is therefore written late rather than never: a picture
+/// that comes to rest right after another (a slide decoded just after its
+/// placeholder showed) must not leave the preview on the one before.
 final class PreviewWriter: @unchecked Sendable {
     private let path: String
     private let logger: Logger
     private let queue = DispatchQueue(label: "vitrine.preview", qos: .utility)
     private let minimumGap: Duration = .milliseconds(250)
-    private var lastOffer: MonotonicInstant?
     private var pendingCopy: PixelImage?
+    /// A buffer the writer is done with, for the next copy.
+    private var spare: PixelImage?
     private var writing = false
     private let lock = Mutex()
     private var reportedFailure = false
@@ -69,11 +78,16 @@ final class PreviewWriter: @unchecked Sendable {
     }
 
     /// Called on the display thread with the frame just presented.
-    func offer(_ frame: PixelImage, at now: MonotonicInstant) {
-        if let lastOffer, now - lastOffer < minimumGap { return }
-        lastOffer = now
-        let copy = PixelImage(size: frame.size)
-        _ = copy.pixels.initialize(from: frame.pixels)
+    func offer(_ frame: PixelImage) {
+        let recycled = lock.withLock { () -> PixelImage? in
+            // A copy not yet taken is replaced: only the newest frame matters.
+            let buffer = pendingCopy ?? spare
+            pendingCopy = nil
+            spare = nil
+            return buffer
+        }
+        let copy = recycled.flatMap { $0.size == frame.size ? $0 : nil } ?? PixelImage(size: frame.size)
+        _ = copy.pixels.update(fromContentsOf: frame.pixels)
         let start = lock.withLock { () -> Bool in
             pendingCopy = copy
             if writing { return false }
@@ -93,6 +107,13 @@ final class PreviewWriter: @unchecked Sendable {
             if next == nil { writing = false }
             return next
         }) {
+            let started = MonotonicClock.now()
+            defer {
+                lock.withLock { spare = image }
+                // Paced: at most one write per gap, the newest frame each time.
+                let rest = minimumGap - (MonotonicClock.now() - started)
+                if rest > .zero { usleep(UInt32(rest.components.attoseconds / 1_000_000_000_000)) }
+            }
             do {
                 let png = try PNGCodec.encode(image, fast: true)
                 // Not durable: a preview lost in a power cut does not matter, an fsync per frame would.

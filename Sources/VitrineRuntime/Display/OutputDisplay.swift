@@ -17,23 +17,32 @@ public struct OutputDisplay {
 
 /// Which `outputs` entry a carousel shows, and how: the configuration as
 /// that output shows it (`KioskConfiguration.shown(onOutput:)`: its playlist,
-/// fit and rotation), with the picture upright when it spans a canvas,
-/// because each of the canvas's screens turns its own part.
+/// fit and rotation), with the picture upright when its display turns each
+/// screen's part itself (`SpannedDisplay`, `MirroredDisplay`), and its touch
+/// told which outputs the card drives and how large they are.
 public struct OutputShown: Hashable, Sendable {
     /// The configured output (a connector's name); nil: the configuration as it is.
     public var output: String?
-    public var spansCanvas: Bool
+    /// Whether the display turns each of its screens itself: the carousel is then laid out upright.
+    public var drawsUpright: Bool
+    /// The plan the outputs were driven by and the connectors it was made
+    /// from, for the touch binding's automatic rule and default (`TouchOutputContext.plan`).
+    public var plan: OutputPlan?
+    public var connectors: [OutputPlan.Connector]
 
-    public init(output: String?, spansCanvas: Bool = false) {
+    public init(output: String?, drawsUpright: Bool = false, plan: OutputPlan? = nil, connectors: [OutputPlan.Connector] = []) {
         self.output = output
-        self.spansCanvas = spansCanvas
+        self.drawsUpright = drawsUpright
+        self.plan = plan
+        self.connectors = connectors
     }
 
     /// The configuration as it shows; unchanged for an output `outputs` does not list.
     public func apply(_ configuration: KioskConfiguration) -> KioskConfiguration {
         guard let output, configuration.outputs?.output(named: output) != nil else { return configuration }
         var shown = configuration.shown(onOutput: output)
-        if spansCanvas { shown.output.rotation = 0 }
+        if drawsUpright { shown.output.rotation = 0 }
+        if let plan { shown.touch.outputContext?.plan(plan, connectors: connectors) }
         return shown
     }
 }

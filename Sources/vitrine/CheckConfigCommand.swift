@@ -33,7 +33,7 @@ struct CheckConfigCommand: ParsableCommand {
             summary = "\(configuration.slides.count) slides, interval \(DurationSyntax.format(configuration.interval))"
             if let layout = configuration.outputs {
                 summary += ", \(layout.outputs.count) output\(layout.outputs.count == 1 ? "" : "s")"
-                if let warning = layout.oneOutputWarning { warnings.append(ConfigIssue(path: "outputs", message: warning)) }
+                warnings += layout.touchWarnings.map { ConfigIssue(path: $0.path, message: $0.message) }
             }
         } catch {
             issues = error.issues

@@ -25,7 +25,8 @@ tablet), imported, not copied; only the QEMU command line differs. The checks:
   same image: the same first frame, and the page size is 16384; then two heads
   at once (virtio-gpu's max_outputs=2), each its own loop on a DRM lease, each
   equal to `vitrine render --output`, the first paging on time while the
-  second is unplugged and plugged back (Tests/VM/outputs_checks.py).
+  second is unplugged and plugged back, a canvas spanned across both with
+  its bezel skipped, and a mirror (Tests/VM/outputs_checks.py).
 Writes WORK/measurements.json.
 """
 import base64
@@ -45,7 +46,7 @@ import imagetest  # noqa: E402
 from imagetest import (boot_checks, cec_checks, free_port, http, overlay_disk, restart_checks, save_journal,  # noqa: E402
                        wait_for_picture, write_measurements)
 from vmtest import QMP, Results, host_render, tablet  # noqa: E402
-from outputs_checks import STATUS, two_heads_checks  # noqa: E402
+from outputs_checks import STATUS, mirror_checks, two_heads_checks, wall_checks  # noqa: E402
 
 SIZE = imagetest.SIZE
 
@@ -98,16 +99,21 @@ def two_heads(guest, results, args, mirror, work):
     the shipped service stopped, Virtual-2 forced on, and outputs-two.yaml
     (its slide paths made the image's) run by hand as root, so that each head
     has its own display loop on a DRM lease of its own."""
-    with open(os.path.join(REPO, "Tests", "VM", "configs", "outputs-two.yaml")) as f:
-        text = f.read().replace("demo/images/", "images/")
-    with open(os.path.join(mirror, "outputs-two.yaml"), "w") as f:
-        f.write(text)
-    encoded = base64.b64encode(text.encode()).decode()
-    guest.run(f"systemctl stop vitrine.service; echo {encoded} | base64 -d > /etc/vitrine/outputs-two.yaml; echo on > {STATUS}")
+    guest.run(f"systemctl stop vitrine.service; echo on > {STATUS}")
+    for name in ("outputs-two.yaml", "outputs-wall.yaml", "outputs-mirror.yaml"):
+        with open(os.path.join(REPO, "Tests", "VM", "configs", name)) as f:
+            text = f.read().replace("demo/images/", "images/")
+        with open(os.path.join(mirror, name), "w") as f:
+            f.write(text)
+        encoded = base64.b64encode(text.encode()).decode()
+        guest.run(f"echo {encoded} | base64 -d > /etc/vitrine/{name}")
     try:
         # Under TCG on a shared host a loop's wakeup may come late; the amd64 VM holds 0.25 s.
         two_heads_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-two.yaml"),
                          "/etc/vitrine/outputs-two.yaml", work, tolerance=0.5)
+        wall_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-wall.yaml"), "/etc/vitrine/outputs-wall.yaml", work)
+        mirror_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-mirror.yaml"),
+                      "/etc/vitrine/outputs-mirror.yaml", work)
     finally:
         guest.run(f"echo detect > {STATUS}")
 

@@ -66,9 +66,12 @@ struct OutputLayoutTests {
         #expect(issues([member("DP-1", x: 0), member("DP-2", x: 5)]) == [])
     }
 
-    @Test func checkConfigWarnsThatOneOutputIsDriven() {
-        #expect(OutputLayout([ConfiguredOutput(name: "DSI-1")]).oneOutputWarning == nil)
-        #expect(OutputLayout([ConfiguredOutput(name: "DSI-1"), ConfiguredOutput(name: "DP-1")]).oneOutputWarning
-            == "this build drives the first planned output only (the first of DSI-1, DP-1 that can be driven); the others are not driven yet")
+    @Test func checkConfigWarnsOfATouchDeviceTwoOutputsList() {
+        let goodix = InputDevicePattern(parsing: "Goodix"), usb = InputDevicePattern(parsing: "0eef:0001")
+        #expect(OutputLayout([ConfiguredOutput(name: "DSI-1", touch: [goodix]), ConfiguredOutput(name: "HDMI-A-1", touch: [usb])])
+            .touchWarnings.isEmpty)
+        let twice = OutputLayout([ConfiguredOutput(name: "DSI-1", touch: [goodix]), ConfiguredOutput(name: "HDMI-A-1", touch: [usb, goodix])])
+        #expect(twice.touchWarnings.map(\.path) == ["outputs[1].touch[1]"])
+        #expect(twice.touchWarnings.first?.message == "Goodix is listed by outputs[0] (DSI-1) too: the first listed output, DSI-1, takes the device")
     }
 }

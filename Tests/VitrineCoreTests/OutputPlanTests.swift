@@ -44,7 +44,7 @@ struct OutputPlanTests {
         #expect(one.content == .programme && one.showing == .own && one.rotation == .none && one.fit == nil)
         #expect(today.entries.map(\.connector) == ["HDMI-A-1", "HDMI-A-2", "DSI-1", "Writeback-1"])
         #expect(today.entries[1].state == .undriven(.notTheOneOutput("HDMI-A-1")))
-        #expect(today.missing.isEmpty && today.problems.isEmpty && today.oneOutputNotice == nil)
+        #expect(today.missing.isEmpty && today.problems.isEmpty)
         // The first connected one with modes: HDMI-A-1 unplugged gives HDMI-A-2.
         #expect(plan(nil, Self.pi4(unplugged: ["HDMI-A-1"])).driven.map(\.connector) == ["HDMI-A-2"])
         // output.connector, output.mode and output.rotation choose as they always did.
@@ -81,15 +81,11 @@ struct OutputPlanTests {
         // A connector the section does not list is left as it is.
         #expect(all.entries[3].state == .undriven(.notListed))
         #expect(all.missing.isEmpty && all.problems.isEmpty)
-        // Today's kiosk drives the first and names the others.
-        #expect(all.notDrivenYet.map(\.connector) == ["HDMI-A-2", "DSI-1"])
-        #expect(all.oneOutputNotice == "this build drives the first planned output only, HDMI-A-1; not driven yet: HDMI-A-2 (playlist menu), DSI-1 (mirror of HDMI-A-1 (playlist lobby))")
         #expect(all.lines == [
             "HDMI-A-1: playlist lobby; CRTC 3 (as now), 1920x1080@60",
             "HDMI-A-2: playlist menu; CRTC 4, 1280x720@60, fit cover",
             "DSI-1: mirror of HDMI-A-1 (playlist lobby); CRTC 2, 800x480@60, rotation 90",
             "Writeback-1: not in outputs: left as it is",
-            "note: this build drives the first planned output only, HDMI-A-1; not driven yet: HDMI-A-2 (playlist menu), DSI-1 (mirror of HDMI-A-1 (playlist lobby))",
         ])
         // The default rotation (output.rotation) is every output's that sets none.
         let turned = OutputPlan(layout: OutputLayout(outputs), single: OutputPlan.SingleOutput(rotation: .half), connectors: Self.pi4(), crtcCount: 6)
@@ -101,7 +97,7 @@ struct OutputPlanTests {
                        ConfiguredOutput(name: "HDMI-A-2", content: .playlist("menu"), whenMissing: .wait),
                        ConfiguredOutput(name: "DSI-1", content: .playlist("menu"), whenMissing: .skip)]
         let unplugged = plan(outputs, Self.pi4(unplugged: ["HDMI-A-2", "DSI-1"]))
-        #expect(unplugged.driven.map(\.connector) == ["HDMI-A-1"] && unplugged.oneOutputNotice == nil)
+        #expect(unplugged.driven.map(\.connector) == ["HDMI-A-1"])
         #expect(unplugged.missing.map(\.name) == ["HDMI-A-2", "DSI-1"])
         // wait keeps its CRTC free for it; skip keeps nothing.
         #expect(unplugged.missing[0].keptCRTC == 4 && unplugged.missing[1].keptCRTC == nil)
@@ -117,7 +113,7 @@ struct OutputPlanTests {
         #expect(firstAway.driven.first?.connector == "HDMI-A-2" && firstAway.missing.map(\.name) == ["HDMI-A-1"])
         // Every listed output away: nothing driven, and each one is said.
         let none = plan(outputs, Self.pi4(unplugged: ["HDMI-A-1", "HDMI-A-2", "DSI-1"]))
-        #expect(none.driven.isEmpty && none.missing.count == 3 && none.oneOutputNotice == nil)
+        #expect(none.driven.isEmpty && none.missing.count == 3)
         // A connector this board does not have is missing too, with no CRTC to keep.
         let elsewhere = plan([ConfiguredOutput(name: "HDMI-A-1"), ConfiguredOutput(name: "DP-1")], Self.pi4())
         #expect(elsewhere.missing.map(\.description) == ["DP-1: not on this card; wait: no CRTC to keep for it on this card"])
@@ -184,7 +180,6 @@ struct OutputPlanTests {
         #expect(rightPart.canvasPixel(x: 0, y: 0, outputSize: right.logicalSize).x == 1954)
         #expect(rightPart.canvasPixel(x: 1919, y: 0, outputSize: right.logicalSize).x == 3874)
         #expect(spanned.lines[0] == "HDMI-A-1: canvas wall 1922x1080+0+0 of 3875x1080 (playlist lobby); CRTC 3 (as now), 1920x1080@60")
-        #expect(spanned.oneOutputNotice?.hasSuffix("canvas wall is not spanned yet: HDMI-A-1 shows its pictures whole") == true)
     }
 
     @Test func aMissingScreenKeepsItsPlaceInTheCanvasOrGivesItUp() throws {

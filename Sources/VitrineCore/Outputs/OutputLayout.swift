@@ -28,15 +28,6 @@ public struct OutputLayout: Hashable, Sendable {
         outputs.indices.filter { outputs[$0].canvas?.name == name }
     }
 
-    /// What `check-config` warns of while the kiosk drives one output: which
-    /// one it takes, and that the rest wait for a later build. Nil for one
-    /// output without a canvas.
-    public var oneOutputWarning: String? {
-        guard outputs.count > 1 else { return nil }
-        let names = outputs.map(\.name).joined(separator: ", ")
-        return "this build drives the first planned output only (the first of \(names) that can be driven); the others are not driven yet"
-            + (canvasNames.isEmpty ? "" : ", and a canvas is shown whole on the one output rather than spanned")
-    }
 
     /// One problem, at `outputs[output].key`.
     public struct Issue: Hashable, Sendable, CustomStringConvertible {
@@ -121,5 +112,21 @@ public struct OutputLayout: Hashable, Sendable {
     /// "overlaps outputs[0] (HDMI-A-1) by 30x680 mm in canvas wall: …"
     static func overlap(_ overlap: MillimetreRect, with earlier: Int, name: String, in canvas: String) -> String {
         "overlaps outputs[\(earlier)] (\(name)) by \(MillimetreRect.text(overlap.width))x\(MillimetreRect.text(overlap.height)) mm in canvas \(canvas): the picture areas of a canvas's outputs must not overlap (x and y place each one's top left corner, in millimetres)"
+    }
+
+    /// What `check-config` warns of: a touch matcher that two outputs list
+    /// (`outputs[J].touch[K]`, and why), which `TouchOutputBinding` settles by
+    /// giving the device to the first listed output. Valid, but the later
+    /// output's entry then never takes that device, which is rarely meant.
+    public var touchWarnings: [(path: String, message: String)] {
+        var warnings: [(path: String, message: String)] = []
+        for (index, output) in outputs.enumerated() {
+            for (position, pattern) in (output.touch ?? []).enumerated() {
+                guard let earlier = outputs[..<index].firstIndex(where: { $0.touch?.contains(pattern) == true }) else { continue }
+                warnings.append((path: "outputs[\(index)].touch[\(position)]",
+                                 message: "\(pattern) is listed by outputs[\(earlier)] (\(outputs[earlier].name)) too: the first listed output, \(outputs[earlier].name), takes the device"))
+            }
+        }
+        return warnings
     }
 }

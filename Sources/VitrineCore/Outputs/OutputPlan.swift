@@ -93,8 +93,9 @@ public struct OutputPlan: Hashable, Sendable {
 
     /// Every connector of the card, in the card's order.
     public let entries: [Entry]
-    /// The outputs driven, in the configuration's order: the first is the one
-    /// a kiosk that drives one output takes.
+    /// The outputs driven, in the configuration's order; `groups` says which
+    /// share a carousel. The first group's is the kiosk's own output (its
+    /// status, screenshots and TV).
     public let driven: [PlannedOutput]
     /// The configured outputs that are not there as asked.
     public let missing: [MissingOutput]
@@ -120,30 +121,10 @@ public struct OutputPlan: Hashable, Sendable {
         problems = builder.problems
     }
 
-    /// The outputs a kiosk that drives only the first one leaves undriven.
-    public var notDrivenYet: [PlannedOutput] { Array(driven.dropFirst()) }
-
     /// The plan as `vitrine displays --config` prints it: each connector, then
-    /// `missing: …`, `problem: …` and `note: …` lines.
+    /// `missing: …` and `problem: …` lines.
     public var lines: [String] {
         entries.map(\.description) + missing.map { "missing: \($0)" } + problems.map { "problem: \($0)" }
-            + (oneOutputNotice.map { ["note: \($0)"] } ?? [])
-    }
-
-    /// What a kiosk that drives one output says when the plan has more for
-    /// it, or a canvas: which it drives, and which it leaves for now. Nil when
-    /// it drives the whole plan.
-    public var oneOutputNotice: String? {
-        guard let first = driven.first else { return nil }
-        var notes: [String] = []
-        if !notDrivenYet.isEmpty {
-            notes.append("this build drives the first planned output only, \(first.connector); not driven yet: "
-                + notDrivenYet.map { "\($0.connector) (\($0.shows))" }.joined(separator: ", "))
-        }
-        if case .canvas(let placement) = first.showing {
-            notes.append("canvas \(placement.canvas) is not spanned yet: \(first.connector) shows its pictures whole")
-        }
-        return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 
     /// What `plan`'s steps work on.

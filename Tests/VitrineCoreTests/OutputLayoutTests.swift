@@ -67,7 +67,7 @@ struct OutputLayoutTests {
     }
 
     @Test func checkConfigWarnsOfATouchDeviceTwoOutputsList() {
-        let goodix = InputDevicePattern(parsing: "Goodix"), usb = InputDevicePattern(parsing: "0eef:0001")
+        let goodix = InputDevicePattern("Goodix"), usb = InputDevicePattern("0eef:0001")
         #expect(OutputLayout([ConfiguredOutput(name: "DSI-1", touch: [goodix]), ConfiguredOutput(name: "HDMI-A-1", touch: [usb])])
             .touchWarnings.isEmpty)
         let twice = OutputLayout([ConfiguredOutput(name: "DSI-1", touch: [goodix]), ConfiguredOutput(name: "HDMI-A-1", touch: [usb, goodix])])

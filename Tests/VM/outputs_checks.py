@@ -129,6 +129,7 @@ def two_groups_checks(guest, results, args, mirror, work):
     two_heads_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-two.yaml"), "/vm/outputs-two.yaml", work)
     wall_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-wall.yaml"), "/vm/outputs-wall.yaml", work)
     mirror_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-mirror.yaml"), "/vm/outputs-mirror.yaml", work)
+    touch_checks(guest, results)
 
 
 def crop(image, x, width):
@@ -272,4 +273,48 @@ def two_heads_checks(guest, results, vitrine, config, guest_config, work, tolera
                       len(skews) == len(times) >= 3 and max(skews) < 1000 / 60,
                       f"{len(times)} changes on Virtual-1, {len(others)} on Virtual-2; skew per change {skews} ms")
     finally:
+        guest.stop_kiosk(pid)
+
+
+def touch_checks(guest, results):
+    """Two uinput touchscreens, each bound to one head by name (outputs-touch.yaml):
+    `vitrine touch list --config` says so, each loop opens only its own, and a
+    swipe on each pages only its own head's carousel."""
+    log, pid = "/tmp/outputs-touch.log", "/tmp/outputs-touch.pid"
+    for side in ("Left", "Right"):
+        guest.run(f"sed 's/^N: .*/N: {side} Touch/' /vm/touch/touchscreen.desc > /tmp/{side.lower()}.desc")
+    guest.run(f"vitrine run --config /vm/outputs-touch.yaml --state-dir /tmp/outputs-touch-state --log-level debug > {log} 2>&1 & echo $! > {pid}")
+    nodes = {}
+    try:
+        guest.wait_for_log(log, "first frame on screen")
+        for side in ("Left", "Right"):
+            _, output = guest.run(f"evemu-device /tmp/{side.lower()}.desc > /tmp/evemu-{side}.txt 2>&1 & sleep 1; cat /tmp/evemu-{side}.txt")
+            found = re.findall(r"/dev/input/event\d+", output)
+            nodes[side] = found[-1] if found else None
+        left_taken = bool(nodes["Left"]) and logged(guest, log, f'touch input: {nodes["Left"]} "Left Touch"', 20)
+        right_taken = bool(nodes["Right"]) and logged(guest, log, f'touch input: {nodes["Right"]} "Right Touch"', 20)
+        _, opened = guest.run(f"grep 'touch input: /dev/input' {log} | grep -v 'no longer' || true")
+        opened_by = {side: [("Virtual-2" if "output=Virtual-2" in line else "Virtual-1") for line in opened.splitlines()
+                            if f'"{side} Touch", ' in line] for side in ("Left", "Right")}
+        _, listing = guest.run("vitrine touch list --config /vm/outputs-touch.yaml 2>&1 | grep -A3 'Touch\"' || true")
+        results.check("outputs: each touchscreen is opened by its own head's loop alone, and `vitrine touch list` binds it so",
+                      left_taken and right_taken and opened_by == {"Left": ["Virtual-1"], "Right": ["Virtual-2"]}
+                      and re.search(r"Left Touch.*\n(?:.*\n)*?.*Virtual-1", listing) is not None
+                      and re.search(r"Right Touch.*\n(?:.*\n)*?.*Virtual-2", listing) is not None,
+                      f"devices {nodes}; opened by {opened_by}; touch list: {' | '.join(l.strip() for l in listing.splitlines())[:400]}")
+        changes = lambda: page_change_times(guest, log), lambda: page_change_times(guest, log, "Virtual-2")
+        if nodes["Left"] and nodes["Right"]:
+            guest.run(f'evemu-play {nodes["Left"]} < /vm/touch/swipe-left.events')
+            left_paged = logged(guest, log, "cause=swipe from=0 to=1", 20)
+            time.sleep(1.0)
+            after_left = (len(changes[0]()), len(changes[1]()))
+            guest.run(f'evemu-play {nodes["Right"]} < /vm/touch/swipe-left.events')
+            right_paged = logged(guest, log, "cause=swipe from=0 output=Virtual-2 to=1", 20)
+            time.sleep(1.0)
+            after_right = (len(changes[0]()), len(changes[1]()))
+            results.check("outputs: a swipe on each touchscreen pages its own head alone; the other's carousel stays",
+                          left_paged and right_paged and after_left == (1, 0) and after_right == (1, 1),
+                          f"page changes (Virtual-1, Virtual-2) after the left swipe {after_left}, after the right {after_right}")
+    finally:
+        guest.run("killall evemu-device 2>/dev/null")
         guest.stop_kiosk(pid)

@@ -10,7 +10,7 @@ struct OutputAddress {
     /// The group named; nil: the kiosk as a whole.
     let group: OutputGroupLink?
 
-    /// The longest name looked at: a connector's name is a dozen characters.
+    /// The longest name quoted back in an error: a connector's name is a dozen characters.
     static let maxNameLength = 64
 
     init(_ request: Request, link: any DisplayLoopLink) throws {

@@ -5,14 +5,43 @@ import VitrineRuntime
 /// link the API knows. A command goes to every group: a push or a channel's
 /// version as each group's output shows it (`OutputShown`), an override,
 /// paging, pausing and the screen's power to all. The status, screenshots and
-/// liveness are the first group's, the kiosk's own output.
+/// liveness are the first group's, the kiosk's own output. `outputGroups`
+/// gives each group's loop alone, for the routes that address one output.
 public final class OutputGroupsLink: DisplayLoopLink {
-    /// Each group's loop and how the configuration shows on it; the first is the kiosk's own.
-    public let groups: [(control: KioskControl, shown: OutputShown)]
+    /// One group's loop, how the configuration shows on it, and the
+    /// connectors it drives (the leader first).
+    public struct Group: Sendable {
+        public let control: KioskControl
+        public let shown: OutputShown
+        public let connectors: [String]
 
-    public init(groups: [(control: KioskControl, shown: OutputShown)]) {
+        /// - Parameter connectors: nil: the leader `shown.output` alone, which is
+        ///   all a group drives until spanning and mirroring reach the display.
+        public init(control: KioskControl, shown: OutputShown, connectors: [String]? = nil) {
+            self.control = control
+            self.shown = shown
+            self.connectors = connectors ?? shown.output.map { [$0] } ?? []
+        }
+    }
+
+    /// Each group's loop and how the configuration shows on it; the first is the kiosk's own.
+    public let groups: [Group]
+    /// With several groups, a one-group link for each, so that a push
+    /// addressed to one group alone would still be shown its way.
+    private let eachGroup: [OutputGroupLink]
+
+    public init(groups: [Group]) {
         precondition(!groups.isEmpty, "a kiosk has at least one output group")
         self.groups = groups
+        eachGroup = groups.count == 1 ? [] : groups.map { OutputGroupLink(connectors: $0.connectors, loop: OutputGroupsLink(groups: [$0])) }
+    }
+
+    public var outputGroups: [OutputGroupLink] {
+        groups.count == 1 ? [OutputGroupLink(connectors: groups[0].connectors, loop: self)] : eachGroup
+    }
+
+    public convenience init(groups: [(control: KioskControl, shown: OutputShown)]) {
+        self.init(groups: groups.map { Group(control: $0.control, shown: $0.shown) })
     }
 
     public var status: KioskStatus { groups[0].control.status }

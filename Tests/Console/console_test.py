@@ -21,10 +21,14 @@ at the Save button, and a 412 conflict that offers a reload. Then the
 emergency override: a new picture set through the override panel fills the
 screen at once and the panel says until when; Clear brings the playlist
 back; an already uploaded picture can be chosen instead. Without a schedule
-the schedule block stays hidden.
+the schedule block stays hidden. With two output groups (the page's fetch
+answering GET /api/v1/outputs with two, as a headless kiosk has one), a
+panel per group with its own screenshot, status and controls, whose
+commands ask for that output alone.
 
 Prints one line per step; exits 0 when every step passed. Leaves a picture of
-the page in /tmp/console.png (and a narrow one in /tmp/console-narrow.png).
+the page in /tmp/console.png (and a narrow one in /tmp/console-narrow.png, and one
+with the two output groups' panels in /tmp/console-outputs.png).
 """
 import argparse
 import base64
@@ -56,6 +60,7 @@ BLUE = (30, 60, 220)
 COLOUR_TOLERANCE = 40
 SCREENSHOT = "/tmp/console.png"
 NARROW_SCREENSHOT = "/tmp/console-narrow.png"
+OUTPUTS_SCREENSHOT = "/tmp/console-outputs.png"
 
 
 class TestFailure(Exception):
@@ -274,6 +279,28 @@ return [pixel[0], pixel[1], pixel[2]];
 
 
 # MARK: The test
+
+
+# Makes the page see two output groups (see "Several output groups" in run).
+OUTPUTS_STUB = """
+window.vitrineRealFetch = window.vitrineRealFetch || window.fetch;
+window.vitrineOutputRequests = [];
+window.fetch = async (input, init) => {
+  const url = new URL(typeof input === 'string' ? input : input.url, location.href);
+  const output = url.searchParams.get('output');
+  if (output !== null) {
+    window.vitrineOutputRequests.push(`${(init && init.method) || 'GET'} ${url.pathname}?output=${output}`);
+    url.searchParams.delete('output');
+  }
+  const response = await window.vitrineRealFetch(url.pathname + url.search, init);
+  if (url.pathname !== '/api/v1/outputs' || !response.ok) return response;
+  const body = await response.json();
+  const group = body.outputs[0];
+  body.outputs = [{...group, name: 'HDMI-A-1', connectors: ['HDMI-A-1']},
+                  {...group, name: 'DSI-1', connectors: ['DSI-1', 'DSI-2']}];
+  return new Response(JSON.stringify(body), {status: 200, headers: {'Content-Type': 'application/json'}});
+};
+"""
 
 
 def run(binary, work):
@@ -501,6 +528,39 @@ def run(binary, work):
         browser.click("#override-clear")
         wait_until("the second override to end", lambda: api.json("GET", "/api/v1/override")[0] == 404)
         step("an already uploaded picture can be chosen for the override, and cleared again")
+
+        # Several output groups: a headless kiosk has one, so the page's fetch answers
+        # GET /api/v1/outputs with two groups made from the real one (HDMI-A-1, and DSI-1
+        # driving DSI-2 too), records each request's output= and sends it on without it.
+        browser.script(OUTPUTS_STUB)
+        wait_until("a panel per output group", lambda: not browser.displayed("#single-screen")
+                   and browser.displayed("#output-panels") and len(browser.find_all(".output-panel")) == 2)
+        # textContent: the headings' style writes them in capitals.
+        names = browser.script("return [...document.querySelectorAll('.output-panel .output-name')].map((h) => h.textContent);")
+        if names != ["HDMI-A-1", "DSI-1 (with DSI-2)"]:
+            raise TestFailure(f"the output panels are named {names}")
+        wait_until("both panels' screenshots", lambda: browser.script(
+            "const i = [...document.querySelectorAll('.output-preview')];"
+            " return i.length === 2 && i.every((x) => x.complete && x.naturalWidth > 0);"))
+        wait_until("each panel's status", lambda: all(
+            "screen on" in browser.text(f".output-panel:nth-child({i}) .output-status") for i in (1, 2)))
+        requested = browser.script("return window.vitrineOutputRequests;")
+        for wanted in ("GET /api/v1/screenshot?output=HDMI-A-1", "GET /api/v1/screenshot?output=DSI-1"):
+            if wanted not in requested:
+                raise TestFailure(f"the panels asked for {sorted(set(requested))}, not {wanted}")
+        browser.click('.output-panel[data-output="DSI-1"] button[data-command="pause"]')
+        wait_until("DSI-1's pause", lambda: "POST /api/v1/control?output=DSI-1" in browser.script("return window.vitrineOutputRequests;"))
+        wait_until("the kiosk paused", lambda: "remote" in api.json("GET", "/api/v1/status")[2]["pausedBecause"])
+        browser.click('.output-panel[data-output="DSI-1"] button[data-command="resume"]')
+        wait_until("the kiosk resumed", lambda: "remote" not in api.json("GET", "/api/v1/status")[2]["pausedBecause"])
+        if any("output=HDMI-A-1" in r for r in browser.script("return window.vitrineOutputRequests;") if r.startswith("POST")):
+            raise TestFailure("a command on DSI-1's panel was sent for HDMI-A-1")
+        browser.screenshot(OUTPUTS_SCREENSHOT)
+        step(f"two output groups: a panel each ({', '.join(names)}), each with its own screenshot and status; "
+             f"DSI-1's Pause and Resume asked for output=DSI-1 alone; page screenshot: {OUTPUTS_SCREENSHOT}")
+        browser.script("window.fetch = window.vitrineRealFetch;")
+        wait_until("one screen again", lambda: browser.displayed("#single-screen") and not browser.displayed("#output-panels"))
+        step("one output group again: the single screen is back")
 
         browser.resize(420, 900)
         time.sleep(0.5)

@@ -312,6 +312,47 @@ struct APIBodyTests {
         #expect(try JSONValue(parsing: record.line.dropLast()) == (try Self.json(record.body)))
     }
 
+    @Test func outputBodiesAreTheirSchemasAndRoundTripTheSpecsExample() throws {
+        let status = StatusBody(slide: nil, slideCount: 0, playing: false, pausedBecause: [], output: "headless 64x48", inputDevices: [],
+                                configVersion: "3f9a2c71d04be815", uptimeSeconds: 1, recentErrors: [], vitrineVersion: "0.1.0",
+                                screen: .on, schedule: nil, override: nil, channel: nil, tv: nil)
+        let named = OutputGroupBody(name: "HDMI-A-1", connectors: ["HDMI-A-1", "HDMI-A-2"], status: status)
+        let headless = OutputGroupBody(name: nil, connectors: [], status: status)
+        try Self.expectMatches(named, schema: "OutputGroup")
+        try Self.expectMatches(headless, schema: "OutputGroup")
+        #expect(try Self.json(headless)["name"] == .null, "no name is written as null, as the schema requires the key")
+        try Self.expectMatches(OutputsBody(outputs: [named, headless]), schema: "OutputGroups")
+        let examples = try Self.examples(operation: "getOutputs", status: "200")
+        #expect(examples.count == 1)
+        for example in examples {
+            let decoded = try JSONDecoder().decode(OutputsBody.self, from: Data(example.encoded()))
+            #expect(decoded.outputs.count == 2)
+            #expect(try Self.json(decoded) == example)
+        }
+    }
+
+    @Test func anUnknownOutputsErrorIsTheSchemaUnknownOutput() throws {
+        let error = OutputAddress.unknown(["DP-3"], groups: [])
+        #expect(error.status == .notFound)
+        #expect(try Self.json(error.body)["outputs"] == .array([]), "no names is an empty list, never left out")
+        // Error's keys and the one UnknownOutput adds, which it requires.
+        let added = try #require((try Self.schema("UnknownOutput")["allOf"] as? [[String: Any]])?.last)
+        #expect(Set(added["required"] as? [String] ?? []) == ["outputs"])
+        let properties = Set(try #require(try Self.schema("Error")["properties"] as? [String: Any]).keys)
+            .union(try #require(added["properties"] as? [String: Any]).keys)
+        #expect(Set(try #require(try Self.json(error.body).object).keys) == ["error", "issues", "outputs"])
+        #expect(Set(["error", "issues", "outputs"]).isSubset(of: properties))
+        let components = try #require(try SpecAgreementTests.spec()["components"] as? [String: Any])
+        let response = try #require((components["responses"] as? [String: Any])?["UnknownOutput"] as? [String: Any])
+        let example = try Self.examples(in: try #require((response["content"] as? [String: Any])?["application/json"] as? [String: Any]))
+        for value in example {
+            #expect(try Self.json(JSONDecoder().decode(ErrorBody.self, from: Data(value.encoded()))) == value)
+        }
+        // The example is what the kiosk answers for it.
+        let groups = ["HDMI-A-1", "DSI-1"].map { OutputGroupLink(connectors: [$0], loop: FakeDisplayLoop()) }
+        #expect(example == [try Self.json(OutputAddress.unknown(["DP-3"], groups: groups).body)])
+    }
+
     @Test func errorBodiesAreTheSchemas() throws {
         try Self.expectMatches(ErrorBody(error: "no override is active"), schema: "Error")
         #expect(try Self.json(ErrorBody(error: "x")) == (try Self.value(["error": "x"])), "no issues: the key is left out")

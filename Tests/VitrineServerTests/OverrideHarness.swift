@@ -42,8 +42,10 @@ final class OverrideHarness: @unchecked Sendable {
 
     /// What was sent to the display thread since the last call.
     func commands() -> [KioskCommand] {
-        // The display loop the assembly built is the runtime's: its queue can be read here.
-        (remote.control as? KioskControl)?.takeCommands() ?? []
+        // The assembly joins its one loop through an OutputGroupsLink; the loop is the
+        // runtime's, so its queue can be read here.
+        guard let link = remote.control as? OutputGroupsLink else { return (remote.control as? KioskControl)?.takeCommands() ?? [] }
+        return link.groups[0].control.takeCommands()
     }
 
     /// The overrides sent, in order (nil: "end the one showing").

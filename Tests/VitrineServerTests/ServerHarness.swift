@@ -32,8 +32,10 @@ final class ServerHarness: @unchecked Sendable {
     /// - Parameters:
     ///   - yaml: the local configuration file; red.jpg, green.jpg and blue.jpg sit beside it.
     ///   - connector: the connector the display says it drives (`ConnectorDisplay`); nil: plainly headless.
+    ///   - groups: instead, one headless display per output group, each saying it drives
+    ///     its connector and showing that output's entry, each on its own display loop.
     init(yaml: String = ServerHarness.defaultYAML, stateDirectory: String? = nil, channelPolicy: ChannelPollPolicy? = nil,
-         connector: String? = nil) throws {
+         connector: String? = nil, groups: [String]? = nil) throws {
         directory = NSTemporaryDirectory() + "vitrine-server-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (name, color) in Self.colors { try Self.jpeg(color).write(to: directory + "/\(name).jpg") }
@@ -44,13 +46,16 @@ final class ServerHarness: @unchecked Sendable {
         let logger = Logger(label: "test")
         // Built as `vitrine run` builds it, on a headless display; the background work
         // (downloads, channel polls, play uploads) is left to each test to drive.
+        let openDisplays: (KioskConfiguration) throws -> KioskDisplays = { configuration in
+            let headless = { HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: logger) }
+            guard let groups else { return KioskDisplays(connector.map { ConnectorDisplay(headless(), connector: $0) } ?? headless()) }
+            return KioskDisplays(groups: groups.map {
+                OutputDisplay(display: ConnectorDisplay(headless(), connector: $0), shown: OutputShown(output: $0))
+            })
+        }
         nonisolated(unsafe) let assembly = try KioskAssembly(
             configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
-            options: KioskAssemblyOptions(openDisplay: { configuration in
-                                              let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: logger)
-                                              return connector.map { ConnectorDisplay(display, connector: $0) } ?? display
-                                          },
-                                          device: "test-kiosk", channelPolicy: channelPolicy))
+            options: KioskAssemblyOptions(openDisplays: openDisplays, device: "test-kiosk", channelPolicy: channelPolicy))
         store = assembly.store
         remote = assembly.remote
         stop = assembly.stopHandle

@@ -54,6 +54,18 @@ public struct RemoteClient: Sendable {
         self.token = token
     }
 
+    /// `path` addressing one output group (`?output=NAME`, the name
+    /// percent-encoded), or the kiosk as a whole when `output` is nil.
+    public static func path(_ path: String, output: String?) -> String {
+        guard let output else { return path }
+        // RFC 3986's unreserved characters stay; every other byte of the UTF-8 is %XX.
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let encoded = output.utf8.map { byte in
+            unreserved.contains(byte) ? String(UnicodeScalar(byte)) : "%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        }.joined()
+        return path + (path.contains("?") ? "&" : "?") + "output=" + encoded
+    }
+
     public func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, contentType: String? = nil,
               headers: [(String, String)] = [], expecting: Set<Int> = [200]) async throws -> Reply {
         var request = HTTPClientRequest(url: base + path)

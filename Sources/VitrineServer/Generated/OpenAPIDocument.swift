@@ -31,6 +31,14 @@ info:
       file's playlist or settings changed since it last seeded (then the file wins and the stored one becomes the
       rollback target); edits to `api`, `output` or comments alone do not count.
       The local file's `api` section configures this server and is never part of a pushed or returned configuration.
+    - A kiosk whose local file's `outputs` section drives several outputs runs one display loop per output group (an
+      output with its own playlist, with its mirrors, or a canvas across several outputs). `GET /api/v1/outputs`
+      lists the groups, each with the connectors it drives and its own status. The status, screenshot, control and
+      power operations take an optional `output` query parameter, a connector's name such as `HDMI-A-1`, that
+      addresses that output's group alone; without it the status, screenshot and power are the first group's and
+      a command goes to every group. A name the kiosk does not drive answers 404 listing the names it does.
+      Configurations (`/api/v1/config`), overrides and a channel's versions are the whole kiosk's: each group shows
+      its part of them, as its `outputs` entry says.
 
     Configuration keys, defaults and limits are those of docs/configuration.md; the `Configuration` schema below
     restates them.
@@ -265,6 +273,9 @@ paths:
           slide at its `path`).
 
         Pushing the same content again succeeds with `changed: false` and keeps the rollback target.
+
+        A push is for the whole kiosk, never for one output: with several output groups (`GET /api/v1/outputs`),
+        each shows the pushed configuration as its local `outputs` entry says (its playlist, fit and rotation).
       security:
         - bearerAuth: []
       parameters:
@@ -782,8 +793,11 @@ paths:
       tags: [control]
       operationId: getStatus
       summary: What the kiosk is doing
+      description: The status of one output group (`output`), or else of the first, the kiosk's own.
       security:
         - bearerAuth: []
+      parameters:
+        - $ref: "#/components/parameters/Output"
       responses:
         "200":
           description: The status the display loop published last.
@@ -807,6 +821,72 @@ paths:
           $ref: "#/components/responses/Unauthorized"
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
+        "404":
+          $ref: "#/components/responses/UnknownOutput"
+  /api/v1/outputs:
+    get:
+      tags: [control]
+      operationId: getOutputs
+      summary: Each output group and its status
+      description: |
+        One entry per output group, each a display loop of its own: an output with its own playlist (with the
+        outputs that mirror it), or a canvas across several outputs. The first is the kiosk's own, whose status
+        `/api/v1/status` answers without `output`. A kiosk without an `outputs` section has one group, named by its
+        connector, or `null` on a display that has none (headless). Any of a group's `connectors` is an `output`
+        value that addresses it.
+      security:
+        - bearerAuth: []
+      responses:
+        "200":
+          description: The output groups, the kiosk's own first.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/OutputGroups"
+              example:
+                outputs:
+                  - name: HDMI-A-1
+                    connectors: [HDMI-A-1]
+                    status:
+                      slide: 0
+                      slideCount: 3
+                      playing: true
+                      pausedBecause: []
+                      output: DRM card0 HDMI-A-1 1920x1080@60
+                      inputDevices: []
+                      configVersion: 3f9a2c71d04be815
+                      uptimeSeconds: 12.5
+                      recentErrors: []
+                      vitrineVersion: 0.1.0
+                      screen: "on"
+                      schedule: null
+                      override: null
+                      channel: null
+                      tv: null
+                      attract: null
+                  - name: DSI-1
+                    connectors: [DSI-1]
+                    status:
+                      slide: 1
+                      slideCount: 2
+                      playing: false
+                      pausedBecause: [remote]
+                      output: DRM card0 DSI-1 800x480@60
+                      inputDevices: ["Goodix Capacitive TouchScreen"]
+                      configVersion: 3f9a2c71d04be815
+                      uptimeSeconds: 12.4
+                      recentErrors: []
+                      vitrineVersion: 0.1.0
+                      screen: "on"
+                      schedule: null
+                      override: null
+                      channel: null
+                      tv: null
+                      attract: null
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
   /api/v1/control:
     post:
       tags: [control]
@@ -815,9 +895,12 @@ paths:
       description: |
         Queues a command for the display loop and answers at once. `next` and `previous` follow `loop` (they do
         nothing at the ends when it is false); `goto` goes to any slide. A page change restarts the new slide's full
-        dwell; `resume` schedules the current slide's full dwell from the moment of resuming.
+        dwell; `resume` schedules the current slide's full dwell from the moment of resuming. With `output`, the
+        command goes to that output's group alone; without it, to every group.
       security:
         - bearerAuth: []
+      parameters:
+        - $ref: "#/components/parameters/Output"
       requestBody:
         required: true
         content:
@@ -844,8 +927,10 @@ paths:
           $ref: "#/components/responses/Unauthorized"
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
+        "404":
+          $ref: "#/components/responses/UnknownOutput"
         "409":
-          description: '`goto` names a slide the current playlist does not have (the playlist may have changed since it was read).'
+          description: '`goto` names a slide the current playlist does not have (the playlist may have changed since it was read); without `output`, a slide the playlist of one of the groups does not have, which the message names.'
           content:
             application/json:
               schema:
@@ -879,8 +964,11 @@ paths:
       tags: [control]
       operationId: getPower
       summary: Whether the screen is lit
+      description: The screen of one output group (`output`), or else of the first, the kiosk's own.
       security:
         - bearerAuth: []
+      parameters:
+        - $ref: "#/components/parameters/Output"
       responses:
         "200":
           description: The screen's power now.
@@ -897,6 +985,8 @@ paths:
           $ref: "#/components/responses/Unauthorized"
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
+        "404":
+          $ref: "#/components/responses/UnknownOutput"
     put:
       tags: [control]
       operationId: setPower
@@ -907,9 +997,12 @@ paths:
         on again is quick. While the screen is off the kiosk composes and presents nothing and rotation waits
         (`pausedBecause` lists `screenOff`); a touch lights it for `power.wakeOnTouch` (30 s by default), and that touch
         does nothing else. The
-        request is not kept over a restart: the kiosk starts with the screen on.
+        request is not kept over a restart: the kiosk starts with the screen on. With `output`, only that output's
+        group is switched; without it, every group.
       security:
         - bearerAuth: []
+      parameters:
+        - $ref: "#/components/parameters/Output"
       requestBody:
         required: true
         content:
@@ -935,6 +1028,8 @@ paths:
           $ref: "#/components/responses/Unauthorized"
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
+        "404":
+          $ref: "#/components/responses/UnknownOutput"
         "422":
           description: The body is not a JSON object, `state` is missing or not `on` or `off`, or a key is unknown.
           content:
@@ -1157,8 +1252,11 @@ paths:
       tags: [control]
       operationId: getScreenshot
       summary: The frame on screen now
+      description: The frame of one output group (`output`), or else of the first, the kiosk's own.
       security:
         - bearerAuth: []
+      parameters:
+        - $ref: "#/components/parameters/Output"
       responses:
         "200":
           description: A PNG of the frame on screen, upright (before `output.rotation`), at the logical output size.
@@ -1171,6 +1269,8 @@ paths:
           $ref: "#/components/responses/Unauthorized"
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
+        "404":
+          $ref: "#/components/responses/UnknownOutput"
         "503":
           description: No frame has been drawn yet (the kiosk is starting, or a DRM display is unplugged).
           content:
@@ -1332,6 +1432,18 @@ components:
       example: '"3f9a2c71d04be815"'
 
   parameters:
+    Output:
+      name: output
+      in: query
+      required: false
+      description: |
+        One output, by its connector's name (`HDMI-A-1`, as `GET /api/v1/outputs` lists them): the operation is
+        that output's group's alone. Any connector of a group names the group. Without it, the status, screenshot
+        and power are the first group's and a command goes to every group. A name the kiosk does not drive, or two
+        different names, answers 404.
+      schema:
+        type: string
+      example: HDMI-A-1
     AssetID:
       name: id
       in: path
@@ -1343,6 +1455,18 @@ components:
       example: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
 
   responses:
+    UnknownOutput:
+      description: '`output` names no output this kiosk drives (names are matched exactly: `HDMI-A-1`, not `hdmi-a-1`). `outputs` lists those it does; it is empty on a display without a connector name (headless).'
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/UnknownOutput"
+          example:
+            error: "no output DP-3: this kiosk drives HDMI-A-1, DSI-1"
+            issues:
+              - path: output
+                message: this kiosk drives HDMI-A-1, DSI-1
+            outputs: [HDMI-A-1, DSI-1]
     TooManyFailedAuthentications:
       description: This address failed to authenticate too often; it may try again after `Retry-After` seconds. The token is not looked at.
       headers:
@@ -1589,6 +1713,44 @@ components:
       example:
         path: slides[2].duration
         message: must be greater than 0
+    UnknownOutput:
+      allOf:
+        - $ref: "#/components/schemas/Error"
+        - type: object
+          required: [outputs]
+          properties:
+            outputs:
+              type: array
+              description: The names `output` takes on this kiosk, each group's connectors in group order.
+              items:
+                type: string
+    OutputGroups:
+      type: object
+      additionalProperties: false
+      required: [outputs]
+      properties:
+        outputs:
+          type: array
+          minItems: 1
+          description: One entry per output group, the kiosk's own first.
+          items:
+            $ref: "#/components/schemas/OutputGroup"
+    OutputGroup:
+      type: object
+      additionalProperties: false
+      required: [name, connectors, status]
+      properties:
+        name:
+          type: string
+          nullable: true
+          description: The group's leading connector, the output whose `outputs` entry it shows; null on a display without a connector name (headless).
+        connectors:
+          type: array
+          description: Every connector the group drives, `name` first; each is an `output` value for the group. Empty when `name` is null.
+          items:
+            type: string
+        status:
+          $ref: "#/components/schemas/Status"
     VersionConflict:
       allOf:
         - $ref: "#/components/schemas/Error"

@@ -14,6 +14,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var currentVersion: String?
     /// On a 409 while following a channel: its URL (`channel` in the body).
     public var channel: String?
+    /// On a 404 for an unknown `output`: the names the kiosk answers to (`outputs` in the body).
+    public var outputs: [String]?
     public var headers: HTTPFields = [:]
 
     public init(_ status: HTTPResponse.Status, _ message: String, issues: [ConfigIssue] = [], currentVersion: String? = nil,
@@ -28,7 +30,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// What the answer's body says.
     public var body: ErrorBody {
         ErrorBody(error: message, issues: issues.isEmpty ? nil : issues,
-                  currentVersion: currentVersion, channel: channel)
+                  currentVersion: currentVersion, channel: channel, outputs: outputs)
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -16,12 +16,14 @@ struct StatusRoutes {
     static let maxSlideIndex = 1_000_000
 
     func add(to router: RecordingRouter<APIRequestContext>) {
-        router.get("/api/v1/status") { _, _ in
-            try JSONResponse.make(.ok, encoding: body())
+        router.get("/api/v1/status") { request, _ in
+            let address = try OutputAddress(request, link: kiosk.control)
+            return try JSONResponse.make(.ok, encoding: body(address.loop(kiosk.control).status))
         }
         router.post("/api/v1/control") { request, _ in try await control(request) }
-        router.get("/api/v1/screenshot") { _, _ in
-            guard let frame = await Self.displayAnswer({ reply in kiosk.control.requestFrame(reply: reply) }) else {
+        router.get("/api/v1/screenshot") { request, _ in
+            let loop = try OutputAddress(request, link: kiosk.control).loop(kiosk.control)
+            guard let frame = await Self.displayAnswer({ reply in loop.requestFrame(reply: reply) }) else {
                 throw APIError(.serviceUnavailable, "the display thread did not answer within \(Self.displayTimeout)")
             }
             let png = try await kiosk.offload { try PNGCodec.encode(frame, fast: true) }
@@ -29,9 +31,10 @@ struct StatusRoutes {
         }
     }
 
-    /// The status now.
-    func body() -> StatusBody {
-        let status = kiosk.control.status, now = MonotonicClock.now()
+    /// The status one loop published, as the API answers it now: the
+    /// kiosk's parts (version, channel, TV) with the loop's own.
+    func body(_ status: KioskStatus) -> StatusBody {
+        let now = MonotonicClock.now()
         return StatusBody(
             slide: status.currentSlide, slideCount: status.slideCount, playing: status.playing, pausedBecause: status.pausedBecause,
             output: status.output, inputDevices: status.inputDevices, configVersion: kiosk.store.current.version,
@@ -44,6 +47,7 @@ struct StatusRoutes {
     }
 
     private func control(_ request: Request) async throws -> Response {
+        let address = try OutputAddress(request, link: kiosk.control)
         var request = request
         let body = try await request.collectBody(upTo: 64 * 1024)
         guard let object = try? JSONValue(parsing: body.readableBytesView).object else {
@@ -69,10 +73,14 @@ struct StatusRoutes {
         case .goTo(let slide) where (0...Self.maxSlideIndex).contains(slide):
             // A malformed slide is the body's fault (422); a slide the playlist does not
             // have now is a conflict with the kiosk's state (409), as the playlist can change.
-            let count = kiosk.control.status.slideCount
-            guard slide < count else {
+            // Every group the command goes to must have it.
+            let groups = address.group.map { [$0] } ?? kiosk.control.outputGroups
+            for group in groups where slide >= group.loop.status.slideCount {
+                let count = group.loop.status.slideCount
                 let playlist = count == 0 ? "the playlist is empty" : "the playlist has \(count) slide\(count == 1 ? "" : "s") (counting from 0)"
-                throw APIError(.conflict, "there is no slide \(slide): \(playlist)", issues: [.init(path: "slide", message: "there is no slide \(slide): \(playlist)")])
+                let place = kiosk.control.outputGroups.count > 1 ? group.name.map { " on \($0)" } ?? "" : ""
+                let message = "there is no slide \(slide)\(place): \(playlist)"
+                throw APIError(.conflict, message, issues: [.init(path: "slide", message: message)])
             }
             command = .navigate(.goTo(slide))
         case .goTo, nil:
@@ -81,7 +89,7 @@ struct StatusRoutes {
             let message = "must be a slide index, a whole number from 0 to \(Self.maxSlideIndex)"
             throw APIError(.unprocessableContent, "goto needs slide: \(message)", issues: [.init(path: "slide", message: message)])
         }
-        kiosk.control.send(command)
+        address.loop(kiosk.control).send(command)
         return try JSONResponse.make(.accepted, encoding: ControlAccepted(accepted: name))
     }
 

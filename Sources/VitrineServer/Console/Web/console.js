@@ -19,7 +19,9 @@
     dirty: false,
     assets: new Map(),   // id -> asset object
     thumbnails: new Map(), // id -> Promise of a blob URL
-    status: null,
+    status: null,        // the first output group's status, the kiosk's own
+    outputs: [],         // the output groups' names when there are several (one panel each), else []
+    panels: new Map(),   // output name -> {root, previewURL, busy, again}
     timers: [],
     events: null,        // AbortController of the event stream
     previewBusy: false,
@@ -104,6 +106,7 @@
     state.events = null;
     if (state.previewURL) URL.revokeObjectURL(state.previewURL);
     state.previewURL = null;
+    showOutputs([]);
     for (const promise of state.thumbnails.values()) promise.then((url) => url && URL.revokeObjectURL(url));
     state.thumbnails.clear();
     state.config = null;
@@ -591,24 +594,37 @@
 
   // MARK: Screen: preview, status, control
 
+  /// `path` for one output group, or for the whole kiosk when `output` is null.
+  function forOutput(path, output) {
+    return output ? `${path}?output=${encodeURIComponent(output)}` : path;
+  }
+
+  /// Fetches a screenshot into `image`, whose previous blob URL `holder.previewURL` it replaces.
+  async function loadScreenshot(image, holder, output) {
+    const blob = await (await api('GET', forOutput('/screenshot', output))).blob();
+    const previous = holder.previewURL;
+    const url = URL.createObjectURL(blob);
+    holder.previewURL = url;
+    image.addEventListener('load', () => {
+      if (previous) URL.revokeObjectURL(previous);
+      // The frame takes the screen's shape, so a portrait or 4:3 screen is not letterboxed twice.
+      image.parentElement.style.aspectRatio = `${image.naturalWidth} / ${image.naturalHeight}`;
+    }, {once: true});
+    image.src = url;
+    image.classList.remove('stale');
+    image.title = `Screen at ${new Date().toLocaleTimeString()}`;
+  }
+
   async function refreshPreview() {
     if (!state.token) return;
+    if (state.outputs.length > 1) {
+      for (const name of state.outputs) refreshPanelPreview(name);
+      return;
+    }
     if (state.previewBusy) { state.previewAgain = true; return; }
     state.previewBusy = true;
     try {
-      const blob = await (await api('GET', '/screenshot')).blob();
-      const image = $('#preview');
-      const previous = state.previewURL;
-      const url = URL.createObjectURL(blob);
-      state.previewURL = url;
-      image.addEventListener('load', () => {
-        if (previous) URL.revokeObjectURL(previous);
-        // The frame takes the screen's shape, so a portrait or 4:3 screen is not letterboxed twice.
-        image.parentElement.style.aspectRatio = `${image.naturalWidth} / ${image.naturalHeight}`;
-      }, {once: true});
-      image.src = url;
-      image.classList.remove('stale');
-      image.title = `Screen at ${new Date().toLocaleTimeString()}`;
+      await loadScreenshot($('#preview'), state, null);
     } catch (error) {
       $('#preview').classList.add('stale');
       $('#preview').title = error.message;
@@ -629,10 +645,74 @@
     return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
   }
 
+  /// One output group's screenshot in its panel, one request at a time per panel.
+  async function refreshPanelPreview(name) {
+    const panel = state.panels.get(name);
+    if (!panel || !state.token) return;
+    if (panel.busy) { panel.again = true; return; }
+    panel.busy = true;
+    const image = $('.output-preview', panel.root);
+    try {
+      await loadScreenshot(image, panel, name);
+    } catch (error) {
+      image.classList.add('stale');
+      image.title = error.message;
+    } finally {
+      panel.busy = false;
+      if (panel.again && state.panels.get(name) === panel) {
+        panel.again = false;
+        refreshPanelPreview(name);
+      }
+    }
+  }
+
+  /// One line of an output group's status.
+  function statusLine(status) {
+    const slide = status.slide === null || status.slide === undefined
+      ? 'No slides' : `Slide ${status.slide + 1} of ${status.slideCount}`;
+    const rotation = status.playing ? 'playing'
+      : (status.pausedBecause && status.pausedBecause.length ? `paused (${status.pausedBecause.join(', ')})` : 'not rotating');
+    return [slide, rotation, `screen ${status.screen}`].join(' · ');
+  }
+
+  /// Today's single screen for one output group; one panel per group (status,
+  /// screenshot, controls) when there are several, each named by its connector.
+  function showOutputs(groups) {
+    const names = groups.length > 1 && groups.every((group) => group.name) ? groups.map((group) => group.name) : [];
+    if (names.join('\n') !== state.outputs.join('\n')) {
+      for (const panel of state.panels.values()) if (panel.previewURL) URL.revokeObjectURL(panel.previewURL);
+      state.panels.clear();
+      const container = $('#output-panels');
+      container.replaceChildren(...names.map((name, index) => {
+        const root = $('#output-panel-template').content.firstElementChild.cloneNode(true);
+        root.dataset.output = name;
+        const connectors = groups[index].connectors.slice(1);
+        $('.output-name', root).textContent = connectors.length ? `${name} (with ${connectors.join(', ')})` : name;
+        $('.output-preview', root).alt = `What ${name} shows now`;
+        $('.controls', root).setAttribute('aria-label', `Playback on ${name}`);
+        for (const button of $$('button[data-command]', root)) {
+          button.addEventListener('click', () => control(button.dataset.command, name));
+        }
+        state.panels.set(name, {root, previewURL: null, busy: false, again: false});
+        return root;
+      }));
+      state.outputs = names;
+      $('#single-screen').hidden = names.length > 0;
+      container.hidden = names.length === 0;
+      if (names.length) refreshPreview();
+    }
+    for (const [index, name] of names.entries()) {
+      $('.output-status', state.panels.get(name).root).textContent = statusLine(groups[index].status);
+    }
+  }
+
   async function refreshStatus() {
     if (!state.token) return;
     try {
-      const status = await json(await api('GET', '/status'));
+      // Every output group's status; the first is the kiosk's own, what /status answers.
+      const groups = (await json(await api('GET', '/outputs'))).outputs;
+      const status = groups[0].status;
+      showOutputs(groups);
       const before = currentSlideOnScreen();
       state.status = status;
       const parts = [];
@@ -770,13 +850,15 @@
     }
   }
 
-  async function control(command) {
-    const message = $('#control-error');
+  /// A command for one output group (`output`), or for every group when it is null.
+  async function control(command, output = null) {
+    const panel = output ? state.panels.get(output) : null;
+    const message = panel ? $('.output-error', panel.root) : $('#control-error');
     message.textContent = '';
-    const buttons = $$('.controls button');
+    const buttons = panel ? $$('.controls button', panel.root) : $$('#single-screen .controls button');
     for (const button of buttons) button.disabled = true;
     try {
-      await api('POST', '/control', {body: JSON.stringify({command}), headers: {'Content-Type': 'application/json'}});
+      await api('POST', forOutput('/control', output), {body: JSON.stringify({command}), headers: {'Content-Type': 'application/json'}});
       setTimeout(() => { refreshStatus(); refreshPreview(); }, 300);
     } catch (error) {
       message.textContent = error.message;

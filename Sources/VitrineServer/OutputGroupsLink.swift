@@ -15,8 +15,7 @@ public final class OutputGroupsLink: DisplayLoopLink {
         public let shown: OutputShown
         public let connectors: [String]
 
-        /// - Parameter connectors: nil: the leader `shown.output` alone, which is
-        ///   all a group drives until spanning and mirroring reach the display.
+        /// - Parameter connectors: nil: the leader `shown.output` alone.
         public init(control: KioskControl, shown: OutputShown, connectors: [String]? = nil) {
             self.control = control
             self.shown = shown

@@ -47,10 +47,10 @@ enum OutputGroupDisplays {
         var failures: [String] = []
         for group in plan.groups {
             do {
-                let (display, composite) = try display(for: group, logger: logger, open: open)
+                let (display, composite, opened) = try display(for: group, logger: logger, open: open)
                 logger.notice("displaying \(group) on \(display.description)")
                 groups.append(OutputDisplay(display: display, shown: OutputShown(
-                    output: group.leader.connector, drawsUpright: composite, plan: plan, connectors: connectors)))
+                    output: group.leader.connector, drawsUpright: composite, plan: plan, connectors: connectors), connectors: opened))
             } catch {
                 logger.error("cannot show \(group): \(error); the other outputs carry on")
                 failures.append("\(group): \(error)")
@@ -66,11 +66,16 @@ enum OutputGroupDisplays {
     /// itself, so the carousel is laid out upright. A member or mirror that
     /// cannot be opened is logged and left out; the group needs one screen.
     private static func display(for group: OutputGroup, logger: Logger,
-                                open: (PlannedOutput) throws -> DisplayBackend) throws -> (DisplayBackend, composite: Bool) {
+                                open: (PlannedOutput) throws -> DisplayBackend) throws
+        -> (DisplayBackend, composite: Bool, opened: [String]) {
+        // The outputs opened, the leading one first: the API addresses the group by any of them.
+        var opened: [String] = []
         func members<Member>(_ outputs: [PlannedOutput], _ member: (PlannedOutput, DisplayBackend) -> Member) -> [Member] {
             outputs.compactMap { output in
                 do {
-                    return member(output, try open(output))
+                    let display = try open(output)
+                    opened.append(output.connector)
+                    return member(output, display)
                 } catch {
                     logger.error("\(output.connector) cannot be shown: \(error); the rest of \(group) carries on")
                     return nil
@@ -81,6 +86,7 @@ enum OutputGroupDisplays {
         switch group.layout {
         case .single(let output):
             source = try open(output)
+            opened.append(output.connector)
             sourceRotation = output.rotation
         case .canvas(let canvas, let outputs):
             let spanned = members(outputs) { output, display -> SpannedDisplay.Member? in
@@ -92,11 +98,11 @@ enum OutputGroupDisplays {
             sourceRotation = .none
         }
         if group.mirrors.isEmpty {
-            if case .canvas = group.layout { return (source, true) }
-            return (source, false)
+            if case .canvas = group.layout { return (source, true, opened) }
+            return (source, false, opened)
         }
         let mirrors = members(group.mirrors) { output, display in MirroredDisplay.Member(display: display, rotation: output.rotation) }
-        return (MirroredDisplay(source: MirroredDisplay.Member(display: source, rotation: sourceRotation), mirrors: mirrors), true)
+        return (MirroredDisplay(source: MirroredDisplay.Member(display: source, rotation: sourceRotation), mirrors: mirrors), true, opened)
     }
 
     /// Every output group failed to open.

@@ -8,10 +8,14 @@ public struct OutputDisplay {
     public var display: DisplayBackend
     /// How the configuration is shown on it.
     public var shown: OutputShown
+    /// The connectors it drives, the leading output first (the API addresses the group by any of them).
+    public var connectors: [String]
 
-    public init(display: DisplayBackend, shown: OutputShown) {
+    /// - Parameter connectors: nil: the leading output alone.
+    public init(display: DisplayBackend, shown: OutputShown, connectors: [String]? = nil) {
         self.display = display
         self.shown = shown
+        self.connectors = connectors ?? shown.output.map { [$0] } ?? []
     }
 }
 

@@ -87,7 +87,9 @@ public final class KioskAssembly {
         }
         let television = CECTelevision(setting: configuration.power.cec,
                                        drmConnector: (display as? DRMDisplay)?.connectorReference, logger: logger)
-        let link = OutputGroupsLink(groups: zip([kiosk] + companions, displays.groups).map { ($0.control, $1.shown) })
+        let link = OutputGroupsLink(groups: zip([kiosk] + companions, displays.groups).map {
+            OutputGroupsLink.Group(control: $0.control, shown: $1.shown, connectors: $1.connectors)
+        })
         let remote = RemoteKiosk(store: store, fetcher: fetcher, control: link, metrics: kiosk.metrics, events: events,
                                  logger: logger, channel: channel, television: television, plays: plays)
         kiosk.onEvent = { event in

@@ -29,4 +29,15 @@ import VitrineCEC
         // With no display on either, the first that can transmit: it claims an address once one is plugged in.
         #expect(CECAdapterChoice.choose(from: [Self.adapter(3, 0xffff), Self.adapter(4, 0xffff)], drmConnector: nil)?.path == "/dev/cec3")
     }
+
+    @Test func anotherOutputGroupsTVIsOnlyTheAdapterOnItsConnector() {
+        // A Raspberry Pi 4 driving both HDMI ports: the second group's TV takes cec1, on connector 42.
+        let adapters = [Self.adapter(0, 0x1000, connector: 33), Self.adapter(1, 0x2000, connector: 42)]
+        #expect(CECAdapterChoice.choose(from: adapters, drmConnector: .init(card: 0, connector: 42), onConnectorOnly: true)?.path
+            == "/dev/cec1")
+        // No adapter says it sits on the connector (vivid, a USB dongle): none, rather than the first group's.
+        #expect(CECAdapterChoice.choose(from: [Self.adapter(0, 0x0000), Self.adapter(1, 0x1000)], drmConnector: .init(card: 0, connector: 42),
+                                        onConnectorOnly: true) == nil)
+        #expect(CECAdapterChoice.choose(from: adapters, drmConnector: nil, onConnectorOnly: true) == nil)
+    }
 }

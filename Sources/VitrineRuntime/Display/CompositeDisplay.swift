@@ -47,6 +47,8 @@ public class CompositeDisplay: DisplayBackend {
     public var isPoweredOn: Bool { group.isPoweredOn }
     public var isFlipPending: Bool { group.isFlipPending }
     public var connectorName: String? { group.connectorName }
+    /// The first member's: a mirror group's source, a canvas's first screen.
+    public var connectorReference: (card: UInt32, connector: UInt32)? { group.connectorReference }
 
     /// The frame in memory, at `outputSize`: always free, never scanned out.
     public func acquireCanvas() -> PixelCanvas? {

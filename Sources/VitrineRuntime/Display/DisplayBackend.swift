@@ -52,6 +52,9 @@ public protocol DisplayBackend: AnyObject {
     func close()
     /// The connector it drives, by its kernel name (`HDMI-A-1`); nil when headless.
     var connectorName: String? { get }
+    /// The card's number and the connector's KMS id, as an HDMI-CEC adapter
+    /// names the connector it sits on; nil when headless.
+    var connectorReference: (card: UInt32, connector: UInt32)? { get }
 }
 
 extension DisplayBackend {
@@ -61,4 +64,5 @@ extension DisplayBackend {
     public var isFlipPending: Bool { false }
     /// No connector: a display in memory.
     public var connectorName: String? { nil }
+    public var connectorReference: (card: UInt32, connector: UInt32)? { nil }
 }

@@ -97,6 +97,7 @@ final class DisplayGroup {
     func close() { members.forEach { $0.close() } }
 
     var connectorName: String? { members.first?.connectorName }
+    var connectorReference: (card: UInt32, connector: UInt32)? { members.first?.connectorReference }
 
     /// Runs `body` on each of `indices`' members even when one throws, then
     /// throws the first error: one output failing never stops the others.

@@ -8,9 +8,16 @@ enum CECAdapterChoice {
     /// address. One at 0.0.0.0 is the TV end of a cable (an HDMI input, such
     /// as a capture card's or vivid's), never ours; one at f.f.f.f has no
     /// display connected now, and is taken only when no other can be.
-    static func choose(from adapters: [CECAdapterInfo], drmConnector: CECAdapterInfo.DRMConnectorReference?) -> CECAdapterInfo? {
+    ///
+    /// `onConnectorOnly`: only the adapter on `drmConnector`, never another.
+    /// The TVs of a kiosk's other output groups are found so: each HDMI port
+    /// of a Raspberry Pi 4 or 5 has its own adapter, and the first usable one
+    /// belongs to the first group's TV.
+    static func choose(from adapters: [CECAdapterInfo], drmConnector: CECAdapterInfo.DRMConnectorReference?,
+                       onConnectorOnly: Bool = false) -> CECAdapterInfo? {
         let usable = adapters.filter { $0.canTransmit && $0.physicalAddress != .tv }
         if let drmConnector, let match = usable.first(where: { $0.drmConnector == drmConnector }) { return match }
+        if onConnectorOnly { return nil }
         return usable.first { $0.physicalAddress.isValid } ?? usable.first
     }
 }

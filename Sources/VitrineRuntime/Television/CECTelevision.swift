@@ -45,6 +45,8 @@ public final class CECTelevision: @unchecked Sendable {
 
     private let setting: CECSetting
     private let drmConnector: CECAdapterInfo.DRMConnectorReference?
+    /// With `auto`, only the adapter on `drmConnector` (an output group's other than the first).
+    private let onConnectorOnly: Bool
     private let logger: Logger
     private let policy: TVPowerSync.Policy
     private let adapterDirectory: String
@@ -57,11 +59,14 @@ public final class CECTelevision: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     /// nil for `power.cec: off`. `drmConnector` is the connector the kiosk
-    /// drives, to pick its adapter with `auto`.
+    /// drives, to pick its adapter with `auto`; with `onConnectorOnly`, no
+    /// other adapter is taken (`CECAdapterChoice`).
     public init?(setting: CECSetting, drmConnector: (card: UInt32, connector: UInt32)?, logger: Logger,
-                 policy: TVPowerSync.Policy = TVPowerSync.Policy(), adapterDirectory: String = "/dev") {
+                 policy: TVPowerSync.Policy = TVPowerSync.Policy(), adapterDirectory: String = "/dev",
+                 onConnectorOnly: Bool = false) {
         if case .off = setting { return nil }
         self.setting = setting
+        self.onConnectorOnly = onConnectorOnly
         self.drmConnector = drmConnector.map { CECAdapterInfo.DRMConnectorReference(card: $0.card, connector: $0.connector) }
         self.logger = logger
         self.policy = policy
@@ -248,7 +253,7 @@ public final class CECTelevision: @unchecked Sendable {
                 guard let adapter = try? CECAdapter(path: path) else { return nil }
                 return try? adapter.info()
             }
-            guard let chosen = CECAdapterChoice.choose(from: infos, drmConnector: drmConnector) else { return .failure(.noAdapter) }
+            guard let chosen = CECAdapterChoice.choose(from: infos, drmConnector: drmConnector, onConnectorOnly: onConnectorOnly) else { return .failure(.noAdapter) }
             path = chosen.path
         }
         do throws(CECError) {

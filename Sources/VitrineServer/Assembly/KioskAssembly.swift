@@ -25,6 +25,8 @@ public final class KioskAssembly {
     public let remote: RemoteKiosk
     public let plays: ProofOfPlay?
     public let television: CECTelevision?
+    /// The TVs of the other output groups (`power.cec: auto`, on their own connectors' adapters).
+    let companionTelevisions: [CECTelevision]
     private let kiosk: Kiosk
     /// The loops of the other output groups, each run on a thread of its own.
     private let companions: [Kiosk]
@@ -85,8 +87,19 @@ public final class KioskAssembly {
             if let recorded = channel.recordedPlaysUpload { plays.useChannelUpload(recorded) }
             channel.onPlaysUpload { url in plays.useChannelUpload(url) }
         }
-        let television = CECTelevision(setting: configuration.power.cec,
-                                       drmConnector: (display as? DRMDisplay)?.connectorReference, logger: logger)
+        let television = CECTelevision(setting: configuration.power.cec, drmConnector: display.connectorReference, logger: logger)
+        // With `auto`, each other group's TV is the one on its own connector's adapter, if the
+        // driver says which adapter sits on which connector (vc4 does); never the first group's.
+        let companionTelevisions: [CECTelevision?] = zip(companions, displays.groups.dropFirst()).map { companion, group in
+            guard case .auto = configuration.power.cec, let reference = group.display.connectorReference else { return nil }
+            var groupLogger = logger
+            groupLogger[metadataKey: "output"] = "\(group.shown.output ?? group.display.description)"
+            let television = CECTelevision(setting: .auto, drmConnector: reference, logger: groupLogger, onConnectorOnly: true)
+            companion.onEvent = { event in
+                if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
+            }
+            return television
+        }
         let link = OutputGroupsLink(groups: zip([kiosk] + companions, displays.groups).map {
             OutputGroupsLink.Group(control: $0.control, shown: $1.shown, connectors: $1.connectors)
         })
@@ -101,6 +114,7 @@ public final class KioskAssembly {
         self.remote = remote
         self.plays = plays
         self.television = television
+        self.companionTelevisions = companionTelevisions.compactMap { $0 }
         self.kiosk = kiosk
         self.companions = companions
         self.keepAlive = displays.keepAlive
@@ -141,6 +155,7 @@ public final class KioskAssembly {
         let settings = store.current.configuration.api
         let token: String? = if case .address = settings.listen { try store.apiToken(configured: settings.token) } else { nil }
         television?.start()
+        for other in companionTelevisions { other.start() }
         let tasks: [Task<Void, Never>] = [
             Task { await remote.fetcher.run() },
             Task { await remote.channel?.run() },
@@ -171,7 +186,7 @@ public final class KioskAssembly {
         } else {
             logger.info("API off (api.listen: off)")
         }
-        return KioskServices(tasks: tasks, server: server, television: television, plays: plays)
+        return KioskServices(tasks: tasks, server: server, televisions: [television].compactMap { $0 } + companionTelevisions, plays: plays)
     }
 
     /// The whole kiosk on the calling thread: the services, then the display
@@ -216,13 +231,13 @@ public struct KioskAssemblyOptions {
 public struct KioskServices {
     let tasks: [Task<Void, Never>]
     let server: APIServerRunner?
-    let television: CECTelevision?
+    let televisions: [CECTelevision]
     let plays: ProofOfPlay?
 
     /// Ends the work: open API requests get up to two seconds to finish and
     /// event streams end, rather than being cut.
     public func stop() {
-        television?.stop()
+        for television in televisions { television.stop() }
         for task in tasks { task.cancel() }
         plays?.stop()
         if let server {

@@ -17,16 +17,14 @@ import argparse
 import os
 import re
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from startup_bench import DEMO, FIRST_FRAME, smaps  # noqa: E402
+from startup_bench import DEMO, launch, smaps, stop  # noqa: E402
 
 PACING = re.compile(r"frame pacing during transitions: (.*?)(?: output=(\S+))?$", re.M)
 
@@ -61,30 +59,13 @@ def cpu_seconds(pid):
 
 
 def run(binary, config, work, settle):
-    state = tempfile.mkdtemp(dir=work)
-    log_path = os.path.join(state, "kiosk.log")
-    with open(log_path, "w") as log:
-        kiosk = subprocess.Popen([binary, "run", "--config", config, "--state-dir", state], stdout=log, stderr=log)
+    kiosk, state, log_path, _ = launch(binary, config, work, name="outputs_memory_bench")
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            time.sleep(0.05)
-            with open(log_path) as f:
-                if FIRST_FRAME.search(f.read()):
-                    break
-            if kiosk.poll() is not None:
-                break
-        else:
-            sys.exit(f"outputs_memory_bench: no first frame within 30 s from {config}")
         time.sleep(settle)
         rollup, peak, cpu = smaps(kiosk.pid), status_kib(kiosk.pid, "VmHWM"), cpu_seconds(kiosk.pid)
     finally:
-        kiosk.send_signal(signal.SIGTERM)
-        try:
-            kiosk.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            kiosk.kill()
-            kiosk.wait()
+        # Not removed yet: each loop's frame-pacing summary is in its log at exit.
+        stop(kiosk, None)
     with open(log_path) as f:
         log = f.read()
     shutil.rmtree(state, ignore_errors=True)

@@ -51,39 +51,54 @@ def smaps(pid):
     return values
 
 
-def start(binary, config, work, settle):
-    """Runs one kiosk until its first frame (and `settle` seconds more); returns (ms, smaps or None)."""
+def launch(binary, config, work, name="startup_bench"):
+    """Starts `vitrine run` on `config` with a fresh state directory under
+    `work` and waits up to 30 s for its first frame; returns (process, state
+    directory, log path, the first frame's process_uptime_ms). Exits when none comes."""
     state = tempfile.mkdtemp(dir=work)
     log_path = os.path.join(state, "kiosk.log")
     with open(log_path, "w") as log:
         kiosk = subprocess.Popen([binary, "run", "--config", config, "--state-dir", state], stdout=log, stderr=log)
+    deadline = time.monotonic() + 30
+    milliseconds = None
+    while milliseconds is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+        with open(log_path) as f:
+            match = FIRST_FRAME.search(f.read())
+        if match:
+            milliseconds = int(match.group(1))
+        if kiosk.poll() is not None:
+            break
+    if milliseconds is None:
+        stop(kiosk, None)
+        with open(log_path) as f:
+            sys.exit(f"{name}: {binary} showed no first frame within 30 s:\n{f.read()[-2000:]}")
+    return kiosk, state, log_path, milliseconds
+
+
+def stop(kiosk, state):
+    """SIGTERM, up to 10 s to exit, then SIGKILL; removes `state` when given."""
+    kiosk.send_signal(signal.SIGTERM)
     try:
-        deadline = time.monotonic() + 30
-        milliseconds = None
-        while milliseconds is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-            with open(log_path) as f:
-                match = FIRST_FRAME.search(f.read())
-            if match:
-                milliseconds = int(match.group(1))
-            if kiosk.poll() is not None:
-                break
-        if milliseconds is None:
-            with open(log_path) as f:
-                sys.exit(f"startup_bench: {binary} showed no first frame within 30 s:\n{f.read()[-2000:]}")
+        kiosk.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        kiosk.kill()
+        kiosk.wait()
+    if state:
+        shutil.rmtree(state, ignore_errors=True)
+
+
+def start(binary, config, work, settle):
+    """Runs one kiosk until its first frame (and `settle` seconds more); returns (ms, smaps or None)."""
+    kiosk, state, _, milliseconds = launch(binary, config, work)
+    try:
         memory = None
         if settle:
             time.sleep(settle)
             memory = smaps(kiosk.pid)
         return milliseconds, memory
     finally:
-        kiosk.send_signal(signal.SIGTERM)
-        try:
-            kiosk.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            kiosk.kill()
-            kiosk.wait()
-        shutil.rmtree(state, ignore_errors=True)
+        stop(kiosk, state)
 
 
 def main():

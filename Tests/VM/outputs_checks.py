@@ -296,12 +296,15 @@ def touch_checks(guest, results):
         _, opened = guest.run(f"grep 'touch input: /dev/input' {log} | grep -v 'no longer' || true")
         opened_by = {side: [("Virtual-2" if "output=Virtual-2" in line else "Virtual-1") for line in opened.splitlines()
                             if f'"{side} Touch", ' in line] for side in ("Left", "Right")}
-        _, listing = guest.run("vitrine touch list --config /vm/outputs-touch.yaml 2>&1 | grep -A3 'Touch\"' || true")
+        _, listing = guest.run("vitrine touch list --config /vm/outputs-touch.yaml 2>&1 | grep -A6 'Touch\"' || true")
+        # Each device's block (from its /dev/input line) names its output: `output: Virtual-1: configured: ...`.
+        blocks = re.split(r"^(?=/dev/input/)", listing, flags=re.M)
+        listed = {side: [m for b in blocks if f'"{side} Touch"' in b for m in re.findall(r"output: (\S+?):", b)]
+                  for side in ("Left", "Right")}
         results.check("outputs: each touchscreen is opened by its own head's loop alone, and `vitrine touch list` binds it so",
                       left_taken and right_taken and opened_by == {"Left": ["Virtual-1"], "Right": ["Virtual-2"]}
-                      and re.search(r"Left Touch.*\n(?:.*\n)*?.*Virtual-1", listing) is not None
-                      and re.search(r"Right Touch.*\n(?:.*\n)*?.*Virtual-2", listing) is not None,
-                      f"devices {nodes}; opened by {opened_by}; touch list: {' | '.join(l.strip() for l in listing.splitlines())[:400]}")
+                      and listed == {"Left": ["Virtual-1"], "Right": ["Virtual-2"]},
+                      f"devices {nodes}; opened by {opened_by}; listed {listed}; touch list: {' | '.join(l.strip() for l in listing.splitlines())[:400]}")
         changes = lambda: page_change_times(guest, log), lambda: page_change_times(guest, log, "Virtual-2")
         if nodes["Left"] and nodes["Right"]:
             guest.run(f'evemu-play {nodes["Left"]} < /vm/touch/swipe-left.events')

@@ -28,7 +28,7 @@ extension OutputLayout {
 
     /// One output per carousel that a schedule can decide for: every output
     /// that is no mirror, a canvas once (its first output listed), in order.
-    var scheduleLeaders: [String] {
+    public var scheduleLeaders: [String] {
         var seen = Set<String>(), leaders: [String] = []
         for output in outputs where output.mirrored == nil {
             let audience = scheduleAudience(of: output.name)

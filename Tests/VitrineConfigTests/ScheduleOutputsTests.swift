@@ -143,7 +143,7 @@ struct ScheduleOutputsTests {
         // Entries for the second HDMI port, which has a playlist of its own: the entries naming no output never apply to it.
         let weekend = "    - {playlist: night, days: weekend}\n"
         #expect(issues(Self.lobby.replacingOccurrences(of: "  otherwise: off", with: weekend + "  otherwise: off")).count == 2)  // HDMI-A-1 and DSI-1 only
-        // Two entries for the same output (a mirror's source counts as named by its own name).
+        // Two entries for the same output that overlap: a conflict on that output.
         #expect(issues(Self.lobby.replacingOccurrences(of: "from: \"23:00\", until: \"06:00\"", with: "from: \"22:00\", until: \"06:00\""))
             == ["schedule.entries[2]: overlaps schedule.entries[1] on mon 22:00–mon 23:00 every week on output DSI-1 with the same priority (0) and another playlist (night, not menu): give one of them a higher priority"])
         // A higher priority decides, as before.

@@ -200,8 +200,9 @@ public enum ConfigLoader {
             c.decode.maxPixels = d.read("maxPixels") { $0.integer($1, at: $2, in: 1...1_000_000_000) } ?? c.decode.maxPixels
             c.decode.cacheSlides = d.read("cacheSlides") { $0.integer($1, at: $2, in: 3...64) } ?? c.decode.cacheSlides
         }
-        readSchedule(&top, into: &c)
-        readOutputs(&top, into: &c)
+        let scheduleEntryPaths = readSchedule(&top, into: &c)
+        readOutputs(&top, into: &c, scheduleEntryPaths: scheduleEntryPaths)
+        scheduleIssues(c, entryPaths: scheduleEntryPaths, outputsSection: top.has("outputs"), reader: top.reader)
         // The schedule's playlists differ in length: with one, home is clamped to the playlist on screen.
         if let home = c.touch.attract?.home, c.schedule == nil, !c.slides.isEmpty, home >= c.slides.count {
             top.reader.report("touch.attract.home", "is slide \(home), but the playlist has \(c.slides.count) slide\(c.slides.count == 1 ? "" : "s") (counted from 0)")

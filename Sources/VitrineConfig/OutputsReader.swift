@@ -14,8 +14,10 @@ extension ConfigLoader {
     static let maximumTouchMatchers = 32
 
     /// Reads `outputs` into `c.outputs`, if it is there. `schedule` must be read
-    /// already: an output's playlist names one of its playlists.
-    static func readOutputs(_ top: inout ObjectReader, into c: inout KioskConfiguration) {
+    /// already: an output's playlist names one of its playlists, and its
+    /// entries may name outputs (`scheduleEntryPaths`: their key paths, as
+    /// `readSchedule` returns them).
+    static func readOutputs(_ top: inout ObjectReader, into c: inout KioskConfiguration, scheduleEntryPaths: [String] = []) {
         guard let (node, path) = top.take("outputs") else { return }
         let reader = top.reader
         guard let items = reader.sequence(node, at: path) else { return }
@@ -32,15 +34,19 @@ extension ConfigLoader {
         guard outputs.allSatisfy({ $0 != nil }) else { return }
         let layout = OutputLayout(outputs.map { $0! })
         for issue in layout.issues { reader.report("\(path)[\(issue.output)].\(issue.key)", issue.message) }
-        for issue in outputReferenceIssues(layout, in: c) { reader.report(issue.path, issue.message) }
+        for issue in outputReferenceIssues(layout, in: c, scheduleEntryPaths: scheduleEntryPaths) { reader.report(issue.path, issue.message) }
         c.outputs = layout
     }
 
     /// What `outputs` names elsewhere and does not find there, or clashes with:
     /// a playlist the schedule does not have, and `output.connector` or
-    /// `output.mode`, which choose the one output `outputs` replaces. Also
+    /// `output.mode`, which choose the one output `outputs` replaces; and the
+    /// outputs the schedule's entries name (`scheduleEntryIssues`). Also
     /// asked of a configuration put together from a push and the local file.
-    public static func outputReferenceIssues(_ layout: OutputLayout, in c: KioskConfiguration) -> [ConfigIssue] {
+    /// `scheduleEntryPaths`: the entries' key paths, when reading left some
+    /// out; by default `schedule.entries[i]`.
+    public static func outputReferenceIssues(_ layout: OutputLayout, in c: KioskConfiguration,
+                                             scheduleEntryPaths: [String] = []) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
         let playlists = c.schedule?.playlists.map(\.name) ?? []
         for (index, output) in layout.outputs.enumerated() {
@@ -48,6 +54,7 @@ extension ConfigLoader {
                 issues.append(ConfigIssue(path: "outputs[\(index)].playlist", message: unknownPlaylist(name, among: playlists)))
             }
         }
+        if let schedule = c.schedule { issues += scheduleEntryIssues(schedule, layout: layout, entryPaths: scheduleEntryPaths) }
         if let connector = c.output.connector {
             issues.append(ConfigIssue(path: "output.connector", message: "cannot be given with outputs, which names the connectors: list \(connector) in outputs instead"))
         }

@@ -11,16 +11,27 @@ public struct ScheduleConfiguration: Hashable, Sendable {
     public var timezone: String?
     public var playlists: [PlaylistConfiguration] = []
     public var entries: [ScheduleEntry] = []
+    /// The outputs (connector names, as `outputs` has them) each entry names,
+    /// by the entry's index in `entries`. An entry without a key names none:
+    /// it applies to every output that follows the schedule, as every entry
+    /// did before entries could name outputs. Kept beside `entries` rather
+    /// than in them so that the core's `ScheduleEntry` stays free of outputs:
+    /// `shown(onOutput:)` filters the entries before the core sees them.
+    public var entryOutputs: [Int: [String]] = [:]
     /// What shows when no entry applies.
     public var otherwise: ScheduleFallback = .off
 
     public init(timezone: String? = nil, playlists: [PlaylistConfiguration] = [], entries: [ScheduleEntry] = [],
-                otherwise: ScheduleFallback = .off) {
+                entryOutputs: [Int: [String]] = [:], otherwise: ScheduleFallback = .off) {
         self.timezone = timezone
         self.playlists = playlists
         self.entries = entries
+        self.entryOutputs = entryOutputs
         self.otherwise = otherwise
     }
+
+    /// The outputs entry `index` names; empty: it names none.
+    public func outputs(ofEntry index: Int) -> [String] { entryOutputs[index] ?? [] }
 
     public func playlist(named name: String) -> PlaylistConfiguration? { playlists.first { $0.name == name } }
 

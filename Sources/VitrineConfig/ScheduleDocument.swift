@@ -17,7 +17,7 @@ public enum ScheduleDocument {
         }
         var tree: [String: JSONValue] = [
             "playlists": .object(playlists),
-            "entries": .array(schedule.entries.map { .object(entry($0)) }),
+            "entries": .array(schedule.entries.indices.map { .object(entry(schedule.entries[$0], outputs: schedule.outputs(ofEntry: $0))) }),
             "otherwise": otherwise,
         ]
         if let timezone = schedule.timezone { tree["timezone"] = .string(timezone) }
@@ -32,8 +32,11 @@ public enum ScheduleDocument {
         return entry
     }
 
-    static func entry(_ entry: ScheduleEntry) -> [String: JSONValue] {
+    /// An entry; `outputs` only when it names some, so a schedule without
+    /// them is written as it always was.
+    static func entry(_ entry: ScheduleEntry, outputs: [String] = []) -> [String: JSONValue] {
         var tree: [String: JSONValue] = ["playlist": .string(entry.playlist), "priority": JSONValue(entry.priority)]
+        if !outputs.isEmpty { tree["outputs"] = JSONValue(outputs) }
         switch entry.period {
         case .weekly(let window):
             tree["days"] = JSONValue(window.days.sorted().map(\.shortName))

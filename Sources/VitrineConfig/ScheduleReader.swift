@@ -6,14 +6,18 @@ import VitrineYAML
 // rest of the file.
 
 extension ConfigLoader {
-    /// Reads `schedule` from the top-level mapping into `c.schedule`, if it is there.
-    static func readSchedule(_ top: inout ObjectReader, into c: inout KioskConfiguration) {
-        guard let (node, path) = top.take("schedule") else { return }
+    /// Reads `schedule` from the top-level mapping into `c.schedule`, if it is
+    /// there. Returns each entry's key path, by its index in `entries` (an
+    /// entry that could not be read is left out, so the two may differ), for
+    /// what is checked once `outputs` is read: `scheduleIssues`.
+    @discardableResult
+    static func readSchedule(_ top: inout ObjectReader, into c: inout KioskConfiguration) -> [String] {
+        guard let (node, path) = top.take("schedule") else { return [] }
         let reader = top.reader
         if let slides = top.entries.first(where: { $0.key == "slides" })?.value, case .sequence(let items) = slides, !items.isEmpty {
             reader.report("slides", "must be empty when there is a schedule: the schedule's playlists say what shows (move these slides into one of schedule.playlists)")
         }
-        guard var section = reader.object(node, at: path) else { return }
+        guard var section = reader.object(node, at: path) else { return [] }
         defer { section.finish() }
         var schedule = ScheduleConfiguration()
 
@@ -46,7 +50,8 @@ extension ConfigLoader {
         if let (node, path) = section.take("entries"), let items = reader.sequence(node, at: path) {
             for (index, item) in items.enumerated() {
                 let entryPath = "\(path)[\(index)]"
-                guard let entry = readEntry(item, at: entryPath, reader: reader, known: known) else { continue }
+                guard let (entry, outputs) = readEntry(item, at: entryPath, reader: reader, known: known) else { continue }
+                if !outputs.isEmpty { schedule.entryOutputs[schedule.entries.count] = outputs }
                 schedule.entries.append(entry)
                 entryPaths.append(entryPath)
             }
@@ -58,8 +63,24 @@ extension ConfigLoader {
             return known(text, at: path) ? .playlist(text) : nil
         } ?? schedule.otherwise
 
-        // Entries nothing decides between: both key paths, and where they meet.
-        for conflict in schedule.schedule.conflicts() {
+        c.schedule = schedule
+        return entryPaths
+    }
+
+    /// What the schedule's entries say that needs `outputs` read: an entry
+    /// naming outputs in a file without that section (a push names them only
+    /// with `outputs` as `GET /api/v1/config` returns it), and entries nothing
+    /// decides between on some output (`outputConflicts(in:)`), with both key
+    /// paths, where they meet and on which outputs. (What an entry names that
+    /// `outputs` lacks is `outputReferenceIssues`'.)
+    static func scheduleIssues(_ c: KioskConfiguration, entryPaths: [String], outputsSection: Bool, reader: ConfigNodeReader) {
+        guard let schedule = c.schedule else { return }
+        if !outputsSection {
+            for index in schedule.entries.indices where !schedule.outputs(ofEntry: index).isEmpty {
+                reader.report("\(entryPaths[index]).outputs", "names \(schedule.outputs(ofEntry: index).joined(separator: ", ")), but the configuration has no outputs section: list the connectors in outputs, or leave this out for every output")
+            }
+        }
+        for conflict in schedule.outputConflicts(in: c.outputs) {
             let first = schedule.entries[conflict.first], second = schedule.entries[conflict.second]
             let overlap: String
             switch conflict.overlap {
@@ -68,10 +89,42 @@ extension ConfigLoader {
                 let (start, end) = (ScheduleDocument.start(range.from), ScheduleDocument.end(range.until))
                 overlap = start == end ? "on \(start)" : "from \(start) to \(end)"
             }
+            let outputs = conflict.outputs.isEmpty ? "" : " on output\(conflict.outputs.count == 1 ? "" : "s") \(conflict.outputs.joined(separator: ", "))"
             reader.report(entryPaths[conflict.second],
-                          "overlaps \(entryPaths[conflict.first]) \(overlap) with the same priority (\(second.priority)) and another playlist (\(second.playlist), not \(first.playlist)): give one of them a higher priority")
+                          "overlaps \(entryPaths[conflict.first]) \(overlap)\(outputs) with the same priority (\(second.priority)) and another playlist (\(second.playlist), not \(first.playlist)): give one of them a higher priority")
         }
-        c.schedule = schedule
+    }
+
+    /// What the schedule's entries name in `outputs` and do not find there as
+    /// a carousel of its own: an output it does not list, a mirror (which
+    /// shows its source's carousel: name the source), some of a canvas's
+    /// outputs but not the others (one picture across them all).
+    static func scheduleEntryIssues(_ schedule: ScheduleConfiguration, layout: OutputLayout, entryPaths: [String]) -> [ConfigIssue] {
+        var issues: [ConfigIssue] = []
+        let listed = layout.outputs.map(\.name).joined(separator: ", ")
+        for index in schedule.entries.indices {
+            let named = schedule.outputs(ofEntry: index)
+            let path = (entryPaths.indices.contains(index) ? entryPaths[index] : "schedule.entries[\(index)]") + ".outputs"
+            for (position, name) in named.enumerated() {
+                guard let output = layout.output(named: name) else {
+                    issues.append(ConfigIssue(path: "\(path)[\(position)]", message: "no output named \(name) in outputs; outputs lists \(listed)"))
+                    continue
+                }
+                if let source = output.mirrored {
+                    issues.append(ConfigIssue(path: "\(path)[\(position)]", message: "\(name) mirrors \(source) and shows what it shows: name \(source)"))
+                }
+            }
+            var reported = Set<String>()
+            for name in named {
+                guard let canvas = layout.output(named: name)?.canvas, reported.insert(canvas.name).inserted else { continue }
+                let members = layout.members(ofCanvas: canvas.name).map { layout.outputs[$0].name }
+                let missing = members.filter { !named.contains($0) }
+                guard !missing.isEmpty else { continue }
+                let given = members.filter(named.contains)
+                issues.append(ConfigIssue(path: path, message: "names \(given.joined(separator: ", ")) but not \(missing.joined(separator: ", ")) of canvas \(canvas.name), which shows one picture across them: name all of its outputs, or none"))
+            }
+        }
+        return issues
     }
 
     /// A name a configuration gives (a playlist, a canvas): letters, digits, - and _.
@@ -121,9 +174,10 @@ extension ConfigLoader {
         return PlaylistConfiguration(name: name, slides: slides)
     }
 
-    /// One entry; `known` reports a playlist name that names nothing.
+    /// One entry and the outputs it names; `known` reports a playlist name
+    /// that names nothing.
     private static func readEntry(_ node: YAMLNode, at path: String, reader: ConfigNodeReader,
-                                  known: (String, String) -> Bool) -> ScheduleEntry? {
+                                  known: (String, String) -> Bool) -> (ScheduleEntry, [String])? {
         guard var object = reader.object(node, at: path) else { return nil }
         defer { object.finish() }
         let playlist = object.read("playlist") { reader, node, path in
@@ -135,6 +189,8 @@ extension ConfigLoader {
         let from = object.read("from") { $0.clockTime($1, at: $2, endOfDay: false) }
         let until = object.read("until") { $0.clockTime($1, at: $2, endOfDay: true) }
         let dates = object.read("dates") { $0.dateRange($1, at: $2) }
+        let outputs = object.read("outputs") { $0.entryOutputs($1, at: $2) }
+        if object.has("outputs"), outputs == nil { return nil }
         let period: SchedulePeriod
         switch (object.has("days"), object.has("dates")) {
         case (true, true):
@@ -160,7 +216,7 @@ extension ConfigLoader {
             period = .weekly(window)
         }
         guard let playlist else { return nil }
-        return ScheduleEntry(playlist: playlist, period: period, priority: priority)
+        return (ScheduleEntry(playlist: playlist, period: period, priority: priority), outputs ?? [])
     }
 }
 
@@ -183,6 +239,29 @@ extension ObjectReader {
 }
 
 extension ConfigNodeReader {
+    /// An entry's `outputs`: a list of connector names, each once. Whether
+    /// `outputs` lists them is checked with the rest of that section
+    /// (`outputReferenceIssues`).
+    func entryOutputs(_ node: YAMLNode, at path: String) -> [String]? {
+        guard let items = sequence(node, at: path) else { return nil }
+        guard !items.isEmpty else {
+            report(path, "must name at least one output; leave outputs out for every output that follows the schedule")
+            return nil
+        }
+        var first: [String: Int] = [:]
+        var names: [String] = []
+        for (index, item) in items.enumerated() {
+            guard let name = string(item, at: "\(path)[\(index)]") else { continue }
+            if let earlier = first[name] {
+                report("\(path)[\(index)]", "names \(name) again (as \(path)[\(earlier)]): name each output once")
+                continue
+            }
+            first[name] = index
+            names.append(name)
+        }
+        return names.count == items.count ? names : nil
+    }
+
     /// `days`: a day (`mon`, `monday`), `weekdays`, `weekend` or `daily`, or a list of them.
     func weekdays(_ node: YAMLNode, at path: String) -> Set<Weekday>? {
         func word(_ node: YAMLNode, at path: String) -> Set<Weekday>? {

@@ -31,8 +31,14 @@ extension KioskConfiguration {
     /// kiosk drives it alone: its `outputs` entry's rotation (else
     /// `output.rotation`) and fit, and its pictures all the time: a mirror's
     /// are its source's, a canvas output's its canvas's, shown whole. A
-    /// playlist becomes the schedule's only playlist, kept in its zone, so its
-    /// slides' `from` and `until` still apply. Its touch takes the devices
+    /// playlist becomes the schedule's `otherwise`, kept in its zone, so its
+    /// slides' `from` and `until` still apply; of the schedule's entries it
+    /// keeps only those naming the output (`schedule.entries[].outputs`),
+    /// none when there are none, and with them the playlists they show. An
+    /// output without a playlist follows the schedule's entries that name it
+    /// and those that name no output, and drops the entries naming only other
+    /// outputs. A mirror follows its source, a canvas output its canvas
+    /// (`OutputLayout.scheduleAudience(of:)`). Its touch takes the devices
     /// bound to the output, its mirrors and the rest of its canvas
     /// (`touch.outputContext`; give it the card's plan with
     /// `TouchOutputContext.plan(_:connectors:)`). Without an `outputs` section,
@@ -44,8 +50,21 @@ extension KioskConfiguration {
         var shown = self
         shown.output.rotation = output.rotation?.rawValue ?? self.output.rotation
         if let fit = output.fit ?? source.fit { shown.fit = fit }
-        if case .playlist(let playlist) = source.content, let schedule, let chosen = schedule.playlist(named: playlist) {
-            shown.schedule = ScheduleConfiguration(timezone: schedule.timezone, playlists: [chosen], entries: [], otherwise: .playlist(playlist))
+        if let schedule {
+            let audience = layout.scheduleAudience(of: name)
+            if case .playlist(let playlist) = source.content {
+                // Its own playlist is what shows when none of the entries naming it applies.
+                if let chosen = schedule.playlist(named: playlist) {
+                    let named = schedule.keepingEntries(schedule.entryIndices(forAudience: audience, followsSchedule: false))
+                    let used = Set(named.entries.map(\.playlist) + [playlist])
+                    // Only the playlists it can show: without an entry naming it, its own alone, as before.
+                    let playlists = named.entries.isEmpty ? [chosen] : schedule.playlists.filter { used.contains($0.name) }
+                    shown.schedule = ScheduleConfiguration(timezone: schedule.timezone, playlists: playlists, entries: named.entries,
+                                                           entryOutputs: named.entryOutputs, otherwise: .playlist(playlist))
+                }
+            } else if schedule.namesOutputs {
+                shown.schedule = schedule.keepingEntries(schedule.entryIndices(forAudience: audience, followsSchedule: true))
+            }
         }
         let defaultRotation = DisplayRotation(rawValue: self.output.rotation) ?? .none
         shown.touch.outputContext = TouchOutputContext(

@@ -13,7 +13,8 @@ struct ScheduleCommand: ParsableCommand {
         abstract: "Print what the configuration's schedule shows now and each change in the days ahead.",
         discussion: """
             The first line says what shows at the start (now, or --from) and until when; then one line per \
-            transition: local time, zone abbreviation, UTC offset, UTC, and what shows from then on. \
+            transition. When the schedule's entries name outputs, one such listing per output \
+            (with --output, that output's alone): local time, zone abbreviation, UTC offset, UTC, and what shows from then on. \
             Exit status: 0; 1 when the configuration has problems, one per line on standard error as \
             FILE: KEY.PATH: PROBLEM (as vitrine check-config prints them).
             """)
@@ -28,6 +29,11 @@ struct ScheduleCommand: ParsableCommand {
 
     @Option(help: "How many days of transitions to list.")
     var days = 7
+
+    @Option(help: ArgumentHelp(
+        "One output's schedule (a connector in outputs, such as HDMI-A-1): the entries naming it or no output, or, for an output with a playlist of its own, that playlist and the entries naming it.",
+        valueName: "NAME"))
+    var output: String?
 
     func validate() throws {
         guard (1...3660).contains(days) else { throw ValidationError("--days must be between 1 and 3660") }
@@ -45,10 +51,34 @@ struct ScheduleCommand: ParsableCommand {
             for issue in error.issues { writeToStandardError("\(config): \(issue)\n") }
             throw ExitCode(1)
         }
-        guard let schedule = configuration.schedule else {
+        // One listing per output when entries name outputs: together they would mix what different screens show.
+        var listings: [(output: String?, shown: KioskConfiguration)] = [(nil, configuration)]
+        if let output {
+            guard let layout = configuration.outputs else {
+                writeToStandardError("\(config): --output \(output): the configuration has no outputs section\n")
+                throw ExitCode(1)
+            }
+            guard layout.output(named: output) != nil else {
+                writeToStandardError("\(config): --output \(output): no output named \(output) in outputs; outputs lists \(layout.outputs.map(\.name).joined(separator: ", "))\n")
+                throw ExitCode(1)
+            }
+            listings = [(output, configuration.shown(onOutput: output))]
+        } else if let layout = configuration.outputs, configuration.schedule?.namesOutputs == true {
+            listings = layout.scheduleLeaders.map { ($0, configuration.shown(onOutput: $0)) }
+        }
+        guard configuration.schedule != nil else {
             print("\(config): no schedule: the \(configuration.slides.count) slides of slides show all the time")
             return
         }
+        for (index, listing) in listings.enumerated() {
+            if index > 0 { print("") }
+            try list(listing.shown.schedule!, output: listing.output)
+        }
+    }
+
+    /// The state at the start and the transitions after it, of one schedule
+    /// (one output's, when `output` is given).
+    private func list(_ schedule: ScheduleConfiguration, output: String?) throws {
         guard let zone = schedule.zone() else {
             writeToStandardError("\(config): schedule.timezone: unknown time zone \(schedule.timezone ?? "")\n")
             throw ExitCode(1)
@@ -66,7 +96,7 @@ struct ScheduleCommand: ParsableCommand {
         var line = "\(from == nil ? "Now" : "At") \(format.local(start)): \(format.describe(state.showing))"
         if let since = state.since { line += ", since \(format.local(since))" }
         line += state.until.map { ", until \(format.local($0))" } ?? ", with no change ahead"
-        print(line)
+        print(output.map { "Output \($0): \(line)" } ?? line)
         let zoneName = zone.identifier + (zone.isSystem ? " (the system's zone)" : "")
         print("Transitions in the \(days) day\(days == 1 ? "" : "s") from then, time zone \(zoneName):")
         let end = start + Int64(days) * 86_400

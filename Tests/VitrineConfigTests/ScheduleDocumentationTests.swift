@@ -51,4 +51,33 @@ struct ScheduleDocumentationTests {
         // 02:30 does not exist on 29 March: the night ends at 03:00 CEST.
         #expect(actual.contains(ScheduleTransition(utc("2026-03-29T01:00:00Z"), .off)))
     }
+    @Test func theNamedOutputsExampleIsValidAndItsListingIsWhatEachOutputDoes() throws {
+        let sections = try blocks(after: "Schedule")
+        let yaml = try #require(sections.first { $0.language == "yaml" && $0.text.contains("outputs: [DSI-1]") }?.text)
+        let c = try ConfigLoader.parse(yaml)
+        let listing = try #require(sections.first { $0.text.hasPrefix("$ vitrine schedule --config lobby.yaml") }?.text)
+        // One group of rows per output, each headed "Output NAME: ...".
+        var documented: [String: [ScheduleTransition]] = [:]
+        var output: String?
+        for line in listing.split(separator: "\n") {
+            if line.hasPrefix("Output ") { output = String(line.dropFirst(7).prefix { $0 != ":" }) }
+            guard line.hasPrefix("  "), let output else { continue }
+            let row = line.split(separator: " ", maxSplits: 6, omittingEmptySubsequences: true).map(String.init)
+            let what = row[6].trimmingCharacters(in: .whitespaces)
+            let showing: ScheduleShowing = what == "screen off" ? .off : .playlist(String(what.split(separator: " ").last!), slides: [])
+            documented[output, default: []].append(ScheduleTransition(utc(row[5]), showing))
+        }
+        #expect(documented.keys.sorted() == ["DSI-1", "HDMI-A-1"])
+        for (name, rows) in documented {
+            let schedule = try #require(c.shown(onOutput: name).schedule)
+            let timeline = try #require(schedule.timeline())
+            let actual = transitions(timeline, from: utc("2026-12-30T11:00:00Z"), days: 2).map {
+                ScheduleTransition($0.instant, $0.showing.playlistName.map { .playlist($0, slides: []) } ?? .off)
+            }
+            #expect(actual == rows, "\(name)")
+        }
+        // The television is off at night, the panel never.
+        #expect(documented["HDMI-A-1"]?.contains { $0.showing == .off } == true)
+        #expect(documented["DSI-1"]?.allSatisfy { $0.showing != .off } == true)
+    }
 }

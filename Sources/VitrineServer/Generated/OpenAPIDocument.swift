@@ -2927,7 +2927,7 @@ components:
         Playlists by time of day, day of the week and date (docs/configuration.md, "Schedule"). With a schedule, the
         kiosk shows the playlist its entries choose at the wall-clock time, or `otherwise`, and the top-level `slides`
         must be empty. Refused with 422 and key paths: an entry naming no playlist, two
-        entries of the same kind and priority naming different playlists that overlap, an unknown zone, `until` not
+        entries of the same kind and priority naming different playlists that overlap (on one output), an unknown zone, `until` not
         after `from`, an impossible date. Times are on the zone's wall clock, including daylight saving time.
       properties:
         timezone:
@@ -2992,6 +2992,15 @@ components:
           minimum: -1000
           maximum: 1000
           default: 0
+        outputs:
+          type: array
+          minItems: 1
+          uniqueItems: true
+          description: The outputs (connector names in `outputs`) this entry is for; without it, every output without a `playlist` of its own. Refused with 422 when `outputs` (the local file's) does not list one, names a mirror, or some of a canvas's outputs but not all; a configuration naming outputs here must carry an `outputs` section. Overlaps are judged per output. Written back only when given.
+          items:
+            type: string
+            minLength: 1
+          example: [HDMI-A-1]
         days:
           description: "`mon` … `sun` (or `monday` …), `weekdays`, `weekend` or `daily`, or a list of them. GET returns the list of short names."
           oneOf:

@@ -212,7 +212,11 @@ public final class StateStore: Sendable {
         var combined = pushed
         combined.output = local.output
         return ConfigLoader.outputReferenceIssues(layout, in: combined).map { issue in
-            ConfigIssue(path: issue.path, message: "\(issue.message), which the kiosk's local configuration file shows there: keep that playlist in schedule.playlists")
+            // An output's playlist is the local file's to name; an entry's outputs are checked against the local outputs.
+            let why = issue.path.hasSuffix(".playlist")
+                ? "which the kiosk's local configuration file shows there: keep that playlist in schedule.playlists"
+                : "against the outputs the kiosk's local configuration file lists"
+            return ConfigIssue(path: issue.path, message: "\(issue.message), \(why)")
         }
     }
 

@@ -21,6 +21,17 @@ public struct DRMMode: Hashable, Sendable, CustomStringConvertible {
         isPreferred = info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0
     }
 
+    /// A mode no display offered: the size and rate a connector waiting for
+    /// its display is laid out at until a hotplug brings a real one. It is
+    /// never set on a CRTC.
+    static func standIn(width: Int, height: Int, refreshHertz: Int = 60) -> DRMMode {
+        var info = drmModeModeInfo()
+        info.hdisplay = UInt16(clamping: width)
+        info.vdisplay = UInt16(clamping: height)
+        info.vrefresh = UInt32(clamping: refreshHertz)
+        return DRMMode(info)
+    }
+
     public var size: PixelSize { PixelSize(width: width, height: height) }
     public var refreshHertz: Double { Double(refreshMillihertz) / 1000 }
     /// One refresh period.

@@ -65,6 +65,39 @@ public final class DRMScanout {
         (mode, buffers) = try Self.firstAccepted(candidates, on: connector, interface: interface, card: card)
     }
 
+    /// Opens a connector whose display is not there yet (an output that
+    /// `wait`s: unplugged, or switched off at boot): the CRTC (`crtcIndex`,
+    /// the plan's kept one) is routed and saved, but no buffer is allocated
+    /// and no mode set. Until a hotplug finds a display on it (`followHotplug`
+    /// then sets the mode as after a replug) `isShowing` is false, and `size`
+    /// and `mode` are `standIn`'s, the size the kiosk lays out at meanwhile.
+    public init(card: DRMCard, waitingOn connectorName: String, standIn: (width: Int, height: Int, refreshHertz: Int),
+                crtcIndex: Int? = nil, interface preference: DRMInterfacePreference = .auto) throws(DRMError) {
+        self.card = card
+        guard card.supportsDumbBuffers else {
+            throw .unsupported(card: card.path, reason: "the driver \(card.driver) has no dumb buffers for CPU drawing")
+        }
+        let atomicAvailable = preference != .legacy && card.enableAtomic()
+        try card.acquireMaster()
+        let connectors = try card.connectors()
+        guard let named = connectors.first(where: { $0.name == connectorName }) else {
+            throw .connectorNotFound(card: card.path, requested: connectorName, available: connectors.map(\.name))
+        }
+        connector = named
+        routing = try Self.route(named, card: card, preferring: crtcIndex)
+        saved = SavedCRTC(card: card, crtcID: routing.crtcID, connectorID: named.id)
+        if atomicAvailable, let properties = AtomicProperties(card: card, routing: routing) {
+            interface = AtomicModeset(card: card, routing: routing, properties: properties)
+        } else if preference == .atomic {
+            throw .unsupported(card: card.path, reason: "atomic modesetting was asked for, but the driver \(card.driver) does not support it")
+        } else {
+            interface = LegacyModeset(card: card, routing: routing)
+        }
+        mode = .standIn(width: standIn.width, height: standIn.height, refreshHertz: standIn.refreshHertz)
+        buffers = []
+        state = .awaitingFirstFrame(ScanoutState.Panel(connection: .unplugged, power: .on))
+    }
+
     deinit { restore() }
 
     public var size: PixelSize { mode.size }

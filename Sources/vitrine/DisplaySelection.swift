@@ -71,7 +71,8 @@ enum DisplaySelection {
             let outputs = try card.outputs()
             let plan = outputs.plan(layout, single: configuration.singleOutput)
             guard let first = plan.driven.first else { throw NoPlannedOutput(card: path, plan: plan) }
-            if plan.driven.count > 1 { return .several(card, plan, connectors: outputs.planConnectors) }
+            // Several, or one with another waiting for its display: each on a lease of its own.
+            if plan.driven.count + plan.waiting.count > 1 { return .several(card, plan, connectors: outputs.planConnectors) }
             let scanout = try DRMScanout(card: card, connectorName: first.connector, mode: first.requestedMode,
                                          crtcIndex: first.crtc, interface: interface)
             return .single(scanout, plan)

@@ -15,7 +15,7 @@ enum OutputGroupDisplays {
                      configuration: KioskConfiguration, logger: Logger) throws -> KioskDisplays {
         let interface = DRMInterfacePreference(rawValue: configuration.output.modesetting.rawValue) ?? .auto
         let groups = try displays(for: plan, connectors: connectors, logger: logger) { output in
-            try leased(output, from: card, interface: interface, logger: logger)
+            try leased(output, waiting: plan.waiting.contains(output), from: card, interface: interface, logger: logger)
         }
         return KioskDisplays(groups: groups, keepAlive: [card])
     }
@@ -112,11 +112,16 @@ enum OutputGroupDisplays {
     }
 
     /// One output on a lease of its own, in the plan's mode; a hotplug asks for that mode again.
-    private static func leased(_ output: PlannedOutput, from card: DRMCard, interface: DRMInterfacePreference,
+    /// A `waiting` one (missing, `whenMissing: wait`) is opened with no display:
+    /// its mode is set when a hotplug brings one.
+    private static func leased(_ output: PlannedOutput, waiting: Bool, from card: DRMCard, interface: DRMInterfacePreference,
                                logger: Logger) throws -> DRMDisplay {
         let lease = try DRMOutputLease(from: card, connectorName: output.connector, crtcIndex: output.crtc)
-        let scanout = try DRMScanout(card: lease.card, connectorName: output.connector, mode: output.requestedMode,
-                                     interface: interface)
+        let scanout = waiting
+            ? try DRMScanout(card: lease.card, waitingOn: output.connector,
+                             standIn: (output.mode.width, output.mode.height, Int(output.mode.refreshHertz.rounded())), interface: interface)
+            : try DRMScanout(card: lease.card, connectorName: output.connector, mode: output.requestedMode, interface: interface)
+        if waiting { logger.notice("\(output.connector) is waiting for its display: shown from when a hotplug brings one") }
         return DRMDisplay(scanout: scanout, modeRequest: output.requestedMode, logger: logger)
     }
 }

@@ -43,6 +43,7 @@ def outputs_checks(guest, results, args, mirror, work):
     before = connector_status(guest)
     forced = before == "disconnected"
     if forced:
+        waiting_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-two.yaml"), "/vm/outputs-two.yaml", work)
         guest.run(f"echo on > {STATUS}")
     status, listing = guest.run("vitrine displays")
     second_head_checks(guest, results, args, mirror, work)
@@ -320,4 +321,34 @@ def touch_checks(guest, results):
                           f"page changes (Virtual-1, Virtual-2) after the left swipe {after_left}, after the right {after_right}")
     finally:
         guest.run("killall evemu-device 2>/dev/null")
+        guest.stop_kiosk(pid)
+
+
+def waiting_checks(guest, results, vitrine, config, guest_config, work):
+    """Virtual-2 disconnected when the kiosk starts (QEMU lit only the first
+    head), so it `wait`s (the default): its loop runs with nothing on screen
+    on a lease of its own, and when the display is plugged in (sysfs `on` and
+    the card's change uevent) its mode is set and it shows its playlist at
+    the slide its timeline has reached, while Virtual-1 is never set up again.
+    Leaves Virtual-2 forced on."""
+    log, pid = LOG, "/tmp/outputs-two.pid"
+    guest.run(f"vitrine run --config {guest_config} --state-dir /tmp/outputs-waiting-state --log-level debug > {log} 2>&1 & echo $! > {pid}")
+    try:
+        guest.wait_for_log(log, "first frame on screen")
+        waits = logged(guest, log, "Virtual-2 is waiting for its display", 10)
+        time.sleep(1.0)
+        first_ok, first = head_matches(guest, vitrine, config, work, "outputs-waiting-head0", 0, "Virtual-1")
+        guest.run(f"echo on > {STATUS} && echo change > /sys/class/drm/card0/uevent")
+        plugged = logged(guest, log, "Virtual-2 is connected: mode set again", 20)
+        time.sleep(1.0)
+        second_ok, second = head_matches(guest, vitrine, config, work, "outputs-waiting-head1", 1, "Virtual-2", (1024, 768))
+        _, first_set_up = guest.run(f"grep -cE 'Virtual-1 (was disconnected|is connected)' {log} || true")
+        refits = int(re.findall(r"\d+", first_set_up)[-1]) if re.findall(r"\d+", first_set_up) else -1
+        _, lines = guest.run(f"grep -E 'waiting for its display|Virtual-2 is connected' {log} | head -2")
+        results.check("outputs: an output missing at start waits on its lease, and shows its playlist at its slide once plugged in; "
+                      "the other head is not set up again",
+                      waits and first_ok and plugged and second_ok and refits == 0,
+                      f"before: {first}; after the plug: {second}; Virtual-1 set up again {refits} time(s); "
+                      f"log: {' | '.join(l.strip()[-110:] for l in lines.splitlines())}")
+    finally:
         guest.stop_kiosk(pid)

@@ -64,4 +64,44 @@ struct OutputGroupTests {
         let groups = plans.plan(outputs, Fixture.pi4(unplugged: ["HDMI-A-1"])).groups
         #expect(groups.map(\.description) == ["HDMI-A-2 (playlist lobby)"])
     }
+
+    @Test func anOutputThatWaitsIsAGroupReadyForItsDisplay() throws {
+        let outputs = [ConfiguredOutput(name: "HDMI-A-1", content: .playlist("lobby")),
+                       ConfiguredOutput(name: "HDMI-A-2", mode: DisplayModeSpec(width: 1280, height: 720), content: .playlist("menu")),
+                       ConfiguredOutput(name: "DSI-1", role: .mirror(of: "HDMI-A-1"))]
+        let plan = plans.plan(outputs, Fixture.pi4(unplugged: ["HDMI-A-2", "DSI-1"]))
+        // Each on its kept CRTC, in the mode it asks for (else the stand-in size).
+        #expect(plan.waiting.map(\.connector) == ["HDMI-A-2", "DSI-1"])
+        #expect(plan.waiting.map(\.crtc) == [4, 2])
+        #expect(plan.waiting[0].mode.size == PixelSize(width: 1280, height: 720) && plan.waiting[0].content == .playlist("menu"))
+        #expect(plan.waiting[1].mode == OutputPlan.waitingStandIn && plan.waiting[1].showing == .mirror(of: "HDMI-A-1"))
+        // The driven group first (the kiosk's own), the mirror in it, the waiting playlist after.
+        #expect(plan.groups.map(\.description) == ["HDMI-A-1 (playlist lobby), mirrored on DSI-1", "HDMI-A-2 (playlist menu)"])
+        // With skip, nothing waits.
+        var skipping = outputs
+        skipping[1].whenMissing = .skip
+        skipping[2].whenMissing = .skip
+        #expect(plans.plan(skipping, Fixture.pi4(unplugged: ["HDMI-A-2", "DSI-1"])).waiting.isEmpty)
+    }
+
+    @Test func aCanvasScreenThatWaitsKeepsItsRegionInTheGroup() throws {
+        var sized = Fixture.wall
+        for index in sized.indices {
+            if case .canvas(var membership) = sized[index].role {
+                (membership.width, membership.height) = (1210, 680)
+                sized[index].role = .canvas(membership)
+            }
+        }
+        let plan = plans.plan(sized, Fixture.pi4(unplugged: ["HDMI-A-2"]))
+        guard case .canvas(let canvas, let members)? = plan.groups.first?.layout, plan.groups.count == 1 else {
+            Issue.record("one canvas group: \(plan.groups)")
+            return
+        }
+        #expect(canvas.size == PixelSize(width: 3875, height: 1080) && members.map(\.connector) == ["HDMI-A-1", "HDMI-A-2"])
+        guard case .canvas(let placement) = members[1].showing else {
+            Issue.record("the waiting screen shows its part: \(members[1].showing)")
+            return
+        }
+        #expect(placement.region == PixelRect(x: 1954, y: 0, width: 1921, height: 1080))
+    }
 }

@@ -51,12 +51,16 @@ extension OutputPlan {
     /// the configuration: one per output with a picture of its own, one per
     /// canvas; a mirror joins its source's group, wherever the source is in it.
     /// A canvas output whose canvas could not be laid out shows its pictures
-    /// whole (the plan says `.own` for it), so it is a group of its own.
+    /// whole (the plan says `.own` for it), so it is a group of its own. The
+    /// outputs that `wait` come after the driven ones: into their canvas's or
+    /// their source's group, or a group of their own, whose loop runs with
+    /// nothing on screen until the display is plugged in. So the first group,
+    /// the kiosk's own, is a driven one whenever one is.
     public var groups: [OutputGroup] {
         var groups: [OutputGroup] = []
         var canvasGroup: [String: Int] = [:]
         var pendingMirrors: [PlannedOutput] = []
-        for output in driven {
+        for output in driven + waiting {
             switch output.showing {
             case .own:
                 groups.append(OutputGroup(layout: .single(output), mirrors: []))

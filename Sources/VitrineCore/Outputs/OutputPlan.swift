@@ -99,6 +99,13 @@ public struct OutputPlan: Hashable, Sendable {
     public let driven: [PlannedOutput]
     /// The configured outputs that are not there as asked.
     public let missing: [MissingOutput]
+    /// The missing outputs that `wait` with a CRTC kept for them on this card,
+    /// each as it will be driven once its display is there: on the kept CRTC,
+    /// in the mode it asks for (until then laid out at that mode's size, or at
+    /// `waitingStandIn` without one), showing what it would. A kiosk opens them
+    /// at start, unplugged, and sets their mode when a hotplug brings a display.
+    /// One a driven mirror stands in for is not among them (the mirror shows its part).
+    public let waiting: [PlannedOutput]
     /// The canvases laid out.
     public let canvases: [CanvasLayout]
     /// What the configuration asks that this card cannot give, one line each.
@@ -117,9 +124,13 @@ public struct OutputPlan: Hashable, Sendable {
         }
         driven = builder.driven
         missing = builder.missing
+        waiting = builder.waiting
         canvases = builder.canvases
         problems = builder.problems
     }
+
+    /// The size a waiting output without a configured mode is laid out at until its display is there.
+    public static let waitingStandIn = OutputMode(width: 1920, height: 1080, refreshMillihertz: 60_000)
 
     /// The plan as `vitrine displays --config` prints it: each connector, then
     /// `missing: …` and `problem: …` lines.
@@ -134,6 +145,7 @@ public struct OutputPlan: Hashable, Sendable {
         var driven: [PlannedOutput] = []
         var undriven: [String: UndrivenReason] = [:]
         var missing: [MissingOutput] = []
+        var waiting: [PlannedOutput] = []
         var canvases: [CanvasLayout] = []
         var problems: [String] = []
 
@@ -205,13 +217,13 @@ public struct OutputPlan: Hashable, Sendable {
             }
             // 3. A CRTC kept for each missing output that waits, from those left.
             let taken = Set(routes.values.compactMap(\.crtc))
-            let waiting = outputs.indices.filter { reasons[$0]?.isMissing == true && outputs[$0].whenMissing == .wait }
+            let awaited = outputs.indices.filter { reasons[$0]?.isMissing == true && outputs[$0].whenMissing == .wait }
                 .compactMap { index in connector(named: outputs[index].name).map { (index, $0) } }
-            let kept = CRTCAssignment(connectors: waiting.map { _, connector in
+            let kept = CRTCAssignment(connectors: awaited.map { _, connector in
                 CRTCAssignment.Connector(name: connector.name, possibleCRTCs: connector.possibleCRTCs.subtracting(taken))
             }, crtcCount: crtcCount)
             var keptCRTC: [Int: Int] = [:]
-            for ((index, _), route) in zip(waiting, kept.outputs) { keptCRTC[index] = route.crtc }
+            for ((index, _), route) in zip(awaited, kept.outputs) { keptCRTC[index] = route.crtc }
 
             let drivenIndices = outputs.indices.filter { routes[$0] != nil }
             // A mirror whose source is not driven takes its place (the first such mirror, for a canvas).
@@ -281,6 +293,29 @@ public struct OutputPlan: Hashable, Sendable {
                 driven.append(PlannedOutput(connector: connector.name, crtc: route.crtc!, keepsCRTC: route.isKept, mode: mode,
                                             requestedMode: output.mode, rotation: rotation(index), fit: fit, content: content,
                                             showing: showing, standsInFor: standsInFor))
+            }
+
+            // 6. The missing outputs that wait, as they will be driven.
+            for index in outputs.indices {
+                guard let crtc = keptCRTC[index], standIns[outputs[index].name] == nil else { continue }
+                let output = outputs[index]
+                let mode = output.mode.map { OutputMode(width: $0.width, height: $0.height,
+                                                        refreshMillihertz: Int((($0.refreshHertz ?? 60) * 1000).rounded())) }
+                    ?? OutputPlan.waitingStandIn
+                var content = output.content, fit = output.fit
+                var showing = PlannedOutput.Showing.own
+                if let source = output.mirrored, let sourceIndex = layout.index(named: source) {
+                    content = outputs[sourceIndex].content
+                    fit = fit ?? outputs[sourceIndex].fit
+                    // A mirror of a source that is not driven either has nothing to mirror yet.
+                    guard routes[sourceIndex] != nil else { continue }
+                    showing = .mirror(of: source)
+                }
+                if let membership = output.canvas, let placement = canvases.first(where: { $0.name == membership.name })?.placement(of: output.name) {
+                    showing = .canvas(placement)
+                }
+                waiting.append(PlannedOutput(connector: output.name, crtc: crtc, keepsCRTC: false, mode: mode, requestedMode: output.mode,
+                                             rotation: rotation(index), fit: fit, content: content, showing: showing))
             }
 
             for (index, output) in outputs.enumerated() {

@@ -3049,14 +3049,15 @@ components:
         cec:
           description: >-
             Which HDMI-CEC adapter tells the TV when the screen goes off (Standby) and on (Image View On, Active
-            Source): `auto` (the adapter of the HDMI output the kiosk drives, if any), `off`, or a device path such
-            as `/dev/cec0`. Read when the kiosk starts.
+            Source): `auto` (the adapter of the HDMI output the kiosk drives, if any, and with several output
+            groups each other group's TV on its own connector's adapter), `off`, or a CEC adapter's device node,
+            `/dev/cecN` (no other path). Read when the kiosk starts.
           default: auto
           oneOf:
             - type: string
               enum: [auto, "off"]
             - type: string
-              pattern: '^/[^\x00]+$'
+              pattern: '^/dev/cec[0-9]{1,3}$'
     Decode:
       type: object
       additionalProperties: false

@@ -45,23 +45,13 @@ public final class DRMScanout {
     public init(card: DRMCard, connectorName: String? = nil, mode request: DRMModeRequest? = nil, crtcIndex: Int? = nil,
                 interface preference: DRMInterfacePreference = .auto) throws(DRMError) {
         self.card = card
-        guard card.supportsDumbBuffers else {
-            throw .unsupported(card: card.path, reason: "the driver \(card.driver) has no dumb buffers for CPU drawing")
-        }
-        let atomicAvailable = preference != .legacy && card.enableAtomic()
-        try card.acquireMaster()
+        let atomicAvailable = try Self.prepare(card, preference)
         let connectors = try card.connectors()
         connector = try Self.choose(connectorNamed: connectorName, from: connectors, card: card.path)
         let candidates = try Self.candidates(mode: request, for: connector)
         routing = try Self.route(connector, card: card, preferring: crtcIndex)
         saved = SavedCRTC(card: card, crtcID: routing.crtcID, connectorID: connector.id)
-        if atomicAvailable, let properties = AtomicProperties(card: card, routing: routing) {
-            interface = AtomicModeset(card: card, routing: routing, properties: properties)
-        } else if preference == .atomic {
-            throw .unsupported(card: card.path, reason: "atomic modesetting was asked for, but the driver \(card.driver) does not support it")
-        } else {
-            interface = LegacyModeset(card: card, routing: routing)
-        }
+        interface = try Self.interface(card: card, routing: routing, atomic: atomicAvailable, preference: preference)
         (mode, buffers) = try Self.firstAccepted(candidates, on: connector, interface: interface, card: card)
     }
 
@@ -74,11 +64,7 @@ public final class DRMScanout {
     public init(card: DRMCard, waitingOn connectorName: String, standIn: (width: Int, height: Int, refreshHertz: Int),
                 crtcIndex: Int? = nil, interface preference: DRMInterfacePreference = .auto) throws(DRMError) {
         self.card = card
-        guard card.supportsDumbBuffers else {
-            throw .unsupported(card: card.path, reason: "the driver \(card.driver) has no dumb buffers for CPU drawing")
-        }
-        let atomicAvailable = preference != .legacy && card.enableAtomic()
-        try card.acquireMaster()
+        let atomicAvailable = try Self.prepare(card, preference)
         let connectors = try card.connectors()
         guard let named = connectors.first(where: { $0.name == connectorName }) else {
             throw .connectorNotFound(card: card.path, requested: connectorName, available: connectors.map(\.name))
@@ -86,19 +72,38 @@ public final class DRMScanout {
         connector = named
         routing = try Self.route(named, card: card, preferring: crtcIndex)
         saved = SavedCRTC(card: card, crtcID: routing.crtcID, connectorID: named.id)
-        if atomicAvailable, let properties = AtomicProperties(card: card, routing: routing) {
-            interface = AtomicModeset(card: card, routing: routing, properties: properties)
-        } else if preference == .atomic {
-            throw .unsupported(card: card.path, reason: "atomic modesetting was asked for, but the driver \(card.driver) does not support it")
-        } else {
-            interface = LegacyModeset(card: card, routing: routing)
-        }
+        interface = try Self.interface(card: card, routing: routing, atomic: atomicAvailable, preference: preference)
         mode = .standIn(width: standIn.width, height: standIn.height, refreshHertz: standIn.refreshHertz)
         buffers = []
         state = .awaitingFirstFrame(ScanoutState.Panel(connection: .unplugged, power: .on))
     }
 
     deinit { restore() }
+
+    /// What every scanout needs of its card first: dumb buffers, atomic
+    /// modesetting unless `legacy` is asked for (returned: whether the driver
+    /// took it), and DRM master.
+    private static func prepare(_ card: DRMCard, _ preference: DRMInterfacePreference) throws(DRMError) -> Bool {
+        guard card.supportsDumbBuffers else {
+            throw .unsupported(card: card.path, reason: "the driver \(card.driver) has no dumb buffers for CPU drawing")
+        }
+        let atomicAvailable = preference != .legacy && card.enableAtomic()
+        try card.acquireMaster()
+        return atomicAvailable
+    }
+
+    /// The atomic interface where the driver has it and its properties resolve, else the legacy one
+    /// (unless `atomic` was asked for).
+    private static func interface(card: DRMCard, routing: OutputRouting, atomic atomicAvailable: Bool,
+                                  preference: DRMInterfacePreference) throws(DRMError) -> ModesetInterface {
+        if atomicAvailable, let properties = AtomicProperties(card: card, routing: routing) {
+            return AtomicModeset(card: card, routing: routing, properties: properties)
+        }
+        if preference == .atomic {
+            throw .unsupported(card: card.path, reason: "atomic modesetting was asked for, but the driver \(card.driver) does not support it")
+        }
+        return LegacyModeset(card: card, routing: routing)
+    }
 
     public var size: PixelSize { mode.size }
     /// "atomic" or "legacy".

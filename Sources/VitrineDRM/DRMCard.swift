@@ -9,6 +9,8 @@ import VitrineSystem
 public final class DRMCard {
     public let path: String
     private let file: OpenFile
+    /// For a lease's card, the card it was leased from, kept open while this one is.
+    private let lessor: DRMCard?
     /// The card's descriptor, for libdrm's calls; it stays open as long as the card.
     public var descriptor: Int32 { file.descriptor }
     /// The kernel driver: `bochs-drm`, `virtio_gpu`, `vc4`.
@@ -45,14 +47,17 @@ public final class DRMCard {
         }
         self.path = path
         self.file = file
+        lessor = nil
     }
 
     /// A card over a descriptor this process already holds: a DRM lease's
-    /// (`DRMOutputLease`), whose objects are all it sees.
-    init(adopting file: consuming OpenFile, driver: String) {
+    /// (`DRMOutputLease`), whose objects are all it sees, holding the card it
+    /// was leased from open (the lease is revoked when that closes).
+    init(adopting file: consuming OpenFile, driver: String, lessor: DRMCard) {
         path = file.path
         self.driver = driver
         self.file = file
+        self.lessor = lessor
     }
 
     /// The device number of the open card (`fstat`), as the kernel's uevents

@@ -4,8 +4,8 @@ import SystemPackage
 import VitrineSystem
 
 /// One output of a card leased to this process's own use
-/// (`drmModeCreateLease`): its connector, its CRTC and the primary plane that
-/// feeds that CRTC, on a descriptor of their own.
+/// (`drmModeCreateLease`): its connector and its CRTC, with the CRTC's own
+/// primary (and cursor) plane, on a descriptor of their own.
 ///
 /// Why a lease: each group of outputs runs its own display loop on a thread
 /// of its own. On one descriptor the flip-complete events of every CRTC
@@ -18,9 +18,10 @@ import VitrineSystem
 ///
 /// The card that made the lease (the lessor) stays open and master for as
 /// long as the lease lives: the kernel revokes every lease when the lessor's
-/// master goes away. The lease holds it. Closing the lease's descriptor ends
-/// the lease and hands its objects back, so the lease ends when its last
-/// owner (the `DRMScanout` on `card`) lets go.
+/// master goes away. The leased card holds it, so whoever holds the lease's
+/// card (its `DRMScanout`) keeps the lessor open. Closing the lease's
+/// descriptor ends the lease and hands its objects back, so the lease ends
+/// when its last owner lets go.
 public final class DRMOutputLease {
     /// The leased objects as a card of their own: the one to pass to `DRMScanout`.
     public let card: DRMCard
@@ -30,15 +31,19 @@ public final class DRMOutputLease {
     /// The card the lease came from, kept open (and master) while the lease lives.
     public let lessor: DRMCard
 
-    /// Leases the connector `connectorName`, the CRTC at `crtcIndex` in the
-    /// card's list (an `OutputPlan`'s) and the primary plane that can feed it.
-    /// The lessor becomes DRM master first, if it is not.
+    /// Leases the connector `connectorName` and the CRTC at `crtcIndex` in
+    /// the card's list (an `OutputPlan`'s). The lessor becomes DRM master
+    /// first, if it is not.
+    ///
+    /// The planes are left to the kernel: for a lessor that has not asked for
+    /// universal planes (`DRM_CLIENT_CAP_UNIVERSAL_PLANES`; the lessor here
+    /// never does) it adds the CRTC's own primary and cursor planes to the
+    /// lease (`drm_lease.c`, `fill_object_idr`), which legacy SetCrtc and
+    /// PageFlip and an atomic commit on the lease all need. Choosing a primary
+    /// plane ourselves could take one that can feed several CRTCs and is
+    /// another CRTC's own, which the next lease would then find taken.
     public init(from lessor: DRMCard, connectorName: String, crtcIndex: Int) throws(DRMError) {
         try lessor.acquireMaster()
-        // Primary planes are listed only to a client that asks for every plane;
-        // the legacy SetCrtc on the lease needs the plane too (the kernel checks
-        // that the lessee holds the CRTC's primary plane).
-        _ = lessor.enableUniversalPlanes()
         let connectors = try lessor.connectors()
         guard let connector = connectors.first(where: { $0.name == connectorName }) else {
             throw .connectorNotFound(card: lessor.path, requested: connectorName, available: connectors.map(\.name))
@@ -49,10 +54,7 @@ public final class DRMOutputLease {
         guard crtcIDs.indices.contains(crtcIndex) else {
             throw .unsupported(card: lessor.path, reason: "no CRTC \(crtcIndex) to lease for \(connectorName): the card has \(crtcIDs.count)")
         }
-        guard let plane = lessor.primaryPlane(feeding: crtcIndex) else {
-            throw .unsupported(card: lessor.path, reason: "no primary plane feeds CRTC \(crtcIndex), so \(connectorName) cannot be leased")
-        }
-        let objects = [connector.id, crtcIDs[crtcIndex], plane.id]
+        let objects = [connector.id, crtcIDs[crtcIndex]]
         var lessee: UInt32 = 0
         let descriptor = objects.withUnsafeBufferPointer { buffer in
             drmModeCreateLease(lessor.descriptor, buffer.baseAddress, Int32(buffer.count), O_CLOEXEC | O_NONBLOCK, &lessee)
@@ -61,10 +63,10 @@ public final class DRMOutputLease {
         guard descriptor >= 0 else {
             let error = Errno(rawValue: -descriptor)
             if error == .permissionDenied || error == .notPermitted { throw .masterHeld(path: lessor.path) }
-            throw .call("drmModeCreateLease of \(connectorName), CRTC \(crtcIndex) and plane \(plane.id)", errno: error, subject: lessor.path)
+            throw .call("drmModeCreateLease of \(connectorName) and CRTC \(crtcIndex)", errno: error, subject: lessor.path)
         }
         card = DRMCard(adopting: OpenFile(adopting: descriptor, path: "\(lessor.path) lease \(lessee) (\(connectorName))"),
-                       driver: lessor.driver)
+                       driver: lessor.driver, lessor: lessor)
         lesseeID = lessee
         self.connectorName = connectorName
         self.lessor = lessor

@@ -26,21 +26,24 @@ enum DisplaySelection {
             return KioskDisplays(headless(configuration, logger: logger, reason: nil))
         case .auto, .drm:
             do {
-                let (scanout, plan): (DRMScanout, OutputPlan?)
+                let (scanout, plan, connectors): (DRMScanout, OutputPlan?, [OutputPlan.Connector])
                 switch try openCard(configuration) {
                 case .several(let card, let several, let connectors):
                     report(several, logger: logger)
                     return try OutputGroupDisplays.open(several, connectors: connectors, on: card, configuration: configuration,
                                                         logger: logger)
-                case .single(let single, let singlePlan):
-                    (scanout, plan) = (single, singlePlan)
+                case .single(let single, let singlePlan, let planned):
+                    (scanout, plan, connectors) = (single, singlePlan, planned)
                 }
                 if let plan { report(plan, logger: logger) }
                 // The mode a hotplug asks for again: the driven output's, with a plan.
                 let request: DisplayModeSpec? = if let plan { plan.driven.first?.requestedMode } else { output.mode }
                 let display = DRMDisplay(scanout: scanout, modeRequest: request, logger: logger)
                 logger.notice("displaying on \(display.description)")
-                return KioskDisplays(display)
+                guard let plan else { return KioskDisplays(display) }
+                // The plan tells the touch binding which listed outputs are there, and their sizes.
+                let shown = OutputShown(output: display.connectorName, plan: plan, connectors: connectors)
+                return KioskDisplays(groups: [OutputDisplay(display: display, shown: shown)])
             } catch {
                 if output.display == .drm {
                     logger.critical("cannot use the display: \(error)")
@@ -54,7 +57,7 @@ enum DisplaySelection {
     /// What a card gives: one output's scanout (with the plan, when `outputs`
     /// chose it), or a plan driving several outputs and the card to lease them from.
     enum OpenedCard {
-        case single(DRMScanout, OutputPlan?)
+        case single(DRMScanout, OutputPlan?, connectors: [OutputPlan.Connector])
         case several(DRMCard, OutputPlan, connectors: [OutputPlan.Connector])
     }
 
@@ -66,7 +69,8 @@ enum DisplaySelection {
         func open(_ path: String) throws -> OpenedCard {
             let card = try DRMCard(path: path)
             guard let layout = configuration.outputs else {
-                return .single(try DRMScanout(card: card, connectorName: output.connector, mode: output.mode, interface: interface), nil)
+                return .single(try DRMScanout(card: card, connectorName: output.connector, mode: output.mode, interface: interface), nil,
+                               connectors: [])
             }
             let outputs = try card.outputs()
             let plan = outputs.plan(layout, single: configuration.singleOutput)
@@ -75,7 +79,7 @@ enum DisplaySelection {
             if plan.driven.count + plan.waiting.count > 1 { return .several(card, plan, connectors: outputs.planConnectors) }
             let scanout = try DRMScanout(card: card, connectorName: first.connector, mode: first.requestedMode,
                                          crtcIndex: first.crtc, interface: interface)
-            return .single(scanout, plan)
+            return .single(scanout, plan, connectors: outputs.planConnectors)
         }
         if let path = output.card { return try open(path) }
         let cards = DRMCard.cardPaths()

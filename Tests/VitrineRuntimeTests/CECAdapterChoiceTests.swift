@@ -40,4 +40,13 @@ import VitrineCEC
                                         onConnectorOnly: true) == nil)
         #expect(CECAdapterChoice.choose(from: adapters, drmConnector: nil, onConnectorOnly: true) == nil)
     }
+
+    @Test func theFirstGroupsTVNeverTakesAnotherGroupsAdapter() {
+        // The first group is the DSI panel (no CEC); the HDMI TV on connector 42 is another group's.
+        let adapters = [Self.adapter(0, 0x1000, connector: 42), Self.adapter(1, 0x2000)]
+        #expect(CECAdapterChoice.choose(from: adapters, drmConnector: .init(card: 0, connector: 50))?.path == "/dev/cec0")
+        #expect(CECAdapterChoice.choose(from: adapters, drmConnector: .init(card: 0, connector: 50),
+                                        othersConnectors: [.init(card: 0, connector: 42)])?.path == "/dev/cec1")
+        #expect(CECAdapterChoice.choose(from: [adapters[0]], drmConnector: nil, othersConnectors: [.init(card: 0, connector: 42)]) == nil)
+    }
 }

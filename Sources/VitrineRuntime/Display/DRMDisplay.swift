@@ -30,6 +30,9 @@ public final class DRMDisplay: DisplayBackend {
             uevents = nil
             logger.warning("no hotplug notifications (\(error)); a replugged display needs a restart")
         }
+        // An output opened waiting for its display: one plugged in between the
+        // plan and the uevent socket would send no event we could hear. Look once.
+        if !scanout.isShowing { followHotplug() }
     }
 
     public var description: String {

@@ -13,9 +13,15 @@ enum CECAdapterChoice {
     /// The TVs of a kiosk's other output groups are found so: each HDMI port
     /// of a Raspberry Pi 4 or 5 has its own adapter, and the first usable one
     /// belongs to the first group's TV.
+    ///
+    /// `othersConnectors`: the connectors of the kiosk's other output groups,
+    /// whose adapters are their TVs': never taken here, even as the fallback.
     static func choose(from adapters: [CECAdapterInfo], drmConnector: CECAdapterInfo.DRMConnectorReference?,
-                       onConnectorOnly: Bool = false) -> CECAdapterInfo? {
-        let usable = adapters.filter { $0.canTransmit && $0.physicalAddress != .tv }
+                       onConnectorOnly: Bool = false, othersConnectors: [CECAdapterInfo.DRMConnectorReference] = []) -> CECAdapterInfo? {
+        let usable = adapters.filter { adapter in
+            adapter.canTransmit && adapter.physicalAddress != .tv
+                && !(adapter.drmConnector.map(othersConnectors.contains) ?? false)
+        }
         if let drmConnector, let match = usable.first(where: { $0.drmConnector == drmConnector }) { return match }
         if onConnectorOnly { return nil }
         return usable.first { $0.physicalAddress.isValid } ?? usable.first

@@ -47,6 +47,8 @@ public final class CECTelevision: @unchecked Sendable {
     private let drmConnector: CECAdapterInfo.DRMConnectorReference?
     /// With `auto`, only the adapter on `drmConnector` (an output group's other than the first).
     private let onConnectorOnly: Bool
+    /// The other output groups' connectors, whose adapters are never this TV's.
+    private let othersConnectors: [CECAdapterInfo.DRMConnectorReference]
     private let logger: Logger
     private let policy: TVPowerSync.Policy
     private let adapterDirectory: String
@@ -63,10 +65,11 @@ public final class CECTelevision: @unchecked Sendable {
     /// other adapter is taken (`CECAdapterChoice`).
     public init?(setting: CECSetting, drmConnector: (card: UInt32, connector: UInt32)?, logger: Logger,
                  policy: TVPowerSync.Policy = TVPowerSync.Policy(), adapterDirectory: String = "/dev",
-                 onConnectorOnly: Bool = false) {
+                 onConnectorOnly: Bool = false, othersConnectors: [(card: UInt32, connector: UInt32)] = []) {
         if case .off = setting { return nil }
         self.setting = setting
         self.onConnectorOnly = onConnectorOnly
+        self.othersConnectors = othersConnectors.map { CECAdapterInfo.DRMConnectorReference(card: $0.card, connector: $0.connector) }
         self.drmConnector = drmConnector.map { CECAdapterInfo.DRMConnectorReference(card: $0.card, connector: $0.connector) }
         self.logger = logger
         self.policy = policy
@@ -253,7 +256,8 @@ public final class CECTelevision: @unchecked Sendable {
                 guard let adapter = try? CECAdapter(path: path) else { return nil }
                 return try? adapter.info()
             }
-            guard let chosen = CECAdapterChoice.choose(from: infos, drmConnector: drmConnector, onConnectorOnly: onConnectorOnly) else { return .failure(.noAdapter) }
+            guard let chosen = CECAdapterChoice.choose(from: infos, drmConnector: drmConnector, onConnectorOnly: onConnectorOnly,
+                                                        othersConnectors: othersConnectors) else { return .failure(.noAdapter) }
             path = chosen.path
         }
         do throws(CECError) {

@@ -76,8 +76,11 @@ public final class KioskAssembly {
         for group in displays.groups.dropFirst() {
             var groupLogger = logger
             groupLogger[metadataKey: "output"] = "\(group.shown.output ?? group.display.description)"
+            // Only the first group's loop tells systemd (READY, the watchdog, STOPPING): one
+            // process, one service state.
             companions.append(try Kiosk(configuration: group.shown.apply(configuration), version: store.current.version,
-                                        display: group.display, logger: groupLogger, takesSignals: false, start: start))
+                                        display: group.display, logger: groupLogger, notifier: ServiceNotifier(environment: [:]),
+                                        takesSignals: false, start: start))
         }
         let display = primary.display
         let channel = local.channel.map { ChannelFollower(settings: $0, store: store, logger: logger, policy: options.channelPolicy) }
@@ -87,7 +90,9 @@ public final class KioskAssembly {
             if let recorded = channel.recordedPlaysUpload { plays.useChannelUpload(recorded) }
             channel.onPlaysUpload { url in plays.useChannelUpload(url) }
         }
-        let television = CECTelevision(setting: configuration.power.cec, drmConnector: display.connectorReference, logger: logger)
+        // The first group's TV is found as with one output, but never on another group's connector.
+        let television = CECTelevision(setting: configuration.power.cec, drmConnector: display.connectorReference, logger: logger,
+                                       othersConnectors: displays.groups.dropFirst().compactMap(\.display.connectorReference))
         // With `auto`, each other group's TV is the one on its own connector's adapter, if the
         // driver says which adapter sits on which connector (vc4 does); never the first group's.
         let companionTelevisions: [CECTelevision?] = zip(companions, displays.groups.dropFirst()).map { companion, group in

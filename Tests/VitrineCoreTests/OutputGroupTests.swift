@@ -85,14 +85,7 @@ struct OutputGroupTests {
     }
 
     @Test func aCanvasScreenThatWaitsKeepsItsRegionInTheGroup() throws {
-        var sized = Fixture.wall
-        for index in sized.indices {
-            if case .canvas(var membership) = sized[index].role {
-                (membership.width, membership.height) = (1210, 680)
-                sized[index].role = .canvas(membership)
-            }
-        }
-        let plan = plans.plan(sized, Fixture.pi4(unplugged: ["HDMI-A-2"]))
+        let plan = plans.plan(Fixture.sizedWall, Fixture.pi4(unplugged: ["HDMI-A-2"]))
         guard case .canvas(let canvas, let members)? = plan.groups.first?.layout, plan.groups.count == 1 else {
             Issue.record("one canvas group: \(plan.groups)")
             return

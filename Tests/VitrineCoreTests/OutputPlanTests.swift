@@ -151,6 +151,18 @@ struct OutputPlanTests {
     static let wall = [ConfiguredOutput(name: "HDMI-A-1", content: .playlist("lobby"), role: .canvas(CanvasMembership(name: "wall", x: 0, y: 0))),
                        ConfiguredOutput(name: "HDMI-A-2", content: .playlist("lobby"), role: .canvas(CanvasMembership(name: "wall", x: 1230, y: 0)))]
 
+    /// The wall with each screen's picture area given (1210x680 mm), so a missing one's place is known.
+    static var sizedWall: [ConfiguredOutput] {
+        wall.map { output in
+            var sized = output
+            if case .canvas(var membership) = output.role {
+                (membership.width, membership.height) = (1210, 680)
+                sized.role = .canvas(membership)
+            }
+            return sized
+        }
+    }
+
     @Test func aTwoScreenCanvasSkipsTheBezel() throws {
         let spanned = plan(Self.wall, Self.pi4())
         #expect(spanned.problems.isEmpty)
@@ -184,13 +196,7 @@ struct OutputPlanTests {
 
     @Test func aMissingScreenKeepsItsPlaceInTheCanvasOrGivesItUp() throws {
         // Configured sizes, so a missing screen's place is known.
-        var sized = Self.wall
-        for index in sized.indices {
-            if case .canvas(var membership) = sized[index].role {
-                (membership.width, membership.height) = (1210, 680)
-                sized[index].role = .canvas(membership)
-            }
-        }
+        var sized = Self.sizedWall
         let waits = plan(sized, Self.pi4(unplugged: ["HDMI-A-2"]))
         let kept = try #require(waits.canvases.first)
         #expect(kept.size == PixelSize(width: 3875, height: 1080) && kept.members.map(\.shownAt) == [PixelSize(width: 1920, height: 1080), nil])

@@ -95,11 +95,15 @@ public final class DRMCard {
         guard drmSetMaster(descriptor) == 0 else { throw .masterHeld(path: path) }
     }
 
-    /// Every connector, probed (`drmModeGetResources`, `drmModeGetConnector`).
-    public func connectors() throws(DRMError) -> [DRMConnector] {
+    /// Every connector, probed (`drmModeGetResources`, `drmModeGetConnector`);
+    /// with `probing: false`, as the kernel last saw it
+    /// (`drmModeGetConnectorCurrent`: no EDID read, no DDC traffic).
+    public func connectors(probing: Bool = true) throws(DRMError) -> [DRMConnector] {
         try withResources { resources in
             (0..<Int(resources.count_connectors)).compactMap { index in
-                guard let connector = drmModeGetConnector(descriptor, resources.connectors[index]) else { return nil }
+                let id = resources.connectors[index]
+                guard let connector = probing ? drmModeGetConnector(descriptor, id) : drmModeGetConnectorCurrent(descriptor, id)
+                else { return nil }
                 defer { drmModeFreeConnector(connector) }
                 return DRMConnector(connector.pointee)
             }

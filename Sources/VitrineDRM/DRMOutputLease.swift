@@ -44,7 +44,8 @@ public final class DRMOutputLease {
     /// another CRTC's own, which the next lease would then find taken.
     public init(from lessor: DRMCard, connectorName: String, crtcIndex: Int) throws(DRMError) {
         try lessor.acquireMaster()
-        let connectors = try lessor.connectors()
+        // Only the connector's id is wanted: the plan has just probed every connector.
+        let connectors = try lessor.connectors(probing: false)
         guard let connector = connectors.first(where: { $0.name == connectorName }) else {
             throw .connectorNotFound(card: lessor.path, requested: connectorName, available: connectors.map(\.name))
         }

@@ -15,11 +15,11 @@ public final class OutputGroupsLink: DisplayLoopLink {
         public let shown: OutputShown
         public let connectors: [String]
 
-        /// - Parameter connectors: nil: the leader `shown.output` alone.
-        public init(control: KioskControl, shown: OutputShown, connectors: [String]? = nil) {
+        /// - Parameter connectors: the group's, as `OutputDisplay.connectors` has them.
+        public init(control: KioskControl, shown: OutputShown, connectors: [String]) {
             self.control = control
             self.shown = shown
-            self.connectors = connectors ?? shown.output.map { [$0] } ?? []
+            self.connectors = connectors
         }
     }
 
@@ -37,10 +37,6 @@ public final class OutputGroupsLink: DisplayLoopLink {
 
     public var outputGroups: [OutputGroupLink] {
         groups.count == 1 ? [OutputGroupLink(connectors: groups[0].connectors, loop: self)] : eachGroup
-    }
-
-    public convenience init(groups: [(control: KioskControl, shown: OutputShown)]) {
-        self.init(groups: groups.map { Group(control: $0.control, shown: $0.shown) })
     }
 
     public var status: KioskStatus { groups[0].control.status }

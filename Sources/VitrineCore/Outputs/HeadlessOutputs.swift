@@ -21,9 +21,4 @@ public enum HeadlessOutputs {
                 modes: [mode], possibleCRTCs: [index], currentCRTC: index)
         }
     }
-
-    /// The plan a headless kiosk follows for `layout`.
-    public static func plan(_ layout: OutputLayout, single: OutputPlan.SingleOutput, size: PixelSize) -> OutputPlan {
-        OutputPlan(layout: layout, single: single, connectors: connectors(for: layout, size: size), crtcCount: layout.outputs.count)
-    }
 }

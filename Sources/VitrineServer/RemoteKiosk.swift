@@ -15,7 +15,8 @@ import VitrineSystem
 public final class RemoteKiosk: Sendable {
     public let store: StateStore
     public let control: any DisplayLoopLink
-    public let metrics: KioskMetrics
+    /// Each output group's display-loop counters, the kiosk's own first.
+    public let metrics: [OutputMetrics]
     public let events: EventHub
     public let fetcher: URLImageFetcher
     public let requests = RequestCounter()
@@ -37,7 +38,7 @@ public final class RemoteKiosk: Sendable {
 
     /// Joins the remote side to a kiosk made with `fetcher`'s view of the state
     /// (`URLImageFetcher.localFiles` in its configuration's downloads).
-    public init(store: StateStore, fetcher: URLImageFetcher, control: any DisplayLoopLink, metrics: KioskMetrics, events: EventHub,
+    public init(store: StateStore, fetcher: URLImageFetcher, control: any DisplayLoopLink, metrics: [OutputMetrics], events: EventHub,
                 logger: Logger, channel: ChannelFollower? = nil, television: CECTelevision? = nil,
                 plays: ProofOfPlay? = nil) {
         self.plays = plays

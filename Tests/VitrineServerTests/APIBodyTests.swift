@@ -408,6 +408,12 @@ struct APIBodyTests {
         try Self.expectMatches(HealthBody(status: .ok, displayAnswerMs: 1), schema: "Health")
         try Self.expectMatches(HealthBody(status: .stalled, displayAnswerMs: 3000, message: "late"), schema: "Health")
         #expect(try Self.json(HealthBody(status: .ok, displayAnswerMs: 1))["message"] == nil, "message only when stalled")
+        #expect(try Self.json(HealthBody(status: .ok, displayAnswerMs: 1))["outputs"] == nil, "outputs only with several groups")
+        let outputs = [OutputHealthBody(output: "HDMI-A-1", status: .ok, displayAnswerMs: 2),
+                       OutputHealthBody(output: "DSI-1", status: .stalled, displayAnswerMs: 3001)]
+        try Self.expectMatches(HealthBody(status: .stalled, displayAnswerMs: 3001, outputs: outputs,
+                                          message: "the display thread of DSI-1 did not answer within 3.0 seconds"), schema: "Health")
+        try Self.expectMatches(outputs[1], schema: "OutputHealth")
         for status in ["200", "503"] {
             for example in try Self.examples(operation: "getHealth", status: status) {
                 #expect(try Self.json(JSONDecoder().decode(HealthBody.self, from: Data(example.encoded()))) == example)

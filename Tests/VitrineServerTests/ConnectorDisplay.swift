@@ -1,3 +1,4 @@
+import Foundation
 import VitrineCore
 import VitrineRuntime
 
@@ -7,10 +8,13 @@ import VitrineRuntime
 final class ConnectorDisplay: DisplayBackend {
     private let display: HeadlessDisplay
     let connectorName: String?
+    private let hang: DisplayHang?
 
-    init(_ display: HeadlessDisplay, connector: String) {
+    /// - Parameter hang: holds the display loop in `isPoweredOn` (read at every turn) while it is hung.
+    init(_ display: HeadlessDisplay, connector: String, hang: DisplayHang? = nil) {
         self.display = display
         connectorName = connector
+        self.hang = hang
     }
 
     var description: String { "\(display.description) as \(connectorName ?? "")" }
@@ -22,11 +26,35 @@ final class ConnectorDisplay: DisplayBackend {
     var lastScanout: MonotonicInstant? { display.lastScanout }
     var isReadyForFrame: Bool { display.isReadyForFrame }
     var isShowing: Bool { display.isShowing }
-    var isPoweredOn: Bool { display.isPoweredOn }
+    var isPoweredOn: Bool {
+        hang?.passThrough()
+        return display.isPoweredOn
+    }
     var isFlipPending: Bool { display.isFlipPending }
     func acquireCanvas() -> PixelCanvas? { display.acquireCanvas() }
     func present(at now: MonotonicInstant) throws { try display.present(at: now) }
     func handleEvents(on descriptor: Int32) throws { try display.handleEvents(on: descriptor) }
     func setPower(_ on: Bool) throws { try display.setPower(on) }
     func close() { display.close() }
+}
+
+/// Holds a display loop inside a display call while hung, as a loop stuck in a
+/// driver would be: for what the API and the watchdog make of a hung loop.
+final class DisplayHang: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var hung = false
+
+    func hang() { condition.withLock { hung = true } }
+
+    func release() {
+        condition.withLock {
+            hung = false
+            condition.broadcast()
+        }
+    }
+
+    /// Returns at once unless hung; then when released.
+    func passThrough() {
+        condition.withLock { while hung { condition.wait() } }
+    }
 }

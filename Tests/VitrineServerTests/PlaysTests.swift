@@ -248,7 +248,7 @@ struct PlaysTests {
         let red = ContentDigest.sha256(try FileIO.read(harness.directory + "/red.jpg"))
         let before = Date()
         try await harness.application().test(.router) { client in
-            #expect(await harness.eventually { harness.remote.control.status.currentSlide == 0 && harness.remote.metrics.snapshot.framesPresented > 0 })
+            #expect(await harness.eventually { harness.remote.control.status.currentSlide == 0 && harness.remote.metrics[0].metrics.snapshot.framesPresented > 0 })
             try await Task.sleep(for: .milliseconds(100))
             for command in ["next", "next"] {
                 let slide = harness.remote.control.status.currentSlide

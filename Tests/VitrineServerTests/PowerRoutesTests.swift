@@ -18,7 +18,7 @@ struct PowerRoutesTests {
     @Test func offPresentsNothingAndHoldsRotationAndOnShowsThePresentAtOnce() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        let frames: @Sendable () -> Int = { harness.remote.metrics.snapshot.framesPresented }
+        let frames: @Sendable () -> Int = { harness.remote.metrics[0].metrics.snapshot.framesPresented }
         try await harness.application().test(.router) { client in
             let before = try await Self.power(client)
             #expect(before["state"] as? String == "on" && before["requested"] as? String == "on")
@@ -29,7 +29,7 @@ struct PowerRoutesTests {
             #expect(status == .accepted && answer["requested"] as? String == "off")
             #expect(await harness.eventually { harness.remote.control.status.pausedBecause.contains("screenOff") })
             #expect(try await Self.power(client)["state"] as? String == "off")
-            #expect(harness.remote.metrics.snapshot.screenOn == false)
+            #expect(harness.remote.metrics[0].metrics.snapshot.screenOn == false)
             // Off, a page change happens in the carousel but nothing reaches the display.
             let dark = frames()
             #expect(try await StatusAndEventsTests.control(client, #"{"command": "next"}"#).0 == .accepted)

@@ -137,12 +137,12 @@ struct StatusAndEventsTests {
     @Test func metricsCountFramesDecodesAndRequests() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        #expect(await harness.eventually { harness.remote.metrics.snapshot.framesPresented > 0 })
+        #expect(await harness.eventually { harness.remote.metrics[0].metrics.snapshot.framesPresented > 0 })
         try await harness.application().test(.router) { client in
             try await client.execute(uri: "/api/v1/status", method: .get) { _ in }
             try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { _ in }
             _ = try await Self.control(client, #"{"command": "next"}"#)
-            #expect(await harness.eventually { harness.remote.metrics.snapshot.slideChanges == 1 })
+            #expect(await harness.eventually { harness.remote.metrics[0].metrics.snapshot.slideChanges == 1 })
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
                 #expect(text.contains("# TYPE vitrine_frames_presented_total counter\n"))
@@ -182,7 +182,7 @@ struct StatusAndEventsTests {
         gaps.seconds = 0.2
         gaps.count = 11
         snapshot.frameGaps[.kenBurns] = gaps
-        let text = PrometheusExposition.text(kiosk: snapshot, requests: [:], uptimeSeconds: 1)
+        let text = PrometheusExposition.text(kiosk: [(nil, snapshot)], requests: [:], uptimeSeconds: 1)
         #expect(text.contains("# TYPE vitrine_frame_gap_seconds histogram\n"))
         #expect(text.contains("vitrine_frame_gap_seconds_bucket{motion=\"kenburns\",le=\"0.0155\"} 3\n"))
         #expect(text.contains("vitrine_frame_gap_seconds_bucket{motion=\"kenburns\",le=\"0.0175\"} 9\n"))

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import VitrineConfig
 import VitrineCore
 import VitrineSystem
 
@@ -20,9 +21,19 @@ final class LifecycleReporter {
         self.startedAt = startedAt
     }
 
-    /// Pings the watchdog if a ping is due; once every loop turn.
+    /// Pings the watchdog if a ping is due; once every loop turn. A ping held
+    /// back for a hung companion loop is logged once, as is its recovery.
     func pingIfDue(at now: MonotonicInstant) {
+        let before = notifier.withheldFor
         nextWatchdogPing = notifier.pingIfDue(at: now)
+        switch (before, notifier.withheldFor) {
+        case (nil, let hung?):
+            logger.error("the display loop of output \(hung.name) has not turned for \(DurationSyntax.format(.milliseconds((now - hung.lastBeat).nanoseconds / 1_000_000))); the systemd watchdog is no longer pinged, so the kiosk will be restarted unless it recovers")
+        case (let hung?, nil):
+            logger.notice("the display loop of output \(hung.name) turns again; the systemd watchdog is pinged again")
+        default:
+            break
+        }
     }
 
     /// The first frame with every visible picture decoded is on screen: tell

@@ -9,11 +9,23 @@ import VitrineCore
 /// `WATCHDOG=1` from the loop itself: if the display thread hangs, the pings
 /// stop and systemd restarts the service (`WatchdogSec=` in the unit). Outside
 /// systemd (no `NOTIFY_SOCKET`) every call does nothing.
+///
+/// With several output groups, only the first group's loop has the process's
+/// notifier. Each other loop has a companion notifier
+/// (`companion(beating:)`) that sends nothing and beats a `LoopHeartbeat` at
+/// the same interval; the first loop's pings stop while any companion's
+/// heartbeat is older than the watchdog's timeout (`watch(_:)`).
 public final class ServiceNotifier {
     private let socketPath: String?
     /// Half the watchdog timeout, as systemd recommends; nil without a watchdog.
     public let watchdogInterval: Duration?
     private var lastPing: MonotonicInstant?
+    /// A companion's: beaten where the process's notifier would ping.
+    private let heartbeat: LoopHeartbeat?
+    /// The other loops' heartbeats, each of which must be fresh for a ping.
+    private var companions: [LoopHeartbeat] = []
+    /// The companion whose heartbeat held back the last ping due; nil when it was sent.
+    public private(set) var withheldFor: LoopHeartbeat?
 
     public init(environment: [String: String] = ServiceNotifier.processEnvironment()) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
@@ -24,6 +36,28 @@ public final class ServiceNotifier {
         } else {
             watchdogInterval = nil
         }
+        heartbeat = nil
+    }
+
+    private init(companionBeating heartbeat: LoopHeartbeat, every interval: Duration?) {
+        socketPath = nil
+        watchdogInterval = interval
+        self.heartbeat = heartbeat
+    }
+
+    /// The notifier for another output group's loop: it tells systemd nothing
+    /// (one process, one service state) and beats `heartbeat` at this
+    /// notifier's watchdog interval, which wakes that loop as often. Pass the
+    /// heartbeats to `watch(_:)`.
+    public func companion(beating heartbeat: LoopHeartbeat) -> ServiceNotifier {
+        ServiceNotifier(companionBeating: heartbeat, every: watchdogInterval)
+    }
+
+    /// Makes each watchdog ping wait for every one of `heartbeats` to have
+    /// beaten within the watchdog's timeout (twice the interval). Call before
+    /// the loops run.
+    public func watch(_ heartbeats: [LoopHeartbeat]) {
+        companions = heartbeats
     }
 
     public static func processEnvironment() -> [String: String] {
@@ -41,13 +75,23 @@ public final class ServiceNotifier {
         send("READY=1\nSTATUS=\(status)")
     }
 
-    /// `WATCHDOG=1` if one is due at `now`; returns when the next one is due.
+    /// `WATCHDOG=1` if one is due at `now` (a companion's heartbeat instead);
+    /// returns when the next one is due.
+    ///
+    /// A ping due while a companion loop has not turned for the whole timeout
+    /// is withheld (`withheldFor`), and tried again an interval later: if that
+    /// loop stays hung, systemd's timeout runs out and it restarts the kiosk.
     @discardableResult
     public func pingIfDue(at now: MonotonicInstant) -> MonotonicInstant? {
         guard let watchdogInterval else { return nil }
         if let lastPing, now < lastPing + watchdogInterval { return lastPing + watchdogInterval }
-        send("WATCHDOG=1")
         lastPing = now
+        if let heartbeat {
+            heartbeat.beat(at: now)
+            return now + watchdogInterval
+        }
+        withheldFor = companions.first { now - $0.lastBeat > watchdogInterval * 2 }
+        if withheldFor == nil { send("WATCHDOG=1") }
         return now + watchdogInterval
     }
 

@@ -70,18 +70,24 @@ public final class KioskAssembly {
         let primary = displays.groups[0]
         // One start for every group: their rotations share deadlines (`Kiosk.init(start:)`).
         let start = KioskClock.system.now()
-        let kiosk = try Kiosk(configuration: primary.shown.apply(configuration), version: store.current.version,
-                              display: primary.display, logger: logger, start: start)
-        var companions: [Kiosk] = []
+        // Only the first group's loop tells systemd (READY, the watchdog, STOPPING): one
+        // process, one service state. The others beat heartbeats it watches, so a hung
+        // companion loop stops the watchdog's pings as a hung first loop would.
+        let notifier = ServiceNotifier()
+        var companions: [Kiosk] = [], heartbeats: [LoopHeartbeat] = []
         for group in displays.groups.dropFirst() {
+            let name = group.shown.output ?? group.display.description
             var groupLogger = logger
-            groupLogger[metadataKey: "output"] = "\(group.shown.output ?? group.display.description)"
-            // Only the first group's loop tells systemd (READY, the watchdog, STOPPING): one
-            // process, one service state.
+            groupLogger[metadataKey: "output"] = "\(name)"
+            let heartbeat = LoopHeartbeat(name: name, startedAt: start.monotonic)
+            heartbeats.append(heartbeat)
             companions.append(try Kiosk(configuration: group.shown.apply(configuration), version: store.current.version,
-                                        display: group.display, logger: groupLogger, notifier: ServiceNotifier(environment: [:]),
+                                        display: group.display, logger: groupLogger, notifier: notifier.companion(beating: heartbeat),
                                         takesSignals: false, start: start))
         }
+        notifier.watch(heartbeats)
+        let kiosk = try Kiosk(configuration: primary.shown.apply(configuration), version: store.current.version,
+                              display: primary.display, logger: logger, notifier: notifier, start: start)
         let display = primary.display
         let channel = local.channel.map { ChannelFollower(settings: $0, store: store, logger: logger, policy: options.channelPolicy) }
         // Plays go to the URL the channel names (unless the local file names its
@@ -108,7 +114,12 @@ public final class KioskAssembly {
         let link = OutputGroupsLink(groups: zip([kiosk] + companions, displays.groups).map {
             OutputGroupsLink.Group(control: $0.control, shown: $1.shown, connectors: $1.connectors)
         })
-        let remote = RemoteKiosk(store: store, fetcher: fetcher, control: link, metrics: kiosk.metrics, events: events,
+        // One group's samples carry no label, as before there were groups.
+        let metrics = zip([kiosk] + companions, displays.groups).map {
+            OutputMetrics(output: displays.groups.count > 1 ? $1.connectors.first ?? $1.display.description : nil,
+                          metrics: $0.metrics)
+        }
+        let remote = RemoteKiosk(store: store, fetcher: fetcher, control: link, metrics: metrics, events: events,
                                  logger: logger, channel: channel, television: television, plays: plays)
         kiosk.onEvent = { event in
             if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }

@@ -138,7 +138,8 @@ paths:
       summary: Whether the display loop is alive
       description: |
         Healthy when the display thread itself answers: the server asks it for a ping, which it answers at its
-        next turn (it is woken for it). No answer within 3 seconds is a stalled display loop.
+        next turn (it is woken for it). No answer within 3 seconds is a stalled display loop. A kiosk that drives
+        several output groups has a display thread for each; all are asked at once, and each is listed in `outputs`.
       responses:
         "200":
           description: The display loop is running.
@@ -1786,10 +1787,32 @@ components:
         displayAnswerMs:
           type: integer
           minimum: 0
-          description: Milliseconds the display thread took to answer; when stalled, how long the server waited.
+          description: Milliseconds the slowest display thread took to answer; when stalled, how long the server waited.
+        outputs:
+          type: array
+          description: |
+            With several output groups (`outputs` in the configuration), each group's display thread, the kiosk's own
+            first; left out with one. The kiosk is healthy only when every one answers.
+          items:
+            $ref: "#/components/schemas/OutputHealth"
         message:
           type: string
-          description: Why the kiosk is not healthy (only when stalled).
+          description: Why the kiosk is not healthy (only when stalled); with several output groups it names the stalled ones.
+    OutputHealth:
+      type: object
+      additionalProperties: false
+      required: [output, status, displayAnswerMs]
+      properties:
+        output:
+          type: string
+          description: The group's name, its leading output's connector (`HDMI-A-1`).
+        status:
+          type: string
+          enum: [ok, stalled]
+        displayAnswerMs:
+          type: integer
+          minimum: 0
+          description: Milliseconds this group's display thread took to answer; when stalled, how long the server waited.
     Asset:
       type: object
       additionalProperties: false

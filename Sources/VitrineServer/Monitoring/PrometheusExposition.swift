@@ -34,40 +34,73 @@ struct RequestCountingMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// One output group's display-loop counters, under the name `/metrics` labels them with.
+public struct OutputMetrics: Sendable {
+    /// The group's leading output (`output="HDMI-A-1"`); nil for a kiosk with one group, whose samples carry no label.
+    public let output: String?
+    public let metrics: KioskMetrics
+
+    public init(output: String?, metrics: KioskMetrics) {
+        self.output = output
+        self.metrics = metrics
+    }
+}
+
 /// The Prometheus text format (version 0.0.4) of the kiosk's counters.
+///
+/// Each output group's loop keeps its own counters. With one group its samples
+/// are bare, as they always were; with several, each family has one sample per
+/// group labelled `output="<connector>"`, so that `sum without (output)` is the
+/// kiosk's and a stalled or dark screen shows on its own.
 enum PrometheusExposition {
-    static func text(kiosk: KioskMetrics.Snapshot, requests: [String: Int], uptimeSeconds: Double) -> String {
+    static func text(kiosk loops: [(output: String?, snapshot: KioskMetrics.Snapshot)], requests: [String: Int],
+                     uptimeSeconds: Double) -> String {
         var out = PrometheusLines()
-        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
-            out.metric(name, type, help, samples)
+        func metric(_ name: String, _ type: String, _ help: String, _ value: (KioskMetrics.Snapshot) -> String) {
+            out.metric(name, type, help, loops.map { (labels(output: $0.output), value($0.snapshot)) })
         }
-        metric("vitrine_frames_presented_total", "counter", "Frames presented to the display.", [("", "\(kiosk.framesPresented)")])
-        metric("vitrine_slide_changes_total", "counter", "Page changes, by any cause.", [("", "\(kiosk.slideChanges)")])
-        metric("vitrine_touches_total", "counter", "Fingers put down on a touch device.", [("", "\(kiosk.touches)")])
-        metric("vitrine_screen_on", "gauge", "1 while the screen is lit, 0 while it is switched off.", [("", kiosk.screenOn ? "1" : "0")])
+        metric("vitrine_frames_presented_total", "counter", "Frames presented to the display.") { "\($0.framesPresented)" }
+        metric("vitrine_slide_changes_total", "counter", "Page changes, by any cause.") { "\($0.slideChanges)" }
+        metric("vitrine_touches_total", "counter", "Fingers put down on a touch device.") { "\($0.touches)" }
+        metric("vitrine_screen_on", "gauge", "1 while the screen is lit, 0 while it is switched off.") { $0.screenOn ? "1" : "0" }
         out.append("# HELP vitrine_decode_seconds Time to decode and frame one slide picture.")
         out.append("# TYPE vitrine_decode_seconds histogram")
-        for (index, bound) in KioskMetrics.decodeBuckets.enumerated() {
-            out.append("vitrine_decode_seconds_bucket{le=\"\(bound)\"} \(kiosk.decodeBucketCounts[index])")
+        for (output, kiosk) in loops {
+            histogram(&out, "vitrine_decode_seconds", labels: labels(output: output), bounds: KioskMetrics.decodeBuckets,
+                      counts: kiosk.decodeBucketCounts, sum: kiosk.decodeSeconds, count: kiosk.decodeCount)
         }
-        out.append("vitrine_decode_seconds_bucket{le=\"+Inf\"} \(kiosk.decodeBucketCounts[KioskMetrics.decodeBuckets.count])")
-        out.append("vitrine_decode_seconds_sum \(kiosk.decodeSeconds)")
-        out.append("vitrine_decode_seconds_count \(kiosk.decodeCount)")
         out.append("# HELP vitrine_frame_gap_seconds Time between consecutive frames presented for one motion: a transition, or a Ken Burns picture moving.")
         out.append("# TYPE vitrine_frame_gap_seconds histogram")
-        for motion in FrameMotion.allCases {
-            let gaps = kiosk.frameGaps[motion] ?? KioskMetrics.GapHistogram()
-            for (index, bound) in KioskMetrics.frameGapBuckets.enumerated() {
-                out.append("vitrine_frame_gap_seconds_bucket{motion=\"\(motion.rawValue)\",le=\"\(bound)\"} \(gaps.bucketCounts[index])")
+        for (output, kiosk) in loops {
+            for motion in FrameMotion.allCases {
+                let gaps = kiosk.frameGaps[motion] ?? KioskMetrics.GapHistogram()
+                histogram(&out, "vitrine_frame_gap_seconds", labels: labels(output: output, "motion=\"\(motion.rawValue)\""),
+                          bounds: KioskMetrics.frameGapBuckets, counts: gaps.bucketCounts, sum: gaps.seconds, count: gaps.count)
             }
-            out.append("vitrine_frame_gap_seconds_bucket{motion=\"\(motion.rawValue)\",le=\"+Inf\"} \(gaps.bucketCounts[KioskMetrics.frameGapBuckets.count])")
-            out.append("vitrine_frame_gap_seconds_sum{motion=\"\(motion.rawValue)\"} \(gaps.seconds)")
-            out.append("vitrine_frame_gap_seconds_count{motion=\"\(motion.rawValue)\"} \(gaps.count)")
         }
-        metric("vitrine_api_requests_total", "counter", "API requests by method and status.",
-               requests.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") })
-        metric("vitrine_uptime_seconds", "gauge", "Seconds since the kiosk started.", [("", "\(uptimeSeconds)")])
+        out.metric("vitrine_api_requests_total", "counter", "API requests by method and status.",
+                   requests.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") })
+        out.metric("vitrine_uptime_seconds", "gauge", "Seconds since the kiosk started.", "\(uptimeSeconds)")
         return out.text
+    }
+
+    /// One histogram's samples: cumulative buckets (the last `+Inf`), the sum and the count.
+    private static func histogram(_ out: inout PrometheusLines, _ name: String, labels: String, bounds: [Double], counts: [Int],
+                                  sum: Double, count: Int) {
+        let prefix = labels.isEmpty ? "" : labels + ","
+        for (index, bound) in bounds.enumerated() {
+            out.append("\(name)_bucket{\(prefix)le=\"\(bound)\"} \(counts[index])")
+        }
+        out.append("\(name)_bucket{\(prefix)le=\"+Inf\"} \(counts[bounds.count])")
+        let braced = labels.isEmpty ? "" : "{\(labels)}"
+        out.append("\(name)_sum\(braced) \(sum)")
+        out.append("\(name)_count\(braced) \(count)")
+    }
+
+    /// `output="..."` (when there is one) before `others`, comma-separated.
+    /// Connector names are letters, digits and `-` (`OutputAddress`), so they need no escaping.
+    private static func labels(output: String?, _ others: String...) -> String {
+        ((output.map { ["output=\"\($0)\""] } ?? []) + others).joined(separator: ",")
     }
 
     /// The server's own defences: failed authentications, throttled peers, and the connection cap.

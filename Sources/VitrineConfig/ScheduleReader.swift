@@ -149,7 +149,7 @@ extension ConfigLoader {
             return nil
         }
         guard name != "off" else {
-            reader.report(path, "off cannot name a playlist: otherwise: off switches the screen off")
+            reader.report(path, "off cannot name a playlist: an entry's or otherwise's off switches the screen off")
             return nil
         }
         guard let items = reader.sequence(node, at: path) else { return nil }
@@ -180,10 +180,13 @@ extension ConfigLoader {
                                   known: (String, String) -> Bool) -> (ScheduleEntry, [String])? {
         guard var object = reader.object(node, at: path) else { return nil }
         defer { object.finish() }
+        // `off` is no playlist's name (they may not take it): the screen is off while the entry applies.
         let playlist = object.read("playlist") { reader, node, path in
-            reader.string(node, at: path).flatMap { known($0, path) ? $0 : nil }
+            reader.string(node, at: path).flatMap { $0 == ScheduleEntry.off || known($0, path) ? $0 : nil }
         }
-        if playlist == nil, !object.has("playlist") { reader.report(object.child("playlist"), "is required: the name of one of schedule.playlists") }
+        if playlist == nil, !object.has("playlist") {
+            reader.report(object.child("playlist"), "is required: the name of one of schedule.playlists, or off")
+        }
         let priority = object.read("priority") { $0.integer($1, at: $2, in: -1000...1000) } ?? 0
         let days = object.read("days") { $0.weekdays($1, at: $2) }
         let from = object.read("from") { $0.clockTime($1, at: $2, endOfDay: false) }

@@ -150,9 +150,9 @@ struct ScheduleConfigTests {
         #expect(issues(schedule("  otherwise: lobby\n")) == ["schedule.otherwise: unknown playlist lobby (playlists: day, night)"])
         #expect(issues("schedule: {entries: [{playlist: day, days: fri}]}")
             == ["schedule.entries[0].playlist: unknown playlist day: schedule.playlists defines none"])
-        #expect(issues(schedule("  entries: [{days: fri}]\n")) == ["schedule.entries[0].playlist: is required: the name of one of schedule.playlists"])
+        #expect(issues(schedule("  entries: [{days: fri}]\n")) == ["schedule.entries[0].playlist: is required: the name of one of schedule.playlists, or off"])
         #expect(issues("schedule:\n  playlists: {off: [a.jpg]}\n")
-            == ["schedule.playlists.off: off cannot name a playlist: otherwise: off switches the screen off"])
+            == ["schedule.playlists.off: off cannot name a playlist: an entry's or otherwise's off switches the screen off"])
         #expect(issues("schedule:\n  playlists: {\"main hall\": [a.jpg]}\n")
             == [#"schedule.playlists.main hall: a playlist's name must be letters, digits, - and _, found "main hall""#])
     }

@@ -88,6 +88,45 @@ struct ScheduleOutputsTests {
         #expect(withCommon.shown(onOutput: "HDMI-A-2").shown(onOutput: "HDMI-A-2").schedule == promo)
     }
 
+    /// An output with a playlist of its own goes dark at night through an
+    /// entry that switches it off, while the panel, with the schedule, stays on.
+    @Test func anEntryOfOffSwitchesANamedOutputOff() throws {
+        let c = try ConfigLoader.parse("""
+            schedule:
+              timezone: UTC
+              playlists: {promo: [p.jpg], menu: [m.jpg]}
+              entries:
+                - {playlist: off, outputs: [HDMI-A-2], days: daily, from: "22:00", until: "07:00"}
+                - {playlist: menu, outputs: [DSI-1], days: daily}
+                - {playlist: promo, outputs: [HDMI-A-2], dates: 2026-12-31, priority: 1}
+              otherwise: menu
+            outputs:
+              - {name: HDMI-A-2, playlist: promo}
+              - name: DSI-1
+            """)
+        let promo = try Self.timeline(c, output: "HDMI-A-2"), panel = try Self.timeline(c, output: "DSI-1")
+        #expect(c.shown(onOutput: "HDMI-A-2").schedule?.playlists.map(\.name) == ["promo"], "off is no playlist to carry")
+        for (instant, onPromo) in [("2026-03-25T21:59:59Z", showing("promo")), ("2026-03-25T22:00:00Z", .off),
+                                   ("2026-03-26T06:59:59Z", .off), ("2026-03-26T07:00:00Z", showing("promo")),
+                                   // A date range beats the nightly window: New Year's Eve stays lit.
+                                   ("2026-12-31T23:00:00Z", showing("promo"))] as [(String, ScheduleShowing)] {
+            #expect(promo.showing(at: utc(instant)) == onPromo, "HDMI-A-2 at \(instant)")
+            #expect(panel.showing(at: utc(instant)) == showing("menu"), "DSI-1 at \(instant)")
+        }
+        // It reads back from the canonical JSON as it was written.
+        let json = String(decoding: ConfigDocument.json(c), as: UTF8.self)
+        #expect(try ConfigLoader.parse(json) == c)
+        // An entry of off overlapping one with a playlist, at the same priority, is a conflict as any other.
+        let clash = issues("""
+            schedule:
+              playlists: {promo: [p.jpg]}
+              entries:
+                - {playlist: off, days: daily, from: "22:00", until: "07:00"}
+                - {playlist: promo, days: fri}
+            """)
+        #expect(clash.count == 1 && clash.first?.hasPrefix("schedule.entries[1]: overlaps schedule.entries[0]") == true, "\(clash)")
+    }
+
     @Test func aCanvasFollowsTheEntriesNamingItsOutputs() throws {
         let c = try ConfigLoader.parse("""
             schedule:

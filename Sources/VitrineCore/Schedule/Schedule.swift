@@ -61,8 +61,9 @@ public struct SchedulePlaylist: Hashable, Sendable {
     }
 }
 
-/// One rule of the schedule: a playlist for a period.
+/// One rule of the schedule: a playlist for a period, or the screen off.
 public struct ScheduleEntry: Hashable, Sendable {
+    /// The playlist's name, or `ScheduleEntry.off`.
     public var playlist: String
     public var period: SchedulePeriod
     /// Higher wins over lower among entries of the same kind. Default 0.
@@ -73,6 +74,14 @@ public struct ScheduleEntry: Hashable, Sendable {
         self.period = period
         self.priority = priority
     }
+
+    /// The name an entry gives to switch the screen off while it applies: no
+    /// playlist may be called that. It is how an output with a playlist of its
+    /// own, whose `otherwise` is that playlist, goes dark at night.
+    public static let off = "off"
+
+    /// Whether the entry switches the screen off rather than showing a playlist.
+    public var switchesScreenOff: Bool { playlist == Self.off }
 }
 
 /// When an entry applies.

@@ -172,7 +172,9 @@ public struct ScheduleTimeline: Sendable {
         }
         let name: String
         if let winner {
-            name = schedule.entries[winner.entry].playlist
+            let entry = schedule.entries[winner.entry]
+            if entry.switchesScreenOff { return .off }
+            name = entry.playlist
         } else {
             switch schedule.otherwise {
             case .off: return .off

@@ -3010,6 +3010,7 @@ components:
         playlist:
           type: string
           minLength: 1
+          description: A name in `playlists`, or `off`, which switches the screen off while the entry applies.
         priority:
           type: integer
           minimum: -1000

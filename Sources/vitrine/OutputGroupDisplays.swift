@@ -8,13 +8,13 @@ import VitrineRuntime
 /// lease of its own (`DRMOutputLease`), and one display per output group
 /// (`OutputPlan.groups`), each for a display loop of its own.
 ///
-/// A group that cannot be opened (its lease or its mode refused) is logged
-/// and left out: the other screens still show. Only when none can be is it an error.
+/// How the groups are put together from the outputs that open, and what
+/// happens to those that do not, is `OutputGroupAssembly`'s.
 enum OutputGroupDisplays {
     static func open(_ plan: OutputPlan, connectors: [OutputPlan.Connector], on card: DRMCard,
                      configuration: KioskConfiguration, logger: Logger) throws -> KioskDisplays {
         let interface = DRMInterfacePreference(rawValue: configuration.output.modesetting.rawValue) ?? .auto
-        let groups = try displays(for: plan, connectors: connectors, logger: logger) { output in
+        let groups = try OutputGroupAssembly.displays(for: plan, connectors: connectors, logger: logger) { output in
             try leased(output, waiting: plan.waiting.contains(output), from: card, interface: interface, logger: logger)
         }
         return KioskDisplays(groups: groups, keepAlive: [card])
@@ -28,7 +28,7 @@ enum OutputGroupDisplays {
         let plan = OutputPlan(layout: layout, single: configuration.singleOutput, connectors: connectors, crtcCount: connectors.count)
         for problem in plan.problems { logger.warning("outputs: \(problem)") }
         let preview = configuration.output.preview == "off" ? nil : configuration.output.preview
-        let groups = try displays(for: plan, connectors: connectors, logger: logger) { output in
+        let groups = try OutputGroupAssembly.displays(for: plan, connectors: connectors, logger: logger) { output in
             HeadlessDisplay(size: output.mode.size, previewPath: preview.map { Self.previewPath($0, for: output.connector) }, logger: logger)
         }
         return KioskDisplays(groups: groups)
@@ -37,78 +37,6 @@ enum OutputGroupDisplays {
     static func previewPath(_ path: String, for output: String) -> String {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return path + "-" + output }
         return path[..<dot] + "-" + output + path[dot...]
-    }
-
-    /// One display per group of `plan`, each output's opened by `open`. A
-    /// group that cannot be opened is logged and left out; none at all is an error.
-    private static func displays(for plan: OutputPlan, connectors: [OutputPlan.Connector], logger: Logger,
-                                 open: (PlannedOutput) throws -> DisplayBackend) throws -> [OutputDisplay] {
-        var groups: [OutputDisplay] = []
-        var failures: [String] = []
-        for group in plan.groups {
-            do {
-                let (display, composite, opened) = try display(for: group, logger: logger, open: open)
-                logger.notice("displaying \(group) on \(display.description)")
-                groups.append(OutputDisplay(display: display, shown: OutputShown(
-                    output: group.leader.connector, drawsUpright: composite, plan: plan, connectors: connectors), connectors: opened))
-            } catch {
-                logger.error("cannot show \(group): \(error); the other outputs carry on")
-                failures.append("\(group): \(error)")
-            }
-        }
-        guard !groups.isEmpty else { throw NoOutputGroup(failures: failures) }
-        return groups
-    }
-
-    /// A group's display: its one output's, or a canvas spanned across its
-    /// members (`SpannedDisplay`), either mirrored onto the group's mirrors
-    /// (`MirroredDisplay`). True with a composite, which turns each screen
-    /// itself, so the carousel is laid out upright. A member or mirror that
-    /// cannot be opened is logged and left out; the group needs one screen.
-    private static func display(for group: OutputGroup, logger: Logger,
-                                open: (PlannedOutput) throws -> DisplayBackend) throws
-        -> (DisplayBackend, composite: Bool, opened: [String]) {
-        // The outputs opened, the leading one first: the API addresses the group by any of them.
-        var opened: [String] = []
-        func members<Member>(_ outputs: [PlannedOutput], _ member: (PlannedOutput, DisplayBackend) -> Member) -> [Member] {
-            outputs.compactMap { output in
-                do {
-                    let display = try open(output)
-                    opened.append(output.connector)
-                    return member(output, display)
-                } catch {
-                    logger.error("\(output.connector) cannot be shown: \(error); the rest of \(group) carries on")
-                    return nil
-                }
-            }
-        }
-        let source: DisplayBackend, sourceRotation: DisplayRotation
-        switch group.layout {
-        case .single(let output):
-            source = try open(output)
-            opened.append(output.connector)
-            sourceRotation = output.rotation
-        case .canvas(let canvas, let outputs):
-            let spanned = members(outputs) { output, display -> SpannedDisplay.Member? in
-                guard case .canvas(let placement) = output.showing else { return nil }
-                return SpannedDisplay.Member(display: display, region: placement.region, rotation: output.rotation)
-            }.compactMap { $0 }
-            guard !spanned.isEmpty else { throw NoOutputGroup(failures: ["no screen of canvas \(canvas.name) can be shown"]) }
-            source = SpannedDisplay(canvasSize: canvas.size, members: spanned)
-            sourceRotation = .none
-        }
-        if group.mirrors.isEmpty {
-            if case .canvas = group.layout { return (source, true, opened) }
-            return (source, false, opened)
-        }
-        let mirrors = members(group.mirrors) { output, display in MirroredDisplay.Member(display: display, rotation: output.rotation) }
-        return (MirroredDisplay(source: MirroredDisplay.Member(display: source, rotation: sourceRotation), mirrors: mirrors), true, opened)
-    }
-
-    /// Every output group failed to open.
-    struct NoOutputGroup: Error, CustomStringConvertible {
-        var failures: [String]
-        var description: String { "no output group can be shown: " + failures.joined(separator: "; ") }
     }
 
     /// One output on a lease of its own, in the plan's mode; a hotplug asks for that mode again.

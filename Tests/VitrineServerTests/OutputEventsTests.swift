@@ -73,9 +73,18 @@ struct OutputEventsTests {
     }
 
     @Test func aBadOutputOnThePlaysIs400NamingItAndAMirrorsNameIsItsLeaders() async throws {
-        let harness = try OutputRoutesTests.twoGroups()
+        // HDMI-A-2 mirrors HDMI-A-1: one loop, its plays HDMI-A-1's.
+        let harness = try ServerHarness(yaml: OutputsPushTests.yaml, groups: OutputRoutesTests.groups, mirrors: ["HDMI-A-1": ["HDMI-A-2"]])
         defer { harness.close() }
+        #expect(await harness.eventually { OutputRoutesTests.status(harness, "DSI-1")?.slideCount == 2 })
+        try await Task.sleep(for: .milliseconds(300))
+        harness.remote.plays?.stop()
+        #expect(Self.plays(harness).map(\.output) == ["DSI-1", "HDMI-A-1"], "one play for the mirror group, under its leader")
         try await harness.application().test(.router) { client in
+            for output in ["HDMI-A-2", "HDMI-A-1"] {
+                let plays = try #require(try await Self.get(client, "/api/v1/plays?output=\(output)")["plays"] as? [[String: Any]])
+                #expect(plays.map { $0["output"] as? String } == ["HDMI-A-1"] && plays.first?["path"] as? String == "red.jpg", "\(output)")
+            }
             for (query, message) in [("output=", "output must name an output, such as HDMI-A-1, found nothing"),
                                      ("output=DSI-1&output=HDMI-A-1", "one output at a time: output is given 2 different ways")] {
                 try await client.execute(uri: "/api/v1/plays?\(query)", method: .get, headers: authorized()) { response in

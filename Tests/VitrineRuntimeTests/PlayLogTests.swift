@@ -41,6 +41,24 @@ struct PlayLogTests {
         #expect(PlayRecord(line: Array(#"{"seq":1}"#.utf8)) == nil)
     }
 
+    @Test func aLineWithoutOutputReadsAndARecordWithoutOneIsWrittenAsBefore() throws {
+        // A line as the log wrote it before plays named their output.
+        let older = #"{"durationMs":8004,"path":"red.jpg","seq":7,"sha256":null,"slide":1,"start":"2026-11-23T08:00:00.123456Z"}"#
+        let read = try #require(PlayRecord(line: Array(older.utf8)))
+        #expect(read == PlayRecord(sequence: 7, slide: 1, path: "red.jpg", sha256: nil, startNanoseconds: Self.morning + 123_456_000,
+                                   duration: .milliseconds(8004)))
+        #expect(read.output == nil)
+        // Without an output, the line is byte for byte what it was.
+        #expect(read.line == Array(older.utf8) + [UInt8(ascii: "\n")])
+        // With one, it is one more key, read back.
+        var named = read
+        named.output = "DSI-1"
+        #expect(String(decoding: named.line, as: UTF8.self)
+                == #"{"durationMs":8004,"output":"DSI-1","path":"red.jpg","seq":7,"sha256":null,"slide":1,"start":"2026-11-23T08:00:00.123456Z"}"# + "\n")
+        #expect(PlayRecord(line: named.line.dropLast()) == named)
+        #expect(named.body.output == "DSI-1" && read.body.output == nil)
+    }
+
     @Test func startIsFixedWidthSoTextOrderIsTimeOrder() {
         #expect(PlayRecord.format(nanoseconds: 0) == "1970-01-01T00:00:00.000000Z")
         #expect(PlayRecord.format(nanoseconds: -1_000) == "1969-12-31T23:59:59.999999Z")
@@ -124,6 +142,21 @@ struct PlayLogTests {
         let after = PlayQuery(afterSequence: 9).select(records)
         #expect(after.records.map(\.sequence) == [10])
         #expect(PlayQuery(sinceNanoseconds: Self.morning + 60_000_000_000).select(records).records.isEmpty)
+    }
+
+    @Test func outputSelectsThePlaysRecordedUnderThatName() {
+        let outputs: [String?] = [nil, "HDMI-A-1", "DSI-1", "HDMI-A-1", "DSI-1", "HDMI-A-1"]
+        let records = outputs.enumerated().map { index, output in
+            var record = Self.record(UInt64(index + 1), start: Self.morning + Int64(index) * 1_000_000_000)
+            record.output = output
+            return record
+        }
+        #expect(PlayQuery().select(records).records.count == 6, "no output: every play, named or not")
+        let hdmi = PlayQuery(limit: 2, output: "HDMI-A-1").select(records)
+        #expect(hdmi.records.map(\.sequence) == [2, 4] && hdmi.more)
+        #expect(PlayQuery(output: "DSI-1").select(records).records.map(\.sequence) == [3, 5])
+        #expect(PlayQuery(sinceNanoseconds: Self.morning + 3_000_000_000, output: "DSI-1").select(records).records.map(\.sequence) == [5])
+        #expect(PlayQuery(output: "DP-1").select(records).records.isEmpty)
     }
 
     // MARK: The tracker, on virtual time
@@ -224,6 +257,40 @@ struct PlayLogTests {
         #expect(reopened.query(PlayQuery()).records.map(\.sequence) == [1, 2, 3, 4, 5])
         let bytes = try FileIO.read(segment)
         #expect(PlayLogLayout.parse(bytes).completeBytes == bytes.count && PlayLogLayout.parse(bytes).unreadableLines == 0)
+    }
+
+    /// Two output groups, each with its own play on screen: one group's next
+    /// slide ends its own play only, and the sequences of both count on in one log.
+    @Test func eachOutputHasItsOwnPlayAndTheSequencesAreShared() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let log = try PlayLog(directory: directory, logger: Logger(label: "test"), hashFile: { _ in nil })
+        log.shown(Self.shown(0, at: 1), output: "HDMI-A-1")
+        log.shown(Self.shown(0, at: 2), output: "DSI-1")
+        log.shown(Self.shown(1, at: 5), output: "DSI-1")
+        log.shown(Self.shown(2, at: 7), output: "DSI-1")
+        log.flush()
+        // DSI-1's page changes ended DSI-1's plays; HDMI-A-1's play is still on screen.
+        var records = log.query(PlayQuery()).records
+        #expect(records.map(\.output) == ["DSI-1", "DSI-1"])
+        #expect(records.map(\.slide) == [0, 1] && records.map(\.sequence) == [1, 2])
+        #expect(records.map(\.duration) == [.seconds(3), .seconds(2)])
+        // DSI-1 goes dark: its play ends, HDMI-A-1's goes on.
+        log.ended(at: MonotonicInstant(nanoseconds: 8_000_000_000), output: "DSI-1")
+        log.ended(at: MonotonicInstant(nanoseconds: 8_000_000_000), output: "DP-1")
+        log.flush()
+        records = log.query(PlayQuery()).records
+        #expect(records.map(\.output) == ["DSI-1", "DSI-1", "DSI-1"] && records.last?.duration == .seconds(1))
+        // The kiosk stops: every play still on screen ends, each under its own output.
+        log.shown(Self.shown(3, at: 9), output: "DSI-1")
+        log.endedEverywhere(at: MonotonicInstant(nanoseconds: 10_000_000_000))
+        log.flush()
+        records = log.query(PlayQuery()).records
+        #expect(records.map(\.sequence) == [1, 2, 3, 4, 5])
+        #expect(records.suffix(2).map(\.output) == ["DSI-1", "HDMI-A-1"])
+        #expect(records.last == PlayRecord(sequence: 5, slide: 0, path: "slide0.jpg", sha256: nil, startNanoseconds: Self.morning + 1_000_000_000,
+                                           duration: .seconds(9), output: "HDMI-A-1"))
+        #expect(log.query(PlayQuery(output: "HDMI-A-1")).records.map(\.sequence) == [5])
     }
 
     @Test func theLogStaysWithinItsBoundOnDiskAndCountsWhatItDropped() throws {

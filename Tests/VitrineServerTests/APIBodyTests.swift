@@ -141,6 +141,35 @@ struct APIBodyTests {
         #expect(ServerEvent("broken", encoding: ["value": Double.nan]) == nil, "an event that cannot be encoded is dropped, not sent as {}")
     }
 
+    @Test("an output group's events carry its name, in their schemas; without one the key is left out")
+    func eventsNameTheirOutput() throws {
+        try Self.expectMatches(OverrideClearedEvent(id: "e1"), schema: "OverrideClearedEvent")
+        try Self.expectRoundTrip(OverrideClearedEvent.self, schemaExample: "OverrideClearedEvent")
+        let schemas = ["slideChanged": "SlideChangedEvent", "tapped": "TappedEvent", "swiped": "SwipedEvent",
+                       "configApplied": "ConfigAppliedEvent", "overrideCleared": "OverrideClearedEvent", "error": "ErrorEvent",
+                       "attract": "AttractEvent"]
+        let events: [KioskEvent] = [
+            .carousel(.pageChanged(from: 0, to: 1, cause: .swipe)), .carousel(.tapped(slide: 1, x: 10, y: 20)),
+            .carousel(.swiped(from: 1, direction: .next)), .configurationApplied(version: "v"), .overrideEnded(id: "e1"),
+            .error("a message"), .attract(.returned(slide: 0)),
+        ]
+        for event in events {
+            let named = try #require(ServerEvent(event, output: "DSI-1"), "\(event)")
+            let unnamed = try #require(ServerEvent(event), "\(event)")
+            let data = try #require(try JSONValue(parsing: Array(named.data.utf8)).object)
+            #expect(data["output"] == .string("DSI-1"), "\(named.name)")
+            #expect(try JSONValue(parsing: Array(unnamed.data.utf8)).object?["output"] == nil, "\(unnamed.name): no key without a name")
+            // Each schema has output, optional.
+            let schema = try Self.schema(try #require(schemas[named.name]))
+            #expect((schema["properties"] as? [String: Any])?["output"] != nil, "\(named.name)")
+            #expect(!(schema["required"] as? [String] ?? []).contains("output"), "\(named.name)")
+            #expect(Set(data.keys).isSubset(of: Set((schema["properties"] as? [String: Any] ?? [:]).keys)), "\(named.name)")
+        }
+        #expect(ServerEvent(.carousel(.pageChanged(from: 0, to: 1, cause: .swipe)), output: "HDMI-A-1")?.data
+                == #"{"cause":"swipe","from":0,"output":"HDMI-A-1","to":1}"#)
+        #expect(ServerEvent(.attract(.engaged(slide: nil)), output: "DSI-1")?.data == #"{"output":"DSI-1","slide":null,"state":"engaged"}"#)
+    }
+
     @Test("attract mode's event and status are their schemas, null slide and countdown included")
     func attractBodies() throws {
         try Self.expectMatches(AttractEventBody(.engaged(slide: nil)), schema: "AttractEvent")
@@ -294,6 +323,11 @@ struct APIBodyTests {
     @Test func playsBodiesAreTheirSchemasAndRoundTripTheSpecsExample() throws {
         let play = PlayBody(seq: 41, slide: 0, path: "/srv/a.jpg", sha256: nil, start: "2026-11-23T08:00:00.016683Z", durationMs: 8000)
         try Self.expectMatches(play, schema: "Play")
+        var named = play
+        named.output = "DSI-1"
+        try Self.expectMatches(named, schema: "Play")
+        #expect(try Self.json(play)["output"] == nil, "a play without an output leaves the key out")
+        #expect(try Self.json(named)["output"] == .string("DSI-1"))
         #expect(try Self.json(play)["sha256"] == .null, "an unread picture's sha256 is written as null")
         let upload = PlayUploadBody(url: "https://reports.example/plays", pending: 3, uploaded: 10, failures: 1, dropped: 0, lastError: nil)
         try Self.expectMatches(upload, schema: "PlayUpload")

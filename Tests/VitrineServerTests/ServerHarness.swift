@@ -35,8 +35,10 @@ final class ServerHarness: @unchecked Sendable {
     ///   - groups: instead, one headless display per output group, each saying it drives
     ///     its connector and showing that output's entry, each on its own display loop.
     ///   - hangs: the groups whose display can be made to hang its loop (`DisplayHang`).
+    ///   - mirrors: the connectors a group's display also drives, by the group's (its leader's) name.
     init(yaml: String = ServerHarness.defaultYAML, stateDirectory: String? = nil, channelPolicy: ChannelPollPolicy? = nil,
-         connector: String? = nil, groups: [String]? = nil, hangs: [String: DisplayHang] = [:]) throws {
+         connector: String? = nil, groups: [String]? = nil, hangs: [String: DisplayHang] = [:],
+         mirrors: [String: [String]] = [:]) throws {
         directory = NSTemporaryDirectory() + "vitrine-server-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (name, color) in Self.colors { try Self.jpeg(color).write(to: directory + "/\(name).jpg") }
@@ -51,7 +53,8 @@ final class ServerHarness: @unchecked Sendable {
             let headless = { HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: logger) }
             guard let groups else { return KioskDisplays(connector.map { ConnectorDisplay(headless(), connector: $0) } ?? headless()) }
             return KioskDisplays(groups: groups.map {
-                OutputDisplay(display: ConnectorDisplay(headless(), connector: $0, hang: hangs[$0]), shown: OutputShown(output: $0))
+                OutputDisplay(display: ConnectorDisplay(headless(), connector: $0, hang: hangs[$0]), shown: OutputShown(output: $0),
+                              connectors: [$0] + mirrors[$0, default: []])
             })
         }
         nonisolated(unsafe) let assembly = try KioskAssembly(

@@ -17,13 +17,18 @@ public struct PlayBody: Codable, Hashable, Sendable {
     public var start: String
     /// How long it stayed, on the monotonic clock.
     public var durationMs: Int64
+    /// The output group that showed it (its leading connector, `HDMI-A-1`) on a
+    /// kiosk with `outputs`; nil, and the key left out, otherwise, so that a
+    /// single-output kiosk's lines and bodies are what they were before.
+    public var output: String?
 
-    public init(seq: UInt64, slide: Int, path: String, sha256: String?, start: String, durationMs: Int64) {
+    public init(seq: UInt64, slide: Int, path: String, sha256: String?, start: String, durationMs: Int64, output: String? = nil) {
         self.seq = seq
         self.slide = slide
         self.path = path
         self.sha256 = sha256
         self.start = start
         self.durationMs = durationMs
+        self.output = output
     }
 }

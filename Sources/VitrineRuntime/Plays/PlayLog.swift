@@ -41,7 +41,10 @@ public final class PlayLog: Sendable {
     private let system: SystemCalls
     // Touched only on `queue`.
     nonisolated(unsafe) private var layout: PlayLogLayout
-    nonisolated(unsafe) private var tracker = PlayTracker()
+    /// The play on each output group's screen, by the group's name (nil: the
+    /// kiosk's only, unnamed, one). As many as the kiosk has groups: the names
+    /// come from its displays, never from a peer.
+    nonisolated(unsafe) private var trackers: [String?: PlayTracker] = [:]
     nonisolated(unsafe) private var hashes: [String: (stamp: FileStamp, sha256: String?)] = [:]
     /// The errno of the failure now going on, so that a read-only disk is logged once, not once a play.
     nonisolated(unsafe) private var failing: Errno?
@@ -65,18 +68,33 @@ public final class PlayLog: Sendable {
 
     // MARK: From the display thread (never waits)
 
-    /// A slide reached the screen: the play before it ends at that instant.
-    public func shown(_ shown: SlideShown) {
+    /// A slide reached `output`'s screen: the play before it there ends at that
+    /// instant; other outputs' plays go on.
+    /// - Parameter output: the output group's name; nil on a kiosk with one unnamed group.
+    public func shown(_ shown: SlideShown, output: String? = nil) {
         queue.async { [self] in
             let sha256 = shown.sha256 ?? shown.file.flatMap(hash)
-            if let ended = tracker.shown(shown, sha256: sha256, sequence: layout.nextSequence) { write(ended) }
+            // Sequences come from the one layout, so they stay unique across outputs.
+            if let ended = trackers[output, default: PlayTracker(output: output)].shown(shown, sha256: sha256, sequence: layout.nextSequence) {
+                write(ended)
+            }
         }
     }
 
-    /// Nothing shows from `instant` on (the screen went dark, the kiosk stops).
-    public func ended(at instant: MonotonicInstant) {
+    /// Nothing shows on `output`'s screen from `instant` on (it went dark).
+    public func ended(at instant: MonotonicInstant, output: String? = nil) {
         queue.async { [self] in
-            if let ended = tracker.end(at: instant, sequence: layout.nextSequence) { write(ended) }
+            if let ended = trackers[output]?.end(at: instant, sequence: layout.nextSequence) { write(ended) }
+        }
+    }
+
+    /// Nothing shows on any screen from `instant` on (the kiosk stops): each
+    /// output's play is written, unnamed first, then by name.
+    public func endedEverywhere(at instant: MonotonicInstant) {
+        queue.async { [self] in
+            for output in trackers.keys.sorted(by: { ($0 ?? "") < ($1 ?? "") }) {
+                if let ended = trackers[output]?.end(at: instant, sequence: layout.nextSequence) { write(ended) }
+            }
         }
     }
 

@@ -160,25 +160,30 @@ public struct PlayLogLayout: Hashable, Sendable {
     }
 }
 
-/// A question to the log: plays that started at or after `since`, oldest
-/// first, at most `limit`. Pure.
+/// A question to the log: plays that started at or after `since` (on one
+/// output, if it names one), oldest first, at most `limit`. Pure.
 public struct PlayQuery: Hashable, Sendable {
     public var sinceNanoseconds: Int64?
     /// Only plays after this sequence (the uploader's cursor).
     public var afterSequence: UInt64
     public var limit: Int
+    /// Only plays recorded under this output group's name; nil: every play,
+    /// named or not. A play recorded without a name matches no name.
+    public var output: String?
 
     public static let defaultLimit = 1000
     public static let maximumLimit = 10_000
 
-    public init(sinceNanoseconds: Int64? = nil, afterSequence: UInt64 = 0, limit: Int = PlayQuery.defaultLimit) {
+    public init(sinceNanoseconds: Int64? = nil, afterSequence: UInt64 = 0, limit: Int = PlayQuery.defaultLimit, output: String? = nil) {
         self.sinceNanoseconds = sinceNanoseconds
         self.afterSequence = afterSequence
         self.limit = max(0, limit)
+        self.output = output
     }
 
     public func matches(_ record: PlayRecord) -> Bool {
         record.sequence > afterSequence && sinceNanoseconds.map { record.startNanoseconds >= $0 } ?? true
+            && output.map { record.output == $0 } ?? true
     }
 
     /// The answer from records in sequence order: the first `limit` that

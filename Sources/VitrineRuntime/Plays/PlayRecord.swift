@@ -20,14 +20,20 @@ public struct PlayRecord: Hashable, Sendable {
     /// How long it stayed, measured on the monotonic clock (a wall-clock step
     /// in between does not change it).
     public var duration: Duration
+    /// The output group that showed it (its leading connector), on a kiosk with
+    /// `outputs`; nil otherwise. A mirror group's play is one record under its
+    /// leader's name, however many screens showed it.
+    public var output: String?
 
-    public init(sequence: UInt64, slide: Int, path: String, sha256: String?, startNanoseconds: Int64, duration: Duration) {
+    public init(sequence: UInt64, slide: Int, path: String, sha256: String?, startNanoseconds: Int64, duration: Duration,
+                output: String? = nil) {
         self.sequence = sequence
         self.slide = slide
         self.path = path
         self.sha256 = sha256
         self.startNanoseconds = startNanoseconds
         self.duration = duration
+        self.output = output
     }
 
     public var durationMilliseconds: Int64 { duration.nanoseconds / 1_000_000 }
@@ -38,7 +44,7 @@ public struct PlayRecord: Hashable, Sendable {
 
     /// The API's (and the log line's) JSON object.
     public var body: PlayBody {
-        PlayBody(seq: sequence, slide: slide, path: path, sha256: sha256, start: start, durationMs: durationMilliseconds)
+        PlayBody(seq: sequence, slide: slide, path: path, sha256: sha256, start: start, durationMs: durationMilliseconds, output: output)
     }
 
     /// One line of the log file: the JSON object, then `\n`. The newline is
@@ -49,6 +55,7 @@ public struct PlayRecord: Hashable, Sendable {
     }
 
     /// A record from one line's bytes (without its newline); nil if it is not one.
+    /// A line without `output` (every line before several outputs were recorded) has none.
     public init?(line: some Collection<UInt8>) {
         guard let object = try? JSONValue(parsing: line),
               let sequence = object["seq"]?.uint64, sequence > 0,
@@ -58,7 +65,7 @@ public struct PlayRecord: Hashable, Sendable {
         else { return nil }
         let sha256 = object["sha256"]?.string
         self.init(sequence: sequence, slide: slide, path: path, sha256: sha256, startNanoseconds: nanoseconds,
-                  duration: .milliseconds(milliseconds))
+                  duration: .milliseconds(milliseconds), output: object["output"]?.string)
     }
 
     /// `2026-11-23T08:15:46.123456Z`.

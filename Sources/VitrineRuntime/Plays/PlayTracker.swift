@@ -25,16 +25,24 @@ public struct SlideShown: Hashable, Sendable {
     }
 }
 
-/// The play on screen, and the record it becomes when it ends: when the next
-/// slide shows, the screen goes dark, or the kiosk stops. Pure, on the
-/// instants it is given. A play still on screen is in no record yet, so a
-/// crash loses at most the play in progress.
+/// The play on one output group's screen, and the record it becomes when it
+/// ends: when the next slide shows there, its screen goes dark, or the kiosk
+/// stops. Pure, on the instants it is given. A play still on screen is in no
+/// record yet, so a crash loses at most the play in progress.
+///
+/// One slide is on a group's screen at a time, so there is one tracker per
+/// output group (`PlayLog` keeps them by `output`): another group's next slide
+/// must not end this one's play.
 public struct PlayTracker: Sendable {
+    /// The output group whose screen this is, as its records name it; nil: the kiosk's only one, unnamed.
+    public let output: String?
     public private(set) var current: SlideShown?
     /// Its picture's hash, once known.
     private var currentHash: String?
 
-    public init() {}
+    public init(output: String? = nil) {
+        self.output = output
+    }
 
     /// `shown` is on screen from now on; returns the play it ended, if any.
     /// - Parameter sha256: the picture's hash (from the event, or computed).
@@ -51,6 +59,6 @@ public struct PlayTracker: Sendable {
         guard let play = current else { return nil }
         current = nil
         return PlayRecord(sequence: sequence, slide: play.slide, path: play.path, sha256: currentHash,
-                          startNanoseconds: play.wallNanoseconds, duration: max(.zero, instant - play.presented))
+                          startNanoseconds: play.wallNanoseconds, duration: max(.zero, instant - play.presented), output: output)
     }
 }

@@ -9,12 +9,15 @@ public struct AttractEventBody: Codable, Hashable, Sendable {
     public var state: State
     /// Engaged: the slide under the finger; returned: the slide gone back to.
     @ExplicitNull public var slide: Int?
+    /// The output group that emitted it; nil (left out): the kiosk's only one.
+    public var output: String?
 
-    init(_ event: AttractEvent) {
+    init(_ event: AttractEvent, output: String? = nil) {
         switch event {
         case .engaged(let slide): (state, self.slide) = (.engaged, slide)
         case .returned(let slide): (state, self.slide) = (.returned, slide)
         }
+        self.output = output
     }
 }
 

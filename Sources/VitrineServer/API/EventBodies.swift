@@ -2,6 +2,10 @@ import VitrineCore
 
 /// The data of the event stream's events (`GET /api/v1/events`), each named
 /// after its schema in docs/api/openapi.yaml.
+///
+/// Those a display loop emits carry `output`: the output group that emitted
+/// them (its leading connector), on a kiosk with `outputs`. Without it the key
+/// is left out, so a single-output kiosk's events are what they were before.
 
 /// `slideChanged`: a page change finished.
 public struct SlideChangedEvent: Codable, Hashable, Sendable {
@@ -21,6 +25,8 @@ public struct SlideChangedEvent: Codable, Hashable, Sendable {
     public var from: Int
     public var to: Int
     public var cause: Cause
+    /// The output group that emitted it; nil (left out): the kiosk's only one.
+    public var output: String? = nil
 }
 
 /// `tapped`: a tap on slide `slide`, at output pixels `x`, `y` (upright).
@@ -28,6 +34,8 @@ public struct TappedEvent: Codable, Hashable, Sendable {
     public var slide: Int
     public var x: Int
     public var y: Int
+    /// The output group that emitted it; nil (left out): the kiosk's only one.
+    public var output: String? = nil
 }
 
 /// `swiped`: a finger paged away from slide `from`.
@@ -46,19 +54,27 @@ public struct SwipedEvent: Codable, Hashable, Sendable {
 
     public var from: Int
     public var direction: Direction
+    /// The output group that emitted it; nil (left out): the kiosk's only one.
+    public var output: String? = nil
 }
 
 /// `configApplied`: the configuration `version` is on screen.
 public struct ConfigAppliedEvent: Codable, Hashable, Sendable {
     public var version: String
+    /// The output group that emitted it; nil (left out): the kiosk's only one.
+    public var output: String? = nil
 }
 
 /// `overrideCleared`: the override `id` was deleted, or ended at its `until`.
 public struct OverrideClearedEvent: Codable, Hashable, Sendable {
     public var id: String
+    /// The output group that emitted it; nil (left out): the kiosk's only one.
+    public var output: String? = nil
 }
 
 /// `error`: something an operator should see.
 public struct ErrorEvent: Codable, Hashable, Sendable {
     public var message: String
+    /// The output group that emitted it; nil (left out): the kiosk's only one.
+    public var output: String? = nil
 }

@@ -12,8 +12,8 @@ import VitrineRuntime
 /// It makes, in this order, the state store (the file seeds it), the event hub,
 /// proof of play, the URL fetcher, the displays (through `KioskAssemblyOptions.openDisplays`),
 /// the kiosk (display thread) and one more loop per other output group, the channel follower, the HDMI-CEC television and
-/// the remote side the API serves, and joins the kiosk's events to the event
-/// stream, the play log and the TV. `vitrine run` (and through it the image
+/// the remote side the API serves, and joins every group's events to the event
+/// stream, the play log and its TV, each under the group's name (`outputNames`). `vitrine run` (and through it the image
 /// tests) and the integration tests' harnesses all use it, so their wirings
 /// cannot drift apart.
 ///
@@ -101,30 +101,28 @@ public final class KioskAssembly {
                                        othersConnectors: displays.groups.dropFirst().compactMap(\.display.connectorReference))
         // With `auto`, each other group's TV is the one on its own connector's adapter, if the
         // driver says which adapter sits on which connector (vc4 does); never the first group's.
-        let companionTelevisions: [CECTelevision?] = zip(companions, displays.groups.dropFirst()).map { companion, group in
+        let companionTelevisions: [CECTelevision?] = displays.groups.dropFirst().map { group in
             guard case .auto = configuration.power.cec, let reference = group.display.connectorReference else { return nil }
             var groupLogger = logger
             groupLogger[metadataKey: "output"] = "\(group.shown.output ?? group.display.description)"
-            let television = CECTelevision(setting: .auto, drmConnector: reference, logger: groupLogger, onConnectorOnly: true)
-            companion.onEvent = { event in
-                if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
-            }
-            return television
+            return CECTelevision(setting: .auto, drmConnector: reference, logger: groupLogger, onConnectorOnly: true)
         }
         let link = OutputGroupsLink(groups: zip([kiosk] + companions, displays.groups).map {
             OutputGroupsLink.Group(control: $0.control, shown: $1.shown, connectors: $1.connectors)
         })
-        // One group's samples carry no label, as before there were groups.
-        let metrics = zip([kiosk] + companions, displays.groups).map {
-            OutputMetrics(output: displays.groups.count > 1 ? $1.connectors.first ?? $1.display.description : nil,
-                          metrics: $0.metrics)
-        }
+        let names = Self.outputNames(displays, configuration: configuration)
+        // Each group's counters under its name: unlabelled without one, as before there were groups.
+        let metrics = zip([kiosk] + companions, names).map { OutputMetrics(output: $1, metrics: $0.metrics) }
         let remote = RemoteKiosk(store: store, fetcher: fetcher, control: link, metrics: metrics, events: events,
                                  logger: logger, channel: channel, television: television, plays: plays)
-        kiosk.onEvent = { event in
-            if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
-            plays?.handle(event)
-            if let event = ServerEvent(event) { events.publish(event) }
+        // Every group's events reach its TV, proof of play and the event stream, each
+        // under the group's name, so that operators and play reports see every screen.
+        for (loop, (name, television)) in zip([kiosk] + companions, zip(names, [television] + companionTelevisions)) {
+            loop.onEvent = { event in
+                if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
+                plays?.handle(event, output: name)
+                if let event = ServerEvent(event, output: name) { events.publish(event) }
+            }
         }
         self.store = store
         self.remote = remote
@@ -135,6 +133,16 @@ public final class KioskAssembly {
         self.companions = companions
         self.keepAlive = displays.keepAlive
         self.logger = logger
+    }
+
+    /// The name each group's events, plays and metrics carry: its leading connector (a
+    /// mirror group's and a canvas's leader: what it shows is one play, one
+    /// event, however many screens show it) on a kiosk with `outputs` or
+    /// several groups; none otherwise, so that a single-output kiosk's events
+    /// and play log are what they were before there were several.
+    static func outputNames(_ displays: KioskDisplays, configuration: KioskConfiguration) -> [String?] {
+        let named = displays.groups.count > 1 || configuration.outputs != nil
+        return displays.groups.map { named ? $0.connectors.first ?? $0.shown.output : nil }
     }
 
     /// Proof of play as the local file asks. The screen matters more than its

@@ -23,14 +23,16 @@ public struct ServerEvent: Hashable, Sendable {
     public var text: String { "event: \(name)\ndata: \(data)\n\n" }
 
     /// The API's view of a kiosk event (drag begin and end stay internal).
-    public init?(_ event: KioskEvent) {
+    /// - Parameter output: the output group whose loop emitted it, written as
+    ///   the data's `output`; nil: the key is left out (a kiosk's only group).
+    public init?(_ event: KioskEvent, output: String? = nil) {
         switch event {
         case .carousel(.pageChanged(let from, let to, let cause)):
-            self.init("slideChanged", encoding: SlideChangedEvent(from: from, to: to, cause: .init(cause)))
+            self.init("slideChanged", encoding: SlideChangedEvent(from: from, to: to, cause: .init(cause), output: output))
         case .carousel(.tapped(let slide, let x, let y)):
-            self.init("tapped", encoding: TappedEvent(slide: slide, x: Int(x.rounded()), y: Int(y.rounded())))
+            self.init("tapped", encoding: TappedEvent(slide: slide, x: Int(x.rounded()), y: Int(y.rounded()), output: output))
         case .carousel(.swiped(let from, let direction)):
-            self.init("swiped", encoding: SwipedEvent(from: from, direction: .init(direction)))
+            self.init("swiped", encoding: SwipedEvent(from: from, direction: .init(direction), output: output))
         case .carousel(.dragBegan), .carousel(.dragEnded), .screenChanged:
             // The screen's power is in /api/v1/status and /api/v1/power.
             return nil
@@ -38,13 +40,13 @@ public struct ServerEvent: Hashable, Sendable {
             // Plays are in GET /api/v1/plays; slideChanged already streams the page change.
             return nil
         case .configurationApplied(let version):
-            self.init("configApplied", encoding: ConfigAppliedEvent(version: version))
+            self.init("configApplied", encoding: ConfigAppliedEvent(version: version, output: output))
         case .overrideEnded(let id):
-            self.init("overrideCleared", encoding: OverrideClearedEvent(id: id))
+            self.init("overrideCleared", encoding: OverrideClearedEvent(id: id, output: output))
         case .error(let message):
-            self.init("error", encoding: ErrorEvent(message: message))
+            self.init("error", encoding: ErrorEvent(message: message, output: output))
         case .attract(let event):
-            self.init("attract", encoding: AttractEventBody(event))
+            self.init("attract", encoding: AttractEventBody(event, output: output))
         }
     }
 }

@@ -1295,9 +1295,25 @@ paths:
         The log is kept in the state directory, at most 2 MiB (about 10,000 plays); beyond that the oldest are
         deleted and counted in `dropped`. With `plays.upload` in the configuration, `upload` says how its upload is
         doing.
+
+        On a kiosk with `outputs`, each output group's plays are recorded apart, each under the group's `output`
+        (its leading connector): one group's next slide does not end another's play, and `seq` counts the plays of
+        all of them, in the order they ended. A mirrored group is one play under its leader's name, however many
+        screens showed it; a canvas likewise. A kiosk without `outputs` records no `output`.
       security:
         - bearerAuth: []
       parameters:
+        - name: output
+          in: query
+          required: false
+          description: |
+            Only the plays recorded under this output group: its leading connector's name (`HDMI-A-1`), or any
+            connector of a group the kiosk drives (a mirror's plays are its leader's). Another name is looked for as
+            it is (the log keeps the plays of outputs since unplugged). Plays recorded without `output` match no name.
+          schema:
+            type: string
+            minLength: 1
+          example: HDMI-A-1
         - name: since
           in: query
           required: false
@@ -1335,7 +1351,7 @@ paths:
                 upload: null
                 signingKey: RWRRugANGhPOOFTHQ0ZsOcH8SsvlKlt8zqaqGfuDI0vU0AVtvi86SK6Y
         "400":
-          description: "`since` is not an RFC 3339 date-time, or `limit` is not a whole number from 1 to 10000; the message and `issues` name the parameter."
+          description: "`since` is not an RFC 3339 date-time, `limit` is not a whole number from 1 to 10000, or `output` is empty or given two different ways; the message and `issues` name the parameter."
           content:
             application/json:
               schema:
@@ -1371,9 +1387,16 @@ paths:
         | `configApplied` | `ConfigAppliedEvent` (the new configuration is on screen) |
         | `assetAdded` | an `Asset` (a new asset was stored) |
         | `overrideSet` | an `Override` (set through the API; it shows once its first picture is decoded) |
-        | `overrideCleared` | `{"id": "<the override's id>"}` (deleted through the API, or ended by itself at its `until`) |
+        | `overrideCleared` | `OverrideClearedEvent` (deleted through the API, or ended by itself at its `until`) |
         | `error` | `ErrorEvent` (something an operator should see, such as a picture that cannot be shown) |
         | `attract` | `AttractEvent` (attract mode, `touch.attract`: a visitor took over, or the kiosk went back home after they left) |
+
+        On a kiosk with `outputs`, every output group's display loop sends its own `slideChanged`, `tapped`,
+        `swiped`, `configApplied`, `overrideCleared`, `error` and `attract`, each with `output`: the group's
+        leading connector (`HDMI-A-1`); a push or an override is applied, and so announced, by each group. A
+        mirrored group is one loop: its events come once, under its leader's name; a canvas likewise. A kiosk
+        without `outputs` sends no `output`, and events the server itself sends (`assetAdded`, `overrideSet`, a
+        download's `error`) have none.
 
         A comment line `: keep-alive` is sent every 15 seconds. Browsers' `EventSource` cannot send the
         `Authorization` header, so the console reads the stream with `fetch()`.
@@ -1660,6 +1683,12 @@ components:
           type: integer
           minimum: 0
           description: How long it stayed, in milliseconds, on the monotonic clock.
+        output:
+          type: string
+          description: |
+            The output group that showed it, by its leading connector (`HDMI-A-1`), on a kiosk with `outputs`; left
+            out otherwise (and in logs written before). A mirrored group's play is one play under its leader's name.
+          example: HDMI-A-1
     PlayUpload:
       type: object
       additionalProperties: false
@@ -2289,6 +2318,8 @@ components:
           type: string
           enum: [rotation, swipe, command]
           description: "`rotation`: the slide's time was up; `swipe`: a finger; `command`: the API, or a tap action's `goto`."
+        output:
+          $ref: "#/components/schemas/EventOutput"
       example: {from: 1, to: 2, cause: rotation}
     TappedEvent:
       type: object
@@ -2302,6 +2333,8 @@ components:
           description: Output pixels, upright.
         y:
           type: number
+        output:
+          $ref: "#/components/schemas/EventOutput"
       example: {slide: 2, x: 100, y: 200}
     SwipedEvent:
       type: object
@@ -2313,6 +2346,8 @@ components:
         direction:
           type: string
           enum: [left, right]
+        output:
+          $ref: "#/components/schemas/EventOutput"
       example: {from: 2, direction: left}
     ConfigAppliedEvent:
       type: object
@@ -2320,13 +2355,33 @@ components:
       properties:
         version:
           $ref: "#/components/schemas/Version"
+        output:
+          $ref: "#/components/schemas/EventOutput"
     ErrorEvent:
       type: object
       required: [message]
       properties:
         message:
           type: string
+        output:
+          $ref: "#/components/schemas/EventOutput"
       example: {message: "slides[4] (images/broken.jpg): not a JPEG file (it looks like PNG); showing the placeholder"}
+    EventOutput:
+      type: string
+      description: |
+        The output group whose display loop sent the event: its leading connector (`HDMI-A-1`), on a kiosk with
+        `outputs`. Left out on a kiosk without `outputs`.
+      example: HDMI-A-1
+    OverrideClearedEvent:
+      type: object
+      required: [id]
+      properties:
+        id:
+          type: string
+          description: The override's id.
+        output:
+          $ref: "#/components/schemas/EventOutput"
+      example: {id: 3f9a2c71, output: HDMI-A-1}
     AttractEvent:
       type: object
       additionalProperties: false
@@ -2341,6 +2396,8 @@ components:
           minimum: 0
           nullable: true
           description: "`engaged`: the slide under the finger (null with an empty playlist); `returned`: the slide gone back to."
+        output:
+          $ref: "#/components/schemas/EventOutput"
       example: {state: returned, slide: 0}
 
     # The configuration (docs/configuration.md). Unknown keys are refused at every level, and `null` is refused for

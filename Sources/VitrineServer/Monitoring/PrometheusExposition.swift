@@ -36,7 +36,7 @@ struct RequestCountingMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// One output group's display-loop counters, under the name `/metrics` labels them with.
 public struct OutputMetrics: Sendable {
-    /// The group's leading output (`output="HDMI-A-1"`); nil for a kiosk with one group, whose samples carry no label.
+    /// The group's leading output (`output="HDMI-A-1"`); nil on a kiosk without `outputs`, whose samples carry no label.
     public let output: String?
     public let metrics: KioskMetrics
 
@@ -48,10 +48,11 @@ public struct OutputMetrics: Sendable {
 
 /// The Prometheus text format (version 0.0.4) of the kiosk's counters.
 ///
-/// Each output group's loop keeps its own counters. With one group its samples
-/// are bare, as they always were; with several, each family has one sample per
-/// group labelled `output="<connector>"`, so that `sum without (output)` is the
-/// kiosk's and a stalled or dark screen shows on its own.
+/// Each output group's loop keeps its own counters. On a kiosk without
+/// `outputs` its one group's samples are bare, as they always were; with
+/// `outputs`, each family has one sample per group labelled
+/// `output="<connector>"`, so that `sum without (output)` is the kiosk's and a
+/// stalled or dark screen shows on its own.
 enum PrometheusExposition {
     static func text(kiosk loops: [(output: String?, snapshot: KioskMetrics.Snapshot)], requests: [String: Int],
                      uptimeSeconds: Double) -> String {

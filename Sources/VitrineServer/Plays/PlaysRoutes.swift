@@ -4,14 +4,22 @@ import VitrineChannel
 import VitrineConfig
 import VitrineRuntime
 
-/// `GET /api/v1/plays?since=RFC3339&limit=N`: the proof-of-play log, oldest
-/// first. Reading waits for the log's queue, so it runs on NIO's blocking pool.
+/// `GET /api/v1/plays?since=RFC3339&limit=N&output=NAME`: the proof-of-play
+/// log, oldest first. Reading waits for the log's queue, so it runs on NIO's
+/// blocking pool.
+///
+/// `output` filters by the name plays are recorded under, a group's leading
+/// connector; any connector of a group the kiosk drives names that group (a
+/// mirror's plays are its leader's). A name it does not drive now is looked
+/// for as it is, not refused: the log keeps plays of outputs since unplugged.
 struct PlaysRoutes {
     let kiosk: RemoteKiosk
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/plays") { request, _ in
-            let query = try Self.query(request.uri.queryParameters)
+            var asked = try Self.query(request.uri.queryParameters)
+            asked.output = asked.output.map { name in kiosk.control.outputGroups.first { $0.connectors.contains(name) }?.name ?? name }
+            let query = asked
             guard let plays = kiosk.plays else {
                 // A kiosk without a log (some tests): nothing was recorded.
                 return try JSONResponse.make(.ok, encoding: PlaysBody.nothingRecorded)
@@ -38,6 +46,19 @@ struct PlaysRoutes {
                                issues: [.init(path: "limit", message: "must be a whole number from 1 to \(PlayQuery.maximumLimit)")])
             }
             query.limit = value
+        }
+        let outputs = parameters.getAll("output")
+        if let output = outputs.first {
+            // The same name twice is that name; two different ones are not one output.
+            guard outputs.allSatisfy({ $0 == output }) else {
+                throw APIError(.badRequest, "one output at a time: output is given \(Set(outputs).count) different ways",
+                               issues: [.init(path: "output", message: "one output at a time")])
+            }
+            guard !output.isEmpty else {
+                throw APIError(.badRequest, "output must name an output, such as HDMI-A-1, found nothing",
+                               issues: [.init(path: "output", message: "must name an output")])
+            }
+            query.output = output
         }
         return query
     }

@@ -11,7 +11,8 @@ import VitrineSystem
 /// Proof of play for one kiosk: the log of slides shown (`PlayLog`, in
 /// `STATE_DIRECTORY/plays/`) and its uploader, to the local file's
 /// `plays.upload` or else the URL the followed channel names. `vitrine run`
-/// hands it the kiosk's events; `GET /api/v1/plays` and `/metrics` read it.
+/// hands it every output group's events, each with the group's name;
+/// `GET /api/v1/plays` and `/metrics` read it.
 public final class ProofOfPlay: Sendable {
     public let log: PlayLog
     /// The local file's `plays` section: its `upload` wins over the channel's.
@@ -82,21 +83,25 @@ public final class ProofOfPlay: Sendable {
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// A kiosk event, on the display thread: hands it to the log's queue, never waiting.
-    public func handle(_ event: KioskEvent) {
+    /// A kiosk event, on the display thread of the output group that emitted
+    /// it: hands it to the log's queue, never waiting.
+    /// - Parameter output: the group's name, which its plays are recorded under
+    ///   (nil: the kiosk's only group, unnamed). A mirror group is one loop, so
+    ///   its play is one record, under its leading connector's name.
+    public func handle(_ event: KioskEvent, output: String? = nil) {
         switch event {
         case .slideShown(let shown):
-            log.shown(shown)
+            log.shown(shown, output: output)
         case .screenChanged(lit: false):
-            log.ended(at: MonotonicClock.now())
+            log.ended(at: MonotonicClock.now(), output: output)
         default:
             break
         }
     }
 
-    /// The kiosk stopped: the play on screen ends now and is written.
+    /// The kiosk stopped: the play on each screen ends now and is written.
     public func stop() {
-        log.ended(at: MonotonicClock.now())
+        log.endedEverywhere(at: MonotonicClock.now())
         log.flush()
     }
 

@@ -894,12 +894,16 @@
   function handleEvent(name, text) {
     let data = {};
     try { data = text ? JSON.parse(text) : {}; } catch (_) { data = {message: text}; }
-    logEvent(name, describeEvent(name, data));
+    // With several output groups each group's events name it (`output`): the
+    // playlist's "on screen" mark is the first group's, as the status is.
+    const ofFirstGroup = !data.output || state.outputs.length === 0 || data.output === state.outputs[0];
+    logEvent(name, (data.output ? `${data.output}: ` : '') + describeEvent(name, data));
     switch (name) {
       case 'slideChanged':
-        if (state.status) state.status.slide = data.to;
+        if (state.status && ofFirstGroup) state.status.slide = data.to;
         markCurrentSlide();
-        refreshPreview();
+        if (data.output && state.panels.has(data.output)) refreshPanelPreview(data.output);
+        else refreshPreview();
         refreshStatus();
         break;
       case 'configApplied':

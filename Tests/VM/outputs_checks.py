@@ -19,11 +19,12 @@ playlist, and the render of outputs-second.yaml itself (which renders the
 first listed output) must be the same picture.
 """
 import datetime
+import json
 import os
 import re
 import time
 
-from vmtest import MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, Image, crtc_states, host_render, logged
+from vmtest import MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, Image, api_request, crtc_states, host_render, logged
 
 STATUS = "/sys/class/drm/card0-Virtual-2/status"
 
@@ -127,7 +128,8 @@ def dump_head(guest, work, name, head):
 
 
 def two_groups_checks(guest, results, args, mirror, work):
-    two_heads_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-two.yaml"), "/vm/outputs-two.yaml", work)
+    two_heads_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-two.yaml"), "/vm/outputs-two.yaml", work,
+                     monitoring=True)
     wall_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-wall.yaml"), "/vm/outputs-wall.yaml", work)
     mirror_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-mirror.yaml"), "/vm/outputs-mirror.yaml", work)
     legacy_mirror_checks(guest, results, work)
@@ -210,7 +212,7 @@ def head_matches(guest, vitrine, config, work, name, head, output, size=None):
 LOG = "/tmp/outputs-two.log"
 
 
-def two_heads_checks(guest, results, vitrine, config, guest_config, work, tolerance=0.25):
+def two_heads_checks(guest, results, vitrine, config, guest_config, work, tolerance=0.25, monitoring=False):
     """Both heads driven at once, each by its own display loop on a DRM lease
     of its own: each head's screendump equals `vitrine render --output` of it;
     both change slides on the same deadlines, within a frame of each other;
@@ -219,7 +221,8 @@ def two_heads_checks(guest, results, vitrine, config, guest_config, work, tolera
     `on`, each followed by the card's change uevent), and only Virtual-2 is set
     up again. `config` is the host's copy of `guest_config` (outputs-two.yaml's
     form), whose slide paths resolve alike on both; Virtual-2 must be on. The
-    arm64 image test runs it too."""
+    arm64 image test runs it too; `monitoring` adds the API's view of both loops
+    (`monitoring_checks`, over the guest's busybox nc, which the amd64 VM has)."""
     log, pid = LOG, "/tmp/outputs-two.pid"
     def plug(state):
         guest.run(f"echo {state} > {STATUS} && echo change > /sys/class/drm/card0/uevent")
@@ -240,6 +243,9 @@ def two_heads_checks(guest, results, vitrine, config, guest_config, work, tolera
                       "`vitrine render --output` of it at its slide",
                       both and frames >= 2 and first_ok and second_ok,
                       f"first frames {frames}; {second}; {first}; log: {' | '.join(l.strip()[-100:] for l in lines.splitlines())}")
+
+        if monitoring:
+            monitoring_checks(guest, results, log, "/tmp/outputs-two-state")
 
         before_unplug = len(page_change_times(guest, log))
         plug("off")
@@ -276,6 +282,31 @@ def two_heads_checks(guest, results, vitrine, config, guest_config, work, tolera
                       f"{len(times)} changes on Virtual-1, {len(others)} on Virtual-2; skew per change {skews} ms")
     finally:
         guest.stop_kiosk(pid)
+
+
+def monitoring_checks(guest, results, log, state_dir):
+    """Every output group's loop answers for the kiosk: /healthz asks each and
+    lists it, /metrics has each group's counters under its output, and proof of
+    play records each head's slides under its name."""
+    # A play is logged when its slide gives way: wait for two of Virtual-2's changes.
+    deadline = time.monotonic() + 3 * TWO_INTERVAL
+    while len(page_change_times(guest, log, "Virtual-2")) < 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    _, health = guest.run("printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' | nc -w 10 127.0.0.1 8080 | tr -d '\\r' | tail -1")
+    try:
+        listed = [(o.get("output"), o.get("status")) for o in json.loads(health.strip().splitlines()[-1]).get("outputs", [])]
+    except (ValueError, IndexError, AttributeError):
+        listed = []
+    _, metrics = guest.run("printf 'GET /metrics HTTP/1.0\\r\\n\\r\\n' | nc -w 10 127.0.0.1 8080 | grep -E '^vitrine_slide_changes_total'")
+    changes = {m.group(1): int(m.group(2)) for m in re.finditer(r'vitrine_slide_changes_total\{output="([^"]+)"\} (\d+)', metrics)}
+    status, plays = api_request(guest, state_dir, "GET", "/api/v1/plays?output=Virtual-2")
+    named = [play.get("output") for play in (plays or {}).get("plays", [])]
+    results.check("outputs: /healthz asks both loops, /metrics counts each head's page changes under its name, and "
+                  "proof of play records Virtual-2's slides as its own",
+                  listed == [("Virtual-1", "ok"), ("Virtual-2", "ok")] and changes.get("Virtual-1", 0) > 0
+                  and changes.get("Virtual-2", 0) > 0 and status == 200 and named and all(n == "Virtual-2" for n in named),
+                  f"healthz outputs {listed}; slide changes {changes}; plays?output=Virtual-2: {status}, {len(named)} play(s) "
+                  f"named {sorted(set(map(str, named)))}")
 
 
 def touch_checks(guest, results):

@@ -56,7 +56,8 @@ public final class HeadlessDisplay: DisplayBackend {
 ///
 /// Every presented frame is copied (about a millisecond at 1080p, into a
 /// recycled buffer) and the writer takes the newest copy when it is free,
-/// writing no more often than every 250 ms. A frame presented within 250 ms
+/// writing no more often than every 250 ms (paced by the queue's timer, not a
+/// sleeping thread). A frame presented within 250 ms
 /// of the one before is therefore written late rather than never: a picture
 /// that comes to rest right after another (a slide decoded just after its
 /// placeholder showed) must not leave the preview on the one before.
@@ -97,32 +98,50 @@ final class PreviewWriter: @unchecked Sendable {
         if start { queue.async { self.drain() } }
     }
 
-    /// Waits for the pending write (at shutdown).
-    func flush() { queue.sync {} }
+    /// Writes the newest frame not yet written, now, and waits for it (at
+    /// shutdown): the preview must end on the last frame shown.
+    func flush() {
+        queue.sync {
+            if let image = take(endingTheWrites: false) { write(image) }
+        }
+    }
 
+    /// Writes the newest frame, then comes back for the next one no sooner
+    /// than `minimumGap` after this one started: paced by the queue's timer
+    /// (`asyncAfter`), so no thread sleeps while a write waits its turn.
     private func drain() {
-        while let image = lock.withLock({ () -> PixelImage? in
+        guard let image = take(endingTheWrites: true) else { return }
+        let started = MonotonicClock.now()
+        write(image)
+        let rest = minimumGap - (MonotonicClock.now() - started)
+        if rest > .zero {
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(rest.components.attoseconds / 1_000_000_000))) { self.drain() }
+        } else {
+            queue.async { self.drain() }
+        }
+    }
+
+    /// The pending copy, taken; with none, and `endingTheWrites`, the next
+    /// `offer` starts the writes again.
+    private func take(endingTheWrites: Bool) -> PixelImage? {
+        lock.withLock {
             let next = pendingCopy
             pendingCopy = nil
-            if next == nil { writing = false }
+            if next == nil, endingTheWrites { writing = false }
             return next
-        }) {
-            let started = MonotonicClock.now()
-            defer {
-                lock.withLock { spare = image }
-                // Paced: at most one write per gap, the newest frame each time.
-                let rest = minimumGap - (MonotonicClock.now() - started)
-                if rest > .zero { usleep(UInt32(rest.components.attoseconds / 1_000_000_000_000)) }
-            }
-            do {
-                let png = try PNGCodec.encode(image, fast: true)
-                // Not durable: a preview lost in a power cut does not matter, an fsync per frame would.
-                try FileIO.writeAtomically(png, to: path, durable: false)
-            } catch {
-                if !reportedFailure {
-                    reportedFailure = true
-                    logger.error("cannot write the preview PNG", metadata: ["path": "\(path)", "reason": "\(error)"])
-                }
+        }
+    }
+
+    private func write(_ image: PixelImage) {
+        defer { lock.withLock { spare = image } }
+        do {
+            let png = try PNGCodec.encode(image, fast: true)
+            // Not durable: a preview lost in a power cut does not matter, an fsync per frame would.
+            try FileIO.writeAtomically(png, to: path, durable: false)
+        } catch {
+            if !reportedFailure {
+                reportedFailure = true
+                logger.error("cannot write the preview PNG", metadata: ["path": "\(path)", "reason": "\(error)"])
             }
         }
     }

@@ -288,14 +288,18 @@ def monitoring_checks(guest, results, log, state_dir):
     """Every output group's loop answers for the kiosk: /healthz asks each and
     lists it, /metrics has each group's counters under its output, and proof of
     play records each head's slides under its name."""
+    # The initramfs leaves loopback down; the API listens on it.
+    guest.run("ip link set lo up")
     # A play is logged when its slide gives way: wait for two of Virtual-2's changes.
     deadline = time.monotonic() + 3 * TWO_INTERVAL
     while len(page_change_times(guest, log, "Virtual-2")) < 2 and time.monotonic() < deadline:
         time.sleep(0.5)
-    _, health = guest.run("printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' | nc -w 10 127.0.0.1 8080 | tr -d '\\r' | tail -1")
+    _, health = guest.run("printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' | nc -w 10 127.0.0.1 8080")
+    # The serial console echoes the command: the body is the line that starts a JSON object.
+    body = next((line.strip() for line in health.splitlines() if line.strip().startswith("{")), "{}")
     try:
-        listed = [(o.get("output"), o.get("status")) for o in json.loads(health.strip().splitlines()[-1]).get("outputs", [])]
-    except (ValueError, IndexError, AttributeError):
+        listed = [(o.get("output"), o.get("status")) for o in json.loads(body).get("outputs", [])]
+    except (ValueError, AttributeError):
         listed = []
     _, metrics = guest.run("printf 'GET /metrics HTTP/1.0\\r\\n\\r\\n' | nc -w 10 127.0.0.1 8080 | grep -E '^vitrine_slide_changes_total'")
     changes = {m.group(1): int(m.group(2)) for m in re.finditer(r'vitrine_slide_changes_total\{output="([^"]+)"\} (\d+)', metrics)}
@@ -306,7 +310,13 @@ def monitoring_checks(guest, results, log, state_dir):
                   listed == [("Virtual-1", "ok"), ("Virtual-2", "ok")] and changes.get("Virtual-1", 0) > 0
                   and changes.get("Virtual-2", 0) > 0 and status == 200 and named and all(n == "Virtual-2" for n in named),
                   f"healthz outputs {listed}; slide changes {changes}; plays?output=Virtual-2: {status}, {len(named)} play(s) "
-                  f"named {sorted(set(map(str, named)))}")
+                  f"named {sorted(set(map(str, named)))}; API in the log: {api_lines(guest, log)}")
+
+
+def api_lines(guest, log):
+    """What the kiosk logged about its API, for a failure's message."""
+    _, lines = guest.run(f"grep -E 'API|api' {log} | tail -3")
+    return " | ".join(line.strip()[-120:] for line in lines.splitlines())
 
 
 def touch_checks(guest, results):

@@ -21,6 +21,7 @@ struct TouchCanvasRegionTests {
         let regions = TouchOutputContext.canvasRegions(plan)
         let left = try #require(regions["HDMI-A-1"]), right = try #require(regions["HDMI-A-2"])
         #expect(regions.count == 2)
+        #expect("\(left)" == "1922x1080+0+0" && "\(right)" == "1921x1080+1954+0", "as docs/configuration.md shows them")
         #expect(left.x == 0 && right.maxX == canvas.size.width && right.x > left.maxX, "the bezel between them: \(left) \(right)")
         let mapper = TouchCoordinateMapper(xAxis: Self.x, yAxis: Self.y, output: canvas.size, region: right)
         // A tap in the middle of the right-hand screen is in the middle of its part of the picture.

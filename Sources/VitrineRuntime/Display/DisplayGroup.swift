@@ -132,17 +132,17 @@ final class DisplayGroup {
     /// Presents the frame last presented to `indices`' members, which had
     /// skipped it (`membersCatchingUp`).
     func catchUp(_ indices: [Int], at now: MonotonicInstant) throws {
-        for index in indices { frameCounts[index].caughtUp += 1 }
-        try presentEach(indices, at: now)
+        try presentEach(indices, at: now, catchingUp: true)
     }
 
     /// A member whose present throws is not behind: trying again with the
     /// same frame would most likely fail again.
-    private func presentEach(_ indices: [Int], at now: MonotonicInstant) throws {
+    private func presentEach(_ indices: [Int], at now: MonotonicInstant, catchingUp: Bool = false) throws {
         try forEach(of: indices) { index in
             behind[index] = false
             try members[index].present(at: now)
             frameCounts[index].presented += 1
+            if catchingUp { frameCounts[index].caughtUp += 1 }
         }
     }
 

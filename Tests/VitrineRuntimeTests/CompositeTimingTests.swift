@@ -22,8 +22,8 @@ struct CompositeTimingTests {
         #expect(fast.display.presented == rig.frames.map(\.at))
         #expect(slow.display.presented == rig.frames.indices.filter { $0.isMultiple(of: 2) }.map { rig.frames[$0].at })
         let counts = (rig.display as! SpannedDisplay).memberFrameCounts
-        #expect(counts == [MemberFrameCount(member: "fake 60 30x24", presented: 60),
-                           MemberFrameCount(member: "fake 30 30x24", presented: 30, skipped: 30)])
+        #expect(counts == [MemberFrameCount(member: "member 1 (fake 60 30x24)", presented: 60),
+                           MemberFrameCount(member: "member 2 (fake 30 30x24)", presented: 30, skipped: 30)])
     }
 
     @Test(arguments: [Duration.zero, .milliseconds(5), .milliseconds(20)])
@@ -54,7 +54,7 @@ struct CompositeTimingTests {
         #expect(onFast == VblankRig.vblank(of: fast, after: changes[2]), "the fast screen shows it at its next vblank")
         #expect(onSlow >= onFast && onSlow - onFast <= slow.period, "the slow one within one of its frames")
         #expect(slow.display.scanouts.last?.pixel == third, "and keeps it")
-        #expect((rig.display as! SpannedDisplay).memberFrameCounts[1] == MemberFrameCount(member: "fake 30 30x24", presented: 3, skipped: 1, caughtUp: 1))
+        #expect((rig.display as! SpannedDisplay).memberFrameCounts[1] == MemberFrameCount(member: "member 2 (fake 30 30x24)", presented: 3, skipped: 1, caughtUp: 1))
     }
 
     @Test func twoSixtyHertzScreensStillTakeEveryFrameTogetherBesideAThirtyHertzOne() throws {
@@ -162,5 +162,25 @@ struct CompositeTimingTests {
         #expect(span.memberFrameCounts[1].skipped == 0, "frames while away are not skips")
         other.isShowing = true
         #expect(span.canCatchUp)
+    }
+}
+
+extension CompositeTimingTests {
+    @Test func aCanvasInsideAMirrorGroupHasItsScreensCountedToo() throws {
+        let size = PixelSize(width: 30, height: 24)
+        let left = FakeDisplay("left", size: size, connector: "HDMI-A-1"), right = FakeDisplay("right", size: size, connector: "HDMI-A-2")
+        let mirror = FakeDisplay("mirror", size: PixelSize(width: 65, height: 24), connector: "DP-1")
+        let span = SpannedDisplay(canvasSize: PixelSize(width: 65, height: 24), members: [
+            SpannedDisplay.Member(display: left, region: PixelRect(x: 0, y: 0, width: 30, height: 24)),
+            SpannedDisplay.Member(display: right, region: PixelRect(x: 35, y: 0, width: 30, height: 24))])
+        let group = MirroredDisplay(source: MirroredDisplay.Member(display: span), mirrors: [MirroredDisplay.Member(display: mirror)])
+        // The right-hand screen refreshes at 30 Hz and its flip is pending: it alone skips.
+        right.refreshInterval = VblankRig.thirtyHertz
+        right.isFlipPending = true
+        _ = group.acquireCanvas()
+        try group.present(at: .seconds(1))
+        #expect(group.memberFrameCounts.map(\.summary) == [
+            "HDMI-A-1+HDMI-A-2 presented 1, skipped 0", "DP-1 presented 1, skipped 0",
+            "HDMI-A-1 presented 1, skipped 0", "HDMI-A-2 presented 0, skipped 1"])
     }
 }

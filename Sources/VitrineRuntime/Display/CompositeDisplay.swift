@@ -80,8 +80,12 @@ public class CompositeDisplay: DisplayBackend {
         try group.catchUp(catching.map(\.index), at: now)
     }
 
-    /// Each member's frames presented and skipped, for the log at the end.
-    var memberFrameCounts: [MemberFrameCount] { group.frameCounts }
+    /// Each member's frames presented and skipped, for the log at the end;
+    /// then, for a member that is a composite itself (a canvas inside a
+    /// mirror group), each of its own members'.
+    var memberFrameCounts: [MemberFrameCount] {
+        group.frameCounts + group.members.flatMap { ($0 as? CompositeDisplay)?.memberFrameCounts ?? [] }
+    }
 
     private func paint(_ members: [(index: Int, canvas: PixelCanvas)]) {
         for (index, canvas) in members {

@@ -35,8 +35,18 @@ final class DisplayGroup {
         precondition(!members.isEmpty, "a composite display needs at least one member")
         self.members = members
         seenGenerations = members.map(\.generation)
-        frameCounts = members.map { MemberFrameCount(member: $0.connectorName ?? $0.description) }
+        frameCounts = members.indices.map { MemberFrameCount(member: Self.name(of: members[$0], at: $0)) }
         behind = members.map { _ in false }
+    }
+
+    /// A member's name in the log: its connector's; a composite's (a canvas
+    /// with mirrors) its members' joined with `+`; a headless member's, which
+    /// has no connector and may look like another, its place and description.
+    private static func name(of member: DisplayBackend, at index: Int) -> String {
+        if let composite = member as? CompositeDisplay {
+            return composite.group.members.indices.map { name(of: composite.group.members[$0], at: $0) }.joined(separator: "+")
+        }
+        return member.connectorName ?? "member \(index + 1) (\(member.description))"
     }
 
     /// Any member shows: unplugging one output leaves the others running.

@@ -3,7 +3,7 @@
 /// the kiosk's frame pacing (`FramePacing`) sees only the frames it draws for
 /// the group: these say how many of them each screen showed.
 struct MemberFrameCount: Equatable {
-    /// The member: its connector's name, or its description.
+    /// The member: its connector's name, or its place and description (`member 2 (headless 1920x1080)`).
     var member: String
     /// Frames presented on it, catch-ups included.
     var presented = 0

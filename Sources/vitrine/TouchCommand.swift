@@ -42,7 +42,7 @@ struct TouchListCommand: ParsableCommand {
             Result { () throws(EvdevError) in try EvdevDevice(path: path).description }.map { ($0, settings.model(for: $0)) }
         }
         // The binding needs every touch device at once: the automatic rule looks for the only one.
-        let bindings = configuration.map { outputBindings(for: listed, configuration: $0) } ?? [:]
+        let (bindings, placements) = configuration.map { outputBindings(for: listed, configuration: $0) } ?? ([:], [:])
         for (path, entry) in zip(paths, listed) {
             guard case .success(let (device, (model, decision))) = entry else {
                 if case .failure(let error) = entry { print("\(path)  \(error)") }
@@ -69,14 +69,20 @@ struct TouchListCommand: ParsableCommand {
             }
             if let assignment = bindings[path] {
                 print("  output: \(assignment.output ?? "none"): \(assignment.reason)")
+                // A canvas screen's touches land on its part of the picture alone.
+                if let placement = assignment.output.flatMap({ placements[$0] }) {
+                    print("  touches land on its part of the canvas: \(placement)")
+                }
             }
         }
     }
 
     /// Each touch device's output, by path: the outputs as the card plans
-    /// them when it can be read, else as the configuration lists them.
+    /// them when it can be read, else as the configuration lists them; and
+    /// each planned output's part of a canvas, by name.
     private func outputBindings(for listed: [Result<(InputDeviceDescription, (model: TouchDeviceModel?, decision: TouchDeviceSelection.Decision)), EvdevError>],
-                                configuration: KioskConfiguration) -> [String: TouchOutputBinding.Assignment] {
+                                configuration: KioskConfiguration)
+        -> (bindings: [String: TouchOutputBinding.Assignment], placements: [String: CanvasPlacement]) {
         var touch: [(path: String, device: TouchOutputBinding.Device)] = []
         for (path, entry) in zip(EvdevDevice.devicePaths(in: directory), listed) {
             if case .success(let (description, (_, decision))) = entry, let kind = decision.kind {
@@ -85,8 +91,12 @@ struct TouchListCommand: ParsableCommand {
         }
         let card = plannedCard(configuration)
         var outputs: [TouchOutputBinding.Output]
+        var placements: [String: CanvasPlacement] = [:]
         switch card {
         case .success(let (path, drm, plan)):
+            for output in plan.driven + plan.waiting {
+                if case .canvas(let placement) = output.showing { placements[output.connector] = placement }
+            }
             if let layout = configuration.outputs {
                 var context = TouchOutputContext(taken: [], outputs: layout.outputs.map { TouchOutputBinding.Output(name: $0.name, touch: $0.touch) })
                 context.plan(plan, connectors: drm.planConnectors)
@@ -106,7 +116,7 @@ struct TouchListCommand: ParsableCommand {
                 ?? [TouchOutputBinding.Output(name: "the one output")]
         }
         let binding = TouchOutputBinding(devices: touch.map(\.device), outputs: outputs)
-        return Dictionary(uniqueKeysWithValues: zip(touch.map(\.path), binding.assignments))
+        return (Dictionary(uniqueKeysWithValues: zip(touch.map(\.path), binding.assignments)), placements)
     }
 
     /// The card the kiosk would drive (`output.card`, else the first whose

@@ -27,6 +27,8 @@ final class FakeDisplay: DisplayBackend {
     var flipsOnPresent = false
 
     private(set) var presented: [MonotonicInstant] = []
+    /// When each frame reached the screen, and its top-left pixel.
+    private(set) var scanouts: [(at: MonotonicInstant, pixel: UInt32)] = []
     private(set) var handled: [Int32] = []
     private(set) var powerCalls: [Bool] = []
     private(set) var closed = false
@@ -70,13 +72,18 @@ final class FakeDisplay: DisplayBackend {
     func present(at now: MonotonicInstant) throws {
         if failsPresent { throw Failure(what: "present \(name)") }
         presented.append(now)
-        if flipsOnPresent { isFlipPending = true } else { lastScanout = now }
+        if flipsOnPresent { isFlipPending = true } else { scannedOut(at: now) }
     }
 
     /// The pending flip reaches the screen at `instant`.
     func completeFlip(at instant: MonotonicInstant) {
         isFlipPending = false
+        scannedOut(at: instant)
+    }
+
+    private func scannedOut(at instant: MonotonicInstant) {
         lastScanout = instant
+        scanouts.append((instant, self[0, 0]))
     }
 
     func handleEvents(on descriptor: Int32) throws {

@@ -12,6 +12,11 @@ public struct TouchOutputContext: Hashable, Sendable {
     /// Each output's rotation (its own, else `output.rotation`): a touch on a
     /// mirror turned another way than the output it mirrors turns with its own panel.
     public var rotations: [String: DisplayRotation]
+    /// Each output that shows a part of a canvas, and that part: its region
+    /// of the canvas picture, in canvas pixels (`CanvasPlacement.region`),
+    /// from the plan. A touch on that output's panel lands there, not across
+    /// the whole canvas.
+    public private(set) var regions: [String: PixelRect] = [:]
     /// Whether `plan(_:connectors:)` said which outputs are driven and how large they are.
     public private(set) var isPlanned = false
 
@@ -33,7 +38,25 @@ public struct TouchOutputContext: Hashable, Sendable {
             outputs[index].isDriven = driven.contains(name)
             outputs[index].size = connectors.first { $0.name == name }?.size
         }
+        regions = Self.canvasRegions(plan)
         isPlanned = true
+    }
+
+    /// The canvas region each driven or waiting output of `plan` shows, by
+    /// connector; a mirror standing in for a missing canvas screen shows that
+    /// screen's.
+    public static func canvasRegions(_ plan: OutputPlan) -> [String: PixelRect] {
+        var regions: [String: PixelRect] = [:]
+        for output in plan.driven + plan.waiting {
+            if case .canvas(let placement) = output.showing { regions[output.connector] = placement.region }
+        }
+        return regions
+    }
+
+    /// Where a touch on a device bound so lands: its output's part of a
+    /// canvas, or nil for the whole picture.
+    public func region(for assignment: TouchOutputBinding.Assignment?) -> PixelRect? {
+        assignment?.output.flatMap { regions[$0] }
     }
 
     /// The binding of `devices` (every touch device the board has, not only this kiosk's).

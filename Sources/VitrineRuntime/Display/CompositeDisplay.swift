@@ -6,7 +6,8 @@ import VitrineCore
 /// (`PanelPainter`) and presents the members one right after the other, so
 /// that they change picture at the same vblank or the next. The members'
 /// states add up as `DisplayGroup` says: one that is away or fails never stops
-/// the others.
+/// the others, and one slower than the fastest takes the frames its own
+/// vblank allows, catching up (`catchUp(at:)`) with a frame it skipped.
 ///
 /// The frame is in memory rather than on a member's scanout buffer because it
 /// is read back for every member, and scanout buffers are slow to read
@@ -61,12 +62,37 @@ public class CompositeDisplay: DisplayBackend {
     /// from their frame (the first failure is thrown after).
     public func present(at now: MonotonicInstant) throws {
         let taking = group.membersTakingFrame()
-        for (index, canvas) in taking {
+        paint(taking)
+        try group.present(taking.map(\.index), at: now)
+    }
+
+    /// A member that skipped the last frame (a slower one, its flip pending
+    /// then) and whose flip is done now.
+    public var canCatchUp: Bool { group.canCatchUp }
+
+    /// Draws the frame last presented, still in memory, onto the members that
+    /// skipped it and can take it now, and presents them: the slide that
+    /// changed while a slower screen's flip was pending reaches that screen
+    /// at its next vblank.
+    public func catchUp(at now: MonotonicInstant) throws {
+        let catching = group.membersCatchingUp()
+        paint(catching)
+        try group.catchUp(catching.map(\.index), at: now)
+    }
+
+    /// Each member's frames presented and skipped, for the log at the end;
+    /// then, for a member that is a composite itself (a canvas inside a
+    /// mirror group), each of its own members'.
+    var memberFrameCounts: [MemberFrameCount] {
+        group.frameCounts + group.members.flatMap { ($0 as? CompositeDisplay)?.memberFrameCounts ?? [] }
+    }
+
+    private func paint(_ members: [(index: Int, canvas: PixelCanvas)]) {
+        for (index, canvas) in members {
             let logical = painters[index].logicalSize(ofPanel: canvas.size)
             let (region, placement) = layout(ofMember: index, logical: logical, frame: frame.size)
             painters[index].paint(frame, region: region, at: placement, into: canvas)
         }
-        try group.present(taking.map(\.index), at: now)
     }
 
     public func handleEvents(on descriptor: Int32) throws { try group.handleEvents(on: descriptor) }

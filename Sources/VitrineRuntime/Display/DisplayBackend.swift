@@ -50,6 +50,13 @@ public protocol DisplayBackend: AnyObject {
     func setPower(_ on: Bool) throws
     /// Restores what was on the display before, and frees every buffer.
     func close()
+    /// Whether a part of the display skipped the last frame presented and can
+    /// take it now: a slower screen of a canvas or a mirror group, whose own
+    /// flip was still pending then (`CompositeDisplay`). The kiosk then calls
+    /// `catchUp(at:)` unless it has a newer frame to present.
+    var canCatchUp: Bool { get }
+    /// Presents the last frame presented to the parts that skipped it.
+    func catchUp(at now: MonotonicInstant) throws
     /// The connector it drives, by its kernel name (`HDMI-A-1`); nil when headless.
     var connectorName: String? { get }
     /// The card's number and the connector's KMS id, as an HDMI-CEC adapter
@@ -62,6 +69,9 @@ extension DisplayBackend {
     public var isShowing: Bool { true }
     /// Frames that are presented are on screen at once.
     public var isFlipPending: Bool { false }
+    /// One display takes every frame it is given.
+    public var canCatchUp: Bool { false }
+    public func catchUp(at now: MonotonicInstant) throws {}
     /// No connector: a display in memory.
     public var connectorName: String? { nil }
     public var connectorReference: (card: UInt32, connector: UInt32)? { nil }

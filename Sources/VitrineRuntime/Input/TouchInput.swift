@@ -43,23 +43,31 @@ public struct TouchInputSettings: Sendable {
         assignment?.output.flatMap { outputs?.rotations[$0] } ?? rotation
     }
 
+    /// Where touches on a device bound so land: its output's part of a canvas
+    /// (`TouchOutputContext.region(for:)`), else the whole output.
+    public func region(for assignment: TouchOutputBinding.Assignment?) -> PixelRect? {
+        outputs?.region(for: assignment)
+    }
+
     /// Maps the device's position axes for its kind, with `calibration` (the
-    /// matrix its `Decision` chose).
+    /// matrix its `Decision` chose), onto `region` of the output (all of it when nil).
     public func mapper(for device: InputDeviceDescription, kind: TouchDeviceKind,
                        calibration: [Double] = TouchCoordinateMapper.identityCalibration,
-                       rotation: DisplayRotation? = nil) -> TouchCoordinateMapper {
+                       rotation: DisplayRotation? = nil, region: PixelRect? = nil) -> TouchCoordinateMapper {
         let axes = device.positionAxes(for: kind)
         let x = axes.x ?? AxisRange(minimum: 0, maximum: 1), y = axes.y ?? AxisRange(minimum: 0, maximum: 1)
-        return TouchCoordinateMapper(xAxis: x, yAxis: y, output: output, rotation: rotation ?? self.rotation, calibration: calibration)
+        return TouchCoordinateMapper(xAxis: x, yAxis: y, output: output, rotation: rotation ?? self.rotation, calibration: calibration,
+                                     region: region)
     }
 
     /// The decoder for a device the selection uses, or nil with the decision's
-    /// reason; its touches turned by `rotation`, else the output's.
-    public func model(for device: InputDeviceDescription, rotation: DisplayRotation? = nil)
+    /// reason; its touches turned by `rotation`, else the output's, and landing on `region`.
+    public func model(for device: InputDeviceDescription, rotation: DisplayRotation? = nil, region: PixelRect? = nil)
         -> (model: TouchDeviceModel?, decision: TouchDeviceSelection.Decision) {
         let decision = selection.decide(device)
         guard let kind = decision.kind else { return (nil, decision) }
-        return (TouchDeviceModel(kind: kind, mapper: mapper(for: device, kind: kind, calibration: decision.calibration, rotation: rotation)), decision)
+        let mapper = mapper(for: device, kind: kind, calibration: decision.calibration, rotation: rotation, region: region)
+        return (TouchDeviceModel(kind: kind, mapper: mapper), decision)
     }
 }
 
@@ -153,11 +161,14 @@ public final class TouchInput {
                 continue
             }
             boundElsewhere[entry.path] = nil
-            guard let model = settings.model(for: evdev.description, rotation: settings.rotation(for: choice.assignment)).model else { continue }
+            let region = settings.region(for: choice.assignment)
+            guard let model = settings.model(for: evdev.description, rotation: settings.rotation(for: choice.assignment), region: region).model
+            else { continue }
             devices[evdev.descriptor] = Device(evdev: evdev, kind: model.kind, model: model)
             added.append(evdev.descriptor)
             let calibrated = decision.calibratedBy.map { ", calibrated by touch.devices (\"\($0)\")" } ?? ""
-            logger.notice("touch input: \(entry.path) \"\(evdev.description.name)\", \(model.kind.rawValue)\(calibrated)\(bound): \(decision.reason)")
+            let part = region.map { ", onto \($0) of the canvas" } ?? ""
+            logger.notice("touch input: \(entry.path) \"\(evdev.description.name)\", \(model.kind.rawValue)\(calibrated)\(bound)\(part): \(decision.reason)")
         }
         return (added, removed, events)
     }

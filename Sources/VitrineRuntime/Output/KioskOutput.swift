@@ -76,6 +76,7 @@ final class KioskOutput {
         kenBurnsMoving = store.kenBurnsMoves(in: scene)
         if renderer.shows(scene, version: version) {
             needsRedraw = false
+            catchUp(at: now, logger: logger)
             return nil
         }
         needsRedraw = true
@@ -97,6 +98,18 @@ final class KioskOutput {
         let shown = plays.presented(scene, configuration: configuration, decoded: { store.frame(of: $0) != nil },
                                     flipPending: display.isFlipPending)
         return Presented(slideShown: shown, frameGap: gap)
+    }
+
+    /// A slower screen of a composite display that skipped the frame on
+    /// screen (its flip was pending then) gets it now that its flip is done:
+    /// only when the picture is unchanged, for a new frame would reach it anyway.
+    private func catchUp(at now: MonotonicInstant, logger: Logger) {
+        guard display.canCatchUp else { return }
+        do {
+            try display.catchUp(at: now)
+        } catch {
+            logger.error("cannot present a frame: \(error)")
+        }
     }
 
     /// A flip completed: the input it shows reached the screen (latency), and
@@ -137,5 +150,10 @@ final class KioskOutput {
         if let summary = latency.latencies.summary { logger.notice("input-to-scanout latency: \(summary)") }
         if let summary = pacing.transitionFrameGaps.summary { logger.notice("frame pacing during transitions: \(summary)") }
         if let summary = pacing.kenBurnsFrameGaps.summary { logger.notice("frame pacing during Ken Burns motion: \(summary)") }
+        // The pacing above is of the frames drawn for the group; each screen of
+        // a composite flips on its own vblank, and a slower one skips some.
+        if let composite = display as? CompositeDisplay {
+            logger.notice("frames per screen: \(composite.memberFrameCounts.map(\.summary).joined(separator: "; "))")
+        }
     }
 }

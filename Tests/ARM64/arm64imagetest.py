@@ -46,9 +46,9 @@ sys.dont_write_bytecode = True  # no __pycache__ left in Tests/Image or Tests/VM
 import imagetest  # noqa: E402
 from imagetest import (boot_checks, cec_checks, free_port, http, overlay_disk, restart_checks, save_journal,  # noqa: E402
                        wait_for_picture, write_measurements)
-from vmtest import QMP, Results, host_render, tablet  # noqa: E402
+from vmtest import QMP, SECOND_TABLET, Results, host_render, tablet  # noqa: E402
 from outputs_checks import (STATUS, connector_status, mirror_checks, two_heads_checks, waiting_checks,  # noqa: E402
-                            wall_checks)
+                            wall_checks, virtio_tablets_checks)
 
 SIZE = imagetest.SIZE
 
@@ -68,7 +68,7 @@ class Arm64Guest(imagetest.ImageGuest):
             "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{port}-:8080", "-device", "virtio-net-pci,netdev=net0",
             # Two heads, as a Raspberry Pi's two HDMI ports: the kiosk's own service
             # drives the first; the two-head checks drive both.
-            "-device", "virtio-gpu-pci,max_outputs=2,id=gpu0", "-device", "virtio-tablet-pci",
+            "-device", "virtio-gpu-pci,max_outputs=2,id=gpu0", "-device", "virtio-tablet-pci", "-device", SECOND_TABLET,
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
         ]
@@ -121,6 +121,7 @@ def two_heads(guest, results, args, mirror, work):
         wall_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-wall.yaml"), "/etc/vitrine/outputs-wall.yaml", work)
         mirror_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-mirror.yaml"),
                       "/etc/vitrine/outputs-mirror.yaml", work)
+        virtio_tablets_checks(guest, results, "/etc/vitrine")
     finally:
         guest.run(f"echo detect > {STATUS}")
 

@@ -18,13 +18,15 @@ playlist: QMP's screendump of head 1 must equal `vitrine render` of that
 playlist, and the render of outputs-second.yaml itself (which renders the
 first listed output) must be the same picture.
 """
+import base64
 import datetime
 import json
 import os
 import re
 import time
 
-from vmtest import MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, Image, api_request, crtc_states, host_render, logged
+from vmtest import (MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, SECOND_TABLET_SLOT, Image, api_request, crtc_states, host_render,
+                    logged, tablet)
 
 STATUS = "/sys/class/drm/card0-Virtual-2/status"
 
@@ -134,6 +136,7 @@ def two_groups_checks(guest, results, args, mirror, work):
     mirror_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-mirror.yaml"), "/vm/outputs-mirror.yaml", work)
     legacy_mirror_checks(guest, results, work)
     touch_checks(guest, results)
+    virtio_tablets_checks(guest, results, "/vm")
 
 
 def crop(image, x, width):
@@ -363,6 +366,59 @@ def touch_checks(guest, results):
                           f"page changes (Virtual-1, Virtual-2) after the left swipe {after_left}, after the right {after_right}")
     finally:
         guest.run("killall evemu-device 2>/dev/null")
+        guest.stop_kiosk(pid)
+
+
+REPO_VM_CONFIGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "configs")
+
+
+def virtio_tablets_checks(guest, results, config_directory):
+    """Two virtio tablets, each bound to one head by its physical path
+    (`touch: [{phys: virtioN/input0}]`), each swiped through QMP: a swipe on
+    each pages only its own head. The amd64 VM and the arm64 image both run it."""
+    _, listing = guest.run("for e in /sys/class/input/event*; do echo \"$e $(cat $e/device/phys) "
+                           "$(readlink -f $e/device) $(cat $e/device/name)\"; done | grep 'Virtio Tablet'")
+    phys = {}
+    for line in listing.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and fields[1].startswith("virtio"):
+            second = re.search(rf"/0000:00:{SECOND_TABLET_SLOT}\.0/", fields[2]) is not None
+            phys["Virtual-2" if second else "Virtual-1"] = fields[1]
+    with open(os.path.join(REPO_VM_CONFIGS, "outputs-touch.yaml")) as f:
+        text = f.read().replace("demo/images/", "images/" if config_directory == "/etc/vitrine" else "demo/images/")
+    for output in ("Virtual-1", "Virtual-2"):
+        text = text.replace(f"touch: [{'Left' if output == 'Virtual-1' else 'Right'} Touch]",
+                            f"touch: [{{phys: {phys.get(output, 'none')}}}]")
+    guest_config = f"{config_directory}/outputs-tablets.yaml"
+    guest.run(f"echo {base64.b64encode(text.encode()).decode()} | base64 -d > {guest_config}")
+    log, pid = "/tmp/outputs-tablets.log", "/tmp/outputs-tablets.pid"
+    guest.run(f"vitrine run --config {guest_config} --state-dir /tmp/outputs-tablets-state --log-level debug > {log} 2>&1 & echo $! > {pid}")
+    try:
+        guest.wait_for_log(log, "first frame on screen")
+        deadline = time.monotonic() + 20
+        while guest.count_in_log(log, "first frame on screen") < 2 and time.monotonic() < deadline:
+            time.sleep(0.3)
+        def swipe(head):
+            tablet(guest, 0.75, 0.5, button=True, head=head)
+            for step in range(1, 16):
+                tablet(guest, 0.75 - step * 0.5 / 15, 0.5, head=head)
+                time.sleep(0.02)
+            tablet(guest, 0.25, 0.5, button=False, head=head)
+        counts = lambda: (len(page_change_times(guest, log)), len(page_change_times(guest, log, "Virtual-2")))
+        swipe(None)
+        first = logged(guest, log, "cause=swipe from=0 to=1", 20)
+        time.sleep(1.0)
+        after_first = counts()
+        swipe(1)
+        second = logged(guest, log, "cause=swipe from=0 output=Virtual-2 to=1", 20)
+        time.sleep(1.0)
+        after_second = counts()
+        results.check("outputs: two virtio tablets, each bound to a head by its physical path: a swipe on each pages "
+                      "its own head alone",
+                      len(phys) == 2 and first and second and after_first == (1, 0) and after_second == (1, 1),
+                      f"tablets {phys}; page changes (Virtual-1, Virtual-2) after the first tablet's swipe {after_first}, "
+                      f"after the second's {after_second}")
+    finally:
         guest.stop_kiosk(pid)
 
 

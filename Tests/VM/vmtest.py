@@ -130,6 +130,7 @@ class Guest:
             "-kernel", kernel, "-initrd", initrd,
             "-append", f"console=ttyS0 quiet loglevel=3 vt.global_cursor_default=0 vitrine.gpu={gpu}",
             "-vga", "none", "-device", device, "-device", "virtio-tablet-pci",
+            *(["-device", SECOND_TABLET] if gpu == "virtio" else []),
             "-display", "none", "-monitor", "none", "-serial", "stdio",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off", "-no-reboot",
         ]
@@ -304,13 +305,26 @@ def logged(guest, log, text, timeout):
         return False
 
 
-def tablet(guest, x, y, button=None):
-    """Moves QEMU's virtio tablet to (x, y), fractions of the screen; presses or releases the left button."""
+# The second virtio tablet's PCI slot, fixed on the QEMU command line
+# (`SECOND_TABLET`) so that the guest can tell the two tablets apart: both are
+# "QEMU Virtio Tablet". It is bound to the GPU's second head (display=, head=),
+# so QMP input events sent to head 1 reach it alone, and those sent to no head
+# reach the first tablet, which is bound to none, as every other check's do.
+SECOND_TABLET_SLOT = "10"
+SECOND_TABLET = f"virtio-tablet-pci,id=tablet1,display=gpu0,head=1,addr=0x{SECOND_TABLET_SLOT}"
+
+
+def tablet(guest, x, y, button=None, head=None):
+    """Moves QEMU's virtio tablet to (x, y), fractions of the screen; presses or
+    releases the left button. `head` 1: the second tablet's (`SECOND_TABLET`)."""
     events = [{"type": "abs", "data": {"axis": "x", "value": int(x * TABLET_MAX)}},
               {"type": "abs", "data": {"axis": "y", "value": int(y * TABLET_MAX)}}]
     if button is not None:
         events.append({"type": "btn", "data": {"down": button, "button": "left"}})
-    guest.qmp.execute("input-send-event", events=events)
+    if head is None:
+        guest.qmp.execute("input-send-event", events=events)
+    else:
+        guest.qmp.execute("input-send-event", device="gpu0", head=head, events=events)
 
 
 def log_seconds(line):

@@ -40,16 +40,27 @@ struct ServiceNotifierTests {
         }
     }
 
-    @Test func readyAfterTheFirstFrameWatchdogFromTheLoopAndStopping() throws {
-        let directory = makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(directory) }
+    /// A notify socket in `directory`, and a notifier sending to it with a 200 ms watchdog (pings every 100 ms).
+    static func notifier(in directory: String) -> (NotifySocket, ServiceNotifier) {
         let socket = NotifySocket(directory: directory)
+        return (socket, ServiceNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "200000"]))
+    }
+
+    /// A kiosk with one slide and nothing to animate: only its notifier's interval wakes it.
+    static func idleKiosk(in directory: String, notifier: ServiceNotifier, takesSignals: Bool = true) throws -> Kiosk {
         try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 160, height: 90), color: .white)
         let configuration = try ConfigLoader.parse("slides: [a.jpg]\noutput: {width: 160, height: 90}", baseDirectory: directory)
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-        let notifier = ServiceNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "200000"])
+        return try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), notifier: notifier,
+                         takesSignals: takesSignals)
+    }
+
+    @Test func readyAfterTheFirstFrameWatchdogFromTheLoopAndStopping() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let (socket, notifier) = Self.notifier(in: directory)
         #expect(notifier.watchdogInterval == .milliseconds(100))
-        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), notifier: notifier)
+        let kiosk = try Self.idleKiosk(in: directory, notifier: notifier)
         let stop = kiosk.stopHandle
         Thread.detachNewThread { Thread.sleep(forTimeInterval: 0.65); stop.stop() }
         try kiosk.run()
@@ -74,9 +85,8 @@ struct ServiceNotifierTests {
     @Test func aHungCompanionLoopHoldsBackTheWatchdog() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }
-        let socket = NotifySocket(directory: directory)
         // A 200 ms timeout: pings (and beats) every 100 ms.
-        let notifier = ServiceNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "200000"])
+        let (socket, notifier) = Self.notifier(in: directory)
         let heartbeat = LoopHeartbeat(name: "DSI-1", startedAt: .zero)
         let companion = notifier.companion(beating: heartbeat)
         notifier.watch([heartbeat])
@@ -109,14 +119,9 @@ struct ServiceNotifierTests {
     @Test func anIdleCompanionLoopStillBeats() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }
-        let socket = NotifySocket(directory: directory)
-        try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 160, height: 90), color: .white)
-        let configuration = try ConfigLoader.parse("slides: [a.jpg]\noutput: {width: 160, height: 90}", baseDirectory: directory)
-        let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-        let notifier = ServiceNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "200000"])
+        let (socket, notifier) = Self.notifier(in: directory)
         let heartbeat = LoopHeartbeat(name: "HDMI-A-2", startedAt: MonotonicClock.now())
-        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"),
-                              notifier: notifier.companion(beating: heartbeat), takesSignals: false)
+        let kiosk = try Self.idleKiosk(in: directory, notifier: notifier.companion(beating: heartbeat), takesSignals: false)
         let stop = kiosk.stopHandle
         nonisolated(unsafe) var beats: [Duration] = []
         let started = heartbeat.lastBeat

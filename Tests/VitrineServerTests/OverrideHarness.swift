@@ -50,7 +50,7 @@ final class OverrideHarness: @unchecked Sendable {
 
     /// The overrides sent, in order (nil: "end the one showing").
     func overridesSent() -> [KioskOverride?] {
-        commands().compactMap { if case .setOverride(let override) = $0 { return .some(override) } else { return nil } }
+        commands().compactMap { if case .setOverride(let override, _) = $0 { return .some(override) } else { return nil } }
     }
 
     func application() -> some ApplicationProtocol {

@@ -291,6 +291,36 @@ struct APIBodyTests {
                                                           "interval": "10s"])), "no until: the key is left out")
     }
 
+    @Test func overrideAnswersAreTheSchemaOverrideAnswerAndRoundTripTheSpecsExamples() throws {
+        try Self.expectMatches(OverrideAnswerBody(Self.sampleOverride), schema: "OverrideAnswer")
+        try Self.expectMatches(OverrideAnswerBody(Self.sampleOverride, output: "DSI-1"), schema: "OverrideAnswer")
+        try Self.expectMatches(OverrideAnswerBody(nil, outputs: ["DSI-1": Self.sampleOverride]), schema: "OverrideAnswer")
+        #expect(try Self.json(OverrideAnswerBody(nil, outputs: [:])) == (try Self.value(["outputs": [String: Any]()])),
+                "only outputs' own: no override fields, no scope")
+        let every = try Self.json(OverrideAnswerBody(Self.sampleOverride))
+        #expect(every["scope"] == .string("all") && every["output"] == nil)
+        let one = try Self.json(OverrideAnswerBody(Self.sampleOverride, output: "DSI-1"))
+        #expect(one["scope"] == .string("output") && one["output"] == .string("DSI-1"))
+        // Every example of the answers, those the operations refer to as well.
+        let components = try #require(try SpecAgreementTests.spec()["components"] as? [String: Any])
+        let named = try #require(components["examples"] as? [String: Any])
+        var examples: [JSONValue] = []
+        for (operation, status) in [("getOverride", "200"), ("setOverride", "201")] {
+            let responses = try #require(try Self.operation(operation)["responses"] as? [String: Any])
+            let content = try #require(((responses[status] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])
+            for case let example as [String: Any] in (content["examples"] as? [String: Any] ?? [:]).values {
+                let resolved = (example["$ref"] as? String).map { named[String($0.split(separator: "/").last ?? "")] as? [String: Any] } ?? example
+                examples.append(try Self.value(try #require(resolved?["value"])))
+            }
+        }
+        #expect(examples.count == 5)
+        for example in examples {
+            #expect(try Self.json(JSONDecoder().decode(OverrideAnswerBody.self, from: Data(example.encoded()))) == example)
+        }
+        try Self.expectMatches(OverrideClearedEvent(id: "3f9a2c71", output: "DSI-1"), schema: "OverrideClearedEvent")
+        #expect(try Self.json(OverrideClearedEvent(id: "3f9a2c71")) == (try Self.value(["id": "3f9a2c71"])), "no output: the key is left out")
+    }
+
     @Test func playsBodiesAreTheirSchemasAndRoundTripTheSpecsExample() throws {
         let play = PlayBody(seq: 41, slide: 0, path: "/srv/a.jpg", sha256: nil, start: "2026-11-23T08:00:00.016683Z", durationMs: 8000)
         try Self.expectMatches(play, schema: "Play")

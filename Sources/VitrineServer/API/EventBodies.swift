@@ -56,6 +56,13 @@ public struct ConfigAppliedEvent: Codable, Hashable, Sendable {
 /// `overrideCleared`: the override `id` was deleted, or ended at its `until`.
 public struct OverrideClearedEvent: Codable, Hashable, Sendable {
     public var id: String
+    /// The output group whose own override it was; nil (left out): the one for every output.
+    public var output: String?
+
+    public init(id: String, output: String? = nil) {
+        self.id = id
+        self.output = output
+    }
 }
 
 /// `error`: something an operator should see.

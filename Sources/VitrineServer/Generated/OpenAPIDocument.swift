@@ -37,8 +37,9 @@ info:
       power operations take an optional `output` query parameter, a connector's name such as `HDMI-A-1`, that
       addresses that output's group alone; without it the status, screenshot and power are the first group's and
       a command goes to every group. A name the kiosk does not drive answers 404 listing the names it does.
-      Configurations (`/api/v1/config`), overrides and a channel's versions are the whole kiosk's: each group shows
-      its part of them, as its `outputs` entry says.
+      Configurations (`/api/v1/config`) and a channel's versions are the whole kiosk's: each group shows its part of
+      them, as its `outputs` entry says. The emergency override (`/api/v1/override`) is the whole kiosk's without
+      `output`, and with it one group's own, shown there on top of the one for every output.
 
     Configuration keys, defaults and limits are those of docs/configuration.md; the `Configuration` schema below
     restates them.
@@ -1053,6 +1054,12 @@ paths:
         The override is stored in the state directory (`override.json`) before the kiosk is told, so a restart shows
         it again until it ends.
 
+        With several outputs (`GET /api/v1/outputs`), `output` names one: the override is that output's group's own
+        (stored as `override-NAME.json`, NAME the group's leading connector), shown there on top of the override for
+        every output, which shows there again at once when the output's own ends or is deleted, if it is still
+        active; the other outputs keep showing what they showed. Without `output` it is the override for every
+        output, and it ends each output's own: every screen shows it.
+
         The body is either
 
         - JSON (`application/json`): `slides` (read as a configuration's `slides`, each `asset:<id>` of an uploaded
@@ -1065,6 +1072,7 @@ paths:
       security:
         - bearerAuth: []
       parameters:
+        - $ref: "#/components/parameters/Output"
         - name: duration
           in: query
           required: false
@@ -1131,19 +1139,26 @@ paths:
               format: binary
       responses:
         "201":
-          description: Stored, and sent to the display loop, which shows it as soon as its first picture is decoded.
+          description: |
+            Stored, and sent to the display loop of each output it changes, which shows it as soon as its first
+            picture is decoded. The answer is the override with `scope` (`all`, or `output` with the `output` it is for).
           headers:
             Location:
               schema:
                 type: string
                 enum: [/api/v1/override]
+                pattern: '^/api/v1/override(\?output=.+)?$'
           content:
             application/json:
               schema:
-                $ref: "#/components/schemas/Override"
+                $ref: "#/components/schemas/OverrideAnswer"
               examples:
                 override:
-                  $ref: "#/components/examples/Override"
+                  $ref: "#/components/examples/OverrideAnswer"
+                output:
+                  $ref: "#/components/examples/OverrideForOneOutput"
+        "404":
+          $ref: "#/components/responses/UnknownOutput"
         "503":
           $ref: "#/components/responses/UploadUnavailable"
         "507":
@@ -1201,37 +1216,81 @@ paths:
       tags: [control]
       operationId: getOverride
       summary: The override showing
+      description: |
+        Without `output`, the kiosk's active overrides: the one for every output (its fields at the top, absent when
+        there is none) and each output's own in `outputs`. With `output`, what that output shows: its own
+        (`scope: output`), else the one for every output (`scope: all`).
       security:
         - bearerAuth: []
+      parameters:
+        - $ref: "#/components/parameters/Output"
       responses:
         "200":
           description: The active override (stored, and the wall clock before its `until`).
           content:
             application/json:
               schema:
-                $ref: "#/components/schemas/Override"
+                $ref: "#/components/schemas/OverrideAnswer"
               examples:
                 override:
-                  $ref: "#/components/examples/Override"
+                  $ref: "#/components/examples/OverrideAnswer"
+                kiosk:
+                  summary: Without output, one output with its own
+                  value:
+                    id: 3f9a2c71
+                    since: "2026-11-23T09:12:40Z"
+                    until: "2026-11-23T09:42:40Z"
+                    interval: null
+                    slides:
+                      - path: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+                    scope: all
+                    outputs:
+                      DSI-1:
+                        id: 0c41e9d2
+                        since: "2026-11-23T09:20:00Z"
+                        until: "2026-11-23T10:20:00Z"
+                        interval: null
+                        slides:
+                          - path: /srv/pictures/door-closed.jpg
+                output:
+                  $ref: "#/components/examples/OverrideForOneOutput"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
-          description: No override is active.
+          description: No override is active (on `output`, when given), or `output` names no output this kiosk drives (then with `outputs`, as `UnknownOutput`).
           content:
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
-              example:
-                error: no override is active
+              examples:
+                none:
+                  value:
+                    error: no override is active
+                output:
+                  value:
+                    error: no override is active on DSI-1
+                unknown:
+                  value:
+                    error: "no output DP-3: this kiosk drives HDMI-A-1, DSI-1"
+                    issues:
+                      - path: output
+                        message: this kiosk drives HDMI-A-1, DSI-1
+                    outputs: [HDMI-A-1, DSI-1]
     delete:
       tags: [control]
       operationId: clearOverride
       summary: End the override now
-      description: Removes the stored override and tells the display loop, which goes back at once to what it showed before (the schedule's playlist, or the screen off if the schedule or an operator has it off).
+      description: |
+        Removes the stored override and tells the display loop, which goes back at once to what it showed before
+        (the schedule's playlist, or the screen off if the schedule or an operator has it off). Without `output`,
+        every override ends: the one for every output and each output's own. With `output`, that output's own
+        ends, and the output shows the override for every output again if one is active; the others are untouched.
       security:
         - bearerAuth: []
+      parameters:
+        - $ref: "#/components/parameters/Output"
       responses:
         "204":
           description: Ended.
@@ -1240,13 +1299,25 @@ paths:
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
-          description: No override is active.
+          description: No override is active (with `output`, none of that output's own), or `output` names no output this kiosk drives (then with `outputs`, as `UnknownOutput`).
           content:
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
-              example:
-                error: no override is active
+              examples:
+                none:
+                  value:
+                    error: no override is active
+                everyOutput:
+                  value:
+                    error: "no override of its own is active on DSI-1; the override for every output shows there, and DELETE without output ends it"
+                unknown:
+                  value:
+                    error: "no output DP-3: this kiosk drives HDMI-A-1, DSI-1"
+                    issues:
+                      - path: output
+                        message: this kiosk drives HDMI-A-1, DSI-1
+                    outputs: [HDMI-A-1, DSI-1]
   /api/v1/screenshot:
     get:
       tags: [control]
@@ -1369,8 +1440,8 @@ paths:
         | `swiped` | `SwipedEvent` |
         | `configApplied` | `ConfigAppliedEvent` (the new configuration is on screen) |
         | `assetAdded` | an `Asset` (a new asset was stored) |
-        | `overrideSet` | an `Override` (set through the API; it shows once its first picture is decoded) |
-        | `overrideCleared` | `{"id": "<the override's id>"}` (deleted through the API, or ended by itself at its `until`) |
+        | `overrideSet` | an `OverrideAnswer` (set through the API; it shows once its first picture is decoded): `scope` `all`, or `output` with the `output` it is for |
+        | `overrideCleared` | an `OverrideClearedEvent`: `{"id": "<the override's id>"}`, with `"output": "<name>"` when it was that output's own (deleted through the API, or replaced by one for every output), or ended by itself at its `until` |
         | `error` | `ErrorEvent` (something an operator should see, such as a picture that cannot be shown) |
         | `attract` | `AttractEvent` (attract mode, `touch.attract`: a visitor took over, or the kiosk went back home after they left) |
 
@@ -1571,6 +1642,27 @@ components:
         interval: null
         slides:
           - path: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+    OverrideAnswer:
+      summary: For every output
+      value:
+        id: 3f9a2c71
+        since: "2026-11-23T09:12:40Z"
+        until: "2026-11-23T09:42:40Z"
+        interval: null
+        slides:
+          - path: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+        scope: all
+    OverrideForOneOutput:
+      summary: One output's own (output=DSI-1)
+      value:
+        id: 0c41e9d2
+        since: "2026-11-23T09:20:00Z"
+        until: "2026-11-23T10:20:00Z"
+        interval: null
+        slides:
+          - path: /srv/pictures/door-closed.jpg
+        output: DSI-1
+        scope: output
     CanonicalConfiguration:
       summary: What GET returns
       value:
@@ -2190,6 +2282,48 @@ components:
           description: "Its slides, in the object form (`{path: ...}` and the keys each sets)."
           items:
             $ref: "#/components/schemas/OverrideSlideObject"
+    OverrideAnswer:
+      type: object
+      additionalProperties: false
+      description: |
+        An override as `/api/v1/override` answers it: `Override`'s fields (absent from `GET` without `output` when
+        only outputs have overrides of their own), whose it is (`scope`, and `output`), and, for `GET` without
+        `output`, each output's own.
+      properties:
+        id:
+          type: string
+          pattern: '^[0-9a-f]{8}$'
+          description: Names the override in the status, the log and events.
+        since:
+          type: string
+          format: date-time
+          description: When it was set (UTC, whole seconds).
+        until:
+          type: string
+          format: date-time
+          description: When it ends by itself (UTC, whole seconds).
+        interval:
+          type: string
+          nullable: true
+          description: Its own interval in the display form of `DurationText`; null when the configuration's applies.
+        slides:
+          type: array
+          minItems: 1
+          description: "Its slides, in the object form (`{path: ...}` and the keys each sets)."
+          items:
+            $ref: "#/components/schemas/OverrideSlideObject"
+        scope:
+          type: string
+          enum: [all, output]
+          description: "`all`: the override for every output; `output`: the own override of the output in `output`."
+        output:
+          type: string
+          description: The output group whose own override it is, by its leading connector's name; absent for the override for every output.
+        outputs:
+          type: object
+          description: "`GET` without `output`: each output's own active override, by its group's leading connector's name."
+          additionalProperties:
+            $ref: "#/components/schemas/Override"
     ControlCommand:
       oneOf:
         - type: object
@@ -2297,6 +2431,18 @@ components:
       properties:
         version:
           $ref: "#/components/schemas/Version"
+    OverrideClearedEvent:
+      type: object
+      additionalProperties: false
+      required: [id]
+      properties:
+        id:
+          type: string
+          description: The override's id.
+        output:
+          type: string
+          description: The output group whose own override it was (its leading connector's name); absent for the override for every output.
+      example: {id: 0c41e9d2, output: DSI-1}
     ErrorEvent:
       type: object
       required: [message]

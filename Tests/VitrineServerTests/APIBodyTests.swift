@@ -28,7 +28,13 @@ struct APIBodyTests {
     /// The examples of a media type's `content` (`examples`, or one `example`), as JSON values.
     static func examples(in content: [String: Any]) throws -> [JSONValue] {
         if let examples = content["examples"] as? [String: Any] {
-            return try examples.values.map { try value(try #require(($0 as? [String: Any])?["value"])) }
+            // An example may be a reference to one of components/examples.
+            let named = (try SpecAgreementTests.spec()["components"] as? [String: Any])?["examples"] as? [String: Any] ?? [:]
+            return try examples.values.map { example in
+                let object = example as? [String: Any]
+                let resolved = (object?["$ref"] as? String).map { named[String($0.split(separator: "/").last ?? "")] as? [String: Any] } ?? object
+                return try value(try #require(resolved?["value"]))
+            }
         }
         return [try value(try #require(content["example"]))]
     }
@@ -302,17 +308,7 @@ struct APIBodyTests {
         let one = try Self.json(OverrideAnswerBody(Self.sampleOverride, output: "DSI-1"))
         #expect(one["scope"] == .string("output") && one["output"] == .string("DSI-1"))
         // Every example of the answers, those the operations refer to as well.
-        let components = try #require(try SpecAgreementTests.spec()["components"] as? [String: Any])
-        let named = try #require(components["examples"] as? [String: Any])
-        var examples: [JSONValue] = []
-        for (operation, status) in [("getOverride", "200"), ("setOverride", "201")] {
-            let responses = try #require(try Self.operation(operation)["responses"] as? [String: Any])
-            let content = try #require(((responses[status] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])
-            for case let example as [String: Any] in (content["examples"] as? [String: Any] ?? [:]).values {
-                let resolved = (example["$ref"] as? String).map { named[String($0.split(separator: "/").last ?? "")] as? [String: Any] } ?? example
-                examples.append(try Self.value(try #require(resolved?["value"])))
-            }
-        }
+        let examples = try Self.examples(operation: "getOverride", status: "200") + Self.examples(operation: "setOverride", status: "201")
         #expect(examples.count == 5)
         for example in examples {
             #expect(try Self.json(JSONDecoder().decode(OverrideAnswerBody.self, from: Data(example.encoded()))) == example)

@@ -1272,12 +1272,7 @@ paths:
                   value:
                     error: no override is active on DSI-1
                 unknown:
-                  value:
-                    error: "no output DP-3: this kiosk drives HDMI-A-1, DSI-1"
-                    issues:
-                      - path: output
-                        message: this kiosk drives HDMI-A-1, DSI-1
-                    outputs: [HDMI-A-1, DSI-1]
+                  $ref: "#/components/examples/UnknownOutput"
     delete:
       tags: [control]
       operationId: clearOverride
@@ -1312,12 +1307,7 @@ paths:
                   value:
                     error: "no override of its own is active on DSI-1; the override for every output shows there, and DELETE without output ends it"
                 unknown:
-                  value:
-                    error: "no output DP-3: this kiosk drives HDMI-A-1, DSI-1"
-                    issues:
-                      - path: output
-                        message: this kiosk drives HDMI-A-1, DSI-1
-                    outputs: [HDMI-A-1, DSI-1]
+                  $ref: "#/components/examples/UnknownOutput"
   /api/v1/screenshot:
     get:
       tags: [control]
@@ -1642,6 +1632,14 @@ components:
         interval: null
         slides:
           - path: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+    UnknownOutput:
+      summary: An output this kiosk does not drive
+      value:
+        error: "no output DP-3: this kiosk drives HDMI-A-1, DSI-1"
+        issues:
+          - path: output
+            message: this kiosk drives HDMI-A-1, DSI-1
+        outputs: [HDMI-A-1, DSI-1]
     OverrideAnswer:
       summary: For every output
       value:
@@ -2290,28 +2288,17 @@ components:
         only outputs have overrides of their own), whose it is (`scope`, and `output`), and, for `GET` without
         `output`, each output's own.
       properties:
+        # Override's own fields, as Override has them.
         id:
-          type: string
-          pattern: '^[0-9a-f]{8}$'
-          description: Names the override in the status, the log and events.
+          $ref: "#/components/schemas/Override/properties/id"
         since:
-          type: string
-          format: date-time
-          description: When it was set (UTC, whole seconds).
+          $ref: "#/components/schemas/Override/properties/since"
         until:
-          type: string
-          format: date-time
-          description: When it ends by itself (UTC, whole seconds).
+          $ref: "#/components/schemas/Override/properties/until"
         interval:
-          type: string
-          nullable: true
-          description: Its own interval in the display form of `DurationText`; null when the configuration's applies.
+          $ref: "#/components/schemas/Override/properties/interval"
         slides:
-          type: array
-          minItems: 1
-          description: "Its slides, in the object form (`{path: ...}` and the keys each sets)."
-          items:
-            $ref: "#/components/schemas/OverrideSlideObject"
+          $ref: "#/components/schemas/Override/properties/slides"
         scope:
           type: string
           enum: [all, output]

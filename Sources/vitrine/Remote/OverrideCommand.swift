@@ -83,15 +83,7 @@ struct OverrideCommand: ParsableCommand {
         @OptionGroup var remote: RemoteOptions
 
         func run() throws {
-            let client = try remote.client()
-            let path = output.path("/api/v1/override")
-            let reply = try waitFor { try await client.send(.DELETE, path, expecting: [204, 404]) }
-            try OverrideCommand.refuseUnknownOutput(reply, "DELETE", path)
-            guard reply.status == 204 else {
-                // The kiosk's sentence says whether the override for every output still shows there.
-                print(reply.errorMessage ?? "no override is active")
-                return
-            }
+            guard try OverrideCommand.send(deleting: true, output: output, remote: remote) != nil else { return }
             print(output.name.map { "the override of \($0) cleared" } ?? "every override cleared")
         }
     }
@@ -104,23 +96,29 @@ struct OverrideCommand: ParsableCommand {
         @OptionGroup var remote: RemoteOptions
 
         func run() throws {
-            let client = try remote.client()
-            let path = output.path("/api/v1/override")
-            let reply = try waitFor { try await client.send(.GET, path, expecting: [200, 404]) }
-            try OverrideCommand.refuseUnknownOutput(reply, "GET", path)
-            guard reply.status == 200 else {
-                print(reply.errorMessage ?? "no override is active")
-                return
-            }
+            guard let reply = try OverrideCommand.send(deleting: false, output: output, remote: remote) else { return }
             let answer = try reply.decoded(OverrideAnswerBody.self, from: "/api/v1/override")
             print(String(decoding: try JSONText.encode(answer, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
         }
     }
 
-    /// A 404 that lists the outputs there are is a wrong `--output`, an error, not "no override is active".
-    static func refuseUnknownOutput(_ reply: RemoteClient.Reply, _ method: String, _ path: String) throws {
-        guard reply.status == 404, case .object(let body)? = reply.json, body["outputs"] != nil else { return }
-        throw UnknownOutput(description: "\(method) \(path): 404: \(reply.errorMessage ?? "no such output")")
+    /// `GET` (or `DELETE`) `/api/v1/override` (one output's with `--output`): the reply when it is 2xx;
+    /// nil, with the kiosk's sentence printed (which says whether the override for every output
+    /// shows there), when no override is active. A 404 that lists the outputs there are is a wrong
+    /// `--output`: an error, not "no override is active".
+    static func send(deleting: Bool, output: OutputOption, remote: RemoteOptions) throws -> RemoteClient.Reply? {
+        let client = try remote.client()
+        let path = output.path("/api/v1/override")
+        let (method, success) = deleting ? ("DELETE", 204) : ("GET", 200)
+        let reply = try waitFor {
+            try await deleting ? client.send(.DELETE, path, expecting: [success, 404]) : client.send(.GET, path, expecting: [success, 404])
+        }
+        if reply.status == success { return reply }
+        if case .object(let body)? = reply.json, body["outputs"] != nil {
+            throw UnknownOutput(description: "\(method) \(path): 404: \(reply.errorMessage ?? "no such output")")
+        }
+        print(reply.errorMessage ?? "no override is active")
+        return nil
     }
 
     struct UnknownOutput: Error, CustomStringConvertible {

@@ -27,7 +27,7 @@ public final class RemoteKiosk: Sendable {
     public let channel: ChannelFollower?
     /// The TV this kiosk tells of screen changes over HDMI-CEC (`power.cec`), if any.
     public let television: CECTelevision?
-    /// The emergency override, kept in the state directory over restarts.
+    /// The emergency overrides (for every output, and each output's own), kept in the state directory over restarts.
     public let overrides: OverrideStore
     /// Proof of play: the log of slides shown and its upload, if kept.
     public let plays: ProofOfPlay?
@@ -51,7 +51,8 @@ public final class RemoteKiosk: Sendable {
         self.events = events
         self.logger = logger
         settings = store.current.configuration.api
-        overrides = OverrideStore(directory: store.directory, now: WallClock.now(), logger: logger)
+        overrides = OverrideStore(directory: store.directory, outputs: control.outputGroups.compactMap(\.name), now: WallClock.now(),
+                                  logger: logger)
         startedAt = control.status.startedAt
         fetcher.onChange { [weak self] in self?.downloadsChanged() }
         fetcher.track(store.current.configuration)

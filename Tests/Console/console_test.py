@@ -555,11 +555,29 @@ def run(binary, work):
         wait_until("the kiosk resumed", lambda: "remote" not in api.json("GET", "/api/v1/status")[2]["pausedBecause"])
         if any("output=HDMI-A-1" in r for r in browser.script("return window.vitrineOutputRequests;") if r.startswith("POST")):
             raise TestFailure("a command on DSI-1's panel was sent for HDMI-A-1")
+        # The override's output choice: every output, or one of them (the stub sends it on without output=).
+        if not browser.displayed("#override-output"):
+            raise TestFailure("with two output groups the override form has no output choice")
+        choices = browser.script("return [...document.querySelectorAll('#override-output option')].map((o) => o.value);")
+        if choices != ["", "HDMI-A-1", "DSI-1"]:
+            raise TestFailure(f"the override's output choices are {choices}")
+        browser.script("const s = document.getElementById('override-output'); s.value = 'DSI-1';"
+                       " document.getElementById('override-asset').value = arguments[0];", asset["ref"])
+        browser.click("#override-set")
+        wait_until("the override asked for DSI-1", lambda: "POST /api/v1/override?output=DSI-1" in browser.script("return window.vitrineOutputRequests;"))
+        wait_until("the override stored", lambda: api.json("GET", "/api/v1/override")[0] == 200)
+        wait_until("Clear enabled for DSI-1", lambda: not browser.property("#override-clear", "disabled"))
+        browser.click("#override-clear")
+        wait_until("the clear asked for DSI-1", lambda: "DELETE /api/v1/override?output=DSI-1" in browser.script("return window.vitrineOutputRequests;"))
+        wait_until("the override ended", lambda: api.json("GET", "/api/v1/override")[0] == 404)
+        browser.script("document.getElementById('override-output').value = '';")
+        step("the override form offers every output, HDMI-A-1 or DSI-1; set and Clear on DSI-1 asked for output=DSI-1")
         browser.screenshot(OUTPUTS_SCREENSHOT)
         step(f"two output groups: a panel each ({', '.join(names)}), each with its own screenshot and status; "
              f"DSI-1's Pause and Resume asked for output=DSI-1 alone; page screenshot: {OUTPUTS_SCREENSHOT}")
         browser.script("window.fetch = window.vitrineRealFetch;")
-        wait_until("one screen again", lambda: browser.displayed("#single-screen") and not browser.displayed("#output-panels"))
+        wait_until("one screen again", lambda: browser.displayed("#single-screen") and not browser.displayed("#output-panels")
+                   and not browser.displayed("#override-output"))
         step("one output group again: the single screen is back")
 
         browser.resize(420, 900)

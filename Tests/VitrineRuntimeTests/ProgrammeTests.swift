@@ -132,6 +132,57 @@ struct ProgrammeTests {
         #expect(change.notes.first == "override e1 not shown: it ended at \(Self.at(8))")
     }
 
+    static func everyOutput(until: WallInstant) -> KioskOverride {
+        KioskOverride(id: "a11", slides: [SlideConfiguration(path: "/srv/fire.jpg")], since: at(0), until: until)
+    }
+
+    /// An output's own override over the one for every output: the latter shows
+    /// at once when the former reaches its end, without being sent again.
+    @Test func anOutputsOwnOverrideFallsBackToTheOneForEveryOutputAtItsEnd() {
+        var programme = Self.programme()
+        _ = programme.start(wall: Self.at(9), monotonic: Self.monotonic(Self.at(9)))
+        let set = programme.setOverride(Self.override(until: Self.at(10)), fallback: Self.everyOutput(until: Self.at(12)),
+                                        wall: Self.at(9, 30), monotonic: Self.monotonic(Self.at(9, 30)))
+        #expect(set.show?.selection == .override("e1"))
+        #expect(programme.nextWallDeadline == Self.at(10))
+        // The same own override again, with the fallback changed: nothing restarts.
+        let again = programme.setOverride(Self.override(until: Self.at(10)), fallback: Self.everyOutput(until: Self.at(11)),
+                                          wall: Self.at(9, 40), monotonic: Self.monotonic(Self.at(9, 40)))
+        #expect(again.show == nil)
+        let end = programme.observe(wall: Self.at(10), monotonic: Self.monotonic(Self.at(10)))
+        #expect(end.endedOverride == "e1")
+        #expect(end.show?.selection == .override("a11"))
+        #expect(end.show?.configuration.slides.map(\.path) == ["/srv/fire.jpg"])
+        #expect(end.immediate)
+        #expect(end.notes == ["override e1 ended at \(Self.at(10))", "override a11 shows again until \(Self.at(11))"])
+        #expect(programme.nextWallDeadline == Self.at(11))
+        let last = programme.observe(wall: Self.at(11), monotonic: Self.monotonic(Self.at(11)))
+        #expect(last.endedOverride == "a11" && last.show?.selection == .playlist("day", slides: [0, 1]))
+    }
+
+    @Test func aFallbackThatEndedFirstIsNotShown() {
+        var programme = Self.programme()
+        _ = programme.start(wall: Self.at(9), monotonic: Self.monotonic(Self.at(9)))
+        _ = programme.setOverride(Self.override(until: Self.at(11)), fallback: Self.everyOutput(until: Self.at(10)),
+                                  wall: Self.at(9, 30), monotonic: Self.monotonic(Self.at(9, 30)))
+        let end = programme.observe(wall: Self.at(11), monotonic: Self.monotonic(Self.at(11)))
+        #expect(end.endedOverride == "e1" && end.show?.selection == .playlist("day", slides: [0, 1]))
+        #expect(programme.override == nil && programme.fallback == nil)
+    }
+
+    @Test func aFallbackAloneIsTheOverrideAndClearingEndsBoth() {
+        var programme = Self.programme()
+        _ = programme.start(wall: Self.at(9), monotonic: Self.monotonic(Self.at(9)))
+        let alone = programme.setOverride(nil, fallback: Self.everyOutput(until: Self.at(12)),
+                                          wall: Self.at(9, 30), monotonic: Self.monotonic(Self.at(9, 30)))
+        #expect(alone.show?.selection == .override("a11") && programme.fallback == nil)
+        _ = programme.setOverride(Self.override(until: Self.at(10)), fallback: Self.everyOutput(until: Self.at(12)),
+                                  wall: Self.at(9, 35), monotonic: Self.monotonic(Self.at(9, 35)))
+        let cleared = programme.setOverride(nil, wall: Self.at(9, 40), monotonic: Self.monotonic(Self.at(9, 40)))
+        #expect(cleared.show?.selection == .playlist("day", slides: [0, 1]))
+        #expect(programme.override == nil && programme.fallback == nil)
+    }
+
     /// Stored at 10:00, shown again after a restart on a board whose clock is
     /// not set yet (1970): an emergency message is not hidden by a clock behind.
     @Test func anOverrideShowsWhileTheClockIsBehindTheMomentItWasSet() {

@@ -28,7 +28,13 @@ struct APIBodyTests {
     /// The examples of a media type's `content` (`examples`, or one `example`), as JSON values.
     static func examples(in content: [String: Any]) throws -> [JSONValue] {
         if let examples = content["examples"] as? [String: Any] {
-            return try examples.values.map { try value(try #require(($0 as? [String: Any])?["value"])) }
+            // An example may be a reference to one of components/examples.
+            let named = (try SpecAgreementTests.spec()["components"] as? [String: Any])?["examples"] as? [String: Any] ?? [:]
+            return try examples.values.map { example in
+                let object = example as? [String: Any]
+                let resolved = (object?["$ref"] as? String).map { named[String($0.split(separator: "/").last ?? "")] as? [String: Any] } ?? object
+                return try value(try #require(resolved?["value"]))
+            }
         }
         return [try value(try #require(content["example"]))]
     }
@@ -318,6 +324,26 @@ struct APIBodyTests {
         try Self.expectMatches(request, schema: "OverrideRequest")
         #expect(try Self.json(request) == (try Self.value(["slides": ["asset:" + String(repeating: "a", count: 64)], "duration": "30m",
                                                           "interval": "10s"])), "no until: the key is left out")
+    }
+
+    @Test func overrideAnswersAreTheSchemaOverrideAnswerAndRoundTripTheSpecsExamples() throws {
+        try Self.expectMatches(OverrideAnswerBody(Self.sampleOverride), schema: "OverrideAnswer")
+        try Self.expectMatches(OverrideAnswerBody(Self.sampleOverride, output: "DSI-1"), schema: "OverrideAnswer")
+        try Self.expectMatches(OverrideAnswerBody(nil, outputs: ["DSI-1": Self.sampleOverride]), schema: "OverrideAnswer")
+        #expect(try Self.json(OverrideAnswerBody(nil, outputs: [:])) == (try Self.value(["outputs": [String: Any]()])),
+                "only outputs' own: no override fields, no scope")
+        let every = try Self.json(OverrideAnswerBody(Self.sampleOverride))
+        #expect(every["scope"] == .string("all") && every["output"] == nil)
+        let one = try Self.json(OverrideAnswerBody(Self.sampleOverride, output: "DSI-1"))
+        #expect(one["scope"] == .string("output") && one["output"] == .string("DSI-1"))
+        // Every example of the answers, those the operations refer to as well.
+        let examples = try Self.examples(operation: "getOverride", status: "200") + Self.examples(operation: "setOverride", status: "201")
+        #expect(examples.count == 5)
+        for example in examples {
+            #expect(try Self.json(JSONDecoder().decode(OverrideAnswerBody.self, from: Data(example.encoded()))) == example)
+        }
+        try Self.expectMatches(OverrideClearedEvent(id: "3f9a2c71", output: "DSI-1"), schema: "OverrideClearedEvent")
+        #expect(try Self.json(OverrideClearedEvent(id: "3f9a2c71")) == (try Self.value(["id": "3f9a2c71"])), "no output: the key is left out")
     }
 
     @Test func playsBodiesAreTheirSchemasAndRoundTripTheSpecsExample() throws {

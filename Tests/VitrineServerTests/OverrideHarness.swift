@@ -18,7 +18,8 @@ final class OverrideHarness: @unchecked Sendable {
     /// A picture on the kiosk, by absolute path.
     let picturePath: String
 
-    init(stateDirectory: String? = nil) throws {
+    /// - Parameter groups: one headless display per output group, each saying it drives that connector; nil: one, plainly headless.
+    init(stateDirectory: String? = nil, groups: [String]? = nil) throws {
         directory = NSTemporaryDirectory() + "vitrine-override-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         picturePath = directory + "/red.jpg"
@@ -29,9 +30,15 @@ final class OverrideHarness: @unchecked Sendable {
         // Built as `vitrine run` builds it; the display thread never runs, so what the
         // API sends stays in the kiosk's control for `commands()` to take.
         let logger = Logger(label: "test")
-        assembly = try KioskAssembly(
-            configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
-            options: KioskAssemblyOptions(openDisplay: { HeadlessDisplay(size: $0.outputSize, previewPath: nil, logger: logger) }))
+        let openDisplays: (KioskConfiguration) throws -> KioskDisplays = { configuration in
+            let headless = { HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: logger) }
+            guard let groups else { return KioskDisplays(headless()) }
+            return KioskDisplays(groups: groups.map {
+                OutputDisplay(display: ConnectorDisplay(headless(), connector: $0), shown: OutputShown(output: $0))
+            })
+        }
+        assembly = try KioskAssembly(configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
+                                     options: KioskAssemblyOptions(openDisplays: openDisplays))
         remote = assembly.remote
     }
 
@@ -40,17 +47,25 @@ final class OverrideHarness: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// What was sent to the display thread since the last call.
-    func commands() -> [KioskCommand] {
-        // The assembly joins its one loop through an OutputGroupsLink; the loop is the
+    /// What was sent to the display thread (of the group `group`, the first by default) since the last call.
+    func commands(group: Int = 0) -> [KioskCommand] {
+        // The assembly joins its loops through an OutputGroupsLink; each loop is the
         // runtime's, so its queue can be read here.
         guard let link = remote.control as? OutputGroupsLink else { return (remote.control as? KioskControl)?.takeCommands() ?? [] }
-        return link.groups[0].control.takeCommands()
+        return link.groups[group].control.takeCommands()
     }
 
     /// The overrides sent, in order (nil: "end the one showing").
-    func overridesSent() -> [KioskOverride?] {
-        commands().compactMap { if case .setOverride(let override) = $0 { return .some(override) } else { return nil } }
+    func overridesSent(group: Int = 0) -> [KioskOverride?] {
+        overridesAndFallbacksSent(group: group).map(\.override)
+    }
+
+    /// The overrides sent with their fallbacks, in order.
+    func overridesAndFallbacksSent(group: Int = 0) -> [StoredOverrides.Shown] {
+        commands(group: group).compactMap {
+            if case .setOverride(let override, let fallback) = $0 { return StoredOverrides.Shown(override: override, fallback: fallback) }
+            return nil
+        }
     }
 
     func application() -> some ApplicationProtocol {

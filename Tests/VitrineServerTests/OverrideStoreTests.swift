@@ -52,4 +52,63 @@ struct OverrideStoreTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/override.json"))
         #expect(OverrideStore(directory: directory, now: now, logger: Logger(label: "test")).active(at: now) == nil)
     }
+
+    static func override(_ id: String, until: WallInstant) -> KioskOverride {
+        KioskOverride(id: id, slides: [SlideConfiguration(path: "asset:" + String(repeating: String(id.prefix(2)), count: 32))], since: until - 60,
+                      until: until)
+    }
+
+    /// Each output's own in its own file beside override.json, read back by a new store;
+    /// override.json stays byte for byte what a store without outputs writes.
+    @Test func eachOutputsOwnIsKeptInItsOwnFileAndReadBack() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let now = WallInstant(secondsSinceEpoch: 1_795_000_000)
+        let all = Self.override("aa000001", until: now + 600), own = Self.override("bb000002", until: now + 60)
+        let store = OverrideStore(directory: directory, outputs: ["HDMI-A-1", "DSI-1"], now: now, logger: Logger(label: "test"))
+        try store.update { $0 = StoredOverrides(all: all, outputs: ["DSI-1": own]) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["override-DSI-1.json", "override.json"])
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/override.json"))) == OverrideDocument.json(all),
+                "the file an older version reads")
+
+        let reopened = OverrideStore(directory: directory, outputs: ["HDMI-A-1", "DSI-1"], now: now, logger: Logger(label: "test"))
+        #expect(reopened.overrides(at: now) == StoredOverrides(all: all, outputs: ["DSI-1": own]))
+        #expect(reopened.overrides(at: now).shown(on: "DSI-1", at: now) == StoredOverrides.Shown(override: own, fallback: all))
+        #expect(reopened.overrides(at: now).shown(on: "HDMI-A-1", at: now) == StoredOverrides.Shown(override: all, fallback: nil))
+        #expect(reopened.overrides(at: now).shown(on: "DSI-1", at: now + 60) == StoredOverrides.Shown(override: all, fallback: nil),
+                "its own ended: the one for every output")
+        #expect(reopened.assetIDs(at: now) == [String(repeating: "aa", count: 32), String(repeating: "bb", count: 32)])
+        #expect(reopened.assetIDs(at: now + 60) == [String(repeating: "aa", count: 32)])
+
+        // A store that knows no outputs (as before) reads override.json alone; one reopened after DSI-1's own ended removes its file.
+        #expect(OverrideStore(directory: directory, now: now, logger: Logger(label: "test")).overrides(at: now) == StoredOverrides(all: all))
+        _ = OverrideStore(directory: directory, outputs: ["HDMI-A-1", "DSI-1"], now: now + 60, logger: Logger(label: "test"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["override.json"])
+
+        // Replacing the one for every output ends each output's own, and clear ends them all.
+        try store.update { $0.outputs["DSI-1"] = own }
+        try store.replace(with: all)
+        #expect(store.overrides(at: now) == StoredOverrides(all: all))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["override.json"])
+        try store.update { $0.outputs["HDMI-A-1"] = own }
+        #expect(try store.clear() == all)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
+    /// Only the outputs the store was given, and only names that stay a plain file name in the directory.
+    @Test(arguments: ["DP-3", "../escape", "a/b", "..", "", String(repeating: "A", count: 65)])
+    func anOutputTheStoreDoesNotKnowOrCannotNameAFileIsRefusedBeforeAnythingIsWritten(name: String) throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let now = WallInstant(secondsSinceEpoch: 1_795_000_000)
+        let store = OverrideStore(directory: directory, outputs: ["HDMI-A-1", "../escape", "a/b", "..", ""], now: now,
+                                  logger: Logger(label: "test"))
+        #expect(throws: OverrideStore.UnstorableOutput.self) {
+            try store.update { $0 = StoredOverrides(all: Self.override("aa000001", until: now + 60), outputs: [name: Self.override("bb000002", until: now + 60)]) }
+        }
+        #expect((OverrideStore.path(directory: directory, output: name) == nil) == (name != "DP-3"), "DP-3 is fit for a file, but unknown")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+        #expect(store.overrides(at: now).isEmpty)
+        #expect(OverrideStore.path(directory: directory, output: "HDMI-A-1") == directory + "/override-HDMI-A-1.json")
+    }
 }

@@ -129,8 +129,8 @@ public final class Kiosk {
                 logger.info("resumed by an operator")
             case .setScreenPower(let request):
                 power.request(request)
-            case .setOverride(let override):
-                follow(programme.setOverride(override, at: now), version: content.currentVersion, at: now)
+            case .setOverride(let override, let fallback):
+                follow(programme.setOverride(override, fallback: fallback, at: now), version: content.currentVersion, at: now)
             case .apply(let next, let version):
                 follow(programme.apply(next, version: version, at: now), version: version, at: now)
             case .updateDownloads(let downloads):

@@ -32,7 +32,10 @@ public enum KioskCommand: Hashable, Sendable {
     /// Switch the screen on or off (an operator, through the API).
     case setScreenPower(ScreenPower.Request)
     /// Show an emergency override at once, or end the one showing (nil).
-    case setOverride(KioskOverride?)
+    /// `fallback` (an output's own override comes with the kiosk's override
+    /// for every output) shows when the first reaches its `until`, if it is
+    /// still active then. The same override again leaves it showing undisturbed.
+    case setOverride(KioskOverride?, fallback: KioskOverride? = nil)
     /// The downloaded copies of URL slides, URL to local file, after one arrived
     /// or changed: only the slides that show those URLs are decoded again.
     case updateDownloads([String: String])

@@ -44,9 +44,9 @@ final class KioskProgramme {
         programme.updateDownloads(downloads)
     }
 
-    func setOverride(_ override: KioskOverride?, at now: KioskInstant) -> Programme.Change {
+    func setOverride(_ override: KioskOverride?, fallback: KioskOverride? = nil, at now: KioskInstant) -> Programme.Change {
         if let override { logger.notice("override \(override.id) received: \(override.slides.count) slides until \(override.until)") }
-        return logged(programme.setOverride(override, wall: now.wall, monotonic: now.monotonic))
+        return logged(programme.setOverride(override, fallback: fallback, wall: now.wall, monotonic: now.monotonic))
     }
 
     /// The wall-clock timer fired, or the wall clock was set.

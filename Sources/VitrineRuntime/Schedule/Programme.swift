@@ -19,6 +19,10 @@ import VitrineCore
 ///   wakes the screen shows the last playlist, and nothing is decoded anew.
 /// - An override is above both: it shows while the schedule is off, and holds
 ///   the screen lit (`ScreenPower.heldByOverride`).
+/// - An output's own override may come with a fallback, the kiosk's override
+///   for every output: when the own one reaches its `until`, the fallback shows
+///   at once if it is still active. The loop switches by itself at that wall
+///   instant, so no thread outside it has to watch the clock to resend it.
 struct Programme {
     /// Which content is on screen.
     enum Selection: Hashable, Sendable, CustomStringConvertible {
@@ -66,6 +70,8 @@ struct Programme {
     /// The schedule at the last observation, and the change after it.
     private(set) var scheduleStatus: ScheduleStatus?
     private(set) var override: KioskOverride?
+    /// What shows when `override` reaches its end, if it is active then.
+    private(set) var fallback: KioskOverride?
     /// What is on screen (or waiting for its slide boundary).
     private(set) var selection: Selection = .configuration
 
@@ -114,10 +120,15 @@ struct Programme {
         return change
     }
 
-    /// An override to show at once, or nil to end the one showing.
-    mutating func setOverride(_ override: KioskOverride?, wall: WallInstant, monotonic: MonotonicInstant) -> Change {
+    /// An override to show at once, or nil to end the one showing; `fallback`
+    /// shows when `override` reaches its end, if it is active then. The same
+    /// override again (same id) shows on undisturbed, whatever its fallback.
+    mutating func setOverride(_ override: KioskOverride?, fallback: KioskOverride? = nil,
+                              wall: WallInstant, monotonic: MonotonicInstant) -> Change {
         let previous = self.override
-        self.override = override
+        // A fallback alone is the override itself.
+        self.override = override ?? fallback
+        self.fallback = override == nil ? nil : fallback
         var change = update(wall: wall, monotonic: monotonic, force: false)
         if override == nil, let previous { change.notes.insert("override \(previous.id) cleared", at: 0) }
         if let override, !override.isActive(at: wall) {
@@ -149,6 +160,11 @@ struct Programme {
             override = nil
             change.notes.append("override \(current.id) ended at \(current.until)")
             change.endedOverride = current.id
+            if let next = fallback, next.isActive(at: wall) {
+                override = next
+                change.notes.append("override \(next.id) shows again until \(next.until)")
+            }
+            fallback = nil
         }
         if var tracker {
             let update = tracker.observe(wall: wall, monotonic: monotonic)

@@ -68,8 +68,15 @@ public struct ConfigAppliedEvent: Codable, Hashable, Sendable {
 /// `overrideCleared`: the override `id` was deleted, or ended at its `until`.
 public struct OverrideClearedEvent: Codable, Hashable, Sendable {
     public var id: String
-    /// The output group that emitted it; nil (left out): the kiosk's only one.
-    public var output: String? = nil
+    /// The output group it was cleared on: whose own override it was, or whose
+    /// loop ended it at its `until`; nil (left out): the override for every
+    /// output deleted through the API, or a kiosk without `outputs`.
+    public var output: String?
+
+    public init(id: String, output: String? = nil) {
+        self.id = id
+        self.output = output
+    }
 }
 
 /// `error`: something an operator should see.

@@ -17,6 +17,11 @@ public struct RemoteClient: Sendable {
         public var body: [UInt8]
         /// The body as JSON, whatever it holds; nil when it is not JSON.
         public var json: JSONValue? { try? JSONValue(parsing: body) }
+        /// The kiosk's `error` sentence, when the body is an error (`ErrorBody`).
+        public var errorMessage: String? {
+            guard case .object(let object)? = json, case .string(let message)? = object["error"] else { return nil }
+            return message
+        }
 
         /// The body as the API body type `Body` (Sources/VitrineServer/API);
         /// `path` names the request in the error when it is not one.

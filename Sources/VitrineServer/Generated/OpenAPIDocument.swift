@@ -37,8 +37,9 @@ info:
       power operations take an optional `output` query parameter, a connector's name such as `HDMI-A-1`, that
       addresses that output's group alone; without it the status, screenshot and power are the first group's and
       a command goes to every group. A name the kiosk does not drive answers 404 listing the names it does.
-      Configurations (`/api/v1/config`), overrides and a channel's versions are the whole kiosk's: each group shows
-      its part of them, as its `outputs` entry says.
+      Configurations (`/api/v1/config`) and a channel's versions are the whole kiosk's: each group shows its part of
+      them, as its `outputs` entry says. The emergency override (`/api/v1/override`) is the whole kiosk's without
+      `output`, and with it one group's own, shown there on top of the one for every output.
 
     Configuration keys, defaults and limits are those of docs/configuration.md; the `Configuration` schema below
     restates them.
@@ -1054,6 +1055,12 @@ paths:
         The override is stored in the state directory (`override.json`) before the kiosk is told, so a restart shows
         it again until it ends.
 
+        With several outputs (`GET /api/v1/outputs`), `output` names one: the override is that output's group's own
+        (stored as `override-NAME.json`, NAME the group's leading connector), shown there on top of the override for
+        every output, which shows there again at once when the output's own ends or is deleted, if it is still
+        active; the other outputs keep showing what they showed. Without `output` it is the override for every
+        output, and it ends each output's own: every screen shows it.
+
         The body is either
 
         - JSON (`application/json`): `slides` (read as a configuration's `slides`, each `asset:<id>` of an uploaded
@@ -1066,6 +1073,7 @@ paths:
       security:
         - bearerAuth: []
       parameters:
+        - $ref: "#/components/parameters/Output"
         - name: duration
           in: query
           required: false
@@ -1132,19 +1140,26 @@ paths:
               format: binary
       responses:
         "201":
-          description: Stored, and sent to the display loop, which shows it as soon as its first picture is decoded.
+          description: |
+            Stored, and sent to the display loop of each output it changes, which shows it as soon as its first
+            picture is decoded. The answer is the override with `scope` (`all`, or `output` with the `output` it is for).
           headers:
             Location:
               schema:
                 type: string
                 enum: [/api/v1/override]
+                pattern: '^/api/v1/override(\?output=.+)?$'
           content:
             application/json:
               schema:
-                $ref: "#/components/schemas/Override"
+                $ref: "#/components/schemas/OverrideAnswer"
               examples:
                 override:
-                  $ref: "#/components/examples/Override"
+                  $ref: "#/components/examples/OverrideAnswer"
+                output:
+                  $ref: "#/components/examples/OverrideForOneOutput"
+        "404":
+          $ref: "#/components/responses/UnknownOutput"
         "503":
           $ref: "#/components/responses/UploadUnavailable"
         "507":
@@ -1202,37 +1217,76 @@ paths:
       tags: [control]
       operationId: getOverride
       summary: The override showing
+      description: |
+        Without `output`, the kiosk's active overrides: the one for every output (its fields at the top, absent when
+        there is none) and each output's own in `outputs`. With `output`, what that output shows: its own
+        (`scope: output`), else the one for every output (`scope: all`).
       security:
         - bearerAuth: []
+      parameters:
+        - $ref: "#/components/parameters/Output"
       responses:
         "200":
           description: The active override (stored, and the wall clock before its `until`).
           content:
             application/json:
               schema:
-                $ref: "#/components/schemas/Override"
+                $ref: "#/components/schemas/OverrideAnswer"
               examples:
                 override:
-                  $ref: "#/components/examples/Override"
+                  $ref: "#/components/examples/OverrideAnswer"
+                kiosk:
+                  summary: Without output, one output with its own
+                  value:
+                    id: 3f9a2c71
+                    since: "2026-11-23T09:12:40Z"
+                    until: "2026-11-23T09:42:40Z"
+                    interval: null
+                    slides:
+                      - path: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+                    scope: all
+                    outputs:
+                      DSI-1:
+                        id: 0c41e9d2
+                        since: "2026-11-23T09:20:00Z"
+                        until: "2026-11-23T10:20:00Z"
+                        interval: null
+                        slides:
+                          - path: /srv/pictures/door-closed.jpg
+                output:
+                  $ref: "#/components/examples/OverrideForOneOutput"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
-          description: No override is active.
+          description: No override is active (on `output`, when given), or `output` names no output this kiosk drives (then with `outputs`, as `UnknownOutput`).
           content:
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
-              example:
-                error: no override is active
+              examples:
+                none:
+                  value:
+                    error: no override is active
+                output:
+                  value:
+                    error: no override is active on DSI-1
+                unknown:
+                  $ref: "#/components/examples/UnknownOutput"
     delete:
       tags: [control]
       operationId: clearOverride
       summary: End the override now
-      description: Removes the stored override and tells the display loop, which goes back at once to what it showed before (the schedule's playlist, or the screen off if the schedule or an operator has it off).
+      description: |
+        Removes the stored override and tells the display loop, which goes back at once to what it showed before
+        (the schedule's playlist, or the screen off if the schedule or an operator has it off). Without `output`,
+        every override ends: the one for every output and each output's own. With `output`, that output's own
+        ends, and the output shows the override for every output again if one is active; the others are untouched.
       security:
         - bearerAuth: []
+      parameters:
+        - $ref: "#/components/parameters/Output"
       responses:
         "204":
           description: Ended.
@@ -1241,13 +1295,20 @@ paths:
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
         "404":
-          description: No override is active.
+          description: No override is active (with `output`, none of that output's own), or `output` names no output this kiosk drives (then with `outputs`, as `UnknownOutput`).
           content:
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
-              example:
-                error: no override is active
+              examples:
+                none:
+                  value:
+                    error: no override is active
+                everyOutput:
+                  value:
+                    error: "no override of its own is active on DSI-1; the override for every output shows there, and DELETE without output ends it"
+                unknown:
+                  $ref: "#/components/examples/UnknownOutput"
   /api/v1/screenshot:
     get:
       tags: [control]
@@ -1386,8 +1447,8 @@ paths:
         | `swiped` | `SwipedEvent` |
         | `configApplied` | `ConfigAppliedEvent` (the new configuration is on screen) |
         | `assetAdded` | an `Asset` (a new asset was stored) |
-        | `overrideSet` | an `Override` (set through the API; it shows once its first picture is decoded) |
-        | `overrideCleared` | `OverrideClearedEvent` (deleted through the API, or ended by itself at its `until`) |
+        | `overrideSet` | an `OverrideAnswer` (set through the API; it shows once its first picture is decoded): `scope` `all`, or `output` with the `output` it is for |
+        | `overrideCleared` | an `OverrideClearedEvent`: `{"id": "<the override's id>"}`, with `"output": "<name>"` when it was that output's own (deleted through the API, or replaced by one for every output), or when that output's display loop ended it at its `until` (an override for every output ends on each output, once each) |
         | `error` | `ErrorEvent` (something an operator should see, such as a picture that cannot be shown) |
         | `attract` | `AttractEvent` (attract mode, `touch.attract`: a visitor took over, or the kiosk went back home after they left) |
 
@@ -1595,6 +1656,35 @@ components:
         interval: null
         slides:
           - path: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+    UnknownOutput:
+      summary: An output this kiosk does not drive
+      value:
+        error: "no output DP-3: this kiosk drives HDMI-A-1, DSI-1"
+        issues:
+          - path: output
+            message: this kiosk drives HDMI-A-1, DSI-1
+        outputs: [HDMI-A-1, DSI-1]
+    OverrideAnswer:
+      summary: For every output
+      value:
+        id: 3f9a2c71
+        since: "2026-11-23T09:12:40Z"
+        until: "2026-11-23T09:42:40Z"
+        interval: null
+        slides:
+          - path: asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+        scope: all
+    OverrideForOneOutput:
+      summary: One output's own (output=DSI-1)
+      value:
+        id: 0c41e9d2
+        since: "2026-11-23T09:20:00Z"
+        until: "2026-11-23T10:20:00Z"
+        interval: null
+        slides:
+          - path: /srv/pictures/door-closed.jpg
+        output: DSI-1
+        scope: output
     CanonicalConfiguration:
       summary: What GET returns
       value:
@@ -2242,6 +2332,37 @@ components:
           description: "Its slides, in the object form (`{path: ...}` and the keys each sets)."
           items:
             $ref: "#/components/schemas/OverrideSlideObject"
+    OverrideAnswer:
+      type: object
+      additionalProperties: false
+      description: |
+        An override as `/api/v1/override` answers it: `Override`'s fields (absent from `GET` without `output` when
+        only outputs have overrides of their own), whose it is (`scope`, and `output`), and, for `GET` without
+        `output`, each output's own.
+      properties:
+        # Override's own fields, as Override has them.
+        id:
+          $ref: "#/components/schemas/Override/properties/id"
+        since:
+          $ref: "#/components/schemas/Override/properties/since"
+        until:
+          $ref: "#/components/schemas/Override/properties/until"
+        interval:
+          $ref: "#/components/schemas/Override/properties/interval"
+        slides:
+          $ref: "#/components/schemas/Override/properties/slides"
+        scope:
+          type: string
+          enum: [all, output]
+          description: "`all`: the override for every output; `output`: the own override of the output in `output`."
+        output:
+          type: string
+          description: The output group whose own override it is, by its leading connector's name; absent for the override for every output.
+        outputs:
+          type: object
+          description: "`GET` without `output`: each output's own active override, by its group's leading connector's name."
+          additionalProperties:
+            $ref: "#/components/schemas/Override"
     ControlCommand:
       oneOf:
         - type: object
@@ -2374,14 +2495,21 @@ components:
       example: HDMI-A-1
     OverrideClearedEvent:
       type: object
+      additionalProperties: false
       required: [id]
       properties:
         id:
           type: string
           description: The override's id.
         output:
-          $ref: "#/components/schemas/EventOutput"
-      example: {id: 3f9a2c71, output: HDMI-A-1}
+          type: string
+          description: |
+            The output group the override was cleared on (its leading connector's name): the group whose own override
+            was deleted through the API or replaced by one for every output, or the group whose display loop ended an
+            override at its `until` (an override for every output ends on each group, once each, on a kiosk with
+            `outputs`). Absent when the override for every output is deleted through the API, and on a kiosk without
+            `outputs`.
+      example: {id: 0c41e9d2, output: DSI-1}
     AttractEvent:
       type: object
       additionalProperties: false

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// Which output group a request addresses: the `output` query parameter of
-/// the status, screenshot, control and power routes, a connector's name
+/// the status, screenshot, control, power and override routes, a connector's name
 /// (`HDMI-A-1`). Without it a request is for the kiosk as a whole, as before
 /// there were several groups: the status, screenshot and power are the first
 /// group's, and a command goes to every group. A name no group drives is a

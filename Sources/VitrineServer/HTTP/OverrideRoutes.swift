@@ -8,7 +8,17 @@ import VitrineSystem
 /// `POST`/`GET`/`DELETE /api/v1/override`: the emergency override. It shows at
 /// once (not at the next slide boundary), above any schedule and with the
 /// screen held on, until its `until` on the wall clock or until it is deleted,
-/// and a restart shows it again until then. A new one replaces the current one.
+/// and a restart shows it again until then.
+///
+/// With several output groups, `?output=NAME` (`OutputAddress`: any connector
+/// of a group; 404 naming the known ones otherwise) addresses one group's own
+/// override, which shows there on top of the one for every output; when it
+/// ends or is deleted that group shows the one for every output again, if it
+/// is still active. Without `output`, `POST` sets the one for every output and
+/// ends each output's own (every screen shows the emergency), and `DELETE`
+/// ends every override. `GET` without `output` answers the one for every
+/// output with each output's own in `outputs`; with it, what that output shows
+/// and whose it is (`scope`).
 ///
 /// `POST` takes either JSON (`{"slides": [...], "duration": "30m"}` or with
 /// `until`) or one picture as the body (`image/jpeg`, `image/png`, `image/webp`, `image/gif`,
@@ -21,21 +31,42 @@ struct OverrideRoutes {
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.post("/api/v1/override") { request, _ in
+            // The output first: an unknown one is refused before anything is read or stored.
+            let output = try Self.output(request, kiosk)
             let override: KioskOverride
             switch try Self.bodyKind(request) {
-            case .json: override = try await setFromJSON(request)
-            case .picture: override = try await setFromPicture(request)
+            case .json: override = try await setFromJSON(request, output: output)
+            case .picture: override = try await setFromPicture(request, output: output)
             }
-            return try JSONResponse.make(.created, encoding: OverrideBody(override), headers: [.location: Self.path])
+            return try JSONResponse.make(.created, encoding: OverrideAnswerBody(OverrideBody(override), output: output),
+                                         headers: [.location: Self.path + (output.map { "?output=" + $0 } ?? "")])
         }
-        router.get("/api/v1/override") { _, _ in
-            guard let active = kiosk.overrides.active(at: WallClock.now()) else { throw Self.noneActive }
-            return try JSONResponse.make(.ok, encoding: OverrideBody(active))
+        router.get("/api/v1/override") { request, _ in
+            let output = try Self.output(request, kiosk)
+            let active = kiosk.overrides.overrides(at: WallClock.now())
+            guard let output else {
+                guard !active.isEmpty else { throw Self.noneActive }
+                return try JSONResponse.make(.ok, encoding: OverrideAnswerBody(active.all.map(OverrideBody.init),
+                                                                                outputs: active.outputs.mapValues(OverrideBody.init)))
+            }
+            if let own = active.outputs[output] { return try JSONResponse.make(.ok, encoding: OverrideAnswerBody(OverrideBody(own), output: output)) }
+            guard let all = active.all else { throw APIError(.notFound, "no override is active on \(output)") }
+            return try JSONResponse.make(.ok, encoding: OverrideAnswerBody(OverrideBody(all)))
         }
-        router.delete("/api/v1/override") { _, _ in
-            guard try await kiosk.clearOverride(now: WallClock.now()) != nil else { throw Self.noneActive }
-            return Response(status: .noContent)
+        router.delete("/api/v1/override") { request, _ in
+            let output = try Self.output(request, kiosk)
+            let now = WallClock.now()
+            guard try await kiosk.clearOverride(output: output, now: now).isEmpty else { return Response(status: .noContent) }
+            guard let output else { throw Self.noneActive }
+            let all = kiosk.overrides.active(at: now) == nil ? ""
+                : "; the override for every output shows there, and DELETE without output ends it"
+            throw APIError(.notFound, "no override of its own is active on \(output)\(all)")
         }
+    }
+
+    /// The output group a request addresses, by its name; nil: the whole kiosk.
+    static func output(_ request: Request, _ kiosk: RemoteKiosk) throws -> String? {
+        try OutputAddress(request, link: kiosk.control).group?.name
     }
 
     static let noneActive = APIError(.notFound, "no override is active")
@@ -54,7 +85,7 @@ struct OverrideRoutes {
         }
     }
 
-    private func setFromJSON(_ request: Request) async throws -> KioskOverride {
+    private func setFromJSON(_ request: Request, output: String?) async throws -> KioskOverride {
         // The end belongs in the body here; a query's would be ignored, which is never what was meant.
         let query = request.uri.queryParameters
         if let key = ["duration", "until", "name"].first(where: { query.get($0) != nil }) {
@@ -72,10 +103,10 @@ struct OverrideRoutes {
         } catch {
             throw APIError(.unprocessableContent, "the override is not valid: \(error.issues.first?.description ?? "")", issues: error.issues)
         }
-        return try await kiosk.setOverride(parsed, now: now)
+        return try await kiosk.setOverride(parsed, output: output, now: now)
     }
 
-    private func setFromPicture(_ request: Request) async throws -> KioskOverride {
+    private func setFromPicture(_ request: Request, output: String?) async throws -> KioskOverride {
         let query = request.uri.queryParameters
         let now = WallClock.now()
         let until: WallInstant
@@ -89,6 +120,7 @@ struct OverrideRoutes {
             throw APIError(.unprocessableContent, "the override is not valid: \(error.issues.first?.description ?? "")", issues: error.issues)
         }
         let (asset, _) = try await AssetRoutes.store(request, kiosk: kiosk)
-        return try await kiosk.setOverride(OverrideRequest(slides: [SlideConfiguration(path: asset.reference)], until: until), now: now)
+        return try await kiosk.setOverride(OverrideRequest(slides: [SlideConfiguration(path: asset.reference)], until: until), output: output,
+                                           now: now)
     }
 }

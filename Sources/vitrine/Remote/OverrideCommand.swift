@@ -10,7 +10,8 @@ import VitrineHEIF
 
 /// `vitrine remote override set|clear|show`: the emergency override
 /// (`/api/v1/override`), which shows at once, above any schedule and with the
-/// screen held on, until it ends or is cleared.
+/// screen held on, until it ends or is cleared. `--output NAME` addresses one
+/// output's own override, which shows there on top of the one for every output.
 struct OverrideCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "override",
@@ -25,7 +26,9 @@ struct OverrideCommand: ParsableCommand {
                 --picture uploads a JPEG, PNG, WebP, GIF or HEIF with the request and shows it alone. --slide names a picture already on \
                 the kiosk: asset:<sha256> of an uploaded one, or an absolute path on the kiosk (never a URL). \
                 The end is --duration (30m, 90s; at most 10080m, 7 days) or --until (RFC 3339, 2026-11-23T18:00:00Z). \
-                A new override replaces the current one; it survives a restart of the kiosk until it ends.
+                A new override replaces the current one; it survives a restart of the kiosk until it ends. \
+                With --output NAME it shows on that output alone, over the override for every output, which shows there again when \
+                it ends; without it, it shows on every output and ends each output's own.
                 """)
         @Option(help: ArgumentHelp("A JPEG, PNG, WebP, GIF or HEIF file to upload and show.", valueName: "FILE"))
         var picture: String?
@@ -37,6 +40,7 @@ struct OverrideCommand: ParsableCommand {
         var until: String?
         @Option(help: ArgumentHelp("How long each of several slides stays (default: the configuration's interval).", valueName: "D"))
         var interval: String?
+        @OptionGroup var output: OutputOption
         @OptionGroup var remote: RemoteOptions
 
         func validate() throws {
@@ -52,7 +56,8 @@ struct OverrideCommand: ParsableCommand {
                 guard let data = FileManager.default.contents(atPath: picture) else { throw ValidationError("cannot read \(picture)") }
                 var query = URLComponents()
                 query.queryItems = [duration.map { URLQueryItem(name: "duration", value: $0) }, until.map { URLQueryItem(name: "until", value: $0) },
-                                    URLQueryItem(name: "name", value: lastComponentOfPath(picture))].compactMap { $0 }
+                                    URLQueryItem(name: "name", value: lastComponentOfPath(picture)),
+                                    output.name.map { URLQueryItem(name: "output", value: $0) }].compactMap { $0 }
                 // The kiosk recognises the picture by its bytes; the type only says "a picture, not JSON".
                 let bytes = [UInt8](data)
                 let type = PNGCodec.hasSignature(bytes) ? "image/png" : WebPDecoder.hasSignature(bytes) ? "image/webp"
@@ -62,37 +67,61 @@ struct OverrideCommand: ParsableCommand {
             } else {
                 let body = OverrideRequestBody(slides: slides, until: until, duration: duration, interval: interval)
                 let json = try JSONText.encode(body, [.sortedKeys, .withoutEscapingSlashes])
-                reply = try waitFor { try await client.send(.POST, "/api/v1/override", body: json, contentType: "application/json", expecting: [201]) }
+                let path = output.path("/api/v1/override")
+                reply = try waitFor { try await client.send(.POST, path, body: json, contentType: "application/json", expecting: [201]) }
             }
             let override = try reply.decoded(OverrideBody.self, from: "/api/v1/override")
-            print("override \(override.id) shows until \(override.until)")
+            print("override \(override.id) shows\(output.name.map { " on \($0)" } ?? "") until \(override.until)")
         }
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "clear", abstract: "End the override now; the kiosk goes back to what it showed.")
+        static let configuration = CommandConfiguration(
+            commandName: "clear", abstract: "End the override now; the kiosk goes back to what it showed.",
+            discussion: "Without --output, every override ends; with it, that output's own, and it shows the override for every output if there is one.")
+        @OptionGroup var output: OutputOption
         @OptionGroup var remote: RemoteOptions
 
         func run() throws {
-            let client = try remote.client()
-            let reply = try waitFor { try await client.send(.DELETE, "/api/v1/override", expecting: [204, 404]) }
-            print(reply.status == 204 ? "override cleared" : "no override is active")
+            guard try OverrideCommand.send(deleting: true, output: output, remote: remote) != nil else { return }
+            print(output.name.map { "the override of \($0) cleared" } ?? "every override cleared")
         }
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the active override as JSON, or say that there is none.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Print the active override as JSON, or say that there is none.",
+            discussion: "Without --output, the override for every output with each output's own under outputs; with it, what that output shows, and whose it is (scope).")
+        @OptionGroup var output: OutputOption
         @OptionGroup var remote: RemoteOptions
 
         func run() throws {
-            let client = try remote.client()
-            let reply = try waitFor { try await client.send(.GET, "/api/v1/override", expecting: [200, 404]) }
-            guard reply.status == 200 else {
-                print("no override is active")
-                return
-            }
-            let override = try reply.decoded(OverrideBody.self, from: "/api/v1/override")
-            print(String(decoding: try JSONText.encode(override, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
+            guard let reply = try OverrideCommand.send(deleting: false, output: output, remote: remote) else { return }
+            let answer = try reply.decoded(OverrideAnswerBody.self, from: "/api/v1/override")
+            print(String(decoding: try JSONText.encode(answer, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
         }
+    }
+
+    /// `GET` (or `DELETE`) `/api/v1/override` (one output's with `--output`): the reply when it is 2xx;
+    /// nil, with the kiosk's sentence printed (which says whether the override for every output
+    /// shows there), when no override is active. A 404 that lists the outputs there are is a wrong
+    /// `--output`: an error, not "no override is active".
+    static func send(deleting: Bool, output: OutputOption, remote: RemoteOptions) throws -> RemoteClient.Reply? {
+        let client = try remote.client()
+        let path = output.path("/api/v1/override")
+        let (method, success) = deleting ? ("DELETE", 204) : ("GET", 200)
+        let reply = try waitFor {
+            try await deleting ? client.send(.DELETE, path, expecting: [success, 404]) : client.send(.GET, path, expecting: [success, 404])
+        }
+        if reply.status == success { return reply }
+        if case .object(let body)? = reply.json, body["outputs"] != nil {
+            throw UnknownOutput(description: "\(method) \(path): 404: \(reply.errorMessage ?? "no such output")")
+        }
+        print(reply.errorMessage ?? "no override is active")
+        return nil
+    }
+
+    struct UnknownOutput: Error, CustomStringConvertible {
+        let description: String
     }
 }

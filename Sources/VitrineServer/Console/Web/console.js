@@ -697,6 +697,7 @@
         return root;
       }));
       state.outputs = names;
+      renderOverrideOutputs();
       $('#single-screen').hidden = names.length > 0;
       container.hidden = names.length === 0;
       if (names.length) refreshPreview();
@@ -732,7 +733,7 @@
       if (currentSlideOnScreen() !== before) markCurrentSlide();
       renderSchedule(status.schedule);
       renderTelevision(status.tv);
-      renderOverride(status.override);
+      renderOverride(state.outputs.length > 1 ? groups.map((group) => group.status.override) : [status.override]);
     } catch (error) {
       if (state.token) {
         $('#status').textContent = error.message;
@@ -771,15 +772,38 @@
 
   // MARK: Emergency override
 
-  /// The override the display loop shows (from the status), and Clear only while there is one.
-  function renderOverride(override) {
-    const card = $('.override-card');
-    card.classList.toggle('active', Boolean(override));
-    $('#override-clear').disabled = !override;
-    $('#override-active').textContent = override
-      ? `Override ${override.id} is showing ${override.slides.length === 1 ? 'one picture' : `${override.slides.length} slides`}`
-        + ` until ${localTime(override.until)}.`
-      : 'No override is active.';
+  /// The override each display loop shows (from the statuses: the kiosk's one,
+  /// or one per output when there are several), and Clear only while the output
+  /// chosen (any, for every output) shows one.
+  function renderOverride(overrides) {
+    const describe = (override) => override
+      ? `${override.id} is showing ${override.slides.length === 1 ? 'one picture' : `${override.slides.length} slides`}`
+        + ` until ${localTime(override.until)}`
+      : 'none';
+    const several = state.outputs.length > 1;
+    const chosen = several ? $('#override-output').value : '';
+    const active = chosen ? overrides[state.outputs.indexOf(chosen)] : overrides.find(Boolean);
+    $('.override-card').classList.toggle('active', overrides.some(Boolean));
+    $('#override-clear').disabled = !active;
+    $('#override-active').textContent = several
+      ? 'Override ' + state.outputs.map((name, index) => `on ${name}: ${describe(overrides[index])}`).join('; ') + '.'
+      : overrides[0] ? `Override ${describe(overrides[0])}.` : 'No override is active.';
+  }
+
+  /// The output choice, with several output groups: every output, or one of them.
+  function renderOverrideOutputs() {
+    const select = $('#override-output');
+    const chosen = select.value;
+    select.replaceChildren(element('option', {value: '', text: 'every output'}),
+      ...state.outputs.map((name) => element('option', {value: name, text: name})));
+    select.value = state.outputs.includes(chosen) ? chosen : '';
+    $('#override-output-field').hidden = state.outputs.length < 2;
+  }
+
+  /// `?output=NAME&` for the output chosen, or nothing for every output.
+  function overrideOutputQuery() {
+    const chosen = state.outputs.length > 1 ? $('#override-output').value : '';
+    return chosen ? `output=${encodeURIComponent(chosen)}&` : '';
   }
 
   function renderOverrideAssets() {
@@ -806,16 +830,15 @@
     try {
       // A new picture goes as the body, stored as an asset on the way; an uploaded one is named by its ref.
       const response = file
-        ? await api('POST', `/override?duration=${encodeURIComponent(duration)}&name=${encodeURIComponent(file.name)}`, {
+        ? await api('POST', `/override?${overrideOutputQuery()}duration=${encodeURIComponent(duration)}&name=${encodeURIComponent(file.name)}`, {
           body: file, headers: {'Content-Type': file.type || 'image/jpeg'},
         })
-        : await api('POST', '/override', {
+        : await api('POST', `/override?${overrideOutputQuery()}`.replace(/[?&]$/, ''), {
           body: JSON.stringify({slides: [ref], duration}), headers: {'Content-Type': 'application/json'},
         });
       const override = await response.json();
-      status.textContent = `Override ${override.id} set until ${localTime(override.until)}.`;
+      status.textContent = `Override ${override.id} set${override.output ? ` on ${override.output}` : ''} until ${localTime(override.until)}.`;
       $('#override-file').value = '';
-      renderOverride(override);
       setTimeout(() => { refreshStatus(); refreshPreview(); }, 300);
     } catch (error) {
       const issues = (error.body && error.body.issues) || [];
@@ -829,13 +852,12 @@
     $('#override-status').textContent = '';
     $('#override-error').textContent = '';
     try {
-      await api('DELETE', '/override');
+      await api('DELETE', `/override?${overrideOutputQuery()}`.replace(/[?&]$/, ''));
       $('#override-status').textContent = 'Override cleared.';
     } catch (error) {
-      // 404: it had ended already; the status below says so either way.
-      if (error.status !== 404) $('#override-error').textContent = error.message;
+      // 404: it had ended already (the status below says so), or the output shows the one for every output (the kiosk says so).
+      if (error.status !== 404 || overrideOutputQuery()) $('#override-error').textContent = error.message;
     }
-    renderOverride(null);
     setTimeout(() => { refreshStatus(); refreshPreview(); }, 300);
   }
 
@@ -876,8 +898,8 @@
       case 'swiped': return `Swipe ${data.direction} from slide ${data.from + 1}`;
       case 'configApplied': return `Configuration ${data.version} is on screen`;
       case 'assetAdded': return `Picture added: ${data.name} (${data.width}×${data.height})`;
-      case 'overrideSet': return `Override ${data.id} set until ${localTime(data.until)}`;
-      case 'overrideCleared': return `Override ${data.id} cleared`;
+      case 'overrideSet': return `Override ${data.id} set${data.output ? ` on ${data.output}` : ''} until ${localTime(data.until)}`;
+      case 'overrideCleared': return `Override ${data.id}${data.output ? ` on ${data.output}` : ''} cleared`;
       case 'error': return data.message;
       default: return `${name} ${JSON.stringify(data)}`;
     }
@@ -1036,6 +1058,7 @@
     $('#add-path-form').addEventListener('submit', (event) => { event.preventDefault(); addPath(); });
     $('#override-form').addEventListener('submit', setOverride);
     $('#override-clear').addEventListener('click', clearOverride);
+    $('#override-output').addEventListener('change', refreshStatus);
     for (const command of ['next', 'previous', 'pause', 'resume']) {
       $(`#${command}`).addEventListener('click', () => control(command));
     }

@@ -88,4 +88,10 @@ extension KioskConfiguration {
         }
         return all
     }
+
+    /// Every picture the configuration names, at its key path: each slide's
+    /// `path` (`allSlides`), then the `placeholder`.
+    public var pictures: [(keyPath: String, path: String)] {
+        allSlides.map { ($0.keyPath + ".path", $0.slide.path) } + (placeholder.map { [("placeholder", $0)] } ?? [])
+    }
 }

@@ -37,40 +37,70 @@ struct ConfigRoutes {
 
     private func put(_ request: Request) async throws -> Response {
         try refuseWhileFollowingAChannel()
+        // With output=, the output first: an unknown one (404), or one without a
+        // playlist of its own (409), is refused before the body is read.
+        let playlist = try OutputAddress(request, link: kiosk.control).group.map(ownPlaylist)
         let ifMatch = try request.headers[.ifMatch].map(Self.ifMatchVersion)
+        let document = try await Self.document(request)
+        if let playlist { return try await put(document, toOutput: playlist, ifMatch: ifMatch) }
+        let local = kiosk.store.current.configuration
+        let pushed: KioskConfiguration
+        do {
+            pushed = try document.configuration(baseDirectory: local.baseDirectory)
+        } catch {
+            throw Self.notValid(error)
+        }
+        let issues = kiosk.store.pushIssues(pushed, sections: document.sections)
+        guard issues.isEmpty else { throw Self.cannotBePushed(issues) }
+        try await checkPictures(in: pushed)
+        let change = try await kiosk.offload { [kiosk] in try kiosk.store.replace(with: pushed, ifMatch: ifMatch) }
+        return try await applied(change)
+    }
+
+    /// The pushed document, composed once (the sections a push may not set,
+    /// and the values, from one tree): a configuration as JSON or YAML, at most
+    /// `maxBodyBytes`, in UTF-8. A syntax error is a 422.
+    static func document(_ request: Request) async throws -> ComposedConfiguration {
         let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingWhitespace.lowercased() }
-        guard let type, Self.contentTypes.contains(type) else {
-            throw APIError(.unsupportedMediaType, "send the configuration as \(Self.contentTypes.joined(separator: ", ")), not \(type ?? "a body without Content-Type")")
+        guard let type, contentTypes.contains(type) else {
+            throw APIError(.unsupportedMediaType, "send the configuration as \(contentTypes.joined(separator: ", ")), not \(type ?? "a body without Content-Type")")
         }
         var request = request
-        let body = try await request.collectBody(upTo: Self.maxBodyBytes)
+        let body = try await request.collectBody(upTo: maxBodyBytes)
         guard let text = String(validating: body.readableBytesView, as: UTF8.self) else {
             throw APIError(.unprocessableContent, "the configuration is not valid UTF-8 text")
         }
-        let local = kiosk.store.current.configuration
-        // Composed once: the sections a push may not set, and the values, from one tree.
-        let document: ComposedConfiguration, pushed: KioskConfiguration
         do {
-            document = try ConfigLoader.compose(type == "application/json" ? Self.joiningSurrogatePairs(text) : text)
-            pushed = try document.configuration(baseDirectory: local.baseDirectory)
+            return try ConfigLoader.compose(type == "application/json" ? joiningSurrogatePairs(text) : text)
         } catch {
-            throw APIError(.unprocessableContent, "the configuration is not valid: \(error.issues.count) problem\(error.issues.count == 1 ? "" : "s")",
-                           issues: error.issues)
+            throw notValid(error)
         }
-        let issues = kiosk.store.pushIssues(pushed, sections: document.sections)
-        guard issues.isEmpty else {
-            throw APIError(.unprocessableContent, "the configuration cannot be pushed: \(issues.count) problem\(issues.count == 1 ? "" : "s")", issues: issues)
-        }
-        // Only now that every path is one a push may name: each picture's format
-        // and header, read off the event loop. A text file named as a slide, or a
-        // picture over decode.maxPixels, is refused here rather than found later
-        // as the placeholder on the screen.
-        let pictures = try await kiosk.offload { ConfiguredPictures.issues(in: pushed, depth: .header) }
+    }
+
+    static func notValid(_ error: ConfigError) -> APIError {
+        APIError(.unprocessableContent, "the configuration is not valid: \(error.issues.count) problem\(error.issues.count == 1 ? "" : "s")",
+                 issues: error.issues)
+    }
+
+    static func cannotBePushed(_ issues: [ConfigIssue]) -> APIError {
+        APIError(.unprocessableContent, "the configuration cannot be pushed: \(issues.count) problem\(issues.count == 1 ? "" : "s")", issues: issues)
+    }
+
+    /// Only once every path is one a push may name: each picture's format and
+    /// header, read off the event loop. A text file named as a slide, or a
+    /// picture over decode.maxPixels, is refused here rather than found later
+    /// as the placeholder on the screen.
+    /// - Parameter named: the pictures to check; nil: every one `pushed` names.
+    func checkPictures(in pushed: KioskConfiguration, named: [(keyPath: String, path: String)]? = nil) async throws {
+        let pictures = try await kiosk.offload { ConfiguredPictures.issues(in: pushed, named: named, depth: .header) }
         guard pictures.isEmpty else {
             throw APIError(.unprocessableContent, "the configuration names \(pictures.count) picture\(pictures.count == 1 ? "" : "s") that cannot be shown",
                            issues: pictures)
         }
-        let change = try await kiosk.offload { [kiosk] in try kiosk.store.replace(with: pushed, ifMatch: ifMatch) }
+    }
+
+    /// A stored change shown: each output group is sent the configuration as it shows it.
+    func applied(_ change: StateStore.Change) async throws -> Response {
         // On the blocking pool: applying reads the schedule's zone file (TZif).
         if change.changed { try await kiosk.offload { [kiosk] in kiosk.applyCurrent() } }
         return try changeResponse(change)

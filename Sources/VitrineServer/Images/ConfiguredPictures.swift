@@ -32,10 +32,12 @@ public enum ConfiguredPictures {
         case decode
     }
 
-    public static func issues(in configuration: KioskConfiguration, depth: Depth) -> [ConfigIssue] {
+    /// - Parameter named: the pictures to check, at their key paths; nil:
+    ///   every one the configuration names (a push to one output checks its slides alone).
+    public static func issues(in configuration: KioskConfiguration, named: [(keyPath: String, path: String)]? = nil,
+                              depth: Depth) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
-        var named = configuration.allSlides.map { (keyPath: $0.keyPath + ".path", path: $0.slide.path) }
-        if let placeholder = configuration.placeholder { named.append((keyPath: "placeholder", path: placeholder)) }
+        let named = named ?? configuration.pictures
         // A picture named twice is read once; each key path still gets its line.
         var verdicts: [String: String?] = [:]
         for (keyPath, path) in named {

@@ -169,8 +169,12 @@ public final class StateStore: Sendable {
     /// Problems that make a pushed configuration unacceptable beyond its own
     /// validity: settings only the local file may make, and paths that leave
     /// the places a push may name.
-    /// - Parameter sections: the pushed document's top-level keys.
-    public func pushIssues(_ pushed: KioskConfiguration, sections: Set<String>) -> [ConfigIssue] {
+    /// - Parameters:
+    ///   - sections: the pushed document's top-level keys.
+    ///   - named: the pictures whose paths to check, at their key paths; nil:
+    ///     every one `pushed` names (a push to one output checks its slides alone).
+    public func pushIssues(_ pushed: KioskConfiguration, sections: Set<String>,
+                           named: [(keyPath: String, path: String)]? = nil) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
         if sections.contains("api") {
             issues.append(ConfigIssue(path: "api", message: "can be set only in the kiosk's local configuration file, not pushed"))
@@ -199,9 +203,8 @@ public final class StateStore: Sendable {
                 }
             }
         }
-        // Every slide, the schedule's playlists' too.
-        for (keyPath, slide) in pushed.allSlides { check(slide.path, at: keyPath + ".path") }
-        if let placeholder = pushed.placeholder { check(placeholder, at: "placeholder") }
+        // Every slide, the schedule's playlists' too, and the placeholder.
+        for (keyPath, path) in named ?? pushed.pictures { check(path, at: keyPath) }
         return issues
     }
 
@@ -225,20 +228,43 @@ public final class StateStore: Sendable {
     /// a channel's configuration is checked here against the local `outputs`.
     public func replace(with pushed: KioskConfiguration, ifMatch: String?) throws -> Change {
         try requireWritable()
+        let next = try storable(pushed)
+        return try commit(ifMatch: ifMatch) { _ in next }
+    }
+
+    /// Makes the configuration `derive` makes of the current one current,
+    /// unless `ifMatch` names another version (412). `derive` runs under the
+    /// state lock: a change to a part of the configuration (a push to one
+    /// output, which replaces one playlist) is made to the configuration it
+    /// replaces, never to one that another push has replaced since, whose
+    /// other parts it would silently undo.
+    public func replace(ifMatch: String?, deriving derive: (StoredConfiguration) throws -> KioskConfiguration) throws -> Change {
+        try requireWritable()
+        return try commit(ifMatch: ifMatch) { current in try storable(derive(current)) }
+    }
+
+    /// `pushed` as stored, once it has what the local `outputs` shows.
+    private func storable(_ pushed: KioskConfiguration) throws -> StoredConfiguration {
         let outputsIssues = Self.localOutputsIssues(in: pushed, local: local)
         guard outputsIssues.isEmpty else {
             throw APIError(.unprocessableContent, "the configuration lacks what the local outputs section shows", issues: outputsIssues)
         }
-        let next = Self.stored(pushed, local: local)
-        return try state.withLock { state in
+        return Self.stored(pushed, local: local)
+    }
+
+    /// Under the state lock: `ifMatch` against the current version, then
+    /// `make`'s configuration stored as the current one.
+    private func commit(ifMatch: String?, _ make: (StoredConfiguration) throws -> StoredConfiguration) throws -> Change {
+        try state.withLock { state in
+            if let ifMatch, ifMatch != "*", ifMatch != state.current.version {
+                throw APIError(.preconditionFailed, "the configuration changed since version \(ifMatch); the current one is \(state.current.version)",
+                               currentVersion: state.current.version)
+            }
+            let next = try make(state.current)
             // Again under the lock: an asset deleted since the push was checked.
             let missing = Self.assetIDs(in: next.configuration, downloads: [:]).filter { !assets.contains($0) }
             if let id = missing.first {
                 throw APIError(.unprocessableContent, "asset \(id) was deleted while the configuration was being pushed")
-            }
-            if let ifMatch, ifMatch != "*", ifMatch != state.current.version {
-                throw APIError(.preconditionFailed, "the configuration changed since version \(ifMatch); the current one is \(state.current.version)",
-                               currentVersion: state.current.version)
             }
             let was = state.current
             guard next.version != was.version else { return Change(current: was, previousVersion: state.previous?.version ?? was.version, changed: false) }

@@ -437,6 +437,9 @@ struct ChannelKioskTests {
             #expect((answer["error"] as? String)?.contains(fixture.server.url) == true)
             #expect(answer["channel"] as? String == fixture.server.url)
             try await client.execute(uri: "/api/v1/config/rollback", method: .post, headers: authorized()) { #expect($0.status == .conflict) }
+            // A push to one output is refused the same way, before the output is looked for.
+            let (outputStatus, outputAnswer) = try await sendJSON(client, .put, "/api/v1/config?output=HDMI-A-1", #"{"slides": ["red.jpg"]}"#)
+            #expect(outputStatus == .conflict && outputAnswer["channel"] as? String == fixture.server.url, "\(outputAnswer)")
             try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { response in
                 let channel = json(response.body)["channel"] as? [String: Any]
                 #expect(channel?["version"] as? Int == 1)

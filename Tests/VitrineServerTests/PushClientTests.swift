@@ -51,4 +51,35 @@ struct PushClientTests {
             }
         }
     }
+
+    /// `vitrine push FILE --output DSI-1`: the file's slides, their local
+    /// pictures uploaded, become DSI-1's own playlist (menu); HDMI-A-1's stays.
+    @Test func aPushToOneOutputSendsOnlyTheSlidesAsItsPlaylist() async throws {
+        let harness = try OutputRoutesTests.twoGroups()
+        defer { harness.close() }
+        let local = harness.directory + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+        try ServerHarness.jpeg(ServerHarness.colors["blue"]!).write(to: local + "/sea.jpg")
+        try Array("slides: [sea.jpg, {path: sea.jpg, duration: 3s}]\n".utf8).write(to: local + "/menu.yaml")
+        let configuration = try ConfigLoader.load(file: local + "/menu.yaml")
+        let before = harness.store.current.configuration
+        try await harness.application().test(.live) { client in
+            let pusher = ConfigPusher(client: RemoteClient(base: "http://127.0.0.1:\(try #require(client.port))", token: ServerHarness.token))
+            let outcome = try await pusher.push(configuration, output: "DSI-1")
+            #expect(outcome.changed && outcome.uploaded.map(\.path) == ["sea.jpg"])
+            let id = try #require(outcome.uploaded.first?.id)
+            let stored = harness.store.current.configuration
+            #expect(stored.schedule?.playlist(named: "menu")?.slides.map(\.slide.path) == ["asset:\(id)", "asset:\(id)"])
+            #expect(stored.schedule?.playlist(named: "lobby") == before.schedule?.playlist(named: "lobby"))
+            #expect(stored.interval == before.interval && stored.autoplay == before.autoplay)
+            #expect(await harness.eventually { OutputRoutesTests.status(harness, "DSI-1")?.configurationVersion == outcome.version })
+            // An output that is not there: the kiosk's 404, as the client says it.
+            do {
+                _ = try await pusher.push(configuration, output: "DP-3")
+                Issue.record("a push to DP-3 was taken")
+            } catch let refusal as RemoteClient.Refusal {
+                #expect(refusal.description.hasPrefix("PUT /api/v1/config?output=DP-3: 404: no output DP-3"), "\(refusal)")
+            }
+        }
+    }
 }

@@ -29,8 +29,11 @@ public struct ConfigPusher: Sendable {
     let client: RemoteClient
     public init(client: RemoteClient) { self.client = client }
 
-    /// - Parameter ifVersion: apply only over this version (If-Match).
-    public func push(_ configuration: KioskConfiguration, ifVersion: String? = nil) async throws -> Outcome {
+    /// - Parameters:
+    ///   - ifVersion: apply only over this version (If-Match).
+    ///   - output: push only the slides, as that output's own playlist
+    ///     (`PUT /api/v1/config?output=NAME`); nil: the whole configuration.
+    public func push(_ configuration: KioskConfiguration, ifVersion: String? = nil, output: String? = nil) async throws -> Outcome {
         let present = Set(try await client.send(.GET, "/api/v1/assets").decoded(AssetListBody.self, from: "/api/v1/assets").assets.map(\.id))
         var pushed = configuration
         var outcome = Outcome(version: "", previousVersion: "", changed: false, uploaded: [], alreadyThere: 0)
@@ -55,16 +58,19 @@ public struct ConfigPusher: Sendable {
         for index in pushed.slides.indices {
             pushed.slides[index].path = try await reference(for: pushed.slides[index].path, at: "slides[\(index)].path")
         }
-        if let placeholder = pushed.placeholder { pushed.placeholder = try await reference(for: placeholder, at: "placeholder") }
+        if output == nil, let placeholder = pushed.placeholder { pushed.placeholder = try await reference(for: placeholder, at: "placeholder") }
 
         // `output` and `outputs`, like `api` (which the document never has), belong to the kiosk's own file.
         var document = ConfigDocument.tree(pushed)
         document.removeValue(forKey: "output")
         document.removeValue(forKey: "outputs")
+        // To one output, only the slides (PlaylistPush.key): the rest stays the kiosk's.
+        if output != nil { document = document.filter { $0.key == PlaylistPush.key } }
         let json = JSONValue.object(document).encoded([.sortedKeys, .withoutEscapingSlashes])
-        let reply = try await client.send(.PUT, "/api/v1/config", body: json, contentType: "application/json",
+        let path = RemoteClient.path("/api/v1/config", output: output)
+        let reply = try await client.send(.PUT, path, body: json, contentType: "application/json",
                                           headers: ifVersion.map { [("If-Match", "\"\($0)\"")] } ?? [])
-        let answer = try reply.decoded(ConfigVersionBody.self, from: "/api/v1/config")
+        let answer = try reply.decoded(ConfigVersionBody.self, from: path)
         outcome.version = answer.version
         outcome.previousVersion = answer.previousVersion
         outcome.changed = answer.changed

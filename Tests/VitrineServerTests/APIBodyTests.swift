@@ -435,9 +435,28 @@ struct APIBodyTests {
             as? [String: Any]))
         let followingBody = APIError(.conflict, "this kiosk follows a channel", channel: "https://origin.example/channels/lobby").body
         let followingKeys = Set(try #require(try Self.json(followingBody).object).keys)
-        #expect(followingKeys == Set(try #require((following["schema"] as? [String: Any])?["required"] as? [String])))
+        #expect((following["schema"] as? [String: Any])?["$ref"] as? String == "#/components/schemas/ChannelConflict")
+        #expect(followingKeys == Set(try #require(try Self.schema("ChannelConflict")["required"] as? [String])))
         let followingExample = try Self.value(try #require(following["example"]))
         #expect(try Self.json(JSONDecoder().decode(ErrorBody.self, from: Data(followingExample.encoded()))) == followingExample)
+    }
+
+    /// A push to an output that shows the programme: 409 with the others
+    /// sharing it in `outputs`, the spec's example being what the kiosk answers.
+    @Test func anOutputFollowingTheProgrammeIsTheSchemaOutputFollowsProgramme() throws {
+        let error = ConfigRoutes.followsTheProgramme("HDMI-A-1", sharing: ["DP-1"])
+        #expect(error.status == .conflict)
+        let added = try #require((try Self.schema("OutputFollowsProgramme")["allOf"] as? [[String: Any]])?.last)
+        #expect(Set(added["required"] as? [String] ?? []) == ["outputs"])
+        #expect(Set(try #require(try Self.json(error.body).object).keys) == ["error", "issues", "outputs"])
+        #expect(try Self.json(ConfigRoutes.followsTheProgramme("HDMI-A-1", sharing: []).body)["outputs"] == .array([]),
+                "none sharing is an empty list, never left out")
+        let examples = try Self.examples(operation: "putConfiguration", status: "409")
+        #expect(examples.count == 2)
+        #expect(examples.contains(try Self.json(error.body)), "the spec's example is the kiosk's answer")
+        for example in examples {
+            #expect(try Self.json(JSONDecoder().decode(ErrorBody.self, from: Data(example.encoded()))) == example)
+        }
     }
 
     /// Not API bodies, but kept in the same form: `downloads.json` of the URL images.

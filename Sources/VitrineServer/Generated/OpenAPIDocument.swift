@@ -276,11 +276,35 @@ paths:
 
         Pushing the same content again succeeds with `changed: false` and keeps the rollback target.
 
-        A push is for the whole kiosk, never for one output: with several output groups (`GET /api/v1/outputs`),
-        each shows the pushed configuration as its local `outputs` entry says (its playlist, fit and rotation).
+        Without `output`, a push is for the whole kiosk: with several output groups (`GET /api/v1/outputs`), each
+        shows the pushed configuration as its local `outputs` entry says (its playlist, fit and rotation).
+
+        With `output=NAME`, the push changes what that one output shows and nothing else. The body is a
+        configuration document (the same content types and size limit) of which only `slides` is taken
+        (`OutputSlides`); any other top-level key is a 422 at that key ("only slides can be pushed to one output;
+        push the whole configuration without output= to change KEY"). NAME is any connector of an output group, a
+        mirror's naming its group (404 as for the other routes otherwise). The group's leading output must have a
+        playlist of its own in the kiosk's local `outputs` section, P: the new configuration is the current one
+        with `schedule.playlists[P]` replaced by the slides, each as a schedule playlist's slide (`from` and
+        `until` kept), everything else unchanged. An output without one shows the kiosk's programme, which other
+        outputs may share: 409 naming them (`outputs`). The slides are checked as a whole push's are, each problem
+        at its key path in the body (`slides[2].path`). Otherwise it is a push like any other: a new version (so
+        `GET`, rollback and `If-Match` work as ever), refused with 409 on a kiosk following a channel, applied to
+        every group as it shows it (only those showing P change) with the same `configApplied` events.
       security:
         - bearerAuth: []
       parameters:
+        - name: output
+          in: query
+          required: false
+          description: |
+            One output, by its connector's name (`DSI-1`, as `GET /api/v1/outputs` lists them): the body's `slides`
+            become the playlist of its own that its local `outputs` entry names, and nothing else changes. Without
+            it, the body is the whole configuration. A name the kiosk does not drive, or two different names,
+            answers 404.
+          schema:
+            type: string
+          example: DSI-1
         - name: If-Match
           in: header
           required: false
@@ -291,11 +315,13 @@ paths:
           example: '"3f9a2c71d04be815"'
       requestBody:
         required: true
-        description: The whole configuration, at most 1 MiB, as JSON or YAML.
+        description: The whole configuration, or with `output` only its `slides` (`OutputSlides`), at most 1 MiB, as JSON or YAML.
         content:
           application/json:
             schema:
-              $ref: "#/components/schemas/PushedConfiguration"
+              anyOf:
+                - $ref: "#/components/schemas/PushedConfiguration"
+                - $ref: "#/components/schemas/OutputSlides"
             examples:
               full:
                 summary: Every key but `output`, which only the local file sets
@@ -323,9 +349,19 @@ paths:
                 value:
                   slides: ["asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "images/menu.jpg"]
                   interval: 8s
+              oneOutput:
+                summary: With output=DSI-1, its own playlist's slides
+                value:
+                  slides:
+                    - asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+                    - path: images/christmas-menu.jpg
+                      from: "2026-12-01"
+                      until: "2026-12-26"
           application/yaml:
             schema:
-              $ref: "#/components/schemas/PushedConfiguration"
+              anyOf:
+                - $ref: "#/components/schemas/PushedConfiguration"
+                - $ref: "#/components/schemas/OutputSlides"
             example:
               slides:
                 - asset:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
@@ -335,10 +371,14 @@ paths:
               background: "#101418"
           application/x-yaml:
             schema:
-              $ref: "#/components/schemas/PushedConfiguration"
+              anyOf:
+                - $ref: "#/components/schemas/PushedConfiguration"
+                - $ref: "#/components/schemas/OutputSlides"
           text/yaml:
             schema:
-              $ref: "#/components/schemas/PushedConfiguration"
+              anyOf:
+                - $ref: "#/components/schemas/PushedConfiguration"
+                - $ref: "#/components/schemas/OutputSlides"
       responses:
         "200":
           description: Stored. The kiosk switches to it at the next slide boundary.
@@ -385,8 +425,34 @@ paths:
               example:
                 error: the configuration changed since version 3f9a2c71d04be815; it is now a0c4e9d2b7f61358
                 currentVersion: a0c4e9d2b7f61358
+        "404":
+          $ref: "#/components/responses/UnknownOutput"
         "409":
-          $ref: "#/components/responses/FollowingAChannel"
+          description: |
+            The kiosk follows a channel, which decides what it shows, and its local file does not set
+            `channel.allowLocalPush` (`channel`: the channel's URL); or, with `output`, that output has no playlist of
+            its own: it shows the kiosk's programme, as the outputs in `outputs` do too, so a push to it alone is not
+            possible (give it a `playlist` in the local `outputs` section, or push the whole configuration).
+          content:
+            application/json:
+              schema:
+                anyOf:
+                  - $ref: "#/components/schemas/ChannelConflict"
+                  - $ref: "#/components/schemas/OutputFollowsProgramme"
+              examples:
+                channel:
+                  summary: The kiosk follows a channel
+                  value:
+                    error: "this kiosk follows the channel https://origin.example/channels/lobby: publish to the channel instead, or set channel.allowLocalPush: true in its local configuration file"
+                    channel: https://origin.example/channels/lobby
+                programme:
+                  summary: output=HDMI-A-1, which shows the programme
+                  value:
+                    error: "HDMI-A-1 has no playlist of its own: it shows the kiosk's programme (slides, or the schedule), as DP-1 does too. To push to it alone, give it one in the kiosk's local configuration file (outputs: - {name: HDMI-A-1, playlist: NAME}, with NAME in schedule.playlists); or push the whole configuration without output="
+                    issues:
+                      - path: output
+                        message: "HDMI-A-1 follows the programme: it has no playlist of its own in outputs"
+                    outputs: [DP-1]
         "413":
           $ref: "#/components/responses/PayloadTooLarge"
         "415":
@@ -400,7 +466,8 @@ paths:
         "422":
           description: |
             The configuration is not valid. Every problem is listed, each at its key path (`""` for the document as a
-            whole, such as a syntax error), with the messages of docs/configuration.md.
+            whole, such as a syntax error), with the messages of docs/configuration.md. With `output`, a key other
+            than `slides` is one problem at that key, and the slides' problems are at their key paths in the body.
           content:
             application/json:
               schema:
@@ -1608,14 +1675,7 @@ components:
       content:
         application/json:
           schema:
-            type: object
-            required: [error, channel]
-            properties:
-              error:
-                type: string
-              channel:
-                type: string
-                description: The channel's URL.
+            $ref: "#/components/schemas/ChannelConflict"
           example:
             error: "this kiosk follows the channel https://origin.example/channels/lobby: publish to the channel instead, or set channel.allowLocalPush: true in its local configuration file"
             channel: https://origin.example/channels/lobby
@@ -1833,6 +1893,40 @@ components:
       example:
         path: slides[2].duration
         message: must be greater than 0
+    ChannelConflict:
+      type: object
+      required: [error, channel]
+      properties:
+        error:
+          type: string
+        channel:
+          type: string
+          description: The channel's URL.
+    OutputFollowsProgramme:
+      allOf:
+        - $ref: "#/components/schemas/Error"
+        - type: object
+          required: [outputs]
+          properties:
+            outputs:
+              type: array
+              description: The other outputs that show the kiosk's programme, which a push to this one would change too; may be empty.
+              items:
+                type: string
+    OutputSlides:
+      type: object
+      additionalProperties: false
+      required: [slides]
+      description: |
+        What `PUT /api/v1/config?output=NAME` takes: only `slides`, which become the playlist of its own that the
+        output's local `outputs` entry names. Each slide is a schedule playlist's (`ScheduledSlide`: `from` and
+        `until` are kept), with a `path` a push may name (`PushedSlidePath`'s rules). Any other key is refused (422
+        at that key).
+      properties:
+        slides:
+          type: array
+          items:
+            $ref: "#/components/schemas/ScheduledSlide"
     UnknownOutput:
       allOf:
         - $ref: "#/components/schemas/Error"

@@ -9,12 +9,20 @@ public struct OutputGroupLink: Sendable {
     public let connectors: [String]
     /// The group's own loop: commands sent here reach no other group.
     public let loop: any DisplayLoopLink
+    /// The group's name in the API, its events, plays, metrics and override
+    /// file: its leading output's connector, as the plan has it, even when
+    /// that output could not be opened and a mirror stands in for it (so that
+    /// the name, and what is kept under it, does not move with what opened);
+    /// nil when it has none.
+    public let name: String?
 
-    public init(connectors: [String], loop: any DisplayLoopLink) {
+    /// - Parameter name: nil: the first connector.
+    public init(name: String? = nil, connectors: [String], loop: any DisplayLoopLink) {
+        self.name = name ?? connectors.first
         self.connectors = connectors
         self.loop = loop
     }
 
-    /// The group's name in the API: its leader's connector; nil when it has none.
-    public var name: String? { connectors.first }
+    /// Whether `output` names this group: its name or any connector it drives.
+    public func answers(to output: String) -> Bool { name == output || connectors.contains(output) }
 }

@@ -32,11 +32,13 @@ public final class OutputGroupsLink: DisplayLoopLink {
     public init(groups: [Group]) {
         precondition(!groups.isEmpty, "a kiosk has at least one output group")
         self.groups = groups
-        eachGroup = groups.count == 1 ? [] : groups.map { OutputGroupLink(connectors: $0.connectors, loop: OutputGroupsLink(groups: [$0])) }
+        eachGroup = groups.count == 1 ? [] : groups.map {
+            OutputGroupLink(name: $0.shown.output, connectors: $0.connectors, loop: OutputGroupsLink(groups: [$0]))
+        }
     }
 
     public var outputGroups: [OutputGroupLink] {
-        groups.count == 1 ? [OutputGroupLink(connectors: groups[0].connectors, loop: self)] : eachGroup
+        groups.count == 1 ? [OutputGroupLink(name: groups[0].shown.output, connectors: groups[0].connectors, loop: self)] : eachGroup
     }
 
     public var status: KioskStatus { groups[0].control.status }

@@ -182,5 +182,11 @@ extension CompositeTimingTests {
         #expect(group.memberFrameCounts.map(\.summary) == [
             "HDMI-A-1+HDMI-A-2 presented 1, skipped 0", "DP-1 presented 1, skipped 0",
             "HDMI-A-1 presented 1, skipped 0", "HDMI-A-2 presented 0, skipped 1"])
+        // Its flip done, the right-hand screen catches up through the mirror group, with the canvas's frame.
+        right.isFlipPending = false
+        #expect(group.canCatchUp, "the canvas inside the mirror group has a screen behind")
+        try group.catchUp(at: .seconds(1) + .milliseconds(33))
+        #expect(!group.canCatchUp)
+        #expect(group.memberFrameCounts.last?.summary == "HDMI-A-2 presented 1 (1 catching up), skipped 1")
     }
 }

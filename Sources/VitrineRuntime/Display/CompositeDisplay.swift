@@ -68,16 +68,25 @@ public class CompositeDisplay: DisplayBackend {
 
     /// A member that skipped the last frame (a slower one, its flip pending
     /// then) and whose flip is done now.
-    public var canCatchUp: Bool { group.canCatchUp }
+    /// A member of its own behind, or a member that is a composite with a
+    /// screen behind (a canvas inside a mirror group).
+    public var canCatchUp: Bool { group.canCatchUp || group.members.contains { $0.canCatchUp } }
 
     /// Draws the frame last presented, still in memory, onto the members that
     /// skipped it and can take it now, and presents them: the slide that
     /// changed while a slower screen's flip was pending reaches that screen
-    /// at its next vblank.
+    /// at its next vblank. A member that is a composite then catches up its
+    /// own screens, from the frame it holds. Each is tried; the first failure
+    /// is thrown after.
     public func catchUp(at now: MonotonicInstant) throws {
         let catching = group.membersCatchingUp()
         paint(catching)
-        try group.catchUp(catching.map(\.index), at: now)
+        var failure: (any Error)?
+        do { try group.catchUp(catching.map(\.index), at: now) } catch { failure = error }
+        for member in group.members where member.canCatchUp {
+            do { try member.catchUp(at: now) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
     }
 
     /// Each member's frames presented and skipped, for the log at the end;

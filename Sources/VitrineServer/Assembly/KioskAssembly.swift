@@ -142,7 +142,8 @@ public final class KioskAssembly {
     /// and play log are what they were before there were several.
     static func outputNames(_ displays: KioskDisplays, configuration: KioskConfiguration) -> [String?] {
         let named = displays.groups.count > 1 || configuration.outputs != nil
-        return displays.groups.map { named ? $0.connectors.first ?? $0.shown.output : nil }
+        // The leader as planned, as `OutputGroupLink.name` has it, whatever opened.
+        return displays.groups.map { named ? $0.shown.output ?? $0.connectors.first : nil }
     }
 
     /// Proof of play as the local file asks. The screen matters more than its

@@ -1523,8 +1523,9 @@ paths:
         `swiped`, `configApplied`, `overrideCleared`, `error` and `attract`, each with `output`: the group's
         leading connector (`HDMI-A-1`); a push or an override is applied, and so announced, by each group. A
         mirrored group is one loop: its events come once, under its leader's name; a canvas likewise. A kiosk
-        without `outputs` sends no `output`, and events the server itself sends (`assetAdded`, `overrideSet`, a
-        download's `error`) have none.
+        without `outputs` sends no `output`, and events the server itself sends (`assetAdded`, a download's
+        `error`) have none; `overrideSet` and an `overrideCleared` sent for a `DELETE` carry it when the override is
+        one output's own.
 
         A comment line `: keep-alive` is sent every 15 seconds. Browsers' `EventSource` cannot send the
         `Authorization` header, so the console reads the stream with `fetch()`.
@@ -2454,7 +2455,7 @@ components:
           description: The output group whose own override it is, by its leading connector's name; absent for the override for every output.
         outputs:
           type: object
-          description: "`GET` without `output`: each output's own active override, by its group's leading connector's name."
+          description: "`GET` without `output`: each output's own active override, by its group's leading connector's name; left out when no output has one."
           additionalProperties:
             $ref: "#/components/schemas/Override"
     ControlCommand:

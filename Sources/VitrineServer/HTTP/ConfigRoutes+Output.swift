@@ -10,7 +10,7 @@ import VitrineCore
 /// as a whole push is: a new version, If-Match, rollback, the same events,
 /// each group shown its part (so only the groups showing P change).
 extension ConfigRoutes {
-    /// The playlist of its own that the group led by `group`'s first connector
+    /// The playlist of its own that the group led by `group.name`
     /// shows, from the local file's `outputs`; 409 when it shows the kiosk's
     /// programme, which other outputs may share.
     func ownPlaylist(_ group: OutputGroupLink) throws -> String {
@@ -19,7 +19,7 @@ extension ConfigRoutes {
         if case .playlist(let playlist)? = layout?.output(named: name)?.content { return playlist }
         // The others showing the programme: those listed outside this group whose picture (a mirror's source's) has no playlist.
         let sharing = (layout?.outputs ?? []).filter { output in
-            !group.connectors.contains(output.name) && layout?.output(named: output.mirrored ?? output.name)?.content == .programme
+            !group.answers(to: output.name) && layout?.output(named: output.mirrored ?? output.name)?.content == .programme
         }.map(\.name)
         throw Self.followsTheProgramme(name, sharing: sharing)
     }

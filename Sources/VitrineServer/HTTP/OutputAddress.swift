@@ -22,7 +22,7 @@ struct OutputAddress {
         let groups = link.outputGroups
         // The same name twice is that name; two different ones are not one output.
         guard named.allSatisfy({ $0 == named[0] }),
-              let found = groups.first(where: { $0.connectors.contains(name) }) else {
+              let found = groups.first(where: { $0.answers(to: name) }) else {
             throw Self.unknown(named, groups: groups)
         }
         group = found
@@ -32,7 +32,10 @@ struct OutputAddress {
     func loop(_ link: any DisplayLoopLink) -> any DisplayLoopLink { group?.loop ?? link }
 
     /// The names the kiosk answers to, in group order.
-    static func knownNames(_ groups: [OutputGroupLink]) -> [String] { groups.flatMap(\.connectors) }
+    static func knownNames(_ groups: [OutputGroupLink]) -> [String] {
+        var seen = Set<String>()
+        return groups.flatMap { [$0.name].compactMap { $0 } + $0.connectors }.filter { seen.insert($0).inserted }
+    }
 
     static func unknown(_ names: [String], groups: [OutputGroupLink]) -> APIError {
         // The name is the caller's: quoted, but no longer than a name can be.

@@ -47,7 +47,8 @@ struct OverrideRoutes {
             guard let output else {
                 guard !active.isEmpty else { throw Self.noneActive }
                 return try JSONResponse.make(.ok, encoding: OverrideAnswerBody(active.all.map(OverrideBody.init),
-                                                                                outputs: active.outputs.mapValues(OverrideBody.init)))
+                                                                                // None of an output's own: no map, as before outputs.
+                                                                                outputs: active.outputs.isEmpty ? nil : active.outputs.mapValues(OverrideBody.init)))
             }
             if let own = active.outputs[output] { return try JSONResponse.make(.ok, encoding: OverrideAnswerBody(OverrideBody(own), output: output)) }
             guard let all = active.all else { throw APIError(.notFound, "no override is active on \(output)") }

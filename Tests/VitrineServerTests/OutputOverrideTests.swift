@@ -128,11 +128,12 @@ struct OutputOverrideTests {
         #expect(await harness.eventually { Self.status(harness, "DSI-1")?.slideCount == 2 })
         try await harness.application().test(.router) { client in
             let everyOutput = try #require(try await Self.post(client, harness.directory + "/green.jpg").1["id"] as? String)
-            let (status, answer) = try await Self.post(client, harness.directory + "/blue.jpg", output: "DSI-1", duration: "2s")
+            // Long enough to be seen on a loaded machine before it ends.
+            let (status, answer) = try await Self.post(client, harness.directory + "/blue.jpg", output: "DSI-1", duration: "4s")
             #expect(status == .created, "\(answer)")
             let own = try #require(answer["id"] as? String)
             #expect(await harness.eventually { Self.status(harness, "DSI-1")?.override?.id == own })
-            #expect(await harness.eventually(6) { Self.status(harness, "DSI-1")?.override?.id == everyOutput },
+            #expect(await harness.eventually(10) { Self.status(harness, "DSI-1")?.override?.id == everyOutput },
                     "at its end, DSI-1 shows the override for every output again")
             #expect(Self.status(harness, "HDMI-A-1")?.override?.id == everyOutput)
             let (got, shown) = try await Self.get(client, output: "DSI-1")

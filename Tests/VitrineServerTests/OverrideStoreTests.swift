@@ -53,9 +53,30 @@ struct OverrideStoreTests {
         #expect(OverrideStore(directory: directory, now: now, logger: Logger(label: "test")).active(at: now) == nil)
     }
 
-    static func override(_ id: String, until: WallInstant) -> KioskOverride {
-        KioskOverride(id: id, slides: [SlideConfiguration(path: "asset:" + String(repeating: String(id.prefix(2)), count: 32))], since: until - 60,
-                      until: until)
+    /// - Parameter since: nil: a minute before `until`.
+    static func override(_ id: String, until: WallInstant, since: WallInstant? = nil) -> KioskOverride {
+        KioskOverride(id: id, slides: [SlideConfiguration(path: "asset:" + String(repeating: String(id.prefix(2)), count: 32))],
+                      since: since ?? until - 60, until: until)
+    }
+
+    /// An output's own left on disk from before the one for every output (its
+    /// removal failed, or the power went between the two writes) does not show
+    /// above it, and is not listed; one set after it does.
+    @Test func anOutputsOwnOlderThanTheOneForEveryOutputIsALeftoverAndDoesNotShow() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let now = WallInstant(secondsSinceEpoch: 1_795_000_000)
+        let older = Self.override("bb000002", until: now + 600, since: now - 120)
+        let all = Self.override("aa000001", until: now + 600, since: now - 60)
+        let newer = Self.override("cc000003", until: now + 600, since: now - 30)
+        let store = OverrideStore(directory: directory, outputs: ["HDMI-A-1", "DSI-1"], now: now, logger: Logger(label: "test"))
+        // As a cut between writing override.json and removing DSI-1's file leaves them.
+        try store.update { $0 = StoredOverrides(all: all, outputs: ["DSI-1": older]) }
+        let reopened = OverrideStore(directory: directory, outputs: ["HDMI-A-1", "DSI-1"], now: now, logger: Logger(label: "test"))
+        #expect(reopened.overrides(at: now).shown(on: "DSI-1", at: now) == StoredOverrides.Shown(override: all, fallback: nil))
+        #expect(reopened.overrides(at: now) == StoredOverrides(all: all), "not listed either")
+        try store.update { $0.outputs["DSI-1"] = newer }
+        #expect(store.overrides(at: now).shown(on: "DSI-1", at: now) == StoredOverrides.Shown(override: newer, fallback: all))
     }
 
     /// Each output's own in its own file beside override.json, read back by a new store;
@@ -64,7 +85,8 @@ struct OverrideStoreTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let now = WallInstant(secondsSinceEpoch: 1_795_000_000)
-        let all = Self.override("aa000001", until: now + 600), own = Self.override("bb000002", until: now + 60)
+        // The one for every output set first (since now - 60), DSI-1's own after it (since now).
+        let all = Self.override("aa000001", until: now + 600, since: now - 60), own = Self.override("bb000002", until: now + 60)
         let store = OverrideStore(directory: directory, outputs: ["HDMI-A-1", "DSI-1"], now: now, logger: Logger(label: "test"))
         try store.update { $0 = StoredOverrides(all: all, outputs: ["DSI-1": own]) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["override-DSI-1.json", "override.json"])

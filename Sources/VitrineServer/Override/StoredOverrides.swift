@@ -26,14 +26,23 @@ public struct StoredOverrides: Hashable, Sendable {
     /// which can only have the override for every output). Ended ones count as gone.
     public func shown(on output: String?, at now: WallInstant) -> Shown {
         let all = self.all.flatMap { $0.isActive(at: now) ? $0 : nil }
-        guard let own = output.flatMap({ outputs[$0] }), own.isActive(at: now) else { return Shown(override: all, fallback: nil) }
+        guard let own = output.flatMap({ outputs[$0] }), counts(own, at: now) else { return Shown(override: all, fallback: nil) }
         return Shown(override: own, fallback: all)
     }
 
-    /// Only those still active at `now`.
+    /// Only those still active at `now`, and no output's own that the one for every output came after.
     public func active(at now: WallInstant) -> StoredOverrides {
         StoredOverrides(all: all.flatMap { $0.isActive(at: now) ? $0 : nil },
-                        outputs: outputs.filter { $0.value.isActive(at: now) })
+                        outputs: outputs.filter { counts($0.value, at: now) })
+    }
+
+    /// Whether an output's own is in force at `now`: active, and set no earlier
+    /// than the one for every output. Setting the one for every output ends
+    /// each output's own, and their files are removed after `override.json` is
+    /// written; an own one older than it is what a removal that failed, or a
+    /// power cut between the two, left behind, and must not show above it.
+    private func counts(_ own: KioskOverride, at now: WallInstant) -> Bool {
+        own.isActive(at: now) && (all.map { own.since >= $0.since } ?? true)
     }
 
     /// Whether none is stored.

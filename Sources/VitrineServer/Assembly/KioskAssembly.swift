@@ -74,11 +74,12 @@ public final class KioskAssembly {
         // process, one service state. The others beat heartbeats it watches, so a hung
         // companion loop stops the watchdog's pings as a hung first loop would.
         let notifier = ServiceNotifier()
-        var companions: [Kiosk] = [], heartbeats: [LoopHeartbeat] = []
+        var companions: [Kiosk] = [], heartbeats: [LoopHeartbeat] = [], companionLoggers: [Logger] = []
         for group in displays.groups.dropFirst() {
             let name = group.shown.output ?? group.display.description
             var groupLogger = logger
             groupLogger[metadataKey: "output"] = "\(name)"
+            companionLoggers.append(groupLogger)
             let heartbeat = LoopHeartbeat(name: name, startedAt: start.monotonic)
             heartbeats.append(heartbeat)
             companions.append(try Kiosk(configuration: group.shown.apply(configuration), version: store.current.version,
@@ -101,10 +102,8 @@ public final class KioskAssembly {
                                        othersConnectors: displays.groups.dropFirst().compactMap(\.display.connectorReference))
         // With `auto`, each other group's TV is the one on its own connector's adapter, if the
         // driver says which adapter sits on which connector (vc4 does); never the first group's.
-        let companionTelevisions: [CECTelevision?] = displays.groups.dropFirst().map { group in
+        let companionTelevisions: [CECTelevision?] = zip(displays.groups.dropFirst(), companionLoggers).map { group, groupLogger in
             guard case .auto = configuration.power.cec, let reference = group.display.connectorReference else { return nil }
-            var groupLogger = logger
-            groupLogger[metadataKey: "output"] = "\(group.shown.output ?? group.display.description)"
             return CECTelevision(setting: .auto, drmConnector: reference, logger: groupLogger, onConnectorOnly: true)
         }
         let link = OutputGroupsLink(groups: zip([kiosk] + companions, displays.groups).map {

@@ -117,15 +117,17 @@ final class DisplayGroup {
     /// hands out: the frame is drawn onto these alone, then `catchUp`.
     func membersCatchingUp() -> [(index: Int, canvas: PixelCanvas)] {
         members.indices.compactMap { index in
-            let member = members[index]
-            guard behind[index], takesPart(member), member.isReadyForFrame, let canvas = member.acquireCanvas() else { return nil }
+            guard canCatchUp(index), let canvas = members[index].acquireCanvas() else { return nil }
             return (index, canvas)
         }
     }
 
     /// Whether a member can catch up now (`membersCatchingUp` is not empty).
-    var canCatchUp: Bool {
-        members.indices.contains { behind[$0] && takesPart(members[$0]) && members[$0].isReadyForFrame }
+    var canCatchUp: Bool { members.indices.contains(where: canCatchUp) }
+
+    /// Member `index` skipped the last frame, takes part, and its flip is done.
+    private func canCatchUp(_ index: Int) -> Bool {
+        behind[index] && takesPart(members[index]) && members[index].isReadyForFrame
     }
 
     /// Presents `indices`' members one right after the other, so that they

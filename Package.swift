@@ -88,6 +88,12 @@ let package = Package(
         .systemLibrary(
             name: "CLibHEIF", path: "Sources/CLibHEIF", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
+        // Header-only: prctl, clone flags and posix_spawn's closefrom, which Glibc's module omits (VitrineSandbox).
+        .systemLibrary(name: "CLinuxProcess", path: "Sources/CLinuxProcess"),
+        // libseccomp, for the decoding helpers' system-call filter (VitrineSeccomp).
+        .systemLibrary(
+            name: "CLibSeccomp", path: "Sources/CLibSeccomp", pkgConfig: "libseccomp",
+            providers: [.apt(["libseccomp-dev"])]),
         // libyaml's event parser, for the configuration: the tree is composed in VitrineYAML.
         .systemLibrary(
             name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
@@ -103,6 +109,7 @@ let package = Package(
         .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineYAML", dependencies: ["CLibYAML"]),
+        .target(name: "VitrineSeccomp", dependencies: ["CLibSeccomp", systemPackage]),
 
         // MARK: Pure core and configuration
         .target(name: "VitrineCore", dependencies: ["CPixelRows"]),
@@ -136,6 +143,7 @@ let package = Package(
             name: "VitrineServer",
             dependencies: [
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineChannel",
+                "VitrineSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -155,11 +163,15 @@ let package = Package(
                 .embedInCode("Console/Web/index.html"), .embedInCode("Console/Web/console.css"),
                 .embedInCode("Console/Web/console.js"),
             ]),
+        // MARK: Decoding in sandboxed helper processes (docs/architecture.md, "Decoding sandbox")
+        .target(
+            name: "VitrineSandbox",
+            dependencies: ["VitrineRuntime", "VitrineCore", "VitrineSystem", "VitrineHEIF", "VitrineSeccomp", "CLinuxProcess", systemPackage]),
         .executableTarget(
             name: "vitrine",
             dependencies: [
                 "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM",
-                "VitrineEvdev", "VitrineChannel",
+                "VitrineEvdev", "VitrineChannel", "VitrineSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -193,6 +205,9 @@ let package = Package(
                 "PictureTestSupport", systemPackage,
             ],
             exclude: ["Golden", "PNGFixtures", "AnimationFixtures"]),
+        .testTarget(
+            name: "VitrineSandboxTests",
+            dependencies: ["VitrineSandbox", "VitrineRuntime", "VitrineCore", "VitrineSystem", "VitrineSeccomp", "PictureTestSupport"]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [

@@ -242,6 +242,10 @@ public enum HEIFDecoder {
     /// plugin that fails to load shows later, as the codec it decodes missing.
     private static let libraryStarted: Bool = heif_init(nil).code == heif_error_Ok
 
+    /// Starts libheif now (`heif_init`), loading its decoder plugins: a
+    /// sandboxed decoder calls it before its system-call filter forbids opening files.
+    public static func prepareLibrary() { _ = libraryStarted }
+
     /// Runs `body` with the primary image's handle and what it says, from a
     /// context over `bytes` (not copied: `bytes` outlives it); frees both after.
     private static func withPrimaryImage<Result>(_ bytes: UnsafeRawBufferPointer,

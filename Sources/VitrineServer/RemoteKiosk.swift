@@ -19,6 +19,8 @@ public final class RemoteKiosk: Sendable {
     public let metrics: [OutputMetrics]
     public let events: EventHub
     public let fetcher: URLImageFetcher
+    /// Where uploads, thumbnails and pushed pictures are decoded: the sandboxed helpers.
+    public let pictures: any PictureInspector
     public let requests = RequestCounter()
     /// Uploads read and inspected at once (`UploadGate`).
     public let uploads = UploadGate()
@@ -38,7 +40,7 @@ public final class RemoteKiosk: Sendable {
 
     /// Joins the remote side to a kiosk made with `fetcher`'s view of the state
     /// (`URLImageFetcher.localFiles` in its configuration's downloads).
-    public init(store: StateStore, fetcher: URLImageFetcher, control: any DisplayLoopLink, metrics: [OutputMetrics], events: EventHub,
+    public init(store: StateStore, fetcher: URLImageFetcher, pictures: any PictureInspector, control: any DisplayLoopLink, metrics: [OutputMetrics], events: EventHub,
                 logger: Logger, channel: ChannelFollower? = nil, television: CECTelevision? = nil,
                 plays: ProofOfPlay? = nil) {
         self.plays = plays
@@ -46,6 +48,7 @@ public final class RemoteKiosk: Sendable {
         self.channel = channel
         self.television = television
         self.fetcher = fetcher
+        self.pictures = pictures
         self.control = control
         self.metrics = metrics
         self.events = events

@@ -10,6 +10,14 @@ public enum FileIO {
     /// Reads a whole file, refusing files larger than `limit` bytes.
     public static func read(_ path: String, limit: Int = 256 << 20, system: SystemCalls = .live) throws(SystemError) -> [UInt8] {
         let file = try OpenFile(path, O_RDONLY | O_CLOEXEC, system: system)
+        return try read(file, limit: limit)
+    }
+
+    /// Reads the open file `file` whole from where it stands, refusing one
+    /// larger than `limit` bytes: a file handed over as a descriptor (a
+    /// sandboxed decoder's, which may open nothing itself).
+    public static func read(_ file: borrowing OpenFile, limit: Int = 256 << 20) throws(SystemError) -> [UInt8] {
+        let path = file.path
         let info = try file.status()
         if (info.st_mode & S_IFMT) == S_IFDIR { throw SystemError("read", errno: .isDirectory, subject: path) }
         guard Int(info.st_size) <= limit else { throw SystemError("read", errno: .fileTooLarge, subject: path) }

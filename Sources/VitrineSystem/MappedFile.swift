@@ -18,12 +18,19 @@ public final class MappedFile: @unchecked Sendable {
     public let count: Int
 
     /// Maps all of `path`. An empty file maps to an empty buffer (`mmap` refuses length 0).
-    public init(_ path: String) throws(SystemError) {
-        self.path = path
+    public convenience init(_ path: String) throws(SystemError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open", subject: path) }
         // The mapping keeps the file; the descriptor is not needed once it exists.
         defer { close(fd) }
+        try self.init(descriptor: fd, path: path)
+    }
+
+    /// Maps all of the open file `fd` (which stays the caller's to close):
+    /// a picture handed to a sandboxed decoder, which may open nothing.
+    /// `path` names it in errors.
+    public init(descriptor fd: Int32, path: String) throws(SystemError) {
+        self.path = path
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemError("fstat", subject: path) }
         count = Int(info.st_size)

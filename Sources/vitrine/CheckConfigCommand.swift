@@ -29,7 +29,7 @@ struct CheckConfigCommand: ParsableCommand {
         var summary = ""
         do {
             let configuration = try ConfigLoader.load(file: file)
-            issues = ConfigLoader.fileIssues(in: configuration) + ConfiguredPictures.issues(in: configuration, depth: .decode)
+            issues = ConfigLoader.fileIssues(in: configuration) + ConfiguredPictures.issues(in: configuration, depth: .decode, pictures: DecodingChoice.pictureInspector())
             summary = "\(configuration.slides.count) slides, interval \(DurationSyntax.format(configuration.interval))"
             if let layout = configuration.outputs {
                 summary += ", \(layout.outputs.count) output\(layout.outputs.count == 1 ? "" : "s")"

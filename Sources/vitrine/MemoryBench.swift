@@ -64,7 +64,7 @@ struct MemoryRun: ParsableCommand {
         let store = SlideFrameStore(slides: configuration.slideRequests(output: output),
                                     placeholder: configuration.placeholderRequest(output: output),
                                     capacity: cacheSlides, metrics: metrics,
-                                    scratch: scratch == "kept" ? .keptWarm : .releasedWhenIdle, onChange: {})
+                                    scratch: scratch == "kept" ? .keptWarm : .releasedWhenIdle, decoder: InProcessSlideDecoder(), onChange: {})
         var engine = CarouselEngine(settings: configuration.carouselSettings, start: .zero)
         let frame = PixelImage(size: output)
         var now = MonotonicInstant.zero

@@ -42,6 +42,8 @@ struct RunCommand: ParsableCommand {
         let display = display, preview = preview
         let assembly = try KioskAssembly(configFile: config, stateDirectory: stateDir, logger: logger, options: KioskAssemblyOptions(
             openDisplays: { configuration in try DisplaySelection.open(configuration, logger: logger) },
+            decoder: DecodingChoice.slideDecoder(logger: logger),
+            pictures: DecodingChoice.pictureInspector(),
             adjust: { configuration in
                 if let display { configuration.output.display = display }
                 if let preview { configuration.output.preview = preview }

@@ -91,7 +91,7 @@ struct AnimatedSlideTests {
 
     @Test(arguments: ["disposal.gif", "disposal.webp"])
     func theStorePlaysTheFrameOfThePlayback(name: String) throws {
-        let store = SlideFrameStore(slides: [request(name)], placeholder: nil, capacity: 2, onChange: {})
+        let store = SlideFrameStore(slides: [request(name)], placeholder: nil, capacity: 2, decoder: InProcessSlideDecoder(), onChange: {})
         store.request([0])
         store.waitUntilIdle()
         let animation = try #require(store.animation(of: 0))
@@ -140,7 +140,7 @@ struct AnimatedSlideTests {
         var kenBurns = request("disposal.gif")
         kenBurns = SlideRequest(file: kenBurns.file, resolvedPath: kenBurns.resolvedPath, fit: kenBurns.fit, background: kenBurns.background,
                                 output: kenBurns.output, maxPixels: kenBurns.maxPixels, kenBurns: KenBurnsRuntimeTests.motion)
-        let store = SlideFrameStore(slides: [kenBurns], placeholder: nil, capacity: 2, onChange: {})
+        let store = SlideFrameStore(slides: [kenBurns], placeholder: nil, capacity: 2, decoder: InProcessSlideDecoder(), onChange: {})
         store.request([0])
         store.waitUntilIdle()
         let still = try #require(store.frame(of: 0))

@@ -72,7 +72,7 @@ struct KenBurnsRuntimeTests {
             """, baseDirectory: directory)
         let output = configuration.outputSize
         let store = SlideFrameStore(slides: configuration.slideRequests(output: output), placeholder: configuration.placeholderRequest(output: output),
-                                    capacity: 4, scratch: .keptWarm, onChange: {})
+                                    capacity: 4, scratch: .keptWarm, decoder: InProcessSlideDecoder(), onChange: {})
         store.request([0, 1, 2])
         store.waitUntilIdle()
         // Slide 0 moves over its 5 s dwell; its frame is 1.25 times the output.
@@ -118,7 +118,7 @@ struct KenBurnsRuntimeTests {
                 output: { width: 160, height: 90 }
                 """, baseDirectory: directory)
             let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-            let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
+            let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), decoder: InProcessSlideDecoder())
             let stop = kiosk.stopHandle
             Thread.detachNewThread { Thread.sleep(forTimeInterval: 1.0); stop.stop() }
             try kiosk.run()

@@ -36,7 +36,7 @@ struct KioskClockTests {
             output: { width: 160, height: 90 }
             """, baseDirectory: directory)
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"),
+        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), decoder: InProcessSlideDecoder(),
                               clock: clock(startingAt: wall))
         let control = kiosk.control, stop = kiosk.stopHandle
         let playlist = Locked<String>(), centre = Locked<UInt32>()

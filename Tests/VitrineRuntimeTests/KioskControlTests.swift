@@ -18,7 +18,7 @@ struct KioskControlTests {
         for (name, color) in Self.colors { try writeJPEG(directory + "/\(name).jpg", size: PixelSize(width: 160, height: 90), color: color) }
         let configuration = try ConfigLoader.parse(yaml, baseDirectory: directory)
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-        let kiosk = try Kiosk(configuration: configuration, version: "v1", display: display, logger: Logger(label: "test"))
+        let kiosk = try Kiosk(configuration: configuration, version: "v1", display: display, logger: Logger(label: "test"), decoder: InProcessSlideDecoder())
         let events = EventLog()
         kiosk.onEvent = { event in
             switch event {

@@ -23,7 +23,7 @@ struct KioskLoopTests {
             """
         let configuration = try ConfigLoader.parse(yaml, baseDirectory: directory)
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
+        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), decoder: InProcessSlideDecoder())
         let events = EventLog()
         kiosk.onEvent = { if case .carousel(let event) = $0 { events.append(event) } }
         let stop = kiosk.stopHandle
@@ -50,7 +50,7 @@ struct KioskLoopTests {
             """
         let configuration = try ConfigLoader.parse(yaml, baseDirectory: "/")
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
+        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), decoder: InProcessSlideDecoder())
         let stop = kiosk.stopHandle
         Thread.detachNewThread { Thread.sleep(forTimeInterval: 1.0); stop.stop() }
         try kiosk.run()
@@ -86,7 +86,7 @@ struct DisplayRotationTests {
             output: { rotation: 90, width: 160, height: 90 }
             """, baseDirectory: directory)
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
+        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), decoder: InProcessSlideDecoder())
         let stop = kiosk.stopHandle
         Thread.detachNewThread { Thread.sleep(forTimeInterval: 0.5); stop.stop() }
         try kiosk.run()

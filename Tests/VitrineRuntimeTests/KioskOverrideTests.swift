@@ -25,7 +25,7 @@ struct KioskOverrideTests {
             output: { width: 160, height: 90 }
             """, baseDirectory: directory)
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"))
+        let kiosk = try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), decoder: InProcessSlideDecoder())
         let control = kiosk.control, stop = kiosk.stopHandle
         let observed = Locked<String>(), ended = Locked<String>()
         kiosk.onEvent = { if case .overrideEnded(let id) = $0 { ended.append(id) } }

@@ -20,7 +20,7 @@ struct PipelineTests {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }
         let file = try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 640, height: 480), color: .white)
-        let store = SlideFrameStore(slides: requests(count: playlistLength, file: file), placeholder: nil, capacity: 5, onChange: {})
+        let store = SlideFrameStore(slides: requests(count: playlistLength, file: file), placeholder: nil, capacity: 5, decoder: InProcessSlideDecoder(), onChange: {})
         var peak = 0
         for step in 0..<40 {
             let current = step % playlistLength
@@ -37,9 +37,9 @@ struct PipelineTests {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }
         let file = try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 640, height: 480), color: .white)
-        let released = SlideFrameStore(slides: requests(count: 10, file: file), placeholder: nil, capacity: 3, onChange: {})
+        let released = SlideFrameStore(slides: requests(count: 10, file: file), placeholder: nil, capacity: 3, decoder: InProcessSlideDecoder(), onChange: {})
         let warm = SlideFrameStore(slides: requests(count: 10, file: file), placeholder: nil, capacity: 3, scratch: .keptWarm,
-                                   onChange: {})
+                                   decoder: InProcessSlideDecoder(), onChange: {})
         #expect(!released.holdsScratch && !warm.holdsScratch)
         for step in 0..<6 {
             // Moving on by one: one new decode, and an eviction that recycles a frame.
@@ -61,7 +61,7 @@ struct PipelineTests {
         let placeholder = requests(count: 1, file: good)[0]
         var slides = requests(count: 6, file: good)
         slides[3].resolvedPath = directory + "/missing.jpg"
-        let store = SlideFrameStore(slides: slides, placeholder: placeholder, capacity: 3, onChange: {})
+        let store = SlideFrameStore(slides: slides, placeholder: placeholder, capacity: 3, decoder: InProcessSlideDecoder(), onChange: {})
         func held() -> Bool { if case .ready = store.placeholder { return true } else { return false } }
 
         // Every wanted picture decodes: nothing could show the placeholder.
@@ -79,7 +79,7 @@ struct PipelineTests {
         store.waitUntilIdle()
         #expect(!held())
 
-        let empty = SlideFrameStore(slides: [], placeholder: placeholder, capacity: 3, onChange: {})
+        let empty = SlideFrameStore(slides: [], placeholder: placeholder, capacity: 3, decoder: InProcessSlideDecoder(), onChange: {})
         empty.request([])
         empty.waitUntilIdle()
         if case .ready = empty.placeholder {} else { Issue.record("an empty carousel shows the placeholder: it must be decoded") }
@@ -98,7 +98,7 @@ struct PipelineTests {
         slides[2] = SlideRequest(file: "https://example.com/sea.jpg", resolvedPath: nil, fit: .contain, background: .black,
                                  output: output, maxPixels: 100_000_000)
         let metrics = KioskMetrics()
-        let store = SlideFrameStore(slides: slides, placeholder: nil, capacity: 5, metrics: metrics, onChange: {})
+        let store = SlideFrameStore(slides: slides, placeholder: nil, capacity: 5, metrics: metrics, decoder: InProcessSlideDecoder(), onChange: {})
         store.request([0, 1, 2])
         store.waitUntilIdle()
         let untouched = try #require(store.frame(of: 0))
@@ -127,7 +127,7 @@ struct PipelineTests {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }
         let file = try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 64, height: 64), color: .white)
-        let store = SlideFrameStore(slides: requests(count: 50, file: file), placeholder: nil, capacity: 5, onChange: {})
+        let store = SlideFrameStore(slides: requests(count: 50, file: file), placeholder: nil, capacity: 5, decoder: InProcessSlideDecoder(), onChange: {})
         store.request(Array(0..<20))
         store.request([30])
         store.waitUntilIdle()
@@ -142,7 +142,7 @@ struct PipelineTests {
         var slides = requests(count: 2, file: directory + "/notes.jpg")
         slides[1].resolvedPath = directory + "/missing.jpg"
         slides[1].file = "missing.jpg"
-        let store = SlideFrameStore(slides: slides, placeholder: nil, capacity: 5, onChange: {})
+        let store = SlideFrameStore(slides: slides, placeholder: nil, capacity: 5, decoder: InProcessSlideDecoder(), onChange: {})
         store.request([0, 1])
         store.waitUntilIdle()
         store.request([0, 1])

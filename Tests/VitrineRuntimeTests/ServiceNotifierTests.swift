@@ -51,7 +51,7 @@ struct ServiceNotifierTests {
         try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 160, height: 90), color: .white)
         let configuration = try ConfigLoader.parse("slides: [a.jpg]\noutput: {width: 160, height: 90}", baseDirectory: directory)
         let display = HeadlessDisplay(size: configuration.outputSize, previewPath: nil, logger: Logger(label: "test"))
-        return try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), notifier: notifier,
+        return try Kiosk(configuration: configuration, display: display, logger: Logger(label: "test"), decoder: InProcessSlideDecoder(), notifier: notifier,
                          takesSignals: takesSignals)
     }
 

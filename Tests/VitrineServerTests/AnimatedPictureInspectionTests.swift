@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VitrineCore
+import VitrineRuntime
 import VitrineGIF
 @testable import VitrineServer
 

@@ -122,7 +122,7 @@ final class ChannelFixture: @unchecked Sendable {
         let store = try StateStore(directory: stateDirectory, seedFile: seedFile,
                                    seed: Result { () throws(ConfigError) in try ConfigLoader.load(file: seedFile) }, logger: logger)
         let shared = self.shared
-        let follower = ChannelFollower(settings: settings ?? self.settings, store: store, logger: logger, policy: Self.policy,
+        let follower = ChannelFollower(settings: settings ?? self.settings, store: store, pictures: InProcessPictureInspector(), logger: logger, policy: Self.policy,
                                        wallClock: { WallClock.now() + shared.clockOffset.withLock { $0 } })
         follower.onApply { stored in shared.applied.withLock { $0.append(stored) } }
         return (follower, store)

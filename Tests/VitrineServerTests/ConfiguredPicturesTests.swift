@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 import VitrineConfig
 import VitrineCore
+import VitrineRuntime
 @testable import VitrineServer
 
 /// The pictures a configuration names, checked before they reach a screen:
@@ -28,9 +29,9 @@ struct ConfiguredPicturesTests {
         let twelveBit = try #require(names.firstIndex(of: "ljt_monkey12_12bit.jpg"))
         let expected = [ConfigIssue(path: "slides[\(twelveBit)].path",
                                     message: "ljt_monkey12_12bit.jpg: cannot be decoded: unsupported JPEG: 12-bit samples; only 8-bit JPEG is supported")]
-        #expect(ConfiguredPictures.issues(in: configuration, depth: .decode) == expected)
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .decode, pictures: InProcessPictureInspector()) == expected)
         // The frame header says the samples are 12-bit: a push finds it too.
-        #expect(ConfiguredPictures.issues(in: configuration, depth: .header) == expected)
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .header, pictures: InProcessPictureInspector()) == expected)
     }
 
     @Test("a text file named as a slide, a damaged JPEG and a picture over decode.maxPixels are each a problem line")
@@ -47,7 +48,7 @@ struct ConfiguredPicturesTests {
         let yaml = "slides: [good.jpg, truncated.jpg, notes.jpg, empty.jpg, missing.jpg, good.jpg]\nplaceholder: notes.jpg\n"
         let configuration = try Self.configuration(yaml, in: directory)
 
-        let decoded = ConfiguredPictures.issues(in: configuration, depth: .decode)
+        let decoded = ConfiguredPictures.issues(in: configuration, depth: .decode, pictures: InProcessPictureInspector())
         #expect(decoded.map(\.path) == ["slides[1].path", "slides[2].path", "slides[3].path", "placeholder"], "\(decoded)")
         #expect(decoded[0].message.hasPrefix("truncated.jpg: cannot be decoded: "), "\(decoded[0].message)")
         #expect(decoded[1].message == "notes.jpg: not a JPEG, PNG, WebP, GIF or HEIF picture (it starts with bytes 4F 70 65 6E, which looks like text)")
@@ -55,13 +56,13 @@ struct ConfiguredPicturesTests {
         #expect(decoded[3].message == decoded[1].message)
 
         // The header check is for every push: the truncated file's headers are whole.
-        let headers = ConfiguredPictures.issues(in: configuration, depth: .header)
+        let headers = ConfiguredPictures.issues(in: configuration, depth: .header, pictures: InProcessPictureInspector())
         #expect(headers.map(\.path) == ["slides[2].path", "slides[3].path", "placeholder"], "\(headers)")
 
         var limited = configuration
         limited.decode.maxPixels = 10_000
         for depth in [ConfiguredPictures.Depth.header, .decode] {
-            let over = ConfiguredPictures.issues(in: limited, depth: depth).filter { $0.message.hasPrefix("good.jpg") }
+            let over = ConfiguredPictures.issues(in: limited, depth: depth, pictures: InProcessPictureInspector()).filter { $0.message.hasPrefix("good.jpg") }
             let message = "good.jpg: picture is 227x149 (33823 pixels), over the limit of 10000 pixels (decode.maxPixels)"
             #expect(over == [ConfigIssue(path: "slides[0].path", message: message), ConfigIssue(path: "slides[5].path", message: message)],
                     "\(depth)")
@@ -80,12 +81,12 @@ struct ConfiguredPicturesTests {
         #expect(padded.count > ConfiguredPictures.headerBytes)
         try Data(padded).write(to: URL(fileURLWithPath: directory + "/icc.jpg"))
         let configuration = try Self.configuration("slides: [icc.jpg]", in: directory)
-        #expect(ConfiguredPictures.issues(in: configuration, depth: .header).isEmpty)
-        #expect(ConfiguredPictures.issues(in: configuration, depth: .decode).isEmpty)
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .header, pictures: InProcessPictureInspector()).isEmpty)
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .decode, pictures: InProcessPictureInspector()).isEmpty)
         // Cut inside its headers, it is damaged for both.
         try Data(padded.prefix(300_000)).write(to: URL(fileURLWithPath: directory + "/icc.jpg"))
-        #expect(ConfiguredPictures.issues(in: configuration, depth: .header).map(\.path) == ["slides[0].path"])
-        #expect(ConfiguredPictures.issues(in: configuration, depth: .decode).map(\.path) == ["slides[0].path"])
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .header, pictures: InProcessPictureInspector()).map(\.path) == ["slides[0].path"])
+        #expect(ConfiguredPictures.issues(in: configuration, depth: .decode, pictures: InProcessPictureInspector()).map(\.path) == ["slides[0].path"])
     }
 
     @Test("a push naming a text file as a slide is refused with its key path, and nothing changes")

@@ -38,7 +38,7 @@ final class OverrideHarness: @unchecked Sendable {
             })
         }
         assembly = try KioskAssembly(configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
-                                     options: KioskAssemblyOptions(openDisplays: openDisplays))
+                                     options: KioskAssemblyOptions(openDisplays: openDisplays, decoder: InProcessSlideDecoder(), pictures: InProcessPictureInspector()))
         remote = assembly.remote
     }
 

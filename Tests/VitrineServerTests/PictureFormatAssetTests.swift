@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 import VitrineConfig
 import VitrineCore
+import VitrineRuntime
 import VitrinePNG
 @testable import VitrineServer
 
@@ -160,13 +161,13 @@ struct PictureFormatAssetTests {
             try Data(format.fixture(from)).write(to: URL(fileURLWithPath: directory + "/" + to))
         }
         let configuration = try ConfigLoader.parse("slides: [good.jpg, second.\(ext), cut.\(ext), bomb.\(ext)]\n", baseDirectory: directory)
-        let decoded = ConfiguredPictures.issues(in: configuration, depth: .decode)
+        let decoded = ConfiguredPictures.issues(in: configuration, depth: .decode, pictures: InProcessPictureInspector())
         #expect(decoded.map(\.path) == ["slides[2].path", "slides[3].path"], "\(decoded)")
         #expect(decoded.first?.message.hasPrefix("cut.\(ext): cannot be decoded: truncated \(format.name) data: ") == true, "\(decoded)")
         #expect(decoded.last?.message == "bomb.\(ext): picture is \(format.bomb.words), over the limit of 100 megapixels (decode.maxPixels)")
         // The headers of a truncated WebP or GIF are whole: only the decode finds it; a
         // truncated HEIF's boxes name data past its end. The bomb's headers give it away.
-        let headers = ConfiguredPictures.issues(in: configuration, depth: .header)
+        let headers = ConfiguredPictures.issues(in: configuration, depth: .header, pictures: InProcessPictureInspector())
         #expect(headers.map(\.path) == (format.truncatedHeadersWhole ? [] : ["slides[2].path"]) + ["slides[3].path"], "\(headers)")
         #expect(headers.last?.message == decoded.last?.message)
         if !format.truncatedHeadersWhole {

@@ -59,7 +59,7 @@ final class ServerHarness: @unchecked Sendable {
         }
         nonisolated(unsafe) let assembly = try KioskAssembly(
             configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
-            options: KioskAssemblyOptions(openDisplays: openDisplays, device: "test-kiosk", channelPolicy: channelPolicy))
+            options: KioskAssemblyOptions(openDisplays: openDisplays, decoder: InProcessSlideDecoder(), pictures: InProcessPictureInspector(), device: "test-kiosk", channelPolicy: channelPolicy))
         store = assembly.store
         remote = assembly.remote
         stop = assembly.stopHandle

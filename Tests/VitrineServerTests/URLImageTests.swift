@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 import VitrineConfig
 import VitrineCore
+import VitrineRuntime
 @testable import VitrineServer
 
 /// A picture server on loopback that revalidates with an ETag and counts what it answered.
@@ -90,7 +91,7 @@ struct URLImageTests {
         #expect(try await waitForScreen(harness, ServerHarness.colors["blue"]!, seconds: 1), "offline, the cached copy keeps showing")
 
         // A restart finds the copy at once, before any network.
-        let restarted = URLImageFetcher(store: harness.store, settings: harness.store.current.configuration.api, maxPixels: 1_000_000,
+        let restarted = URLImageFetcher(store: harness.store, settings: harness.store.current.configuration.api, maxPixels: 1_000_000, pictures: InProcessPictureInspector(),
                                         events: EventHub(), logger: Logger(label: "test"))
         #expect(restarted.localFiles[url] == harness.store.assets.path(asset))
     }

@@ -46,25 +46,42 @@ public final class PixelImage: @unchecked Sendable {
     }
 }
 
-/// Memory for pixels, which one image at a time may use.
+/// Memory for pixels, which one image at a time may use: its own heap memory,
+/// or memory another object owns and keeps mapped (a buffer shared with the
+/// sandboxed decoder that wrote the pixels into it).
 public final class PixelStorage: @unchecked Sendable {
     public private(set) var capacity: Int
     fileprivate private(set) var base: UnsafeMutablePointer<UInt32>
     private var inUse = false
+    /// The owner of borrowed memory, which keeps it mapped while this storage
+    /// lives; nil for the storage's own heap memory.
+    public private(set) var memoryOwner: AnyObject?
 
     public init(capacity: Int = 0) {
         self.capacity = max(capacity, 1)
         self.base = .allocate(capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    /// Pixels over `byteCount` bytes at `base`, which `owner` keeps valid for as
+    /// long as it lives; this storage holds `owner`. `base` must be aligned for `UInt32`.
+    public init(borrowing base: UnsafeMutableRawPointer, byteCount: Int, owner: AnyObject) {
+        self.capacity = max(byteCount / 4, 1)
+        self.base = base.assumingMemoryBound(to: UInt32.self)
+        self.memoryOwner = owner
+    }
+
+    deinit {
+        if memoryOwner == nil { base.deallocate() }
+    }
 
     fileprivate func acquire(pixelCount: Int) {
         // Two live images over one storage would silently overwrite each other.
         precondition(!inUse, "PixelStorage is already used by a live PixelImage")
         inUse = true
         if pixelCount > capacity {
-            base.deallocate()
+            // Borrowed memory cannot grow: such a storage moves to heap memory of its own.
+            if memoryOwner == nil { base.deallocate() }
+            memoryOwner = nil
             base = .allocate(capacity: pixelCount)
             capacity = pixelCount
         }

@@ -32,6 +32,8 @@ final class KioskContent {
     private var output: PixelSize
     private let wakeup: WakeupSignal
     private let metrics: KioskMetrics
+    /// Where every store's pictures are decoded (`SlideDecoder`).
+    private let decoder: any SlideDecoder
     private let logger: Logger
     /// The notes about Ken Burns frames held below their zoom already logged:
     /// each is said once, not at every configuration that repeats it.
@@ -48,7 +50,8 @@ final class KioskContent {
     }
 
     init(programme: KioskProgramme, configuration: KioskConfiguration, shown: ShownIdentity, output: PixelSize,
-         wakeup: WakeupSignal, metrics: KioskMetrics, logger: Logger) {
+         wakeup: WakeupSignal, metrics: KioskMetrics, decoder: any SlideDecoder, logger: Logger) {
+        self.decoder = decoder
         self.programme = programme
         self.configuration = configuration
         self.shown = shown
@@ -56,7 +59,7 @@ final class KioskContent {
         self.metrics = metrics
         self.logger = logger
         self.output = output
-        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
+        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder)
         noteHeadroom(of: configuration)
     }
 
@@ -70,12 +73,12 @@ final class KioskContent {
     var currentVersion: String? { pending?.identity.version ?? shown.version }
 
     private static func makeStore(_ configuration: KioskConfiguration, output: PixelSize, wakeup: WakeupSignal,
-                                  metrics: KioskMetrics) -> SlideFrameStore {
+                                  metrics: KioskMetrics, decoder: any SlideDecoder) -> SlideFrameStore {
         SlideFrameStore(
             slides: configuration.slideRequests(output: output),
             placeholder: configuration.placeholderRequest(output: output),
             capacity: configuration.decode.cacheSlides,
-            metrics: metrics,
+            metrics: metrics, decoder: decoder,
             onChange: { wakeup.signal() })
     }
 
@@ -84,7 +87,7 @@ final class KioskContent {
         guard output != self.output else { return }
         self.output = output
         logger.notice("output size is now \(output): decoding the slides again")
-        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
+        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder)
         noteHeadroom(of: configuration)
     }
 
@@ -92,7 +95,7 @@ final class KioskContent {
     /// its own, and switched in by `switchIfDue`, so it never shows a black frame.
     func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine, at now: KioskInstant) {
         let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
-        let store = Self.makeStore(next, output: output, wakeup: wakeup, metrics: metrics)
+        let store = Self.makeStore(next, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder)
         noteHeadroom(of: next)
         // The same version and playlist sent again, or a change that leaves the
         // picture on screen in the playlist: keep the position, and have the
@@ -186,7 +189,7 @@ final class KioskContent {
         let change = configuration.change(toDownloads: downloads)
         configuration.downloads = downloads
         if change.placeholder {
-            store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics)
+            store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder)
             return true
         }
         let requests = configuration.slideRequests(output: output)

@@ -49,8 +49,10 @@ public final class Kiosk {
     /// Counters for monitoring, readable from any thread.
     public var metrics: KioskMetrics { link.metrics }
 
+    /// - Parameter decoder: where slides' pictures are decoded: the composition
+    ///   root hands the kiosk the sandboxed decoder (`SlideDecoder`).
     public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
-                notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics(),
+                decoder: any SlideDecoder, notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics(),
                 clock: KioskClock = .system, takesSignals: Bool = true, start: KioskInstant? = nil) throws(SystemError) {
         // Output groups started from one reading rotate on the same deadlines,
         // so their slides change within a frame of each other.
@@ -71,7 +73,7 @@ public final class Kiosk {
         self.content = KioskContent(programme: programme, configuration: configuration,
                                     shown: ShownIdentity(version: version, selection: first.show?.selection ?? .configuration),
                                     output: output.logicalSize, wakeup: loop.wakeup,
-                                    metrics: metrics, logger: logger)
+                                    metrics: metrics, decoder: decoder, logger: logger)
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: startedAt)
         programme.inStep.update(for: configuration)
         for descriptor in display.eventDescriptors { try loop.watch(descriptor) }

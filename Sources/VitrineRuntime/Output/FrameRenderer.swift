@@ -20,7 +20,7 @@ public struct FrameRenderer {
         let store = SlideFrameStore(
             slides: configuration.slideRequests(output: output),
             placeholder: configuration.placeholderRequest(output: output),
-            capacity: max(configuration.decode.cacheSlides, 4), scratch: .keptWarm, onChange: {})
+            capacity: max(configuration.decode.cacheSlides, 4), scratch: .keptWarm, decoder: InProcessSlideDecoder(), onChange: {})
         var engine = CarouselEngine(settings: configuration.carouselSettings, start: .zero)
         var failures: [SlideError] = []
         if configuration.onImageError == .skip {

@@ -51,7 +51,7 @@ public final class KioskAssembly {
         let local = store.current.configuration
         let events = EventHub()
         let plays = Self.proofOfPlay(stateDirectory: stateDirectory, local: local, device: options.device, logger: logger)
-        let fetcher = URLImageFetcher(store: store, settings: local.api, maxPixels: local.decode.maxPixels,
+        let fetcher = URLImageFetcher(store: store, settings: local.api, maxPixels: local.decode.maxPixels, pictures: options.pictures,
                                       events: events, logger: logger)
         var configuration = RemoteKiosk.initialConfiguration(store, fetcher: fetcher)
         options.adjust(&configuration)
@@ -83,14 +83,14 @@ public final class KioskAssembly {
             let heartbeat = LoopHeartbeat(name: name, startedAt: start.monotonic)
             heartbeats.append(heartbeat)
             companions.append(try Kiosk(configuration: group.shown.apply(configuration), version: store.current.version,
-                                        display: group.display, logger: groupLogger, notifier: notifier.companion(beating: heartbeat),
+                                        display: group.display, logger: groupLogger, decoder: options.decoder, notifier: notifier.companion(beating: heartbeat),
                                         takesSignals: false, start: start))
         }
         notifier.watch(heartbeats)
         let kiosk = try Kiosk(configuration: primary.shown.apply(configuration), version: store.current.version,
-                              display: primary.display, logger: logger, notifier: notifier, start: start)
+                              display: primary.display, logger: logger, decoder: options.decoder, notifier: notifier, start: start)
         let display = primary.display
-        let channel = local.channel.map { ChannelFollower(settings: $0, store: store, logger: logger, policy: options.channelPolicy) }
+        let channel = local.channel.map { ChannelFollower(settings: $0, store: store, pictures: options.pictures, logger: logger, policy: options.channelPolicy) }
         // Plays go to the URL the channel names (unless the local file names its
         // own): the one recorded with the version applied before, then each new one's.
         if let channel, let plays {
@@ -112,7 +112,7 @@ public final class KioskAssembly {
         let names = Self.outputNames(displays, configuration: configuration)
         // Each group's counters under its name: unlabelled without one, as before there were groups.
         let metrics = zip([kiosk] + companions, names).map { OutputMetrics(output: $1, metrics: $0.metrics) }
-        let remote = RemoteKiosk(store: store, fetcher: fetcher, control: link, metrics: metrics, events: events,
+        let remote = RemoteKiosk(store: store, fetcher: fetcher, pictures: options.pictures, control: link, metrics: metrics, events: events,
                                  logger: logger, channel: channel, television: television, plays: plays)
         // Every group's events reach its TV, proof of play and the event stream, each
         // under the group's name, so that operators and play reports see every screen.
@@ -233,21 +233,29 @@ public struct KioskAssemblyOptions {
     public var device: String?
     /// The channel's poll policy; nil: the one the configuration asks for.
     public var channelPolicy: ChannelPollPolicy?
+    /// Where every output group's pictures are decoded: the sandboxed helpers
+    /// in `vitrine run` (`SandboxedSlideDecoder`), in process in some tests.
+    public var decoder: any SlideDecoder
+    /// Where uploads, downloads, thumbnails and pushed pictures are proven: the sandboxed helpers in `vitrine run`.
+    public var pictures: any PictureInspector
 
-    public init(openDisplays: @escaping (KioskConfiguration) throws -> KioskDisplays,
-                adjust: @escaping (inout KioskConfiguration) -> Void = { _ in },
+    public init(openDisplays: @escaping (KioskConfiguration) throws -> KioskDisplays, decoder: any SlideDecoder,
+                pictures: any PictureInspector, adjust: @escaping (inout KioskConfiguration) -> Void = { _ in },
                 device: String? = nil, channelPolicy: ChannelPollPolicy? = nil) {
         self.openDisplays = openDisplays
+        self.decoder = decoder
+        self.pictures = pictures
         self.adjust = adjust
         self.device = device
         self.channelPolicy = channelPolicy
     }
 
     /// One display, for the configuration as it is (or as its connector's `outputs` entry shows it).
-    public init(openDisplay: @escaping (KioskConfiguration) throws -> DisplayBackend,
-                adjust: @escaping (inout KioskConfiguration) -> Void = { _ in },
+    public init(openDisplay: @escaping (KioskConfiguration) throws -> DisplayBackend, decoder: any SlideDecoder,
+                pictures: any PictureInspector, adjust: @escaping (inout KioskConfiguration) -> Void = { _ in },
                 device: String? = nil, channelPolicy: ChannelPollPolicy? = nil) {
-        self.init(openDisplays: { KioskDisplays(try openDisplay($0)) }, adjust: adjust, device: device, channelPolicy: channelPolicy)
+        self.init(openDisplays: { KioskDisplays(try openDisplay($0)) }, decoder: decoder, pictures: pictures, adjust: adjust, device: device,
+                  channelPolicy: channelPolicy)
     }
 }
 

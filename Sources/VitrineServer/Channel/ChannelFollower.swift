@@ -65,8 +65,12 @@ public final class ChannelFollower: Sendable {
     /// - Parameters:
     ///   - policy: the poll policy; nil: the one `settings` asks for.
     ///   - wallClock: the wall time, for expiry and the status (tests pass their own).
-    public init(settings: ChannelConfiguration, store: StateStore, logger: Logger, policy: ChannelPollPolicy? = nil,
+    /// Where each picture of a version is decoded before it is kept: the sandboxed helpers.
+    private let pictures: any PictureInspector
+
+    public init(settings: ChannelConfiguration, store: StateStore, pictures: any PictureInspector, logger: Logger, policy: ChannelPollPolicy? = nil,
                 wallClock: @escaping @Sendable () -> WallInstant = { WallClock.now() }) {
+        self.pictures = pictures
         self.settings = settings
         self.store = store
         self.logger = logger
@@ -407,7 +411,8 @@ public final class ChannelFollower: Sendable {
         let maxPixels = manifest.configuration.decode.maxPixels
         let image: InspectedImage
         do {
-            image = try await NIOThreadPool.singleton.runIfActive { try ImageInspection.inspect(bytes, maxPixels: maxPixels) }
+            let pictures = self.pictures
+            image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, maxPixels: maxPixels) }
         } catch let failure as ImageInspection.Failure {
             let reason: String
             switch failure { case .notAnImage(let text), .undecodable(let text), .overPixelLimit(let text): reason = text }

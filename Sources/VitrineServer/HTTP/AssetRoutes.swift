@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 import VitrineConfig
 import VitrineCore
+import VitrineRuntime
 import VitrineSystem
 
 /// Uploads, listing, download, thumbnails and deletion of pictures.
@@ -27,7 +28,7 @@ struct AssetRoutes {
             let maxPixels = kiosk.store.current.configuration.decode.maxPixels
             let png = try await kiosk.offload { [kiosk] in
                 let bytes = try kiosk.store.assets.bytes(asset.id)
-                return try Self.thumbnail(bytes, named: asset.name, maxPixels: maxPixels)
+                return try Self.thumbnail(bytes, named: asset.name, maxPixels: maxPixels, pictures: kiosk.pictures)
             }
             return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "private, max-age=31536000, immutable"])
         }
@@ -45,7 +46,7 @@ struct AssetRoutes {
                 do { bytes = try VitrineSystem.FileIO.read(file, limit: 2_000_000_000) } catch let error as SystemError {
                     throw APIError(.notFound, "\(path): cannot read: \(error.reason)")
                 }
-                return try Self.thumbnail(bytes, named: path, maxPixels: maxPixels)
+                return try Self.thumbnail(bytes, named: path, maxPixels: maxPixels, pictures: kiosk.pictures)
             }
             return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "no-cache"])
         }
@@ -86,7 +87,7 @@ struct AssetRoutes {
         let image: InspectedImage
         do {
             // Mapped, not read: the staged picture is decoded from the page cache.
-            image = try await kiosk.offload { try ImageInspection.inspect(MappedFile(upload.path), maxPixels: maxPixels) }
+            image = try await kiosk.offload { [kiosk] in try kiosk.pictures.inspect(file: upload.path, maxPixels: maxPixels) }
         } catch let failure as ImageInspection.Failure {
             switch failure {
             case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG, PNG, WebP, GIF or HEIF")
@@ -144,9 +145,9 @@ struct AssetRoutes {
 
     /// A thumbnail, or the API's error for why there is none: 409 for a picture over
     /// the configuration's `decode.maxPixels`, 422 for one that does not decode.
-    static func thumbnail(_ bytes: [UInt8], named name: String, maxPixels: Int) throws -> [UInt8] {
+    static func thumbnail(_ bytes: [UInt8], named name: String, maxPixels: Int, pictures: any PictureInspector) throws -> [UInt8] {
         do {
-            return try ImageInspection.thumbnail(bytes, bounds: thumbnailBounds, maxPixels: maxPixels)
+            return try pictures.thumbnail(bytes: bytes, bounds: thumbnailBounds, maxPixels: maxPixels)
         } catch let failure as ImageInspection.Failure {
             switch failure {
             case .notAnImage(let reason), .undecodable(let reason): throw APIError(.unprocessableContent, "\(name): \(reason)")

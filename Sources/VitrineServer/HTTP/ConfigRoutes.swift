@@ -92,7 +92,7 @@ struct ConfigRoutes {
     /// as the placeholder on the screen.
     /// - Parameter named: the pictures to check; nil: every one `pushed` names.
     func checkPictures(in pushed: KioskConfiguration, named: [(keyPath: String, path: String)]? = nil) async throws {
-        let pictures = try await kiosk.offload { ConfiguredPictures.issues(in: pushed, named: named, depth: .header) }
+        let pictures = try await kiosk.offload { ConfiguredPictures.issues(in: pushed, named: named, depth: .header, pictures: kiosk.pictures) }
         guard pictures.isEmpty else {
             throw APIError(.unprocessableContent, "the configuration names \(pictures.count) picture\(pictures.count == 1 ? "" : "s") that cannot be shown",
                            issues: pictures)

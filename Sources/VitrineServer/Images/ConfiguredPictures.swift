@@ -32,10 +32,12 @@ public enum ConfiguredPictures {
         case decode
     }
 
-    /// - Parameter named: the pictures to check, at their key paths; nil:
-    ///   every one the configuration names (a push to one output checks its slides alone).
+    /// - Parameters:
+    ///   - named: the pictures to check, at their key paths; nil: every one the
+    ///     configuration names (a push to one output checks its slides alone).
+    ///   - pictures: where they are decoded: the sandboxed helpers in the kiosk and `check-config`.
     public static func issues(in configuration: KioskConfiguration, named: [(keyPath: String, path: String)]? = nil,
-                              depth: Depth) -> [ConfigIssue] {
+                              depth: Depth, pictures: any PictureInspector) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
         let named = named ?? configuration.pictures
         // A picture named twice is read once; each key path still gets its line.
@@ -46,7 +48,7 @@ public enum ConfiguredPictures {
             if let known = verdicts[file] {
                 verdict = known
             } else {
-                verdict = problem(with: file, depth: depth, maxPixels: configuration.decode.maxPixels)
+                verdict = problem(with: file, depth: depth, maxPixels: configuration.decode.maxPixels, pictures: pictures)
                 verdicts[file] = verdict
             }
             if let verdict { issues.append(ConfigIssue(path: keyPath, message: "\(path): \(verdict)")) }
@@ -60,17 +62,17 @@ public enum ConfiguredPictures {
 
     /// Why `file` cannot be shown, or nil. A file that cannot be opened is not
     /// this check's to report (`fileIssues` says it is missing or unreadable).
-    static func problem(with file: String, depth: Depth, maxPixels: Int) -> String? {
+    static func problem(with file: String, depth: Depth, maxPixels: Int, pictures: any PictureInspector) -> String? {
         switch depth {
         case .decode:
-            // Mapped, not read: a 50 MB picture costs page cache, not heap. Only
-            // `vitrine check-config` decodes, in a process of its own: a file cut
-            // short while it is mapped (SIGBUS) ends the check, never a kiosk.
+            // Mapped, not read, by the helper that decodes it: a 50 MB picture
+            // costs page cache, not heap, and a file cut short while it is
+            // mapped (SIGBUS) ends that helper, never the check or a kiosk.
             do {
-                _ = try ImageInspection.inspect(try MappedFile(file), maxPixels: maxPixels)
+                _ = try pictures.inspect(file: file, maxPixels: maxPixels)
                 return nil
             } catch let failure as ImageInspection.Failure {
-                return reason(failure)
+                return failure.problem
             } catch {
                 return nil
             }
@@ -85,48 +87,12 @@ public enum ConfiguredPictures {
             } catch {
                 return nil
             }
-            return headerProblem(Array(head.prefix(count)), fileGoesOn: count == headerBytes, maxPixels: maxPixels)
+            // The headers are parsed by the decoders' own readers (libheif's for a HEIF): in a helper.
+            return pictures.headerProblem(Array(head.prefix(count)), fileGoesOn: count == headerBytes, maxPixels: maxPixels)
         }
     }
 
-    private static func reason(_ failure: ImageInspection.Failure) -> String {
-        switch failure {
-        case .notAnImage(let why): return why
-        case .undecodable(let why): return "cannot be decoded: \(why)"
-        case .overPixelLimit(let why): return why
-        }
-    }
-
-    /// The format by its first bytes, and the size from the headers
-    /// (`ImageInspection.uprightSize`: a JPEG's markers up to the first scan,
-    /// a PNG's IHDR, a WebP's RIFF, VP8X and VP8/VP8L headers, a GIF's logical
-    /// screen descriptor, a HEIF's boxes). `fileGoesOn`: `bytes` is only the start of the file, so
-    /// headers that run past it are not damaged; so is a HEIF whose items'
-    /// data runs past it, whose boxes libheif will not read (it checks that
-    /// every item lies within the bytes it is given): the display's decode,
-    /// which reads the file whole, still refuses a bomb from its boxes.
     static func headerProblem(_ bytes: [UInt8], fileGoesOn: Bool = false, maxPixels: Int) -> String? {
-        let size: PixelSize
-        do {
-            size = try ImageInspection.uprightSize(of: bytes)
-        } catch let failure as ImageInspection.Failure {
-            return reason(failure)
-        } catch JPEGError.truncated where fileGoesOn {
-            return nil
-        } catch WebPError.truncated where fileGoesOn {
-            return nil
-        } catch GIFError.truncated where fileGoesOn {
-            return nil
-        } catch HEIFError.truncated where fileGoesOn {
-            return nil
-        } catch {
-            return "cannot be decoded: \(error)"
-        }
-        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-        if overflow || pixels > maxPixels {
-            // Worded as the decoder words it, whatever the format.
-            return JPEGError.tooManyPixels(size: size, limit: maxPixels).description
-        }
-        return nil
+        ImageInspection.headerProblem(bytes, fileGoesOn: fileGoesOn, maxPixels: maxPixels)
     }
 }

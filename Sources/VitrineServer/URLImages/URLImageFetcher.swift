@@ -46,6 +46,8 @@ public final class URLImageFetcher: Sendable {
     private let store: StateStore
     private let settings: APIConfiguration
     private let maxPixels: Int
+    /// Where each download is decoded before it is kept: the sandboxed helpers.
+    private let pictures: any PictureInspector
     private let logger: Logger
     private let events: EventHub
     private let changeHandler = Mutex<(@Sendable () -> Void)?>(nil)
@@ -56,7 +58,8 @@ public final class URLImageFetcher: Sendable {
     /// After a failure, try again this soon (the refresh period if shorter).
     static let retryDelay: Duration = .seconds(30)
 
-    public init(store: StateStore, settings: APIConfiguration, maxPixels: Int, events: EventHub, logger: Logger) {
+    public init(store: StateStore, settings: APIConfiguration, maxPixels: Int, pictures: any PictureInspector, events: EventHub, logger: Logger) {
+        self.pictures = pictures
         self.store = store
         self.settings = settings
         self.maxPixels = maxPixels
@@ -156,7 +159,8 @@ public final class URLImageFetcher: Sendable {
             case 200:
                 let bytes = body ?? []
                 let maxPixels = self.maxPixels
-                let image = try await NIOThreadPool.singleton.runIfActive { try ImageInspection.inspect(bytes, maxPixels: maxPixels) }
+                let pictures = self.pictures
+                let image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, maxPixels: maxPixels) }
                 let name = URL(string: url)?.lastPathComponent ?? "download"
                 let (asset, created) = try await NIOThreadPool.singleton.runIfActive { [store] in
                     try store.assets.add(bytes, image: image, name: name.isEmpty ? "download" : name)

@@ -1,12 +1,18 @@
 import VitrineCore
 import VitrineGIF
 import VitrineWebP
+import VitrineSystem
 
 /// A slide's picture decoded: its output-sized frame (an animation's first
 /// frame), and an animation's frames when it has more than one.
 public struct DecodedSlide: Sendable {
     public var frame: PixelImage
     public var animation: AnimatedFrames?
+
+    public init(frame: PixelImage, animation: AnimatedFrames? = nil) {
+        self.frame = frame
+        self.animation = animation
+    }
 }
 
 extension SlideDecoding {
@@ -17,6 +23,14 @@ extension SlideDecoding {
     public static func picture(for request: SlideRequest, workspace: SlideDecodingWorkspace,
                                frameStorage: PixelStorage? = nil) throws(SlideError) -> DecodedSlide {
         let (frame, whole) = try frameAndFile(for: request, workspace: workspace, frameStorage: frameStorage)
+        guard let whole else { return DecodedSlide(frame: frame) }
+        return DecodedSlide(frame: frame, animation: try animation(whole, request: request))
+    }
+
+    /// `picture(for:)` from a file already open (the sandboxed decoder's, handed over as a descriptor).
+    public static func picture(of file: borrowing OpenFile, request: SlideRequest, workspace: SlideDecodingWorkspace,
+                               frameStorage: PixelStorage? = nil) throws(SlideError) -> DecodedSlide {
+        let (frame, whole) = try frameAndFile(of: file, request: request, workspace: workspace, frameStorage: frameStorage)
         guard let whole else { return DecodedSlide(frame: frame) }
         return DecodedSlide(frame: frame, animation: try animation(whole, request: request))
     }

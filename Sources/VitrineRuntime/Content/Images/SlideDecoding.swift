@@ -39,6 +39,20 @@ public struct SlideRequest: Hashable, Sendable {
         frameScale = kenBurns.map { Self.headroom(forZoom: $0.largestZoom, output: output) } ?? 1
     }
 
+    /// A request whose frame is framed `frameScale` times finer than `output`
+    /// at most, without its motion: what a sandboxed decoder is sent, since
+    /// the motion itself only matters to the compositor.
+    public init(file: String, fit: FitMode, background: RGBAColor, output: PixelSize, maxPixels: Int, frameScale: Double) {
+        self.file = file
+        self.resolvedPath = nil
+        self.fit = fit
+        self.background = background
+        self.output = output
+        self.maxPixels = maxPixels
+        self.kenBurns = nil
+        self.frameScale = max(1, frameScale)
+    }
+
     /// The most pixels a Ken Burns slide's frame may hold: 16 Mi, 64 MiB at
     /// 4 bytes a pixel. Zooms go to 2x, so a frame is also at most 4 output
     /// frames: at 1920x1080, a 2x zoom's 3840x2160 (31.6 MiB) fits; at
@@ -113,9 +127,20 @@ public enum SlideDecoding {
     static func frameAndFile(for request: SlideRequest, workspace: SlideDecodingWorkspace,
                              frameStorage: PixelStorage?) throws(SlideError) -> (frame: PixelImage, whole: [UInt8]?) {
         guard let path = request.resolvedPath else { throw SlideError(file: request.file, reason: .notDownloaded) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SlideError(file: request.file, reason: .file(SystemError("open", subject: path))) }
-        defer { close(fd) }
+        let file: OpenFile
+        do {
+            file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
+        } catch {
+            throw SlideError(file: request.file, reason: .file(error))
+        }
+        return try frameAndFile(of: file, request: request, workspace: workspace, frameStorage: frameStorage)
+    }
+
+    /// `frameAndFile(for:)` from a file already open, read from its start: the
+    /// sandboxed decoder is handed the file as a descriptor and may open nothing.
+    public static func frameAndFile(of file: borrowing OpenFile, request: SlideRequest, workspace: SlideDecodingWorkspace,
+                                    frameStorage: PixelStorage?) throws(SlideError) -> (frame: PixelImage, whole: [UInt8]?) {
+        let (fd, path) = (file.descriptor, file.path)
         let prefilled: Int
         do {
             prefilled = try FileIO.read(fd, into: workspace.readBuffer, path: path)
@@ -133,7 +158,14 @@ public enum SlideDecoding {
         let headersRunPast = { if case .failure(.truncated) = scan { prefilled == workspace.readBuffer.count } else { false } }()
         if headersRunPast || PNGCodec.hasSignature(Array(head.prefix(8))) || WebPDecoder.hasSignature(head)
             || GIFDecoder.hasSignature(head) || HEIFDecoder.hasSignature(head) {
-            let whole = try readWhole(path, request: request)
+            let whole: [UInt8]
+            do throws(SystemError) {
+                // From the start again: the first read above took the head.
+                guard lseek(fd, 0, SEEK_SET) == 0 else { throw SystemError("lseek", subject: path) }
+                whole = try FileIO.read(file)
+            } catch {
+                throw SlideError(file: request.file, reason: .file(error))
+            }
             return (try frame(from: whole, request: request, workspace: workspace, frameStorage: frameStorage), whole)
         }
         do throws(JPEGError) {
@@ -143,14 +175,6 @@ public enum SlideDecoding {
             throw SlideError(file: request.file, reason: .file(SystemError("read", errno: errno, subject: path)))
         } catch {
             throw SlideError(file: request.file, reason: .decode(error))
-        }
-    }
-
-    private static func readWhole(_ path: String, request: SlideRequest) throws(SlideError) -> [UInt8] {
-        do {
-            return try FileIO.read(path)
-        } catch {
-            throw SlideError(file: request.file, reason: .file(error))
         }
     }
 

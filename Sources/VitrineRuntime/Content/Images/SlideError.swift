@@ -16,6 +16,10 @@ public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
         case heif(HEIFError)
         /// A URL slide whose picture has not arrived yet.
         case notDownloaded
+        /// What the sandboxed decoder reported: its decoder's error as that
+        /// decoder words it, or why the helper stopped ("decoding stopped: over
+        /// its memory limit"). Only text crosses the process boundary.
+        case isolated(String)
     }
 
     /// The file as the configuration names it.
@@ -27,15 +31,19 @@ public struct SlideError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String {
+    public var description: String { "\(file): \(reasonDescription)" }
+
+    /// The reason alone, without the file: what a sandboxed decoder sends back.
+    public var reasonDescription: String {
         switch reason {
-        case .file(let error): return "\(file): cannot read: \(error.reason)"
-        case .decode(let error): return "\(file): \(error)"
-        case .png(let error): return "\(file): \(error)"
-        case .webp(let error): return "\(file): \(error)"
-        case .gif(let error): return "\(file): \(error)"
-        case .heif(let error): return "\(file): \(error)"
-        case .notDownloaded: return "\(file): not downloaded yet"
+        case .file(let error): return "cannot read: \(error.reason)"
+        case .decode(let error): return "\(error)"
+        case .png(let error): return "\(error)"
+        case .webp(let error): return "\(error)"
+        case .gif(let error): return "\(error)"
+        case .heif(let error): return "\(error)"
+        case .notDownloaded: return "not downloaded yet"
+        case .isolated(let message): return message
         }
     }
 }

@@ -46,8 +46,8 @@ public final class SlideFrameStore: @unchecked Sendable {
     private let onChange: @Sendable () -> Void
     private let metrics: KioskMetrics?
     private let scratchPolicy: ScratchPolicy
-    /// Used only on `queue`, which is serial: TurboJPEG handles are single-threaded.
-    nonisolated(unsafe) private var workspace: SlideDecodingWorkspace?
+    /// Where pictures are decoded: a sandboxed helper in the kiosk, this process in `render`.
+    private let decoder: any SlideDecoder
 
     /// What the display thread and the decode queue share: guarded by `lock`.
     private var book: Book
@@ -88,9 +88,12 @@ public final class SlideFrameStore: @unchecked Sendable {
     ///   - onChange: called on the decode queue whenever a frame is ready or failed.
     ///   - metrics: where decode times are counted.
     ///   - scratch: what happens to decode scratch once the queue is empty.
+    ///   - decoder: where pictures are decoded (`SlideDecoder`).
     public init(slides: [SlideRequest], placeholder: SlideRequest?, capacity: Int, metrics: KioskMetrics? = nil,
-                scratch: ScratchPolicy = .releasedWhenIdle, onChange: @escaping @Sendable () -> Void) {
+                scratch: ScratchPolicy = .releasedWhenIdle, decoder: any SlideDecoder,
+                onChange: @escaping @Sendable () -> Void) {
         self.metrics = metrics
+        self.decoder = decoder
         self.scratchPolicy = scratch
         self.book = Book(requests: slides)
         self.outputSize = slides.first?.output ?? placeholder?.output ?? PixelSize(width: 0, height: 0)
@@ -209,17 +212,6 @@ public final class SlideFrameStore: @unchecked Sendable {
 
     // MARK: Decode queue
 
-    private func workspaceOnQueue() throws(SlideError) -> SlideDecodingWorkspace {
-        if let workspace { return workspace }
-        do {
-            let made = try SlideDecodingWorkspace()
-            workspace = made
-            return made
-        } catch {
-            throw SlideError(file: "(decoder)", reason: .decode(error))
-        }
-    }
-
     private func decode(_ slide: Int) {
         defer { finishedQueuedDecode() }
         // A slide that left the wanted window while queued is not worth decoding.
@@ -236,7 +228,7 @@ public final class SlideFrameStore: @unchecked Sendable {
         let (request, generation) = lock.withLock { (book.requests[slide], book.generations[slide, default: 0]) }
         let started = MonotonicClock.now()
         let result = Result { () throws(SlideError) -> DecodedSlide in
-            try SlideDecoding.picture(for: request, workspace: try workspaceOnQueue(), frameStorage: storage)
+            try decoder.picture(for: request, frameStorage: storage)
         }
         if case .success = result { metrics?.decoded(in: MonotonicClock.now() - started) }
         let (placeholderToDecode, again) = lock.withLock { () -> (Bool, Bool) in
@@ -291,7 +283,7 @@ public final class SlideFrameStore: @unchecked Sendable {
         }
         guard stillNeeded else { return }
         let result = Result { () throws(SlideError) -> PixelImage in
-            try SlideDecoding.frame(for: request, workspace: try workspaceOnQueue())
+            try decoder.frame(for: request)
         }
         lock.withLock {
             switch result {
@@ -317,7 +309,7 @@ public final class SlideFrameStore: @unchecked Sendable {
             return true
         }
         if idle {
-            workspace = nil
+            decoder.releaseScratch()
             // libjpeg's smaller pools and the framing's row buffers came from the
             // heap, below the mmap threshold: trimming returns their pages too.
             MemoryPolicy.returnFreedMemory()
@@ -325,7 +317,9 @@ public final class SlideFrameStore: @unchecked Sendable {
     }
 
     /// Whether the decode worker holds scratch memory now (for tests).
-    var holdsScratch: Bool { queue.sync { workspace != nil } || lock.withLock { book.recycled != nil } }
+    var holdsScratch: Bool {
+        queue.sync { (decoder as? InProcessSlideDecoder)?.holdsScratch ?? false } || lock.withLock { book.recycled != nil }
+    }
 
     /// Under `lock`: whether a frame could show the placeholder now. A failed
     /// slide shows it, and so does a carousel with no pages (an empty playlist,

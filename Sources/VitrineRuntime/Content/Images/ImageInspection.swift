@@ -4,7 +4,6 @@ import VitrinePNG
 import VitrineWebP
 import VitrineGIF
 import VitrineHEIF
-import VitrineRuntime
 import VitrineSystem
 
 /// What an uploaded or downloaded picture is, proven by decoding all of it.
@@ -28,6 +27,11 @@ public struct InspectedImage: Hashable, Sendable {
     public var size: PixelSize
 
     public var contentType: String { kind.contentType }
+
+    public init(kind: Kind, size: PixelSize) {
+        self.kind = kind
+        self.size = size
+    }
 }
 
 /// Sniffs and fully decodes a picture before the kiosk accepts it, so that a
@@ -163,7 +167,7 @@ public enum ImageInspection {
     }
 
     /// What a picture of none of the five formats is called.
-    static let notAnImage = "not a JPEG, PNG, WebP, GIF or HEIF picture"
+    public static let notAnImage = "not a JPEG, PNG, WebP, GIF or HEIF picture"
 
     /// A small PNG of the picture, at most `bounds`, keeping its shape.
     /// The picture is decoded once, straight to the thumbnail's size: its size
@@ -190,7 +194,7 @@ public enum ImageInspection {
     /// or a HEIF's boxes (`HEIFDecoder.info`: the primary image's size after its
     /// transforms), which libheif reads only when every item's data lies
     /// within `bytes`: a HEIF cut short before then is `HEIFError.truncated`.
-    static func uprightSize(of bytes: [UInt8]) throws -> PixelSize {
+    public static func uprightSize(of bytes: [UInt8]) throws -> PixelSize {
         if PNGCodec.hasSignature(bytes) { return try PNGCodec.size(of: bytes) }
         if WebPDecoder.hasSignature(bytes) { return try bytes.withUnsafeBytes { try WebPDecoder.info($0) }.uprightSize }
         if GIFDecoder.hasSignature(bytes) { return try bytes.withUnsafeBytes { try GIFDecoder.info($0) }.size }
@@ -208,5 +212,51 @@ public enum ImageInspection {
         }.joined(separator: " ")
         let printable = bytes.prefix(16).allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         return "bytes \(hex)" + (printable ? ", which looks like text" : "")
+    }
+}
+
+extension ImageInspection {
+    /// The format by its first bytes, and the size from the headers
+    /// (`ImageInspection.uprightSize`: a JPEG's markers up to the first scan,
+    /// a PNG's IHDR, a WebP's RIFF, VP8X and VP8/VP8L headers, a GIF's logical
+    /// screen descriptor, a HEIF's boxes). `fileGoesOn`: `bytes` is only the start of the file, so
+    /// headers that run past it are not damaged; so is a HEIF whose items'
+    /// data runs past it, whose boxes libheif will not read (it checks that
+    /// every item lies within the bytes it is given): the display's decode,
+    /// which reads the file whole, still refuses a bomb from its boxes.
+    public static func headerProblem(_ bytes: [UInt8], fileGoesOn: Bool = false, maxPixels: Int) -> String? {
+        let size: PixelSize
+        do {
+            size = try ImageInspection.uprightSize(of: bytes)
+        } catch let failure as ImageInspection.Failure {
+            return failure.problem
+        } catch JPEGError.truncated where fileGoesOn {
+            return nil
+        } catch WebPError.truncated where fileGoesOn {
+            return nil
+        } catch GIFError.truncated where fileGoesOn {
+            return nil
+        } catch HEIFError.truncated where fileGoesOn {
+            return nil
+        } catch {
+            return "cannot be decoded: \(error)"
+        }
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        if overflow || pixels > maxPixels {
+            // Worded as the decoder words it, whatever the format.
+            return JPEGError.tooManyPixels(size: size, limit: maxPixels).description
+        }
+        return nil
+    }
+}
+
+extension ImageInspection.Failure {
+    /// The failure as a configuration check's problem line words it.
+    public var problem: String {
+        switch self {
+        case .notAnImage(let why): return why
+        case .undecodable(let why): return "cannot be decoded: \(why)"
+        case .overPixelLimit(let why): return why
+        }
     }
 }

@@ -1,0 +1,66 @@
+import VitrineCore
+
+/// Where slides' pictures are decoded: the seam between the frame store and
+/// the decoders. The kiosk's composition root hands every store the
+/// sandboxed decoder (VitrineSandbox's `SandboxedSlideDecoder`), so that
+/// untrusted bytes are never decoded in the process that drives the screen;
+/// `vitrine render`, the benchmarks and unit tests decode in process
+/// (`InProcessSlideDecoder`), which gives the same pixels.
+///
+/// Calls may block for as long as a decode takes: a store makes them on its
+/// own decode queue, never on the display thread.
+public protocol SlideDecoder: Sendable {
+    /// `request`'s picture framed for its output, and an animation's frames.
+    /// `frameStorage`, when given, is memory to reuse for the frame (a
+    /// recycled frame's); the decoder may use other memory instead.
+    func picture(for request: SlideRequest, frameStorage: PixelStorage?) throws(SlideError) -> DecodedSlide
+
+    /// The store's queue has gone idle: scratch memory kept between decodes
+    /// may go back to the system.
+    func releaseScratch()
+}
+
+extension SlideDecoder {
+    /// The still frame alone (the placeholder's).
+    public func frame(for request: SlideRequest) throws(SlideError) -> PixelImage {
+        try picture(for: request, frameStorage: nil).frame
+    }
+}
+
+/// Decodes in this process, on the caller's thread, with one workspace kept
+/// between decodes (`SlideDecodingWorkspace`: a libjpeg decoder and scratch).
+/// One decode at a time: calls are serialised by a lock.
+public final class InProcessSlideDecoder: SlideDecoder, @unchecked Sendable {
+    private let lock = Mutex()
+    /// Guarded by `lock`: TurboJPEG handles are single-threaded.
+    private var workspace: SlideDecodingWorkspace?
+
+    public init() {}
+
+    public func picture(for request: SlideRequest, frameStorage: PixelStorage?) throws(SlideError) -> DecodedSlide {
+        // withLock rethrows untyped errors: carry the typed one out in a Result.
+        try lock.withLock {
+            Result { () throws(SlideError) -> DecodedSlide in
+                try SlideDecoding.picture(for: request, workspace: try workspaceLocked(), frameStorage: frameStorage)
+            }
+        }.get()
+    }
+
+    public func releaseScratch() {
+        lock.withLock { workspace = nil }
+    }
+
+    /// Whether a workspace is held now (for tests).
+    public var holdsScratch: Bool { lock.withLock { workspace != nil } }
+
+    private func workspaceLocked() throws(SlideError) -> SlideDecodingWorkspace {
+        if let workspace { return workspace }
+        do {
+            let made = try SlideDecodingWorkspace()
+            workspace = made
+            return made
+        } catch {
+            throw SlideError(file: "(decoder)", reason: .decode(error))
+        }
+    }
+}

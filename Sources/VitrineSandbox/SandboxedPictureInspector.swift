@@ -1,0 +1,108 @@
+import Glibc
+import CLinuxProcess
+import VitrineCore
+import VitrineRuntime
+import VitrineSystem
+
+/// Proves uploads, downloads and configured pictures in the sandboxed
+/// helpers (`DecodePool`). A helper that stops on a picture makes it
+/// undecodable, with the reason ("decoding stopped: …"): a 422 for an
+/// upload, a refused download, a problem line in `check-config`.
+public struct SandboxedPictureInspector: PictureInspector {
+    public let pool: DecodePool
+
+    public init(pool: DecodePool) { self.pool = pool }
+
+    public func inspect(file path: String, maxPixels: Int) throws -> InspectedImage {
+        let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
+        return try inspected(pool.runOrRefuse(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor]))
+    }
+
+    public func inspect(bytes: [UInt8], maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
+        let sealed: SealedBytes
+        do {
+            sealed = try SealedBytes(bytes)
+        } catch {
+            throw .undecodable("\(error)")
+        }
+        return try inspected(pool.runOrRefuse(.inspect(maxPixels: maxPixels), descriptors: [sealed.descriptor]))
+    }
+
+    public func thumbnail(bytes: [UInt8], bounds: PixelSize, maxPixels: Int) throws -> [UInt8] {
+        let sealed = try SealedBytes(bytes)
+        // A PNG of `bounds` stored uncompressed, with its filter bytes and chunk headers, is the most it can take.
+        let output = try SharedPixelBuffer(byteCount: bounds.pixelCount * 4 + bounds.height * 8 + (64 << 10), name: "vitrine-thumbnail")
+        switch try pool.runOrRefuse(.thumbnail(bounds: bounds, maxPixels: maxPixels), descriptors: [sealed.descriptor, output.descriptor]) {
+        case .thumbnail(let count) where count <= output.byteCount: return output.bytes(count: count)
+        case .refused(let refusal, let message): throw Self.failure(refusal, message)
+        default: throw ImageInspection.Failure.undecodable("decoding stopped: an answer that does not fit")
+        }
+    }
+
+    public func headerProblem(_ head: [UInt8], fileGoesOn: Bool, maxPixels: Int) -> String? {
+        guard let sealed = try? SealedBytes(head) else { return "cannot be checked: no memory for its header" }
+        do throws(ImageInspection.Failure) {
+            switch try pool.runOrRefuse(.header(maxPixels: maxPixels, fileGoesOn: fileGoesOn), descriptors: [sealed.descriptor]) {
+            case .header(let problem): return problem
+            case .refused(let refusal, let message): return Self.failure(refusal, message).problem
+            default: return "cannot be checked: decoding stopped: an answer to another job"
+            }
+        } catch {
+            return error.problem
+        }
+    }
+
+    private func inspected(_ reply: DecodeReply) throws(ImageInspection.Failure) -> InspectedImage {
+        switch reply {
+        case .inspected(let kind, let size): return InspectedImage(kind: kind, size: size)
+        case .refused(let refusal, let message): throw Self.failure(refusal, message)
+        default: throw .undecodable("decoding stopped: an answer to another job")
+        }
+    }
+
+    private static func failure(_ refusal: DecodeReply.Refusal, _ message: String) -> ImageInspection.Failure {
+        switch refusal {
+        case .notAnImage: .notAnImage(message)
+        case .overPixelLimit: .overPixelLimit(message)
+        case .undecodable, .slide: .undecodable(message)
+        }
+    }
+}
+
+extension DecodePool {
+    /// `run`, with a helper's stop as the picture's failure to decode.
+    func runOrRefuse(_ job: DecodeJob, descriptors: [Int32]) throws(ImageInspection.Failure) -> DecodeReply {
+        do {
+            return try run(job, descriptors: descriptors)
+        } catch {
+            throw .undecodable(error.description)
+        }
+    }
+}
+
+/// Bytes in memory handed to a helper as a file: an anonymous file written
+/// once and sealed against every change (`F_SEAL_WRITE` too), so the helper
+/// reads exactly what the kiosk checked and can alter nothing.
+final class SealedBytes {
+    let descriptor: Int32
+
+    init(_ bytes: [UInt8]) throws(SystemError) {
+        let fd = memfd_create("vitrine-picture", vitrine_mfd_cloexec | vitrine_mfd_allow_sealing)
+        guard fd >= 0 else { throw SystemError("memfd_create", subject: "a picture") }
+        do {
+            try FileIO.writeAll(bytes, to: fd, path: "a picture")
+        } catch {
+            close(fd)
+            throw error
+        }
+        let seals = vitrine_f_seal_shrink | vitrine_f_seal_grow | vitrine_f_seal_write | vitrine_f_seal_seal
+        guard fcntl(fd, vitrine_f_add_seals, seals) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+            let error = SystemError("fcntl(F_ADD_SEALS)", subject: "a picture")
+            close(fd)
+            throw error
+        }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+}

@@ -1,0 +1,113 @@
+import Glibc
+import VitrineCore
+import VitrineRuntime
+import VitrineSystem
+
+/// Decodes slides in the sandboxed helpers (`DecodePool`): the kiosk opens
+/// the file, hands the helper its descriptor and a buffer to write the frame
+/// into, and shows what comes back. Whatever the picture does to the helper,
+/// the kiosk gets a frame or a `SlideError` naming the file and the reason.
+public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
+    public let pool: DecodePool
+    private let lock = PoolLock()
+    private var refused = RefusedPictures()
+    private let wallClock: @Sendable () -> Int64
+
+    public init(pool: DecodePool, wallClock: @escaping @Sendable () -> Int64 = { WallClock.nanoseconds() }) {
+        self.pool = pool
+        self.wallClock = wallClock
+    }
+
+    public func picture(for request: SlideRequest, frameStorage: PixelStorage?) throws(SlideError) -> DecodedSlide {
+        guard let path = request.resolvedPath else { throw SlideError(file: request.file, reason: .notDownloaded) }
+        let file = try Self.open(path, request: request)
+        let info: stat
+        do {
+            info = try file.status()
+        } catch {
+            throw SlideError(file: request.file, reason: .file(error))
+        }
+        let key = RefusedPictures.Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                                      modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        if let held = lock.withLock({ refused.heldBack(key) }) {
+            throw SlideError(file: request.file, reason: .isolated("\(held.reason); not tried again until an operator asks"))
+        }
+        do {
+            let decoded = try decode(file, request: request, frameStorage: frameStorage)
+            lock.withLock { refused.decoded(key) }
+            return decoded
+        } catch let stop as HelperStop {
+            let now = wallClock()
+            lock.withLock { refused.record(key, file: request.file, reason: stop.description, heldBack: stop.blamesPicture, now: now) }
+            throw SlideError(file: request.file, reason: .isolated(stop.description))
+        } catch let error as SlideError {
+            let now = wallClock()
+            lock.withLock { refused.record(key, file: request.file, reason: error.reasonDescription, heldBack: false, now: now) }
+            throw error
+        } catch {
+            throw SlideError(file: request.file, reason: .isolated("\(error)"))
+        }
+    }
+
+    private static func open(_ path: String, request: SlideRequest) throws(SlideError) -> OpenFile {
+        do {
+            return try OpenFile(path, O_RDONLY | O_CLOEXEC)
+        } catch {
+            throw SlideError(file: request.file, reason: .file(error))
+        }
+    }
+
+    /// Helpers keep no scratch for the kiosk: each returns its memory after every job.
+    public func releaseScratch() {}
+
+    /// The pictures refused so far, newest first (for the status).
+    public var refusedPictures: [RefusedPictures.Entry] { lock.withLock { refused.list } }
+
+    /// An operator's "try again" for `file`, or for every refused picture.
+    @discardableResult
+    public func retry(file: String? = nil) -> Int { lock.withLock { refused.retry(file: file) } }
+
+    private func decode(_ file: borrowing OpenFile, request: SlideRequest, frameStorage: PixelStorage?) throws -> DecodedSlide {
+        let frameBytes = Self.largestFrameBytes(request)
+        let frameBuffer: SharedPixelBuffer
+        if let recycled = frameStorage?.memoryOwner as? SharedPixelBuffer, recycled.byteCount >= frameBytes {
+            frameBuffer = recycled
+        } else {
+            frameBuffer = try SharedPixelBuffer(byteCount: frameBytes)
+        }
+        // Sparse: pages are taken only for the frames a helper writes.
+        let animationBuffer = try SharedPixelBuffer(byteCount: SlideDecoding.animationByteLimit, name: "vitrine-animation")
+        let job = DecodeJob.SlideJob(request, frameBytes: frameBuffer.byteCount, animationBytes: animationBuffer.byteCount)
+        let reply = try pool.run(.slide(job), descriptors: [file.descriptor, frameBuffer.descriptor, animationBuffer.descriptor])
+        switch reply {
+        case .slide(let size, let layout):
+            guard size.pixelCount * 4 <= frameBuffer.byteCount else {
+                throw HelperStop.malformedReply("a frame of \(size) does not fit its buffer")
+            }
+            let storage = frameStorage?.memoryOwner === frameBuffer ? frameStorage! : frameBuffer.storage()
+            let frame = PixelImage(size: size, storage: storage)
+            guard let layout, layout.frameDurations.count > 1 else { return DecodedSlide(frame: frame) }
+            guard layout.byteCount <= animationBuffer.byteCount else {
+                throw HelperStop.malformedReply("an animation of \(layout.byteCount) bytes does not fit its buffer")
+            }
+            let frameBytes = layout.storedSize.pixelCount * 4
+            let frames = layout.frameDurations.indices.map { index in
+                PixelImage(size: layout.storedSize, storage: animationBuffer.storage(offset: index * frameBytes))
+            }
+            let timeline = AnimationTimeline(durations: layout.frameDurations, plays: layout.plays)
+            return DecodedSlide(frame: frame, animation: AnimatedFrames(frames: frames, orientation: layout.orientation, timeline: timeline))
+        case .refused(_, let message):
+            throw SlideError(file: request.file, reason: .isolated(message))
+        case .inspected, .thumbnail, .header:
+            throw HelperStop.malformedReply("an answer to another job")
+        }
+    }
+
+    /// The largest frame `request` can have (`SlideRequest.frameSize`: the
+    /// output's, or up to `frameScale` times finer for Ken Burns).
+    static func largestFrameBytes(_ request: SlideRequest) -> Int {
+        let width = Int((Double(request.output.width) * request.frameScale).rounded(.down))
+        let height = Int((Double(request.output.height) * request.frameScale).rounded(.down))
+        return max(1, max(width, request.output.width) * max(height, request.output.height)) * 4
+    }
+}

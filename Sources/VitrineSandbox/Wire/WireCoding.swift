@@ -1,0 +1,70 @@
+/// The byte layout of the messages between the kiosk and its decoding
+/// helpers: fixed-width little-endian integers and length-prefixed UTF-8,
+/// nothing else. The kiosk reads what a helper sends as hostile: every read
+/// is bounds-checked and a short or malformed message is an error, never a trap.
+struct WireWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func put<Value: FixedWidthInteger>(_ value: Value) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func put(_ value: Double) { put(value.bitPattern) }
+
+    mutating func put(_ value: Bool) { put(UInt8(value ? 1 : 0)) }
+
+    mutating func put(_ text: String) {
+        let utf8 = Array(text.utf8.prefix(WireReader.textLimit))
+        put(UInt32(utf8.count))
+        bytes += utf8
+    }
+}
+
+/// Reads what `WireWriter` wrote, refusing anything that does not fit.
+struct WireReader {
+    /// The longest string either side sends: an error message, a file name.
+    static let textLimit = 4096
+
+    struct Malformed: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "malformed message from the decoding helper: \(what)" }
+    }
+
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func get<Value: FixedWidthInteger>(_: Value.Type = Value.self) throws(Malformed) -> Value {
+        let size = MemoryLayout<Value>.size
+        guard bytes.count - offset >= size else { throw Malformed(what: "cut short at byte \(offset)") }
+        var value = Value.zero
+        withUnsafeMutableBytes(of: &value) { raw in
+            for index in 0..<size { raw[index] = bytes[offset + index] }
+        }
+        offset += size
+        return Value(littleEndian: value)
+    }
+
+    mutating func getDouble() throws(Malformed) -> Double { Double(bitPattern: try get(UInt64.self)) }
+
+    mutating func getBool() throws(Malformed) -> Bool { try get(UInt8.self) != 0 }
+
+    /// A count or size that must lie in `range`.
+    mutating func getInt(in range: ClosedRange<Int>, _ what: String) throws(Malformed) -> Int {
+        let value = try get(Int64.self)
+        guard value >= Int64(range.lowerBound), value <= Int64(range.upperBound) else {
+            throw Malformed(what: "\(what) \(value) is outside \(range)")
+        }
+        return Int(value)
+    }
+
+    mutating func getString() throws(Malformed) -> String {
+        let count = Int(try get(UInt32.self))
+        guard count <= Self.textLimit, bytes.count - offset >= count else { throw Malformed(what: "a string of \(count) bytes") }
+        defer { offset += count }
+        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Glibc
+import Testing
+import VitrineCore
+import VitrineRuntime
+import VitrineSystem
+@testable import VitrineSandbox
+
+/// The sandboxed helpers against the decoders in process: the same pixels
+/// for every kind of picture, and a clear refusal, never a crash, when a
+/// helper is killed, runs out of memory or passes its deadline.
+@Suite("Decoding in sandboxed helpers", .serialized)
+struct SandboxedDecodingTests {
+    @Test("every kind of picture decodes to the same frame, and animation, as in process", arguments: SandboxFixtures.pictures)
+    func samePixels(_ picture: String) throws {
+        let request = SandboxFixtures.request(picture)
+        let sandboxed = try SandboxedSlideDecoder(pool: SandboxFixtures.pool()).picture(for: request, frameStorage: nil)
+        let inProcess = try InProcessSlideDecoder().picture(for: request, frameStorage: nil)
+        #expect(sandboxed.frame.size == inProcess.frame.size)
+        #expect(Array(sandboxed.frame.pixels) == Array(inProcess.frame.pixels))
+        #expect(sandboxed.frame.storage.memoryOwner is SharedPixelBuffer, "the frame is the helper's writing in shared memory, not a copy")
+        #expect(sandboxed.animation?.frames.count == inProcess.animation?.frames.count)
+        #expect(sandboxed.animation?.timeline == inProcess.animation?.timeline)
+        for (mine, theirs) in zip(sandboxed.animation?.frames ?? [], inProcess.animation?.frames ?? []) {
+            #expect(Array(mine.pixels) == Array(theirs.pixels))
+        }
+    }
+
+    @Test("a Ken Burns slide's finer frame fits the buffer the kiosk sizes for it")
+    func kenBurnsFrame() throws {
+        let request = SandboxFixtures.request("deploy/demo/images/06-photo-like.jpg", frameScale: 1.8)
+        let sandboxed = try SandboxedSlideDecoder(pool: SandboxFixtures.pool()).picture(for: request, frameStorage: nil)
+        let inProcess = try InProcessSlideDecoder().picture(for: request, frameStorage: nil)
+        #expect(sandboxed.frame.size == inProcess.frame.size)
+        #expect(sandboxed.frame.size.width > request.output.width)
+        #expect(Array(sandboxed.frame.pixels) == Array(inProcess.frame.pixels))
+    }
+
+    @Test("a recycled shared frame is written again in place")
+    func recycledFrame() throws {
+        let decoder = SandboxedSlideDecoder(pool: SandboxFixtures.pool())
+        var first: DecodedSlide? = try decoder.picture(for: SandboxFixtures.request("deploy/demo/images/01-welcome.jpg"), frameStorage: nil)
+        let storage = first!.frame.storage
+        first = nil
+        let second = try decoder.picture(for: SandboxFixtures.request("deploy/demo/images/04-wide.jpg"), frameStorage: storage)
+        #expect(second.frame.storage === storage)
+        let expected = try InProcessSlideDecoder().picture(for: SandboxFixtures.request("deploy/demo/images/04-wide.jpg"), frameStorage: nil)
+        #expect(Array(second.frame.pixels) == Array(expected.frame.pixels))
+    }
+
+    @Test("a damaged picture is refused with the decoder's own words and the file's name")
+    func damaged() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/damaged.jpg"
+        var bytes = try FileIO.read(SandboxFixtures.path("deploy/demo/images/01-welcome.jpg"))
+        bytes = Array(bytes.prefix(bytes.count / 3))
+        try FileIO.writeAtomically(bytes, to: path, durable: false)
+        var request = SandboxFixtures.request("deploy/demo/images/01-welcome.jpg")
+        request.file = "damaged.jpg"
+        request.resolvedPath = path
+        let expected = #expect(throws: SlideError.self) { try InProcessSlideDecoder().picture(for: request, frameStorage: nil) }
+        let refused = #expect(throws: SlideError.self) { try SandboxedSlideDecoder(pool: SandboxFixtures.pool()).picture(for: request, frameStorage: nil) }
+        #expect(refused?.description == expected?.description)
+        #expect(refused?.description.hasPrefix("damaged.jpg: ") == true)
+    }
+
+    @Test("a decode past its deadline is stopped, named, held back, and the next picture decodes in a fresh helper")
+    func deadline() throws {
+        let pool = SandboxFixtures.pool(HelperLimits(deadline: .milliseconds(150)))
+        let decoder = SandboxedSlideDecoder(pool: pool)
+        // A 48-megapixel tiled HEIF takes over a second to decode whole.
+        let slow = SandboxFixtures.request("Tests/VitrineHEIFTests/Fixtures/tiled-48mp-irot.heic")
+        let started = MonotonicClock.now()
+        let refused = #expect(throws: SlideError.self) { try decoder.picture(for: slow, frameStorage: nil) }
+        #expect(MonotonicClock.now() - started < .seconds(2))
+        #expect(refused?.description == "Tests/VitrineHEIFTests/Fixtures/tiled-48mp-irot.heic: decoding stopped: it took longer than 0.2 s")
+        #expect(decoder.refusedPictures.first?.heldBack == true)
+        // Held back: refused at once, without a helper.
+        let startedBefore = pool.helpersStarted
+        let again = #expect(throws: SlideError.self) { try decoder.picture(for: slow, frameStorage: nil) }
+        #expect(again?.description.contains("not tried again until an operator asks") == true)
+        #expect(pool.helpersStarted == startedBefore)
+        // Other pictures carry on.
+        let fine = try decoder.picture(for: SandboxFixtures.request("deploy/demo/images/05-square.jpg"), frameStorage: nil)
+        #expect(fine.frame.size == PixelSize(width: 320, height: 180))
+        // An operator's retry lets it be tried again.
+        #expect(decoder.retry(file: slow.file) == 1)
+        #expect(throws: SlideError.self) { try decoder.picture(for: slow, frameStorage: nil) }
+        #expect(pool.helpersStarted > startedBefore)
+    }
+
+    @Test("a helper killed in the middle of a decode costs that picture only")
+    func killed() async throws {
+        let pool = SandboxFixtures.pool()
+        let decoder = SandboxedSlideDecoder(pool: pool)
+        _ = try decoder.picture(for: SandboxFixtures.request("deploy/demo/images/05-square.jpg"), frameStorage: nil)
+        let helper = try #require(pool.idleHelperIDs.first)
+        let slow = SandboxFixtures.request("Tests/VitrineHEIFTests/Fixtures/tiled-48mp-irot.heic")
+        let killer = Task.detached {
+            try await Task.sleep(for: .milliseconds(200))
+            kill(helper, SIGSEGV)
+        }
+        let refused = #expect(throws: SlideError.self) { try decoder.picture(for: slow, frameStorage: nil) }
+        _ = await killer.result
+        #expect(refused?.description.contains("decoding stopped: the decoder crashed (SIGSEGV)") == true, "\(String(describing: refused))")
+        let fine = try decoder.picture(for: SandboxFixtures.request("deploy/demo/images/02-portrait.jpg"), frameStorage: nil)
+        #expect(fine.frame.size == PixelSize(width: 320, height: 180))
+    }
+
+    @Test("a helper over its memory limit refuses the picture and the kiosk does not grow")
+    func memoryLimit() throws {
+        let decoder = SandboxedSlideDecoder(pool: SandboxFixtures.pool(HelperLimits(addressSpaceMiB: 40)))
+        let before = ChildProcess.ownMemory().resident
+        let refused = #expect(throws: SlideError.self) {
+            try decoder.picture(for: SandboxFixtures.request("Tests/VitrineHEIFTests/Fixtures/tiled-48mp-irot.heic"), frameStorage: nil)
+        }
+        #expect(refused != nil)
+        #expect(ChildProcess.ownMemory().resident - before < 64 << 10, "the test process grew by less than 64 MiB")
+        // The same picture within the default limit decodes.
+        _ = try SandboxedSlideDecoder(pool: SandboxFixtures.pool())
+            .picture(for: SandboxFixtures.request("Tests/VitrineHEIFTests/Fixtures/tiled-48mp-irot.heic"), frameStorage: nil)
+    }
+
+    @Test("a helper that cannot start makes every picture a refusal that says why")
+    func unavailable() throws {
+        let decoder = SandboxedSlideDecoder(pool: DecodePool(executable: "/nonexistent/vitrine"))
+        let refused = #expect(throws: SlideError.self) {
+            try decoder.picture(for: SandboxFixtures.request("deploy/demo/images/05-square.jpg"), frameStorage: nil)
+        }
+        #expect(refused?.description.contains("decoding is not available: cannot start /nonexistent/vitrine") == true)
+        #expect(decoder.refusedPictures.first?.heldBack == false)
+    }
+
+    @Test("no more helpers run than the pool's size, however many callers wait")
+    func bounded() async throws {
+        let pool = SandboxFixtures.pool()
+        let decoder = SandboxedSlideDecoder(pool: pool)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let picture = ["deploy/demo/images/01-welcome.jpg", "deploy/demo/images/04-wide.jpg"][index % 2]
+                    _ = try decoder.picture(for: SandboxFixtures.request(picture), frameStorage: nil)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(pool.helpersStarted <= pool.size)
+    }
+}
+
+/// A directory removed when the value goes.
+final class TemporaryDirectory {
+    let path: String
+    init() throws {
+        var template = Array("/tmp/vitrine-sandbox-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw SystemError("mkdtemp") }
+        path = String(cString: made)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}

@@ -1,7 +1,7 @@
 # Vitrine developer entry points. `make run` and `make test` are the README's two commands.
 SWIFT ?= swift
 # Build: the C libraries Vitrine links (see Package.swift's system-library targets).
-BUILD_PACKAGES := pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev
+BUILD_PACKAGES := pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev libseccomp-dev
 # Test: djpeg, dwebp (with webpmux), gif2rgb (giflib-tools) and heif-convert (libheif-examples) are the reference decoders the fixture tests compare against.
 TEST_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples signify-openbsd
 # Benchmarks: the reference tools measured side by side.

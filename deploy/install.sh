@@ -73,8 +73,8 @@ DOC=/usr/local/share/doc/vitrine
 CONFIG_DIR=/etc/vitrine
 STATE_DIR=/var/lib/vitrine
 CMDLINE_WORDS=(consoleblank=0 vt.global_cursor_default=0)
-RUNTIME_PACKAGES=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libheif1 libyaml-0-2 tzdata zlib1g libstdc++6 libgcc-s1 util-linux)
-BUILD_PACKAGES=(pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev)
+RUNTIME_PACKAGES=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libheif1 libyaml-0-2 libseccomp2 tzdata zlib1g libstdc++6 libgcc-s1 util-linux)
+BUILD_PACKAGES=(pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev libseccomp-dev)
 
 changed=no
 shadow_root=()

@@ -61,11 +61,11 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
     public func releaseScratch() {}
 
     /// The pictures refused so far, newest first (for the status).
-    public var refusedPictures: [RefusedPictures.Entry] { lock.withLock { refused.list } }
+    public var refusedPictures: [RefusedPicture] { lock.withLock { refused.list } }
 
     /// An operator's "try again" for `file`, or for every refused picture.
     @discardableResult
-    public func retry(file: String? = nil) -> Int { lock.withLock { refused.retry(file: file) } }
+    public func retry(file: String?) -> Int { lock.withLock { refused.retry(file: file) } }
 
     private func decode(_ file: borrowing OpenFile, request: SlideRequest, frameStorage: PixelStorage?) throws -> DecodedSlide {
         let frameBytes = Self.largestFrameBytes(request)

@@ -21,6 +21,8 @@ public final class RemoteKiosk: Sendable {
     public let fetcher: URLImageFetcher
     /// Where uploads, thumbnails and pushed pictures are decoded: the sandboxed helpers.
     public let pictures: any PictureInspector
+    /// Where the display loops' slides are decoded: its refused pictures, and an operator's "try again".
+    public let slideDecoder: any SlideDecoder
     public let requests = RequestCounter()
     /// Uploads read and inspected at once (`UploadGate`).
     public let uploads = UploadGate()
@@ -40,7 +42,8 @@ public final class RemoteKiosk: Sendable {
 
     /// Joins the remote side to a kiosk made with `fetcher`'s view of the state
     /// (`URLImageFetcher.localFiles` in its configuration's downloads).
-    public init(store: StateStore, fetcher: URLImageFetcher, pictures: any PictureInspector, control: any DisplayLoopLink, metrics: [OutputMetrics], events: EventHub,
+    public init(store: StateStore, fetcher: URLImageFetcher, pictures: any PictureInspector, slideDecoder: any SlideDecoder,
+                control: any DisplayLoopLink, metrics: [OutputMetrics], events: EventHub,
                 logger: Logger, channel: ChannelFollower? = nil, television: CECTelevision? = nil,
                 plays: ProofOfPlay? = nil) {
         self.plays = plays
@@ -49,6 +52,7 @@ public final class RemoteKiosk: Sendable {
         self.television = television
         self.fetcher = fetcher
         self.pictures = pictures
+        self.slideDecoder = slideDecoder
         self.control = control
         self.metrics = metrics
         self.events = events

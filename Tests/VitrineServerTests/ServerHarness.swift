@@ -36,9 +36,10 @@ final class ServerHarness: @unchecked Sendable {
     ///     its connector and showing that output's entry, each on its own display loop.
     ///   - hangs: the groups whose display can be made to hang its loop (`DisplayHang`).
     ///   - mirrors: the connectors a group's display also drives, by the group's (its leader's) name.
+    ///   - decoder: where slides are decoded: in process, or a test's own.
     init(yaml: String = ServerHarness.defaultYAML, stateDirectory: String? = nil, channelPolicy: ChannelPollPolicy? = nil,
          connector: String? = nil, groups: [String]? = nil, hangs: [String: DisplayHang] = [:],
-         mirrors: [String: [String]] = [:]) throws {
+         mirrors: [String: [String]] = [:], decoder: any SlideDecoder = InProcessSlideDecoder()) throws {
         directory = NSTemporaryDirectory() + "vitrine-server-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (name, color) in Self.colors { try Self.jpeg(color).write(to: directory + "/\(name).jpg") }
@@ -59,7 +60,7 @@ final class ServerHarness: @unchecked Sendable {
         }
         nonisolated(unsafe) let assembly = try KioskAssembly(
             configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
-            options: KioskAssemblyOptions(openDisplays: openDisplays, decoder: InProcessSlideDecoder(), pictures: InProcessPictureInspector(), device: "test-kiosk", channelPolicy: channelPolicy))
+            options: KioskAssemblyOptions(openDisplays: openDisplays, decoder: decoder, pictures: InProcessPictureInspector(), device: "test-kiosk", channelPolicy: channelPolicy))
         store = assembly.store
         remote = assembly.remote
         stop = assembly.stopHandle

@@ -25,7 +25,7 @@ swift_version=$(chroot "$root" dpkg-query -W -f='${Version}' swiftlang)
 
 # What the link and the C importer need, for Package.swift's system libraries
 # (libdrm, libturbojpeg, libjpeg, libevdev, libpng, libwebp with libwebpdemux, giflib,
-# libheif, libyaml; trixie's libwebp 1.5 links libsharpyuv, and libwebp.pc requires
+# libheif, libyaml, libseccomp; trixie's libwebp 1.5 links libsharpyuv, and libwebp.pc requires
 # libsharpyuv.pc, so both of its packages too; trixie's libheif 1.19 may link
 # libsharpyuv, zlib and brotli (its uncompressed codec), whose packages are
 # here for the link, while its HEVC and AV1 decoders are plugins loaded at run
@@ -39,6 +39,8 @@ trixie_packages=(
     libwebp7 libwebpdemux2 libwebp-dev libsharpyuv0 libsharpyuv-dev
     libgif7 libgif-dev
     libheif1 libheif-dev libbrotli1 libbrotli-dev
+    # The decoding helpers' system-call filter (VitrineSeccomp).
+    libseccomp2 libseccomp-dev
     # Not for the link: libheif's HEVC decoder plugin, for Tests/ARM64/user-mode-test.sh,
     # which decodes a HEIF under qemu-aarch64 with this sysroot's libheif.
     libheif-plugin-libde265 libde265-0

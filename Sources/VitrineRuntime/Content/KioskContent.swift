@@ -164,6 +164,12 @@ final class KioskContent {
         return Switch(configuration: next, appliedVersion: applied, picturesOnly: false)
     }
 
+    /// Refused pictures are tried again (an operator asked): on screen and in the store waiting to switch in.
+    func retryFailedPictures() {
+        store.retryFailed()
+        pending?.store.retryFailed()
+    }
+
     /// A URL's downloaded copy arrived or changed: the slides that show it decode
     /// the new file and change in place; the slide on screen, its deadline and
     /// every other frame are left alone. A placeholder that is such a URL is

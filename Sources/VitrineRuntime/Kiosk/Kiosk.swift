@@ -137,6 +137,10 @@ public final class Kiosk {
                 follow(programme.apply(next, version: version, at: now), version: version, at: now)
             case .updateDownloads(let downloads):
                 if content.updateDownloads(downloads, engine: engine) { output.invalidate() }
+            case .retryFailedPictures:
+                content.retryFailedPictures()
+                output.invalidate()
+                logger.info("refused pictures are tried again, as an operator asked")
             }
         }
         if let change = programme.takeDueChange(at: now) {

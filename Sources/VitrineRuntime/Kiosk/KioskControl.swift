@@ -39,6 +39,9 @@ public enum KioskCommand: Hashable, Sendable {
     /// The downloaded copies of URL slides, URL to local file, after one arrived
     /// or changed: only the slides that show those URLs are decoded again.
     case updateDownloads([String: String])
+    /// Decode the slides whose pictures were refused again (an operator asked,
+    /// after `SlideDecoder.retry` forgot the refusals that held them back).
+    case retryFailedPictures
 }
 
 /// A question for the display thread, answered at its next turn.

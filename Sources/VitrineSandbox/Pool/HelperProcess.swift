@@ -50,7 +50,8 @@ final class HelperProcess {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        // argv[0] is what ps shows: "vitrine decode-helper …", whatever path started it.
+        let argv: [UnsafeMutablePointer<CChar>?] = (["vitrine"] + arguments).map { strdup($0) } + [nil]
         // No Swift backtracer: on a crash it would start a process and read files, which the filter forbids,
         // and the helper would die of SIGSYS instead of the signal that names the crash.
         let environment: [UnsafeMutablePointer<CChar>?] = ["MALLOC_ARENA_MAX=1", "SWIFT_BACKTRACE=enable=no", "PATH=/usr/bin:/bin"].map { (text: String) in strdup(text) } + [nil]
@@ -71,8 +72,9 @@ final class HelperProcess {
         do {
             hello = try receive(deadline: startDeadline)
         } catch {
+            // Whatever stopped it before it said hello, it is no helper to decode with.
             end()
-            throw error
+            throw .unavailable("\(executable) did not start as a decoding helper (\(error))")
         }
         var reader = WireReader(hello)
         guard (try? reader.get(UInt32.self)) == DecodeHelper.readyMagic, let ready = try? reader.getBool(), let why = try? reader.getString() else {

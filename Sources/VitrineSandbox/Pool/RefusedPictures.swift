@@ -1,3 +1,5 @@
+import VitrineRuntime
+
 /// The pictures the sandbox refused, and which of them are held back: a
 /// picture that made a helper stop (a crash, a kill, its deadline) is not
 /// decoded again, by any output or check, until an operator asks or the
@@ -22,16 +24,7 @@ public struct RefusedPictures: Sendable {
         }
     }
 
-    public struct Entry: Hashable, Sendable {
-        /// The file as the configuration names it.
-        public var file: String
-        public var reason: String
-        /// Wall time of the last refusal, in nanoseconds since the epoch.
-        public var lastRefused: Int64
-        public var refusals: Int
-        /// Not decoded again until `retry`: it stopped a helper.
-        public var heldBack: Bool
-    }
+    public typealias Entry = RefusedPicture
 
     public static let capacity = 64
 
@@ -41,7 +34,7 @@ public struct RefusedPictures: Sendable {
 
     /// Records a refusal of `key`'s picture at `now`.
     public mutating func record(_ key: Key, file: String, reason: String, heldBack: Bool, now: Int64) {
-        var entry = entries[key] ?? Entry(file: file, reason: reason, lastRefused: now, refusals: 0, heldBack: false)
+        var entry = entries[key] ?? RefusedPicture(file: file, reason: reason, lastRefused: now, refusals: 0, heldBack: false)
         entry.file = file
         entry.reason = reason
         entry.lastRefused = now

@@ -32,11 +32,14 @@ public struct StatusBody: Codable, Hashable, Sendable {
     @ExplicitNull public var tv: TelevisionStatusBody?
     /// Attract mode; nil when `touch.attract` is off.
     @ExplicitNull public var attract: AttractStatusBody?
+    /// The pictures the decoding sandbox refused, newest first (`POST /api/v1/pictures/retry` tries them again).
+    public var refusedPictures: [RefusedPictureBody]
 
     public init(slide: Int?, slideCount: Int, playing: Bool, pausedBecause: [String], output: String, inputDevices: [String],
                 configVersion: String, uptimeSeconds: Double, recentErrors: [String], vitrineVersion: String, screen: PowerState,
                 schedule: ScheduleStatusBody?, override: OverrideBody?, channel: ChannelStatusBody?, tv: TelevisionStatusBody?,
-                attract: AttractStatusBody? = nil) {
+                attract: AttractStatusBody? = nil, refusedPictures: [RefusedPictureBody] = []) {
+        self.refusedPictures = refusedPictures
         self.slide = slide
         self.slideCount = slideCount
         self.playing = playing

@@ -112,7 +112,7 @@ public final class KioskAssembly {
         let names = Self.outputNames(displays, configuration: configuration)
         // Each group's counters under its name: unlabelled without one, as before there were groups.
         let metrics = zip([kiosk] + companions, names).map { OutputMetrics(output: $1, metrics: $0.metrics) }
-        let remote = RemoteKiosk(store: store, fetcher: fetcher, pictures: options.pictures, control: link, metrics: metrics, events: events,
+        let remote = RemoteKiosk(store: store, fetcher: fetcher, pictures: options.pictures, slideDecoder: options.decoder, control: link, metrics: metrics, events: events,
                                  logger: logger, channel: channel, television: television, plays: plays)
         // Every group's events reach its TV, proof of play and the event stream, each
         // under the group's name, so that operators and play reports see every screen.

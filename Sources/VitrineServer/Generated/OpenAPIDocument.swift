@@ -886,6 +886,12 @@ paths:
                 recentErrors: ["slides[4] (images/broken.jpg): not a JPEG file (it looks like PNG); showing the placeholder"]
                 vitrineVersion: 0.1.0
                 screen: "on"
+                refusedPictures:
+                  - file: images/menu.heic
+                    reason: "decoding stopped: it took longer than 30 s"
+                    lastRefused: "2026-11-27T09:12:03Z"
+                    refusals: 1
+                    heldBack: true
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -926,6 +932,7 @@ paths:
                       configVersion: 3f9a2c71d04be815
                       uptimeSeconds: 12.5
                       recentErrors: []
+                      refusedPictures: []
                       vitrineVersion: 0.1.0
                       screen: "on"
                       schedule: null
@@ -945,6 +952,7 @@ paths:
                       configVersion: 3f9a2c71d04be815
                       uptimeSeconds: 12.4
                       recentErrors: []
+                      refusedPictures: []
                       vitrineVersion: 0.1.0
                       screen: "on"
                       schedule: null
@@ -1028,6 +1036,54 @@ paths:
                     issues:
                       - path: slide
                         message: must be a slide index, a whole number from 0 to 1000000
+  /api/v1/pictures/retry:
+    post:
+      tags: [control]
+      operationId: retryRefusedPictures
+      summary: Try refused pictures again
+      description: |
+        Pictures are decoded in sandboxed helper processes (docs/threat-model.md, "Decoding sandbox"). A picture that
+        made a helper stop (a crash, its memory or CPU limit, its deadline) is held back: no output decodes it again
+        until an operator asks here, or the file changes. This forgets the refusals of `file` (every refused picture's
+        without it) and has every display loop decode the slides whose pictures failed anew. The status lists refused
+        pictures (`refusedPictures`).
+      security:
+        - bearerAuth: []
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/PictureRetry"
+            examples:
+              one:
+                value: {file: images/menu.heic}
+              every:
+                value: {}
+      responses:
+        "202":
+          description: Accepted; each display loop decodes its failed slides at its next turn.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/PictureRetryAccepted"
+              example:
+                retried: 1
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
+        "422":
+          description: The body is neither empty nor a JSON object with at most `file`, a non-empty string.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "unknown key files"
+                issues:
+                  - path: files
+                    message: "unknown key (known keys: file)"
   /api/v1/power:
     get:
       tags: [control]
@@ -2068,7 +2124,7 @@ components:
     Status:
       type: object
       additionalProperties: false
-      required: [slide, slideCount, playing, pausedBecause, output, inputDevices, configVersion, uptimeSeconds, recentErrors, vitrineVersion, screen]
+      required: [slide, slideCount, playing, pausedBecause, output, inputDevices, configVersion, uptimeSeconds, recentErrors, vitrineVersion, screen, refusedPictures]
       properties:
         slide:
           type: integer
@@ -2137,6 +2193,50 @@ components:
           nullable: true
           allOf:
             - $ref: "#/components/schemas/AttractStatus"
+        refusedPictures:
+          type: array
+          description: The pictures the decoding sandbox refused, newest first, at most 64 (`POST /api/v1/pictures/retry`).
+          maxItems: 64
+          items:
+            $ref: "#/components/schemas/RefusedPicture"
+    RefusedPicture:
+      type: object
+      additionalProperties: false
+      required: [file, reason, lastRefused, refusals, heldBack]
+      properties:
+        file:
+          type: string
+          description: The picture as the configuration names it.
+        reason:
+          type: string
+          description: "Why, as the decoder words it, or why its helper stopped (\"decoding stopped: it took longer than 30 s\")."
+          example: "decoding stopped: the decoder crashed (SIGSEGV), most likely on a damaged or hostile file, or over its memory limit"
+        lastRefused:
+          type: string
+          format: date-time
+        refusals:
+          type: integer
+          minimum: 1
+        heldBack:
+          type: boolean
+          description: True when it stopped a helper and is not decoded again until an operator asks, or the file changes.
+    PictureRetry:
+      type: object
+      additionalProperties: false
+      properties:
+        file:
+          type: string
+          minLength: 1
+          description: The picture to try again, as the configuration names it; every refused picture without it.
+    PictureRetryAccepted:
+      type: object
+      additionalProperties: false
+      required: [retried]
+      properties:
+        retried:
+          type: integer
+          minimum: 0
+          description: How many held-back refusals were forgotten; every failed slide is decoded again either way.
     AttractStatus:
       type: object
       additionalProperties: false

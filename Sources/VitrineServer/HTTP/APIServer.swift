@@ -35,6 +35,7 @@ public enum APIServer {
         ConfigRoutes(kiosk: kiosk).add(to: routes)
         AssetRoutes(kiosk: kiosk).add(to: routes)
         StatusRoutes(kiosk: kiosk).add(to: routes)
+        PictureRoutes(kiosk: kiosk).add(to: routes)
         OutputRoutes(kiosk: kiosk).add(to: routes)
         PowerRoutes(kiosk: kiosk).add(to: routes)
         OverrideRoutes(kiosk: kiosk).add(to: routes)

@@ -43,7 +43,8 @@ struct StatusRoutes {
             schedule: status.schedule.map(ScheduleStatusBody.init), override: status.override.map(OverrideBody.init),
             channel: kiosk.channel.map { ChannelStatusBody($0, wall: WallClock.now()) },
             tv: kiosk.television.map { TelevisionStatusBody($0.status) },
-            attract: status.attract.map { AttractStatusBody($0, now: now) })
+            attract: status.attract.map { AttractStatusBody($0, now: now) },
+            refusedPictures: kiosk.slideDecoder.refusedPictures.map(RefusedPictureBody.init))
     }
 
     private func control(_ request: Request) async throws -> Response {

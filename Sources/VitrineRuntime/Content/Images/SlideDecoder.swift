@@ -18,6 +18,33 @@ public protocol SlideDecoder: Sendable {
     /// The store's queue has gone idle: scratch memory kept between decodes
     /// may go back to the system.
     func releaseScratch()
+
+    /// The pictures refused so far, newest first: what the status lists.
+    var refusedPictures: [RefusedPicture] { get }
+
+    /// An operator's "try again": forgets the refusals of `file` (every
+    /// file's when nil), so that the next decode tries it. Returns how many.
+    func retry(file: String?) -> Int
+}
+
+/// A picture the decoder refused, as the status lists it.
+public struct RefusedPicture: Hashable, Sendable {
+    /// The file as the configuration names it.
+    public var file: String
+    public var reason: String
+    /// Wall time of the last refusal, in nanoseconds since the epoch.
+    public var lastRefused: Int64
+    public var refusals: Int
+    /// Not decoded again until an operator retries it: it stopped a decoding helper.
+    public var heldBack: Bool
+
+    public init(file: String, reason: String, lastRefused: Int64, refusals: Int, heldBack: Bool) {
+        self.file = file
+        self.reason = reason
+        self.lastRefused = lastRefused
+        self.refusals = refusals
+        self.heldBack = heldBack
+    }
 }
 
 extension SlideDecoder {
@@ -49,6 +76,11 @@ public final class InProcessSlideDecoder: SlideDecoder, @unchecked Sendable {
     public func releaseScratch() {
         lock.withLock { workspace = nil }
     }
+
+    /// In process nothing is held back: a failed slide is simply a failure (`SlideFrameStore`).
+    public var refusedPictures: [RefusedPicture] { [] }
+
+    public func retry(file: String?) -> Int { 0 }
 
     /// Whether a workspace is held now (for tests).
     public var holdsScratch: Bool { lock.withLock { workspace != nil } }

@@ -146,6 +146,18 @@ public final class SlideFrameStore: @unchecked Sendable {
         for slide in toDecode { queue.async { self.decode(slide) } }
     }
 
+    /// An operator asked for refused pictures to be tried again: each failed
+    /// slide decodes anew when it is next wanted (at once if it is), and so
+    /// does a failed placeholder.
+    public func retryFailed() {
+        let (failed, placeholderToDecode) = lock.withLock { () -> ([Int: SlideRequest], Bool) in
+            if case .failed = book.placeholderState { book.placeholderState = .absent }
+            return (Dictionary(uniqueKeysWithValues: book.failures.keys.map { ($0, book.requests[$0]) }), updatePlaceholder())
+        }
+        if placeholderToDecode { queue.async { self.decodePlaceholder() } }
+        replace(failed)
+    }
+
     public func state(of slide: Int) -> State {
         lock.withLock {
             if let frame = book.frames[slide] { return .ready(frame) }

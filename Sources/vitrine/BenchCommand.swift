@@ -1,4 +1,5 @@
 import ArgumentParser
+import VitrineSandbox
 import FoundationEssentials
 import Glibc
 import VitrineConfig
@@ -178,6 +179,35 @@ struct DecodeBench: ParsableCommand {
               + "(libheif decodes at full size, resampled row by row); median of \(runs) runs")
         print("")
         Self.table(heifResults, tools: heifTools, reference: "heif-convert")
+        try Self.sandboxTable([("JPEG", request), ("WebP", webpRequest), ("GIF", gifRequest), ("HEIC", heicRequest)], runs: runs)
+    }
+
+    /// What the decoding sandbox costs: each picture decoded in this process and
+    /// through a helper (`SandboxedSlideDecoder`, one warm helper), side by side
+    /// in one run, and the memory of this process and of the helper beside it.
+    static func sandboxTable(_ pictures: [(name: String, request: SlideRequest)], runs: Int) throws {
+        let pool = DecodePool(size: 1)
+        let sandboxed = SandboxedSlideDecoder(pool: pool)
+        let inProcess = InProcessSlideDecoder()
+        print("")
+        print("The same pictures decoded in this process and in a sandboxed helper (seccomp, address-space limit; the frame "
+              + "written into shared memory), side by side; median of \(runs) rounds")
+        print("")
+        print("| picture | in process ms | sandboxed helper ms | helper vs in process |")
+        print("| --- | ---: | ---: | ---: |")
+        for (name, request) in pictures {
+            let timed = try timeSideBySide([
+                { _ in _ = try inProcess.picture(for: request, frameStorage: nil) },
+                { _ in _ = try sandboxed.picture(for: request, frameStorage: nil) },
+            ], references: [0, 0], rounds: runs, warmup: 2)
+            print("| \(name) | \(format(timed[0].milliseconds)) | \(format(timed[1].milliseconds)) | \(format(timed[1].ratio, decimals: 2))x |")
+        }
+        let own = ChildProcess.ownMemory()
+        print("")
+        for helper in pool.helperMemory() {
+            print("Memory: this process \(format(Double(own.resident) / 1024)) MiB resident (peak \(format(Double(own.peak) / 1024))); "
+                  + "the helper \(format(Double(helper.residentKiB) / 1024)) MiB resident after its jobs (peak \(format(Double(helper.peakKiB) / 1024)))")
+        }
     }
 
     struct Results {

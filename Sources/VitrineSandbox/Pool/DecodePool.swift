@@ -50,6 +50,22 @@ public final class DecodePool: @unchecked Sendable {
     /// How many helpers have been started in this pool's life.
     public var helpersStarted: Int { lock.withLock { started } }
 
+    /// The resident memory of each helper waiting for work, now and at its peak
+    /// (`VmRSS`, `VmHWM` in /proc/PID/status), in KiB: for the benchmarks.
+    public func helperMemory() -> [(residentKiB: Int, peakKiB: Int)] {
+        idleHelperIDs.compactMap { pid in
+            guard let bytes = try? FileIO.read("/proc/\(pid)/status", limit: 64 << 10) else { return nil }
+            var fields: [String: Int] = [:]
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                fields[String(parts[0])] = Int(parts[1].split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+            }
+            guard let resident = fields["VmRSS"], let peak = fields["VmHWM"] else { return nil }
+            return (resident, peak)
+        }
+    }
+
     /// The process ids of the helpers waiting for work (for tests).
     var idleHelperIDs: [pid_t] { lock.withLock { idle.map(\.pid) } }
 

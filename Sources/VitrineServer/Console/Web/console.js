@@ -731,6 +731,7 @@
       $('#recent-errors-box').hidden = errors.length === 0;
       $('#recent-errors').replaceChildren(...errors.map((text) => element('li', {text})));
       if (currentSlideOnScreen() !== before) markCurrentSlide();
+      renderRefusedPictures(status.refusedPictures || []);
       renderSchedule(status.schedule);
       renderTelevision(status.tv);
       renderOverride(state.outputs.length > 1 ? groups.map((group) => group.status.override) : [status.override]);
@@ -739,6 +740,31 @@
         $('#status').textContent = error.message;
         $('#status').classList.add('offline');
       }
+    }
+  }
+
+  /// The pictures the decoding sandbox refused, each with its reason and a way to try it again.
+  function renderRefusedPictures(pictures) {
+    $('#refused-pictures-box').hidden = pictures.length === 0;
+    $('#refused-pictures').replaceChildren(...pictures.map((picture) => {
+      const retry = element('button', {type: 'button', text: 'Try again'});
+      retry.addEventListener('click', () => retryPictures(picture.file));
+      const held = picture.heldBack ? ' Held back until you try it again.' : '';
+      return element('li', {},
+        element('strong', {text: picture.file}), ` ${picture.reason} (${localTime(picture.lastRefused)}).${held} `, retry);
+    }));
+  }
+
+  /// Asks the kiosk to decode refused pictures again: one file, or every one.
+  async function retryPictures(file) {
+    $('#refused-pictures-error').textContent = '';
+    try {
+      await api('POST', '/pictures/retry', {
+        body: JSON.stringify(file ? {file} : {}), headers: {'Content-Type': 'application/json'},
+      });
+      await refreshStatus();
+    } catch (error) {
+      $('#refused-pictures-error').textContent = error.message;
     }
   }
 
@@ -1052,6 +1078,7 @@
   function start() {
     $('#login-form').addEventListener('submit', submitLogin);
     $('#logout').addEventListener('click', () => signOut());
+    $('#retry-pictures').addEventListener('click', () => retryPictures(null));
     $('#save').addEventListener('click', save);
     $('#reload').addEventListener('click', () => reload(false));
     $('#rollback').addEventListener('click', rollback);

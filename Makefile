@@ -61,6 +61,7 @@ unit-test: deps
 remote-test: unit-test
 	python3 Tests/Remote/crash_test.py .build/debug/vitrine
 	python3 Tests/Remote/descriptor_test.py .build/debug/vitrine
+	python3 Tests/Remote/hostile_picture_test.py .build/debug/vitrine --hold 40
 
 console-test: unit-test
 	python3 Tests/Console/console_test.py .build/debug/vitrine
@@ -150,6 +151,7 @@ soak: deps
 	swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine
 	python3 Tests/Soak/soak.py --self-test
 	python3 Tests/Soak/soak.py .build-static/release/vitrine --minutes $(SOAK_MINUTES)
+	python3 Tests/Remote/hostile_picture_test.py .build-static/release/vitrine --hold 600
 
 # Memory growth per operation (Tests/Soak/per_op.py): pushes, screenshots, SSE reconnects,
 # transitions, channel versions and status requests, thousands of each at many times the

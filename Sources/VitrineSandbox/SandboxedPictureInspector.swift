@@ -13,19 +13,21 @@ public struct SandboxedPictureInspector: PictureInspector {
 
     public init(pool: DecodePool) { self.pool = pool }
 
-    public func inspect(file path: String, maxPixels: Int) throws -> InspectedImage {
+    public func inspect(file path: String, named name: String, maxPixels: Int) throws -> InspectedImage {
         let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
-        return try inspected(pool.runOrRefuse(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor]))
+        let key = RefusalBook.key(of: try file.status())
+        return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor], key: key, name: name))
     }
 
-    public func inspect(bytes: [UInt8], maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
+    public func inspect(bytes: [UInt8], named name: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
         let sealed: SealedBytes
         do {
             sealed = try SealedBytes(bytes)
         } catch {
             throw .undecodable("\(error)")
         }
-        return try inspected(pool.runOrRefuse(.inspect(maxPixels: maxPixels), descriptors: [sealed.descriptor]))
+        let key = RefusalBook.key(of: bytes)
+        return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [sealed.descriptor], key: key, name: name))
     }
 
     public func thumbnail(bytes: [UInt8], bounds: PixelSize, maxPixels: Int) throws -> [UInt8] {
@@ -70,6 +72,30 @@ public struct SandboxedPictureInspector: PictureInspector {
 }
 
 extension DecodePool {
+    /// `runOrRefuse`, for a picture that may be held back: one that stopped a
+    /// helper before is refused at once, and one that stops a helper now is
+    /// held back (`RefusalBook`), so a download served again, or the same
+    /// upload sent again, does not cost another helper. Every refusal is listed.
+    func runHoldingBack(_ job: DecodeJob, descriptors: [Int32], key: RefusedPictures.Key, name: String)
+        throws(ImageInspection.Failure) -> DecodeReply {
+        if let held = refusals.heldBack(key) { throw .undecodable(RefusalBook.heldBackReason(held)) }
+        let reply: DecodeReply
+        do {
+            reply = try run(job, descriptors: descriptors)
+        } catch {
+            refusals.record(key, file: name, reason: error.description, heldBack: error.blamesPicture)
+            throw .undecodable(error.description)
+        }
+        // A picture the decoder refused is listed too (a URL slide's download, say), but not held back:
+        // refusing it again costs one ordinary decode.
+        if case .refused(_, let message) = reply {
+            refusals.record(key, file: name, reason: message, heldBack: false)
+        } else {
+            refusals.decoded(key)
+        }
+        return reply
+    }
+
     /// `run`, with a helper's stop as the picture's failure to decode.
     func runOrRefuse(_ job: DecodeJob, descriptors: [Int32]) throws(ImageInspection.Failure) -> DecodeReply {
         do {

@@ -9,13 +9,9 @@ import VitrineSystem
 /// the kiosk gets a frame or a `SlideError` naming the file and the reason.
 public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
     public let pool: DecodePool
-    private let lock = PoolLock()
-    private var refused = RefusedPictures()
-    private let wallClock: @Sendable () -> Int64
 
-    public init(pool: DecodePool, wallClock: @escaping @Sendable () -> Int64 = { WallClock.nanoseconds() }) {
+    public init(pool: DecodePool) {
         self.pool = pool
-        self.wallClock = wallClock
     }
 
     public func picture(for request: SlideRequest, frameStorage: PixelStorage?) throws(SlideError) -> DecodedSlide {
@@ -27,22 +23,19 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
         } catch {
             throw SlideError(file: request.file, reason: .file(error))
         }
-        let key = RefusedPictures.Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                      modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
-        if let held = lock.withLock({ refused.heldBack(key) }) {
-            throw SlideError(file: request.file, reason: .isolated("\(held.reason); not tried again until an operator asks"))
+        let key = RefusalBook.key(of: info)
+        if let held = pool.refusals.heldBack(key) {
+            throw SlideError(file: request.file, reason: .isolated(RefusalBook.heldBackReason(held)))
         }
         do {
             let decoded = try decode(file, request: request, frameStorage: frameStorage)
-            lock.withLock { refused.decoded(key) }
+            pool.refusals.decoded(key)
             return decoded
         } catch let stop as HelperStop {
-            let now = wallClock()
-            lock.withLock { refused.record(key, file: request.file, reason: stop.description, heldBack: stop.blamesPicture, now: now) }
+            pool.refusals.record(key, file: request.file, reason: stop.description, heldBack: stop.blamesPicture)
             throw SlideError(file: request.file, reason: .isolated(stop.description))
         } catch let error as SlideError {
-            let now = wallClock()
-            lock.withLock { refused.record(key, file: request.file, reason: error.reasonDescription, heldBack: false, now: now) }
+            pool.refusals.record(key, file: request.file, reason: error.reasonDescription, heldBack: false)
             throw error
         } catch {
             throw SlideError(file: request.file, reason: .isolated("\(error)"))
@@ -61,11 +54,12 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
     public func releaseScratch() {}
 
     /// The pictures refused so far, newest first (for the status).
-    public var refusedPictures: [RefusedPicture] { lock.withLock { refused.list } }
+    /// Every picture the pool refused (uploads and downloads too), newest first.
+    public var refusedPictures: [RefusedPicture] { pool.refusals.list }
 
     /// An operator's "try again" for `file`, or for every refused picture.
     @discardableResult
-    public func retry(file: String?) -> Int { lock.withLock { refused.retry(file: file) } }
+    public func retry(file: String?) -> Int { pool.refusals.retry(file: file) }
 
     private func decode(_ file: borrowing OpenFile, request: SlideRequest, frameStorage: PixelStorage?) throws -> DecodedSlide {
         let frameBytes = Self.largestFrameBytes(request)

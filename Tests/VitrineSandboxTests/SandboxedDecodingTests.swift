@@ -89,6 +89,28 @@ struct SandboxedDecodingTests {
         #expect(pool.helpersStarted > startedBefore)
     }
 
+    @Test("a download that stopped a helper is held back by its bytes: served again, it costs no helper until retried")
+    func inspectionHeldBack() throws {
+        let pool = SandboxFixtures.pool(HelperLimits(deadline: .milliseconds(150)))
+        let inspector = SandboxedPictureInspector(pool: pool)
+        let bytes = try FileIO.read(SandboxFixtures.path("Tests/VitrineHEIFTests/Fixtures/tiled-48mp-irot.heic"))
+        let url = "http://example.test/big.heic"
+        let first = #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(bytes: bytes, named: url, maxPixels: 100_000_000) }
+        #expect(first == .undecodable("decoding stopped: it took longer than 0.2 s"))
+        let started = pool.helpersStarted
+        let again = #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(bytes: bytes, named: url, maxPixels: 100_000_000) }
+        #expect(again == .undecodable("decoding stopped: it took longer than 0.2 s; not tried again until an operator asks"))
+        #expect(pool.helpersStarted == started)
+        #expect(pool.refusals.list.map(\.file) == [url])
+        // Other bytes are inspected as before.
+        let fine = try inspector.inspect(bytes: try FileIO.read(SandboxFixtures.path("deploy/demo/images/05-square.jpg")), named: "square",
+                                         maxPixels: 100_000_000)
+        #expect(fine.kind == .jpeg)
+        #expect(pool.refusals.retry(file: url) == 1)
+        #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(bytes: bytes, named: url, maxPixels: 100_000_000) }
+        #expect(pool.helpersStarted > started)
+    }
+
     @Test("a helper killed in the middle of a decode costs that picture only")
     func killed() async throws {
         let pool = SandboxFixtures.pool()

@@ -11,6 +11,8 @@ import VitrineSystem
 public final class DecodePool: @unchecked Sendable {
     public let limits: HelperLimits
     public let size: Int
+    /// The pictures refused by this pool's helpers, and those held back.
+    public let refusals: RefusalBook
     private let executable: String
     private let lock = PoolLock()
     private var idle: [HelperProcess] = []
@@ -23,8 +25,10 @@ public final class DecodePool: @unchecked Sendable {
     ///     this process's own (`/proc/self/exe`, which still names the binary
     ///     this process runs after a package upgrade replaced the file).
     ///   - size: how many helpers may decode at once.
-    public init(executable: String = "/proc/self/exe", size: Int = 2, limits: HelperLimits = HelperLimits()) {
+    public init(executable: String = "/proc/self/exe", size: Int = 2, limits: HelperLimits = HelperLimits(),
+                refusals: RefusalBook = RefusalBook()) {
         self.executable = executable
+        self.refusals = refusals
         self.size = max(1, size)
         self.limits = limits
     }

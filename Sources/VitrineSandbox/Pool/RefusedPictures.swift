@@ -8,20 +8,14 @@ import VitrineRuntime
 /// Pure: the caller passes the wall time of each event, and the book keeps
 /// the latest `capacity` entries, so what a peer can add to it is bounded.
 public struct RefusedPictures: Sendable {
-    /// A file as it was when refused: a replaced file (another inode, size or
-    /// modification time) is a new picture and is tried.
-    public struct Key: Hashable, Sendable {
-        public var device: UInt64
-        public var inode: UInt64
-        public var size: Int64
-        public var modified: Int64
-
-        public init(device: UInt64, inode: UInt64, size: Int64, modified: Int64) {
-            self.device = device
-            self.inode = inode
-            self.size = size
-            self.modified = modified
-        }
+    /// A picture as it was when refused.
+    public enum Key: Hashable, Sendable {
+        /// A file on disk: a replaced file (another inode, size or modification
+        /// time) is a new picture and is tried.
+        case file(device: UInt64, inode: UInt64, size: Int64, modified: Int64)
+        /// Bytes in memory (a download, before it is kept): their SHA-256, so
+        /// the same bytes served again are not decoded again.
+        case content(sha256: [UInt8])
     }
 
     public typealias Entry = RefusedPicture

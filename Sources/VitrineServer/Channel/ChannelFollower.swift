@@ -412,7 +412,7 @@ public final class ChannelFollower: Sendable {
         let image: InspectedImage
         do {
             let pictures = self.pictures
-            image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, maxPixels: maxPixels) }
+            image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, named: url, maxPixels: maxPixels) }
         } catch let failure as ImageInspection.Failure {
             let reason: String
             switch failure { case .notAnImage(let text), .undecodable(let text), .overPixelLimit(let text): reason = text }

@@ -87,7 +87,7 @@ struct AssetRoutes {
         let image: InspectedImage
         do {
             // Mapped, not read: the staged picture is decoded from the page cache.
-            image = try await kiosk.offload { [kiosk] in try kiosk.pictures.inspect(file: upload.path, maxPixels: maxPixels) }
+            image = try await kiosk.offload { [kiosk] in try kiosk.pictures.inspect(file: upload.path, named: label, maxPixels: maxPixels) }
         } catch let failure as ImageInspection.Failure {
             switch failure {
             case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG, PNG, WebP, GIF or HEIF")

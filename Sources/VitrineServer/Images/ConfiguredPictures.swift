@@ -69,7 +69,7 @@ public enum ConfiguredPictures {
             // costs page cache, not heap, and a file cut short while it is
             // mapped (SIGBUS) ends that helper, never the check or a kiosk.
             do {
-                _ = try pictures.inspect(file: file, maxPixels: maxPixels)
+                _ = try pictures.inspect(file: file, named: file, maxPixels: maxPixels)
                 return nil
             } catch let failure as ImageInspection.Failure {
                 return failure.problem

@@ -160,7 +160,7 @@ public final class URLImageFetcher: Sendable {
                 let bytes = body ?? []
                 let maxPixels = self.maxPixels
                 let pictures = self.pictures
-                let image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, maxPixels: maxPixels) }
+                let image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, named: url, maxPixels: maxPixels) }
                 let name = URL(string: url)?.lastPathComponent ?? "download"
                 let (asset, created) = try await NIOThreadPool.singleton.runIfActive { [store] in
                     try store.assets.add(bytes, image: image, name: name.isEmpty ? "download" : name)

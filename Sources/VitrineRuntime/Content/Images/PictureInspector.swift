@@ -8,11 +8,13 @@ import VitrineSystem
 /// decodes, like the slides', never run in the process that drives the
 /// screen; `InProcessPictureInspector` runs `ImageInspection` here, for tests.
 public protocol PictureInspector: Sendable {
-    /// Decodes all of the picture at `path` (`ImageInspection.inspect`).
+    /// Decodes all of the picture at `path` (`ImageInspection.inspect`);
+    /// `name` is what refusals call it (an upload's name, a configured path).
     /// - Throws: `ImageInspection.Failure`, or `SystemError` when it cannot be opened.
-    func inspect(file path: String, maxPixels: Int) throws -> InspectedImage
-    /// Decodes all of `bytes` (`ImageInspection.inspect`).
-    func inspect(bytes: [UInt8], maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage
+    func inspect(file path: String, named name: String, maxPixels: Int) throws -> InspectedImage
+    /// Decodes all of `bytes` (`ImageInspection.inspect`); `name` is what
+    /// refusals call it (a URL, a channel's picture).
+    func inspect(bytes: [UInt8], named name: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage
     /// A PNG of the picture within `bounds` (`ImageInspection.thumbnail`).
     func thumbnail(bytes: [UInt8], bounds: PixelSize, maxPixels: Int) throws -> [UInt8]
     /// Why the picture whose first bytes are `head` cannot be shown, from its
@@ -25,11 +27,11 @@ public protocol PictureInspector: Sendable {
 public struct InProcessPictureInspector: PictureInspector {
     public init() {}
 
-    public func inspect(file path: String, maxPixels: Int) throws -> InspectedImage {
+    public func inspect(file path: String, named name: String, maxPixels: Int) throws -> InspectedImage {
         try ImageInspection.inspect(try MappedFile(path), maxPixels: maxPixels)
     }
 
-    public func inspect(bytes: [UInt8], maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
+    public func inspect(bytes: [UInt8], named name: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
         try ImageInspection.inspect(bytes, maxPixels: maxPixels)
     }
 

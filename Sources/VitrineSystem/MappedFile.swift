@@ -1,5 +1,4 @@
 import Glibc
-import VitrineSystem
 
 /// A file's bytes mapped read-only (`mmap` with `PROT_READ`, `MAP_PRIVATE`),
 /// unmapped (`munmap`) when the last reference goes.

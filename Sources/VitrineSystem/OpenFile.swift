@@ -1,5 +1,5 @@
 import Glibc
-public import SystemPackage
+import SystemPackage
 
 /// An open file with one owner: the descriptor, the path it was opened with
 /// (which every error names), and the calls it goes through. Non-copyable, so

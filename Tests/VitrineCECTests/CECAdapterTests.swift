@@ -19,7 +19,7 @@ import SystemPackage
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for name in ["cec10", "cec2", "cec0", "cecx", "card0", "cec"] {
-            FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: nil)
+            _ = FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: nil)
         }
         #expect(CECAdapter.adapterPaths(in: directory) == ["\(directory)/cec0", "\(directory)/cec2", "\(directory)/cec10"])
         #expect(CECAdapter.adapterPaths(in: "\(directory)/missing").isEmpty)

@@ -83,7 +83,7 @@ struct TemporaryFile {
 
     init(_ bytes: [UInt8]) {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-strip-\(UUID().uuidString).jpg").path
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
     }
 

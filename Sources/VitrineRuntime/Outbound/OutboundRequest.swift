@@ -157,14 +157,14 @@ public enum OutboundRequest {
                 var raw = ipv4.pointee.sin_addr
                 let bytes = withUnsafeBytes(of: &raw) { Array($0) }
                 guard inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil else { return nil }
-                return (bytes, String(cString: text))
+                return (bytes, String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             }
         case AF_INET6:
             return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
                 var raw = ipv6.pointee.sin6_addr
                 let bytes = withUnsafeBytes(of: &raw) { Array($0) }
                 guard inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count)) != nil else { return nil }
-                return (bytes, String(cString: text))
+                return (bytes, String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             }
         default:
             return nil

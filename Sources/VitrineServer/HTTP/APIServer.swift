@@ -60,16 +60,7 @@ public enum APIServer {
             idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds))
         var server: HTTPServerBuilder = .http1(configuration: http1)
         if let tls {
-            do {
-                let certificates = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
-                let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-                var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: certificates, privateKey: .privateKey(key))
-                // NIOSSL's default floor is TLS 1.0; nothing a kiosk's operators use needs less than 1.2.
-                configuration.minimumTLSVersion = .tlsv12
-                server = try .tls(.http1(configuration: http1), tlsConfiguration: configuration)
-            } catch {
-                throw ConfigError(source: nil, issues: [ConfigIssue(path: "api.tls", message: "cannot load \(tls.certificate) and \(tls.key): \(error)")])
-            }
+            server = try .tls(.http1(configuration: http1), tlsConfiguration: APITLSConfiguration.server(tls))
         }
         return Application(
             router: router(kiosk, token: token, connections: connections), server: server,

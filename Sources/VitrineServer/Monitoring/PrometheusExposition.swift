@@ -118,8 +118,13 @@ enum PrometheusExposition {
         if let connections {
             out.metric("vitrine_api_connections_open", "gauge", "API connections open now.", "\(connections.open)")
             out.metric("vitrine_api_connections_limit", "gauge", "API connections allowed at once.", "\(connections.limit)")
+            out.metric("vitrine_api_connections_per_source_limit", "gauge",
+                       "API connections allowed at once from one IPv4 address or IPv6 /64.", "\(connections.limitPerSource)")
             out.metric("vitrine_api_connections_refused_total", "counter",
-                       "Connections closed as soon as accepted because the limit was reached.", "\(connections.refused)")
+                       "Connections closed as soon as accepted because the limit, or their source's share of it, was reached.",
+                       "\(connections.refused)")
+            out.metric("vitrine_api_connections_refused_for_share_total", "counter",
+                       "Those of the refused connections whose source held its whole share.", "\(connections.refusedForShare)")
         }
         return out.text
     }

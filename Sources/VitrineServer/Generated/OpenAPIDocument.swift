@@ -17,11 +17,14 @@ info:
       the same route and needs the same token. An address that fails to authenticate 10 times in a row is then
       allowed one try every 6 s; meanwhile its requests answer 429 with `Retry-After`, token or not (loopback
       peers are never throttled). Failures and refusals are counted in `/metrics`.
-    - The server holds at most a bounded number of connections (from the process's descriptor limit, at most 512);
-      one past the cap is closed as soon as it is accepted. A connection with no request in progress for 30 s, or
-      whose request body stalls for 15 s, is closed. The token is the
+    - The server holds at most a bounded number of connections (from the process's descriptor limit, at most 512),
+      and a quarter of them (at least 8) from one IPv4 address or IPv6 /64; one past either is closed as soon as it
+      is accepted. A connection with no request in progress for 30 s, whose request headers take more than 10 s
+      from their first byte, whose request body stalls for 15 s, or whose body arrives slower than 1 KiB/s over a
+      10 s window (after 10 s), is closed. An answer given before the request's body was read (a 401, 413, 429, …)
+      carries `Connection: close`, and the connection is closed after it. The token is the
       configuration's `api.token` (at least 16 characters), or else one generated on first start into
-      `<stateDir>/api-token` (mode 0600) and logged once.
+      `<stateDir>/api-token` (mode 0600); the log names that file, never the token.
     - Every 4xx and 5xx response has a JSON body `{"error": "<one clear sentence>"}`. A configuration or control body
       that fails validation (422) adds `issues`, one per problem, each with the key path it is at.
     - A path asked with a method it does not list here answers 405 with an `Allow` header naming the methods it
@@ -402,7 +405,7 @@ paths:
                     previousVersion: 3f9a2c71d04be815
                     changed: false
         "400":
-          description: '`If-Match` is neither `*` nor a version in double quotes.'
+          description: '`If-Match` is neither `*` nor a version in double quotes, or the query has a parameter other than `output` (matched after percent-decoding; nothing is changed).'
           content:
             application/json:
               schema:
@@ -505,6 +508,8 @@ paths:
                 version: a0c4e9d2b7f61358
                 previousVersion: 3f9a2c71d04be815
                 changed: true
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -654,6 +659,8 @@ paths:
                 $ref: "#/components/schemas/Error"
               example:
                 error: "alert.jpg was not stored: the kiosk's disk has 70.2 MiB free; storing 8.0 MiB more would leave less than its floor of 64.0 MiB (api.minimumFreeSpace)"
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -992,6 +999,8 @@ paths:
                 $ref: "#/components/schemas/ControlAccepted"
               example:
                 accepted: next
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -1093,6 +1102,8 @@ paths:
                     type: string
                     enum: ["on", "off"]
               example: {requested: "off"}
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -1237,6 +1248,8 @@ paths:
                 $ref: "#/components/schemas/Error"
               example:
                 error: "alert.jpg was not stored: the kiosk's disk has 70.2 MiB free; storing 8.0 MiB more would leave less than its floor of 64.0 MiB (api.minimumFreeSpace)"
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -1357,6 +1370,8 @@ paths:
       responses:
         "204":
           description: Ended.
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -1608,6 +1623,20 @@ components:
       example: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
 
   responses:
+    UnknownQueryParameter:
+      description: >-
+        The query has a parameter this operation does not take (names are matched after percent-decoding, so
+        `outpu%74` is `output`). Nothing is changed: an operation that changes state never ignores a parameter, so a
+        misspelt `output` cannot widen a command meant for one output to every output. `issues` names the parameter.
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/Error"
+          example:
+            error: "unknown query parameter outptu: DELETE /api/v1/override takes only output"
+            issues:
+              - path: outptu
+                message: is not a query parameter of this operation
     UnknownOutput:
       description: '`output` names no output this kiosk drives (names are matched exactly: `HDMI-A-1`, not `hdmi-a-1`). `outputs` lists those it does; it is empty on a display without a connector name (headless).'
       content:
@@ -1681,7 +1710,7 @@ components:
             error: "this kiosk follows the channel https://origin.example/channels/lobby: publish to the channel instead, or set channel.allowLocalPush: true in its local configuration file"
             channel: https://origin.example/channels/lobby
     BadAssetID:
-      description: The id is not 64 hexadecimal digits.
+      description: The id is not 64 hexadecimal digits; or, on DELETE, the query has a parameter (DELETE takes none, and ignores none).
       content:
         application/json:
           schema:
@@ -2208,7 +2237,7 @@ components:
     ChannelStatus:
       type: object
       additionalProperties: false
-      required: [url, group, device, state, version, published, appliedAt, ageSeconds, lastReached, allowLocalPush, pending, refused, lastError]
+      required: [url, group, device, state, version, published, appliedAt, ageSeconds, lastReached, allowLocalPush, rootExpires, pending, refused, lastError]
       properties:
         url:
           type: string
@@ -2255,6 +2284,15 @@ components:
           type: integer
           minimum: 0
           description: The `root.json` version whose keys sign the channel's manifests; 0 while the local file's `channel.keys` do (docs/fleet.md).
+        rootExpires:
+          type: string
+          format: date-time
+          nullable: true
+          description: >-
+            With `channel.root`: when the trust in that root (or in `channel.keys`, version 0) ends: the root's
+            `expires`, or a year after the kiosk first trusted a root without one. Past it, no update is taken
+            (`refused.reason` is `root-expired`) until the origin serves a newer root. Null without `channel.root`,
+            or before the first poll.
         pending:
           type: object
           nullable: true
@@ -2277,7 +2315,11 @@ components:
           properties:
             reason:
               type: string
-              enum: [bad-signature, unknown-key, malformed, expired, not-newer, blob-mismatch, blob-unusable]
+              enum: [bad-signature, unknown-key, malformed, expired, not-newer, blob-mismatch, blob-unusable, root-expired, clock-untrusted]
+              description: >-
+                Why. `root-expired` and `clock-untrusted` (with `channel.root`) refuse every update, whatever the
+                origin serves: the trusted root has expired and no newer one is served, or the wall clock cannot be
+                believed yet (before this build's date, or stepped back without time synchronisation); `version` is null.
             version:
               type: integer
               minimum: 0

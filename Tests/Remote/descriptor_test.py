@@ -150,12 +150,25 @@ class Checks:
         if not ok:
             self.failures.append(name)
 
+    def finish(self, test, kiosk):
+        """The verdict; on a failure, the kiosk's log is kept and named and the exit status is 1."""
+        print(f"{test} test: {'FAIL' if self.failures else 'PASS'}")
+        if self.failures:
+            print(f"kiosk log: {kiosk.log_path}")
+            sys.exit(1)
+        shutil.rmtree(kiosk.work, ignore_errors=True)
 
-def main():
+
+def arguments(hold):
+    """The binary (the debug build by default) and --hold SECONDS (`hold` by default)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build/debug/vitrine"))
-    parser.add_argument("--hold", type=float, default=12.0)
-    args = parser.parse_args()
+    parser.add_argument("--hold", type=float, default=hold)
+    return parser.parse_args()
+
+
+def main():
+    args = arguments(hold=12.0)
     raise_own_descriptor_limit()
     kiosk = Kiosk(args.binary, "vitrine-descriptors-")
     port = kiosk.port
@@ -212,11 +225,7 @@ def main():
         for connection in sockets:
             connection.close()
         kiosk.stop()
-    print(f"descriptor test: {'FAIL' if check.failures else 'PASS'}")
-    if check.failures:
-        print(f"kiosk log: {kiosk.log_path}")
-        sys.exit(1)
-    shutil.rmtree(kiosk.work, ignore_errors=True)
+    check.finish("descriptor", kiosk)
 
 
 if __name__ == "__main__":

@@ -19,17 +19,14 @@ sets an emergency override, reads it back and ends it. It checks that:
 
     Tests/Remote/isolation_test.py [BINARY] [--hold SECONDS]
 """
-import argparse
 import http.client
 import json
 import os
-import shutil
 import socket
-import sys
 import threading
 import time
 
-from descriptor_test import CAP, PICTURES, ROOT, TOKEN, Checks, Kiosk, get, raise_own_descriptor_limit
+from descriptor_test import CAP, PICTURES, TOKEN, Checks, Kiosk, arguments, raise_own_descriptor_limit
 
 # ServerLimits.share(of: 384): a quarter of the cap.
 SHARE = CAP // 4
@@ -126,10 +123,7 @@ class Attacker:
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build/debug/vitrine"))
-    parser.add_argument("--hold", type=float, default=16.0)
-    args = parser.parse_args()
+    args = arguments(hold=16.0)
     raise_own_descriptor_limit()
     kiosk = Kiosk(args.binary, "vitrine-isolation-")
     port = kiosk.port
@@ -183,11 +177,7 @@ def main():
         if attacker.running:
             attacker.stop()
         kiosk.stop()
-    print(f"isolation test: {'FAIL' if check.failures else 'PASS'}")
-    if check.failures:
-        print(f"kiosk log: {kiosk.log_path}")
-        sys.exit(1)
-    shutil.rmtree(kiosk.work, ignore_errors=True)
+    check.finish("isolation", kiosk)
 
 
 if __name__ == "__main__":

@@ -144,6 +144,9 @@ paths:
         Healthy when the display thread itself answers: the server asks it for a ping, which it answers at its
         next turn (it is woken for it). No answer within 3 seconds is a stalled display loop. A kiosk that drives
         several output groups has a display thread for each; all are asked at once, and each is listed in `outputs`.
+        No token is needed. Without one, the outputs are numbered in group order (`"1"`, `"2"`; "the display thread
+        of output 2"), not named; with a valid token they carry their connectors' names. Concurrent calls share one
+        probe, and an answer in which every thread answered is reused for a second.
       responses:
         "200":
           description: The display loop is running.
@@ -170,7 +173,9 @@ paths:
       operationId: getMetrics
       summary: Prometheus metrics
       description: |
-        Prometheus text exposition format 0.0.4:
+        Prometheus text exposition format 0.0.4. No token is needed; without one, a kiosk with several output groups
+        labels them by number in group order (`output="1"`), with a valid token by name (`output="HDMI-A-1"`). The heap
+        figures are read at most once a second.
 
         | metric | type | meaning |
         |---|---|---|
@@ -2048,7 +2053,7 @@ components:
       properties:
         output:
           type: string
-          description: The group's name, its leading output's connector (`HDMI-A-1`).
+          description: The group's name, its leading output's connector (`HDMI-A-1`), with the token; without it, the group's number in group order (`"1"`).
         status:
           type: string
           enum: [ok, stalled]

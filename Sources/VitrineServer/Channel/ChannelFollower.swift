@@ -292,8 +292,9 @@ public final class ChannelFollower: Sendable {
             let root = snapshot.root
             return rootTrust.withLock { $0.hold(clock: clock, buildDate: buildDate, clockSynchronized: synchronized, root: root) }
         }
-        if case .clockUntrusted? = hold() {
-            record(.refused(hold()!, version: nil))
+        // The clock first: without it neither the root's expiry nor a fetched root's can be judged.
+        if let held = hold(), case .clockUntrusted = held {
+            record(.refused(held, version: nil))
             return false
         }
         let (changed, trust) = rootTrust.withLock { trust in (trust.believe(clock, clockSynchronized: synchronized), trust) }

@@ -2,6 +2,7 @@ import Glibc
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 import Testing
 @testable import VitrineServer
 
@@ -36,7 +37,8 @@ struct PeerIsolationTests {
         #expect(other == 200, "another address is answered while the first holds its share")
         #expect(otherMs < 1000, "answered in \(otherMs) ms")
         #expect(secondFromFirst == nil, "the first address gets nothing more while it holds its share")
-        let metrics = try await RawHTTP.offPool { try RawHTTP.body(port: port, target: "/metrics") }
+        // From the other address: the first one's sockets may not all be gone from the server yet.
+        let metrics = try await RawHTTP.offPool { try RawHTTP.body(port: port, target: "/metrics", from: "127.0.0.2") }
         #expect(metrics.contains("\nvitrine_api_connections_per_source_limit 8\n"), "\(metrics)")
         await server.stop()
     }
@@ -53,20 +55,61 @@ struct PeerIsolationTests {
         #expect(SourceAddressGroup.key(nil) == "local")
     }
 
-    @Test func aSourceGetsAQuarterOfTheCapAtLeastEightAtMostHalf() {
+    @Test func aSourceGetsAQuarterOfTheCapAtLeastEightAtMostHalf() throws {
         #expect(ServerLimits.share(of: 384) == 96)
         #expect(ServerLimits.share(of: 512) == 128)
         #expect(ServerLimits.share(of: 22) == 8)
         #expect(ServerLimits.share(of: 16) == 8)
         #expect(ServerLimits.share(of: 8) == 4)
-        let limiter = ConnectionLimiter(limit: 3, limitPerSource: 2)
-        #expect(limiter.acquire(source: "a") && limiter.acquire(source: "a"))
-        #expect(!limiter.acquire(source: "a"), "a holds its share")
-        #expect(limiter.acquire(source: "b"))
-        #expect(!limiter.acquire(source: "c"), "the cap is full")
-        limiter.release(source: "a")
-        #expect(limiter.acquire(source: "c"))
-        #expect(limiter.snapshot == .init(open: 3, limit: 3, limitPerSource: 2, refused: 2, refusedForShare: 1))
+        let limiter = ConnectionLimiter(limit: 3, limitPerSource: 2, guaranteedPerSource: 0)
+        let a = limiter.acquire(source: "a", close: {})
+        #expect(a != nil && limiter.acquire(source: "a", close: {}) != nil)
+        #expect(limiter.acquire(source: "a", close: {}) == nil, "a holds its share")
+        #expect(limiter.acquire(source: "b", close: {}) != nil)
+        #expect(limiter.acquire(source: "c", close: {}) == nil, "the cap is full")
+        limiter.release(try #require(a))
+        #expect(limiter.acquire(source: "c", close: {}) != nil)
+        #expect(limiter.snapshot == .init(open: 3, limit: 3, limitPerSource: 2, refused: 2, refusedForShare: 1, evicted: 0))
+    }
+
+    /// With the cap full, a source holding fewer than its guarantee gets a place:
+    /// the oldest connection of the source holding the most is closed for it.
+    /// Sources at their guarantee, or only above it, take none from each other.
+    @Test func aFullCapMakesRoomForASourceBelowItsGuarantee() throws {
+        let closed = Mutex<[String]>([])
+        let limiter = ConnectionLimiter(limit: 6, limitPerSource: 4, guaranteedPerSource: 1)
+        var places: [String: ConnectionLimiter.Place] = [:]
+        for name in ["a1", "a2", "a3", "b1", "b2", "c1"] {
+            places[name] = limiter.acquire(source: String(name.prefix(1)), close: { closed.withLock { $0.append(name) } })
+        }
+        #expect(places.count == 6 && limiter.snapshot.open == 6)
+        #expect(limiter.acquire(source: "d", close: {}) != nil)
+        #expect(closed.withLock { $0 } == ["a1"], "the oldest of the source holding the most")
+        #expect(limiter.acquire(source: "d", close: {}) == nil, "d has its guarantee: the cap refuses it")
+        #expect(limiter.acquire(source: "b", close: {}) == nil, "b is above its guarantee")
+        limiter.release(try #require(places["a1"]))
+        #expect(limiter.snapshot.open == 6, "the evicted connection's place was given away already")
+        #expect(limiter.snapshot.evicted == 1 && limiter.snapshot.refused == 2)
+    }
+
+    /// Two addresses hold their whole shares and so fill the cap: a third still gets an answer.
+    @Test func aThirdSourceIsAnsweredWhenTwoFillTheCap() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let (server, port) = try await ConnectionLimitTests.serve(harness, limits: ServerLimits(maximumConnections: 16, idleTimeout: .seconds(20)))
+        let (third, closedForIt) = try await RawHTTP.offPool {
+            var sockets: [Int32] = []
+            for source in ["127.0.0.1", "127.0.0.2"] {
+                for _ in 0..<8 { sockets.append(try RawHTTP.connect(port: port, from: source)) }
+            }
+            defer { for fd in sockets { close(fd) } }
+            usleep(300_000)
+            let third = try? RawHTTP.status(port: port, method: "GET", target: "/healthz", from: "127.0.0.3")
+            return (third, RawHTTP.closed(among: sockets, within: 1000).count)
+        }
+        #expect(third == 200, "the third address is answered")
+        #expect(closedForIt == 1, "one connection of the first two was closed for it")
+        await server.stop()
     }
 
     static let shortLimits: ServerLimits = {

@@ -130,8 +130,8 @@ enum MonotonicMilliseconds {
 
 extension RawHTTP {
     /// The body of a GET on its own connection.
-    static func body(port: Int, target: String) throws -> String {
-        let fd = try connect(port: port)
+    static func body(port: Int, target: String, from source: String? = nil) throws -> String {
+        let fd = try connect(port: port, from: source)
         defer { close(fd) }
         send(fd, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         let text = readAll(fd).text

@@ -19,7 +19,8 @@ info:
       peers are never throttled). Failures and refusals are counted in `/metrics`.
     - The server holds at most a bounded number of connections (from the process's descriptor limit, at most 512),
       and a quarter of them (at least 8) from one IPv4 address or IPv6 /64; one past either is closed as soon as it
-      is accepted. A connection with no request in progress for 30 s, whose request headers take more than 10 s
+      is accepted, except that while the cap is full, a source holding fewer than 4 connections gets one, and the
+      oldest connection of the source holding the most is closed for it. A connection with no request in progress for 30 s, whose request headers take more than 10 s
       from their first byte, whose request body stalls for 15 s, or whose body arrives slower than 1 KiB/s over a
       10 s window (after 10 s), is closed. An answer given before the request's body was read (a 401, 413, 429, …)
       carries `Connection: close`, and the connection is closed after it. The token is the

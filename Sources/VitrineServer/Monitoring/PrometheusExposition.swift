@@ -126,6 +126,9 @@ enum PrometheusExposition {
                        "\(connections.refused)")
             out.metric("vitrine_api_connections_refused_for_share_total", "counter",
                        "Those of the refused connections whose source held its whole share.", "\(connections.refusedForShare)")
+            out.metric("vitrine_api_connections_evicted_total", "counter",
+                       "Connections closed, the oldest of the source holding the most, to make room when the cap was full.",
+                       "\(connections.evicted)")
         }
         return out.text
     }

@@ -49,6 +49,11 @@ public struct ServerLimits: Sendable {
     /// The smallest share of the cap one source gets, so that a browser (which
     /// opens up to 6 connections to a host) and a command-line tool still fit.
     public static let minimumSourceShare = 8
+    /// Connections any source gets even when the cap is full (several sources
+    /// holding their shares): the oldest connection of the source holding the
+    /// most is closed for it (`ConnectionLimiter`). 4: an operator's tool needs
+    /// one, a browser's console a few.
+    public static let guaranteedPerSource = 4
 
     public init(maximumConnections: Int = ServerLimits.connections(forDescriptorLimit: ServerLimits.descriptorLimit()),
                 connectionsPerSource: Int? = nil,

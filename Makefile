@@ -62,6 +62,7 @@ remote-test: unit-test
 	python3 Tests/Remote/crash_test.py .build/debug/vitrine
 	python3 Tests/Remote/descriptor_test.py .build/debug/vitrine
 	python3 Tests/Remote/hostile_picture_test.py .build/debug/vitrine --hold 40
+	python3 Tests/Remote/isolation_test.py .build/debug/vitrine
 
 console-test: unit-test
 	python3 Tests/Console/console_test.py .build/debug/vitrine

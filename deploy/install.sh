@@ -274,7 +274,7 @@ api:
   listen: "0.0.0.0:8080"          # "127.0.0.1:8080" for local only, "off" for no API
   # token: "at least 16 characters"
   #   Without a token here, one is generated on first start into
-  #   /var/lib/vitrine/api-token (mode 0600) and logged once.
+  #   /var/lib/vitrine/api-token (mode 0600); the log names the file, never the token.
 EOF
 }
 

@@ -112,10 +112,13 @@ public enum ChannelFollowerEvent: Hashable, Sendable {
 public struct ChannelRootVersion: Hashable, Sendable {
     public var version: UInt64
     public var published: WallInstant
+    /// Nil for a root written before roots expired (`ChannelRootTrust` gives it a lifetime).
+    public var expires: WallInstant?
 
-    public init(version: UInt64, published: WallInstant) {
+    public init(version: UInt64, published: WallInstant, expires: WallInstant? = nil) {
         self.version = version
         self.published = published
+        self.expires = expires
     }
 }
 

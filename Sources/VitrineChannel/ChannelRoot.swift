@@ -15,8 +15,15 @@ import VitrineSystem
 ///       "format" : 1,
 ///       "version" : 2,
 ///       "published" : "2026-11-24T12:00:00Z",
+///       "expires" : "2027-11-24T12:00:00Z",
 ///       "keys" : [ "RWQ…" ]
 ///     }
+///
+/// `expires` bounds how long a kiosk trusts the root without hearing of a
+/// newer one: whoever controls the origin can withhold a rotation (answer 404,
+/// or keep serving the old root) only until then (`ChannelRootTrust`). A root
+/// written before roots had an expiry has none; a kiosk reads it, reports it,
+/// and lets it last `defaultLifetimeSeconds` from when it first took it.
 public struct ChannelRoot: Hashable, Sendable {
     public static let fileName = "root.json"
     public static let signatureFileName = "root.json.sig"
@@ -25,12 +32,21 @@ public struct ChannelRoot: Hashable, Sendable {
     /// Only ever increases; each increase replaces the signing keys.
     public var version: UInt64
     public var published: WallInstant
+    /// After this, the root is not trusted (nil: a root from before roots expired).
+    public var expires: WallInstant?
     /// The signify public keys' base64 lines, in order.
     public var keyLines: [String]
 
-    public init(version: UInt64, published: WallInstant, keyLines: [String]) {
+    /// How long a root lasts: `vitrine channel rotate`'s default, and what a
+    /// root without `expires` is given from when a kiosk first took it. A year:
+    /// the root key comes out of its safe once a year to sign the root again
+    /// (the same keys, the next version), and a withheld rotation is noticed within that.
+    public static let defaultLifetimeSeconds: Int64 = 365 * 86_400
+
+    public init(version: UInt64, published: WallInstant, expires: WallInstant? = nil, keyLines: [String]) {
         self.version = version
         self.published = published
+        self.expires = expires
         self.keyLines = keyLines
     }
 
@@ -46,12 +62,13 @@ public struct ChannelRoot: Hashable, Sendable {
     /// The file's bytes, as `vitrine channel rotate` writes them.
     public var json: [UInt8] {
         let keys = keyLines.map { "    \"\($0)\"" }.joined(separator: ",\n")
+        let expiresLine = expires.map { "\n  \"expires\" : \"\(RFC3339.format($0))\"," } ?? ""
         return Array("""
             {
               "type" : "\(Self.type)",
               "format" : 1,
               "version" : \(version),
-              "published" : "\(RFC3339.format(published))",
+              "published" : "\(RFC3339.format(published))",\(expiresLine)
               "keys" : [
             \(keys)
               ]
@@ -82,6 +99,13 @@ public struct ChannelRoot: Hashable, Sendable {
         guard case .string(let publishedText) = member("published"), let published = RFC3339.parse(publishedText) else {
             throw .malformed("\(fileName): published must be an RFC 3339 time")
         }
+        var expires: WallInstant?
+        if let node = member("expires") {
+            guard case .string(let text) = node, let instant = RFC3339.parse(text), instant > published else {
+                throw .malformed("\(fileName): expires must be an RFC 3339 time after published")
+            }
+            expires = instant
+        }
         guard case .array(let keyNodes) = member("keys"), !keyNodes.isEmpty else {
             throw .malformed("\(fileName): keys must list at least one signify public key (its base64 line)")
         }
@@ -95,11 +119,11 @@ public struct ChannelRoot: Hashable, Sendable {
             }
             lines.append(line)
         }
-        let known: Set = ["type", "format", "version", "published", "keys"]
+        let known: Set = ["type", "format", "version", "published", "expires", "keys"]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw .malformed("\(fileName): \(unknown.key) is not a format-1 root field")
         }
-        return ChannelRoot(version: version, published: published, keyLines: lines)
+        return ChannelRoot(version: version, published: published, expires: expires, keyLines: lines)
     }
 }
 
@@ -112,6 +136,8 @@ public enum ChannelRootRefusal: Error, Hashable, Sendable, CustomStringConvertib
     /// Not above the root already taken: nothing new when equal, a rollback
     /// to keys already replaced when lower.
     case notNewer(version: UInt64, current: UInt64)
+    /// Newer, but already past its own `expires`: taking it would trust keys for no time at all.
+    case expired(version: UInt64, at: WallInstant)
 
     public var description: String {
         switch self {
@@ -123,6 +149,8 @@ public enum ChannelRootRefusal: Error, Hashable, Sendable, CustomStringConvertib
             "root: version \(version) is the one already taken (nothing new)"
         case .notNewer(let version, let current):
             "root: version \(version) is older than version \(current), already taken (refused as a rollback to replaced keys)"
+        case .expired(let version, let at):
+            "root: version \(version) expired at \(RFC3339.format(at)) (sign a newer one with vitrine channel rotate)"
         }
     }
 }
@@ -137,9 +165,12 @@ public struct ChannelRootVerifier: Sendable {
         self.rootKeys = rootKeys
     }
 
-    /// - Parameter currentVersion: the root version taken so far (0: none, the
-    ///   configured `channel.keys`).
-    public func verify(root bytes: [UInt8], signature: [UInt8], currentVersion: UInt64) throws(ChannelRootRefusal) -> ChannelRoot {
+    /// - Parameters:
+    ///   - currentVersion: the root version taken so far (0: none, the
+    ///     configured `channel.keys`); only a newer one is taken.
+    ///   - now: the wall time, which a root must not have expired by; nil: not judged (a stored root read back at start).
+    public func verify(root bytes: [UInt8], signature: [UInt8], currentVersion: UInt64,
+                       now: WallInstant? = nil) throws(ChannelRootRefusal) -> ChannelRoot {
         do {
             _ = try SignatureCheck.verify(bytes, signature: signature, keys: rootKeys, file: ChannelRoot.fileName,
                                           signatureFile: ChannelRoot.signatureFileName)
@@ -151,6 +182,7 @@ public struct ChannelRootVerifier: Sendable {
         }
         let root = try ChannelRoot.parse(bytes)
         guard root.version > currentVersion else { throw .notNewer(version: root.version, current: currentVersion) }
+        if let now, let expires = root.expires, now >= expires { throw .expired(version: root.version, at: expires) }
         return root
     }
 }
@@ -158,9 +190,12 @@ public struct ChannelRootVerifier: Sendable {
 /// Writes a new `root.json` and its signature into a channel directory
 /// (`vitrine channel rotate`), with the offline root key.
 public enum ChannelRootPublisher {
-    /// - Parameter version: nil for the current root's version + 1 (1 when there is none).
+    /// - Parameters:
+    ///   - version: nil for the current root's version + 1 (1 when there is none).
+    ///   - lifetimeSeconds: how long after `now` the root expires.
     public static func publish(directory: String, rootKey: SignifySecretKey, signatureComment: String, signingKeys: [SignifyPublicKey],
-                               version: UInt64?, now: WallInstant) throws(ChannelPublishError) -> ChannelRoot {
+                               version: UInt64?, now: WallInstant,
+                               lifetimeSeconds: Int64 = ChannelRoot.defaultLifetimeSeconds) throws(ChannelPublishError) -> ChannelRoot {
         let rootPath = directory + "/" + ChannelRoot.fileName
         let signaturePath = directory + "/" + ChannelRoot.signatureFileName
         let previous = try ChannelPublisher.currentVersion(at: rootPath, required: version == nil)
@@ -168,7 +203,7 @@ public enum ChannelRootPublisher {
         let lines = signingKeys.map { key in
             String(String(decoding: key.fileBytes, as: UTF8.self).split(separator: "\n")[1])
         }
-        let root = ChannelRoot(version: version ?? (previous ?? 0) + 1, published: now, keyLines: lines)
+        let root = ChannelRoot(version: version ?? (previous ?? 0) + 1, published: now, expires: now + lifetimeSeconds, keyLines: lines)
         let bytes = root.json
         let signature: SignifySignature
         do {

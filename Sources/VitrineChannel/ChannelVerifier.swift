@@ -26,9 +26,17 @@ public enum ChannelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// A blob matches the manifest but is not a picture this kiosk can show
     /// (not a JPEG, PNG, WebP, GIF or HEIF, undecodable, over `decode.maxPixels`).
     case blobUnusable(path: String, reason: String)
+    /// No update is taken: the root of trust (`version`; 0: `channel.keys`)
+    /// expired at `at` (`assumed`: the default lifetime of a root without
+    /// `expires`), and the origin has served no newer one (`ChannelRootTrust`).
+    case rootExpired(version: UInt64, at: WallInstant, assumed: Bool)
+    /// No update is taken: the wall clock cannot be believed yet, so neither
+    /// can any expiry (`ChannelRootTrust`).
+    case clockUntrusted(String)
 
     /// Every code, for metrics that list each reason (also at zero).
-    public static let codes = ["bad-signature", "unknown-key", "malformed", "expired", "not-newer", "blob-mismatch", "blob-unusable"]
+    public static let codes = ["bad-signature", "unknown-key", "malformed", "expired", "not-newer", "blob-mismatch", "blob-unusable",
+                               "root-expired", "clock-untrusted"]
 
     public var code: String {
         switch self {
@@ -39,6 +47,8 @@ public enum ChannelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .malformed: "malformed"
         case .blobMismatch: "blob-mismatch"
         case .blobUnusable: "blob-unusable"
+        case .rootExpired: "root-expired"
+        case .clockUntrusted: "clock-untrusted"
         }
     }
 
@@ -60,6 +70,12 @@ public enum ChannelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
             "blob mismatch: \(mismatch)"
         case .blobUnusable(let path, let reason):
             "blob unusable: \(path): \(reason)"
+        case .rootExpired(let version, let at, let assumed):
+            (version == 0 ? "root expired: channel.keys, trusted without a root.json," : "root expired: root version \(version)")
+                + (assumed ? " has no expiry of its own and was trusted for a year, until " : " expired at ")
+                + "\(RFC3339.format(at)), and the origin serves no newer root.json (vitrine channel rotate): no update is taken until it does"
+        case .clockUntrusted(let reason):
+            "clock untrusted: \(reason); no update is taken until the clock is set"
         }
     }
 }

@@ -297,14 +297,17 @@ def monitoring_checks(guest, results, log, state_dir):
     deadline = time.monotonic() + 3 * TWO_INTERVAL
     while len(page_change_times(guest, log, "Virtual-2")) < 2 and time.monotonic() < deadline:
         time.sleep(0.5)
-    _, health = guest.run("printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' | nc -w 10 127.0.0.1 8080")
+    # With the token: without it, /healthz and /metrics number the outputs rather than name them.
+    authorization = f"Authorization: Bearer $(cat {state_dir}/api-token)\\r\\n"
+    _, health = guest.run(f"printf \"GET /healthz HTTP/1.0\\r\\n{authorization}\\r\\n\" | nc -w 10 127.0.0.1 8080")
     # The serial console echoes the command: the body is the line that starts a JSON object.
     body = next((line.strip() for line in health.splitlines() if line.strip().startswith("{")), "{}")
     try:
         listed = [(o.get("output"), o.get("status")) for o in json.loads(body).get("outputs", [])]
     except (ValueError, AttributeError):
         listed = []
-    _, metrics = guest.run("printf 'GET /metrics HTTP/1.0\\r\\n\\r\\n' | nc -w 10 127.0.0.1 8080 | grep -E '^vitrine_slide_changes_total'")
+    _, metrics = guest.run(f"printf \"GET /metrics HTTP/1.0\\r\\n{authorization}\\r\\n\" | nc -w 10 127.0.0.1 8080 "
+                           "| grep -E '^vitrine_slide_changes_total'")
     changes = {m.group(1): int(m.group(2)) for m in re.finditer(r'vitrine_slide_changes_total\{output="([^"]+)"\} (\d+)', metrics)}
     status, plays = api_request(guest, state_dir, "GET", "/api/v1/plays?output=Virtual-2")
     named = [play.get("output") for play in (plays or {}).get("plays", [])]

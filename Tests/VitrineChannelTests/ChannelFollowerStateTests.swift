@@ -147,6 +147,8 @@ struct SplitMix64: RandomNumberGenerator {
             (.malformed(ChannelManifestError(file: "channel.json", issues: [ConfigIssue(path: "version", message: "x")])), nil),
             (.blobMismatch(.tooLarge(ChannelBlob(sha256: String(repeating: "a", count: 64), size: 3))), 6),
             (.blobUnusable(path: "blobs/aa/aa", reason: "not a JPEG or PNG"), 6),
+            (.rootExpired(version: 2, at: wall, assumed: false), nil),
+            (.clockUntrusted("the clock is before this build's date"), nil),
         ]
         for (refusal, version) in refusals {
             d.pollWhenDue()

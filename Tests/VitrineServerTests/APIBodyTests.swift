@@ -244,7 +244,7 @@ struct APIBodyTests {
     static let sampleChannel = #"""
         {"url": "https://origin.example/channels/lobby", "group": "lobby", "device": null, "state": "downloading",
          "version": 7, "published": "2026-11-23T08:00:00Z", "appliedAt": "2026-11-23T08:00:05Z", "ageSeconds": 3600,
-         "lastReached": "2026-11-23T09:00:00Z", "allowLocalPush": false, "rootVersion": 0,
+         "lastReached": "2026-11-23T09:00:00Z", "allowLocalPush": false, "rootVersion": 0, "rootExpires": null,
          "pending": {"version": 8, "remainingPictures": 2},
          "refused": {"reason": "expired", "version": null, "at": "2026-11-23T09:00:00Z", "message": "the manifest expired"},
          "lastError": {"message": "the channel is off: no trusted key", "at": null}}

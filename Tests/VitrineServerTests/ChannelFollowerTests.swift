@@ -68,6 +68,8 @@ final class ChannelFixture: @unchecked Sendable {
         let applied = Mutex<[StoredConfiguration]>([])
         /// The wall clock the followers see: now, plus this many seconds.
         let clockOffset = Mutex<Int64>(0)
+        /// Whether the followers see a synchronised system clock.
+        let synchronized = Mutex(false)
     }
     let shared = Shared()
     static let policy = ChannelPollPolicy(interval: .milliseconds(100), jitter: .zero, backoffBase: .milliseconds(50),
@@ -123,7 +125,8 @@ final class ChannelFixture: @unchecked Sendable {
                                    seed: Result { () throws(ConfigError) in try ConfigLoader.load(file: seedFile) }, logger: logger)
         let shared = self.shared
         let follower = ChannelFollower(settings: settings ?? self.settings, store: store, pictures: InProcessPictureInspector(), logger: logger, policy: Self.policy,
-                                       wallClock: { WallClock.now() + shared.clockOffset.withLock { $0 } })
+                                       wallClock: { WallClock.now() + shared.clockOffset.withLock { $0 } },
+                                       clockSynchronized: { shared.synchronized.withLock { $0 } })
         follower.onApply { stored in shared.applied.withLock { $0.append(stored) } }
         return (follower, store)
     }
@@ -373,6 +376,81 @@ struct ChannelFollowerTests {
         try fixture.signer.sign(forged, comment: "x").fileBytes.write(to: fixture.channelDirectory + "/root.json.sig")
         await restarted.poll()
         #expect(restarted.snapshot.root?.version == 1)
+        await fixture.close()
+    }
+
+    /// With `channel.root`, the trusted root's expiry bounds how long the origin
+    /// can withhold a rotation: past it no update is taken (root-expired, in the
+    /// status), and a 404 for root.json does not help, until a newer root comes.
+    /// A clock that steps back without synchronisation takes none either
+    /// (clock-untrusted). A restart that lost the stored root does not trust
+    /// channel.keys again, nor an older root. Before, a root never expired and a 404 was always fine.
+    @Test func theRootsExpiryBoundsAWithheldRotationAndAnUntrustedClockTakesNothing() async throws {
+        let fixture = try await ChannelFixture()
+        let rootKey = SignifySecretKey.generate(comment: "lobby root")
+        var settings = fixture.settings
+        settings.rootKeys = [.inline(String(String(decoding: rootKey.publicKey.fileBytes, as: UTF8.self).split(separator: "\n")[1]))]
+        let newKey = SignifySecretKey.generate(comment: "lobby 2")
+        let day: Int64 = 86_400
+        func rotate(at now: WallInstant, lifetime: Int64) throws -> ChannelRoot {
+            try ChannelRootPublisher.publish(directory: fixture.channelDirectory, rootKey: rootKey, signatureComment: "verify with root.pub",
+                                             signingKeys: [newKey.publicKey], version: nil, now: now, lifetimeSeconds: lifetime)
+        }
+        func rootFiles() -> [String: Data] {
+            [ChannelRoot.fileName, ChannelRoot.signatureFileName].reduce(into: [:]) {
+                $0[$1] = FileManager.default.contents(atPath: fixture.channelDirectory + "/" + $1)
+            }
+        }
+        let firstRoot = try rotate(at: WallClock.now(), lifetime: 2 * day)
+        let firstRootFiles = rootFiles()
+        try fixture.publish(["green"], key: newKey)
+        let (follower, store) = try fixture.follower(settings: settings)
+        await follower.poll()
+        #expect(follower.snapshot.root?.version == 1 && follower.snapshot.applied?.version == 1)
+        #expect(ChannelStatusBody(follower, wall: WallClock.now()).rootExpires == firstRoot.expires.map(RFC3339.format))
+
+        // Three days on, the origin withholds the rotation (404): nothing newer is taken.
+        fixture.shared.clockOffset.withLock { $0 = 3 * day }
+        try FileManager.default.removeItem(atPath: fixture.channelDirectory + "/root.json")
+        try FileManager.default.removeItem(atPath: fixture.channelDirectory + "/root.json.sig")
+        try fixture.publish(["blue"], key: newKey, at: WallClock.now() + 3 * day)
+        await follower.poll()
+        #expect(follower.snapshot.lastRefusal?.refusal == .rootExpired(version: 1, at: firstRoot.expires!, assumed: false))
+        #expect(follower.snapshot.applied?.version == 1)
+        #expect(fixture.shownColours(store) == ["green"], "the screen keeps what it shows")
+        #expect(ChannelStatusBody(follower, wall: WallClock.now()).refused?.reason == "root-expired")
+        // The old root served again does not help either: not newer.
+        try fixture.restore(firstRootFiles)
+        await follower.poll()
+        #expect(follower.snapshot.lastRefusal?.refusal.code == "root-expired")
+
+        // The owner signs a newer root: updates flow again.
+        _ = try rotate(at: WallClock.now() + 3 * day, lifetime: 365 * day)
+        await follower.poll()
+        #expect(follower.snapshot.root?.version == 2)
+        #expect(follower.snapshot.applied?.version == 2 && fixture.shownColours(store) == ["blue"])
+
+        // The clock steps back two days, unsynchronised: nothing is taken, and the status says why.
+        fixture.shared.clockOffset.withLock { $0 = 1 * day }
+        try fixture.publish(["red"], key: newKey, at: WallClock.now())
+        await follower.poll()
+        #expect(follower.snapshot.lastRefusal?.refusal.code == "clock-untrusted")
+        #expect(follower.snapshot.applied?.version == 2)
+        // Synchronised, it is believed.
+        fixture.shared.synchronized.withLock { $0 = true }
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == 3 && fixture.shownColours(store) == ["red"])
+
+        // The stored root is lost and the origin serves the old root 1: neither it nor channel.keys is trusted.
+        try FileManager.default.removeItem(atPath: fixture.stateDirectory + "/channel-root.json")
+        try fixture.restore(firstRootFiles)
+        try fixture.publish(["blue"])
+        let (restarted, _) = try fixture.follower(settings: settings)
+        #expect(restarted.snapshot.root == nil)
+        await restarted.poll()
+        #expect(restarted.snapshot.root == nil, "root 1 is below the floor of 2")
+        #expect(restarted.snapshot.lastRefusal?.refusal.code == "unknown-key", "channel.keys do not come back")
+        #expect(fixture.shownColours(store) == ["red"])
         await fixture.close()
     }
 

@@ -25,7 +25,9 @@ struct ConnectionLimitTests {
     @Test func connectionsPastTheCapAreClosedAtOnceAndTheAPIAnswersAgainAfterwards() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        let (server, port) = try await Self.serve(harness, limits: ServerLimits(maximumConnections: 8, idleTimeout: .seconds(20)))
+        // The whole cap for one address here: its share is PeerIsolationTests' subject.
+        let (server, port) = try await Self.serve(harness, limits: ServerLimits(maximumConnections: 8, connectionsPerSource: 8,
+                                                                                 idleTimeout: .seconds(20)))
         let (closedAtOnce, status) = try await RawHTTP.offPool {
             var sockets: [Int32] = []
             for _ in 0..<30 { sockets.append(try RawHTTP.connect(port: port)) }

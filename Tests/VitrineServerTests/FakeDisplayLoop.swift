@@ -18,5 +18,22 @@ final class FakeDisplayLoop: DisplayLoopLink {
     var status: KioskStatus { state.withLock { $0.status } }
     func send(_ command: KioskCommand) { state.withLock { $0.sent.append(command) } }
     func requestFrame(reply: @escaping @Sendable (PixelImage) -> Void) { reply(PixelImage(size: PixelSize(width: 2, height: 2), fill: .black)) }
-    func ping(reply: @escaping @Sendable () -> Void) { reply() }
+    private let pingCount = Atomic(0)
+    private let delay = Mutex<Duration?>(nil)
+    /// How long a ping takes to be answered; nil: at once, on the caller's thread.
+    var pingDelay: Duration? {
+        get { delay.withLock { $0 } }
+        set { delay.withLock { $0 = newValue } }
+    }
+    /// Pings asked so far.
+    var pings: Int { pingCount.load(ordering: .relaxed) }
+
+    func ping(reply: @escaping @Sendable () -> Void) {
+        pingCount.add(1, ordering: .relaxed)
+        guard let pingDelay = self.pingDelay else { return reply() }
+        Task {
+            try? await Task.sleep(for: pingDelay)
+            reply()
+        }
+    }
 }

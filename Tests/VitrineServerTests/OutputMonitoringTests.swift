@@ -20,8 +20,8 @@ struct OutputMonitoringTests {
         }
         #expect(await harness.eventually { OutputRoutesTests.status(harness, "DSI-1")?.slideCount == 2 })
         try await harness.application().test(.router) { client in
-            func health() async throws -> (HTTPResponse.Status, [String: Any]) {
-                try await client.execute(uri: "/healthz", method: .get) { ($0.status, json($0.body)) }
+            func health(token: Bool = true) async throws -> (HTTPResponse.Status, [String: Any]) {
+                try await client.execute(uri: "/healthz", method: .get, headers: token ? authorized() : [:]) { ($0.status, json($0.body)) }
             }
             func outputs(_ answer: [String: Any]) -> [String] {
                 (answer["outputs"] as? [[String: Any]] ?? []).map { "\($0["output"] as? String ?? "?") \($0["status"] as? String ?? "?")" }
@@ -40,6 +40,10 @@ struct OutputMonitoringTests {
             #expect(outputs(answer) == ["HDMI-A-1 ok", "DSI-1 stalled"])
             #expect(answer["message"] as? String == "the display thread of DSI-1 did not answer within 3.0 seconds")
             #expect((answer["displayAnswerMs"] as? Int ?? 0) >= 3000)
+            // Without the token, the outputs are numbered, not named.
+            let (publicStatus, publicAnswer) = try await health(token: false)
+            #expect(publicStatus == .serviceUnavailable && outputs(publicAnswer) == ["1 ok", "2 stalled"])
+            #expect(publicAnswer["message"] as? String == "the display thread of output 2 did not answer within 3.0 seconds")
             let first = (answer["outputs"] as? [[String: Any]])?.first?["displayAnswerMs"] as? Int ?? .max
             #expect(first < 3000, "the first group answered on its own: \(first) ms")
 
@@ -60,6 +64,12 @@ struct OutputMonitoringTests {
             #expect(status == .accepted)
             #expect(await harness.eventually { metrics[1].metrics.snapshot.slideChanges == 1 })
             try await client.execute(uri: "/metrics", method: .get) { response in
+                // Without the token, the outputs are numbered in group order: no connector's name is public.
+                let text = String(buffer: response.body)
+                #expect(text.contains("vitrine_slide_changes_total{output=\"2\"} 1\n"))
+                #expect(!text.contains("DSI-1") && !text.contains("HDMI-A-1"), "\(text)")
+            }
+            try await client.execute(uri: "/metrics", method: .get, headers: authorized()) { response in
                 let text = String(buffer: response.body)
                 #expect(text.contains("vitrine_slide_changes_total{output=\"HDMI-A-1\"} 0\n"))
                 #expect(text.contains("vitrine_slide_changes_total{output=\"DSI-1\"} 1\n"))

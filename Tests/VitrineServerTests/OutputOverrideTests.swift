@@ -120,6 +120,36 @@ struct OutputOverrideTests {
         }
     }
 
+    /// A query key is percent-decoded before it is matched: `?outpu%74=DSI-1`
+    /// ends DSI-1's own override only. Before, the key was not decoded, so the
+    /// DELETE addressed the whole kiosk and ended every override. A key the
+    /// route does not take is 400 naming it, and ends nothing.
+    @Test func aPercentEncodedQueryKeyAddressesItsOutputAndAnUnknownKeyIsRefused() async throws {
+        let harness = try OutputRoutesTests.twoGroups()
+        defer { harness.close() }
+        #expect(await harness.eventually { Self.status(harness, "DSI-1")?.slideCount == 2 })
+        try await harness.application().test(.router) { client in
+            let everyOutput = try #require(try await Self.post(client, harness.directory + "/green.jpg").1["id"] as? String)
+            let own = try #require(try await Self.post(client, harness.directory + "/blue.jpg", output: "DSI-1").1["id"] as? String)
+            #expect(await harness.eventually { Self.status(harness, "DSI-1")?.override?.id == own })
+
+            let (misspelt, refusal) = try await OverrideRoutesTests.delete(client, "/api/v1/override?outptu=DSI-1")
+            #expect(misspelt == .badRequest)
+            #expect(refusal["error"] as? String == "unknown query parameter outptu: DELETE /api/v1/override takes only output")
+            #expect(try await Self.get(client, output: "DSI-1").1["id"] as? String == own, "nothing ended")
+
+            #expect(try await OverrideRoutesTests.delete(client, "/api/v1/override?outpu%74=DSI%2D1").0 == .noContent)
+            #expect(await harness.eventually { Self.status(harness, "DSI-1")?.override?.id == everyOutput })
+            #expect(Self.status(harness, "HDMI-A-1")?.override?.id == everyOutput, "the override for every output goes on")
+            #expect(try await Self.get(client).1["id"] as? String == everyOutput)
+
+            let control = try await client.execute(uri: "/api/v1/control?%6Futput=NOPE", method: .post,
+                                                   headers: authorized([.contentType: "application/json"]),
+                                                   body: ByteBuffer(string: #"{"command": "next"}"#)) { $0.status }
+            #expect(control == .notFound, "the decoded key names an output the kiosk does not drive")
+        }
+    }
+
     /// The display thread ends an output's own at its `until` by itself, and
     /// shows the override for every output there at once: nobody sends it again.
     @Test func anOutputsOwnEndingByItselfFallsBackToTheOneForEveryOutput() async throws {

@@ -26,10 +26,24 @@ enum RawHTTP {
         var description: String { "\(call): \(String(cString: strerror(errno)))" }
     }
 
-    /// A connected socket to 127.0.0.1:`port`, with `timeoutMs` on reads.
-    static func connect(port: Int, timeoutMs: Int = 20_000) throws -> Int32 {
+    /// A connected socket to 127.0.0.1:`port`, with `timeoutMs` on reads;
+    /// from `source` when given (127.0.0.2 is another peer on Linux's loopback).
+    static func connect(port: Int, timeoutMs: Int = 20_000, from source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SocketError(call: "socket", errno: errno) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let error = errno
+                close(fd)
+                throw SocketError(call: "bind", errno: error)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -71,8 +85,9 @@ enum RawHTTP {
     }
 
     /// One request on its own connection (`Connection: close`); the status code, or nil when the server closed without answering.
-    static func status(port: Int, method: String, target: String, headers: [String] = [], body: String = "") throws -> Int? {
-        let fd = try connect(port: port)
+    static func status(port: Int, method: String, target: String, headers: [String] = [], body: String = "",
+                       from source: String? = nil) throws -> Int? {
+        let fd = try connect(port: port, from: source)
         defer { close(fd) }
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for header in headers { request += header + "\r\n" }
@@ -115,8 +130,8 @@ enum MonotonicMilliseconds {
 
 extension RawHTTP {
     /// The body of a GET on its own connection.
-    static func body(port: Int, target: String) throws -> String {
-        let fd = try connect(port: port)
+    static func body(port: Int, target: String, from source: String? = nil) throws -> String {
+        let fd = try connect(port: port, from: source)
         defer { close(fd) }
         send(fd, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         let text = readAll(fd).text

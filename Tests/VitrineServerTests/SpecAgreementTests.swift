@@ -71,6 +71,28 @@ struct SpecAgreementTests {
     /// in code points, and its pattern) accepts it.
     /// A body JSON cannot carry is an error the middleware answers 500 and
     /// logs, never `{}` in its place.
+    /// Each state-changing operation takes exactly the query parameters the
+    /// spec lists for it (`KnownQueryKeys`), and no other route changes state.
+    @Test func stateChangingRoutesTakeTheSpecsQueryParameters() throws {
+        let spec = try Self.spec()
+        let paths = try #require(spec["paths"] as? [String: [String: Any]])
+        let shared = (spec["components"] as? [String: Any])?["parameters"] as? [String: [String: Any]] ?? [:]
+        var documented: [String] = []
+        for (path, operations) in paths {
+            for (method, operation) in operations where ["post", "put", "delete", "patch"].contains(method) {
+                let parameters = ((operation as? [String: Any])?["parameters"] as? [[String: Any]] ?? []).map { parameter in
+                    (parameter["$ref"] as? String).flatMap { shared[String($0.split(separator: "/").last ?? "")] } ?? parameter
+                }
+                let query = Set(parameters.filter { $0["in"] as? String == "query" }.compactMap { $0["name"] as? String })
+                let routerPath = RouterPath(path.replacingOccurrences(of: "{", with: ":").replacingOccurrences(of: "}", with: ""))
+                let taken = KnownQueryKeys.keys(try #require(HTTPRequest.Method(method.uppercased())), routerPath)
+                #expect(taken == query, "\(method.uppercased()) \(path): the spec lists \(query.sorted()), the server takes \(taken.sorted())")
+                if !query.isEmpty { documented.append("\(method.uppercased()) \(path)") }
+            }
+        }
+        #expect(documented.count == KnownQueryKeys.byRoute.count, "every route KnownQueryKeys lists is in the spec: \(documented)")
+    }
+
     @Test func anAnswerThatCannotBeEncodedIsAnErrorNotAnEmptyObject() async throws {
         // JSON has no infinity.
         #expect(throws: EncodingFailure.self) { try JSONResponse.make(.ok, encoding: ["value": Double.infinity]) }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 import VitrineConfig
+import VitrineSystem
 @testable import VitrineRuntime
 @testable import VitrineServer
 
@@ -11,13 +12,13 @@ import VitrineConfig
 struct StateStoreTests {
     let directory = NSTemporaryDirectory() + "vitrine-state-test-" + UUID().uuidString
 
-    func open(_ yaml: String?) throws -> StateStore {
+    func open(_ yaml: String?, logger: Logger = Logger(label: "test")) throws -> StateStore {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let file = directory + "/vitrine.yaml"
         if let yaml { try Array(yaml.utf8).write(to: file) } else { try? FileManager.default.removeItem(atPath: file) }
         let seed = Result { () throws(ConfigError) in try ConfigLoader.load(file: file) }
         return try StateStore(directory: directory + "/state", seedFile: file,
-                              seed: seed, logger: Logger(label: "test"))
+                              seed: seed, logger: logger)
     }
 
     @Test func theFileSeedsThenPushesWinUntilTheFileChanges() throws {
@@ -88,6 +89,29 @@ struct StateStoreTests {
         #expect(stat(directory + "/state/api-token", &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
         #expect(try store.apiToken(configured: "configured-token-123456") == "configured-token-123456")
+    }
+
+    /// A generated token is never written to the log, only the file that
+    /// holds it; on a read-only state directory it goes to the runtime
+    /// directory, and without one it is still not logged.
+    @Test func theGeneratedTokenIsNeverLoggedOnlyItsFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = CapturedLog()
+        let store = try open("{}", logger: log.logger)
+        let token = try store.apiToken(configured: nil)
+        #expect(!log.text.contains(token), "\(log.text)")
+        #expect(log.text.contains(directory + "/state/api-token"), "\(log.text)")
+
+        let runtime = directory + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let readOnlyLog = CapturedLog()
+        let readOnly = try open("{}", logger: readOnlyLog.logger)
+        let reason = "\(directory)/state cannot be written (Read-only file system)"
+        try readOnly.keep(generated: "runtime-token-0123456789", readOnlyReason: reason, runtimeDirectory: runtime)
+        #expect(try FileIO.read(runtime + "/api-token") == Array("runtime-token-0123456789\n".utf8))
+        try readOnly.keep(generated: "nowhere-token-0123456789", readOnlyReason: reason, runtimeDirectory: nil)
+        #expect(readOnlyLog.text.contains(runtime + "/api-token") && readOnlyLog.text.contains("set api.token"), "\(readOnlyLog.text)")
+        #expect(!readOnlyLog.text.contains("runtime-token") && !readOnlyLog.text.contains("nowhere-token"), "\(readOnlyLog.text)")
     }
 
     /// `vitrine push --token -abc...` would read the token as an option.

@@ -7,17 +7,24 @@ import Glibc
 /// as pictures come and go; bytes in use move only when something is allocated
 /// and not freed, which is what a leak does.
 public enum HeapStatistics {
-    /// Bytes allocated and not freed: small blocks (`uordblks`) plus blocks
-    /// mapped on their own (`hblkhd`, frames and decode buffers).
-    public static var bytesInUse: Int {
-        let info = mallinfo2()
-        return Int(info.uordblks) + Int(info.hblkhd)
+    /// Both figures from one `mallinfo2` call, which takes every arena's lock
+    /// in turn: read them together, not one call each.
+    public struct Sample: Sendable, Equatable {
+        /// Bytes allocated and not freed: small blocks (`uordblks`) plus blocks
+        /// mapped on their own (`hblkhd`, frames and decode buffers).
+        public var bytesInUse: Int
+        /// Bytes the allocator holds from the kernel: its arenas (`arena`) plus
+        /// the blocks mapped on their own.
+        public var bytesHeld: Int
+
+        public init(bytesInUse: Int, bytesHeld: Int) {
+            self.bytesInUse = bytesInUse
+            self.bytesHeld = bytesHeld
+        }
     }
 
-    /// Bytes the allocator holds from the kernel: its arenas (`arena`) plus
-    /// the blocks mapped on their own.
-    public static var bytesHeld: Int {
+    public static func sample() -> Sample {
         let info = mallinfo2()
-        return Int(info.arena) + Int(info.hblkhd)
+        return Sample(bytesInUse: Int(info.uordblks) + Int(info.hblkhd), bytesHeld: Int(info.arena) + Int(info.hblkhd))
     }
 }

@@ -70,6 +70,8 @@ public struct ChannelStatusBody: Codable, Hashable, Sendable {
     public var allowLocalPush: Bool
     /// The root.json version whose keys sign (0: the local file's `channel.keys`).
     public var rootVersion: UInt64
+    /// With `channel.root`: when the trust in the root that signs ends (`ChannelRootTrust`).
+    public var rootExpires: String?
     public var pending: Pending?
     public var refused: Refused?
     public var lastError: LastError?
@@ -89,6 +91,7 @@ public struct ChannelStatusBody: Codable, Hashable, Sendable {
         lastReached = state.lastReached.map(RFC3339.format)
         allowLocalPush = settings.allowLocalPush
         rootVersion = state.root?.version ?? 0
+        rootExpires = follower.rootExpiry.map(RFC3339.format)
         switch state.activity {
         case .downloading(let version, let remaining): pending = Pending(version: version, remainingPictures: remaining)
         case .ready(let version): pending = Pending(version: version, remainingPictures: 0)
@@ -105,7 +108,7 @@ public struct ChannelStatusBody: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case url, group, device, state, version, published, appliedAt, ageSeconds, lastReached, allowLocalPush, rootVersion
+        case url, group, device, state, version, published, appliedAt, ageSeconds, lastReached, allowLocalPush, rootVersion, rootExpires
         case pending, refused, lastError
     }
 
@@ -123,6 +126,7 @@ public struct ChannelStatusBody: Codable, Hashable, Sendable {
         try container.encode(lastReached, forKey: .lastReached)
         try container.encode(allowLocalPush, forKey: .allowLocalPush)
         try container.encode(rootVersion, forKey: .rootVersion)
+        try container.encode(rootExpires, forKey: .rootExpires)
         try container.encode(pending, forKey: .pending)
         try container.encode(refused, forKey: .refused)
         try container.encode(lastError, forKey: .lastError)

@@ -21,7 +21,8 @@ public struct HealthBody: Codable, Hashable, Sendable {
 
 /// One output group's display thread in `HealthBody`: `components/schemas/OutputHealth`.
 public struct OutputHealthBody: Codable, Hashable, Sendable {
-    /// The group's name: its leading output's connector.
+    /// The group's name, its leading output's connector, for a caller with the
+    /// token; its number in group order (from 1) for anyone else.
     public var output: String
     public var status: HealthBody.State
     /// Milliseconds its display thread took to answer; when stalled, how long the server waited.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import Logging
 import NIOPosix
 import Synchronization
@@ -30,6 +31,13 @@ public final class ChannelFollower: Sendable {
     /// The ETags of the `root.json` and signature taken last (not persisted:
     /// after a restart the first poll fetches them whole).
     private let rootETags = Mutex<(root: String?, signature: String?)>((nil, nil))
+    /// The root's version floor, lifetime and the last trusted time (`ChannelRootTrust`), kept in the state directory.
+    private let rootTrust: Mutex<ChannelRootTrust>
+    /// Whether the system clock is synchronised (systemd-timesyncd's flag file).
+    private let clockSynchronized: @Sendable () -> Bool
+    /// systemd-timesyncd creates this once it has set the clock from the network.
+    public static let timeSyncFlag = "/run/systemd/timesync/synchronized"
+    private var rootTrustPath: String { store.directory + "/" + ChannelRootTrust.fileName }
     private let logger: Logger
     private let wallClock: @Sendable () -> WallInstant
     private let state: Mutex<ChannelFollowerState>
@@ -62,19 +70,24 @@ public final class ChannelFollower: Sendable {
         var settled: Bool
     }
 
-    /// - Parameters:
-    ///   - policy: the poll policy; nil: the one `settings` asks for.
-    ///   - wallClock: the wall time, for expiry and the status (tests pass their own).
     /// Where each picture of a version is decoded before it is kept: the sandboxed helpers.
     private let pictures: any PictureInspector
 
+    /// - Parameters:
+    ///   - policy: the poll policy; nil: the one `settings` asks for.
+    ///   - wallClock: the wall time, for expiry and the status (tests pass their own).
+    ///   - clockSynchronized: whether the system clock is synchronised (tests pass their own).
     public init(settings: ChannelConfiguration, store: StateStore, pictures: any PictureInspector, logger: Logger, policy: ChannelPollPolicy? = nil,
-                wallClock: @escaping @Sendable () -> WallInstant = { WallClock.now() }) {
+                wallClock: @escaping @Sendable () -> WallInstant = { WallClock.now() },
+                clockSynchronized: @escaping @Sendable () -> Bool = { access(ChannelFollower.timeSyncFlag, F_OK) == 0 }) {
         self.pictures = pictures
         self.settings = settings
         self.store = store
         self.logger = logger
         self.wallClock = wallClock
+        self.clockSynchronized = clockSynchronized
+        let trustPath = store.directory + "/" + ChannelRootTrust.fileName
+        let trust = (try? FileIO.read(trustPath, limit: 64 << 10)).flatMap(ChannelRootTrust.parse) ?? ChannelRootTrust()
         origin = ChannelOrigin(timeout: settings.timeout, policy: store.current.configuration.api.outbound)
 
         let recordPath = store.directory + "/" + ChannelFollowRecord.fileName
@@ -107,14 +120,25 @@ public final class ChannelFollower: Sendable {
             if !rootKeys.isEmpty {
                 rootVerifier = ChannelRootVerifier(rootKeys: rootKeys)
                 root = Self.storedRoot(directory: store.directory, verifier: rootVerifier!, logger: logger)
-                if let root { verifier = ChannelVerifier(trustedKeys: root.keys) }
+                if let stored = root, stored.version < trust.versionFloor {
+                    logger.error("ignoring the stored root version \(stored.version): version \(trust.versionFloor) was taken already")
+                    root = nil
+                }
+                if let root {
+                    verifier = ChannelVerifier(trustedKeys: root.keys)
+                } else if trust.versionFloor > 0 {
+                    // A rotation replaced channel.keys (perhaps because they leaked): they do not come back
+                    // because the stored root is gone. Nothing signs until the origin's root is taken again.
+                    verifier = ChannelVerifier(trustedKeys: [])
+                    logger.error("channel \(settings.url): root version \(trust.versionFloor) was taken, and no usable copy of it is stored; manifests are refused until the origin's root.json is taken again")
+                }
             }
         } catch {
             (verifier, stopped) = (nil, error)
         }
         var state = ChannelFollowerState(policy: policy ?? ChannelPollPolicy(settings), applied: applied,
                                          reapplyAllowed: reapply && !settings.allowLocalPush,
-                                         root: root.map { ChannelRootVersion(version: $0.version, published: $0.published) },
+                                         root: root.map { ChannelRootVersion(version: $0.version, published: $0.published, expires: $0.expires) },
                                          now: MonotonicClock.now())
         if let stopped {
             var random = SystemRandomNumberGenerator()
@@ -123,6 +147,7 @@ public final class ChannelFollower: Sendable {
         }
         self.verifier = Mutex(verifier)
         self.rootVerifier = rootVerifier
+        self.rootTrust = Mutex(trust)
         self.state = Mutex(state)
     }
 
@@ -140,6 +165,13 @@ public final class ChannelFollower: Sendable {
 
     /// The proof-of-play URL of the version applied before this start, from the record.
     public var recordedPlaysUpload: String? { snapshot.applied?.playsUpload }
+
+    /// With `channel.root`: when the trust in the root that signs ends; nil without, or before the first poll.
+    public var rootExpiry: WallInstant? {
+        guard rootVerifier != nil else { return nil }
+        let root = snapshot.root
+        return rootTrust.withLock { $0.expiry(of: root) }
+    }
 
     /// The follower's state now, for status and metrics.
     public var snapshot: ChannelFollowerState { state.withLock { $0 } }
@@ -177,7 +209,7 @@ public final class ChannelFollower: Sendable {
     /// than the one taken, replacing the signing keys. False when the poll
     /// cannot go on (the origin could not be reached). A missing root.json is
     /// fine (none published yet); a refused one is logged and the keys stay.
-    private func refreshRoot(_ rootVerifier: ChannelRootVerifier) async -> Bool {
+    private func refreshRoot(_ rootVerifier: ChannelRootVerifier, now: WallInstant) async -> Bool {
         let rootURL = settings.url(of: ChannelRoot.fileName)
         let signatureURL = settings.url(of: ChannelRoot.signatureFileName)
         let etags = rootETags.withLock { $0 }
@@ -201,10 +233,11 @@ public final class ChannelFollower: Sendable {
             rootETags.withLock { $0 = (nil, nil) }
             return true
         }
-        let current = snapshot.root?.version ?? 0
+        // Below the floor never; the floor's own version again if the stored copy was lost.
+        let current = max(snapshot.root?.version ?? 0, rootTrust.withLock { $0.lowestAcceptableVersion } - 1)
         let root: ChannelRoot
         do {
-            root = try rootVerifier.verify(root: bytes, signature: signature, currentVersion: current)
+            root = try rootVerifier.verify(root: bytes, signature: signature, currentVersion: current, now: now)
         } catch {
             if case .notNewer(let version, _) = error, version == current {
                 rootETags.withLock { $0 = (rootETag, signatureETag) }
@@ -215,13 +248,21 @@ public final class ChannelFollower: Sendable {
             }
             return true
         }
+        let taken = ChannelRootVersion(version: root.version, published: root.published, expires: root.expires)
+        let trust = rootTrust.withLock { trust in
+            var after = trust
+            after.took(taken, at: now)
+            return after
+        }
         do {
-            try await NIOThreadPool.singleton.runIfActive { [rootPath, rootSignaturePath] in
+            try await NIOThreadPool.singleton.runIfActive { [rootPath, rootSignaturePath, rootTrustPath] in
                 // The signature first: a root without its signature is ignored at the
                 // next start, a signature without its root too, so either order is
                 // safe against a crash; this one never pairs a new root with an old signature.
                 try FileIO.writeAtomically(signature, to: rootSignaturePath, mode: 0o640)
                 try FileIO.writeAtomically(bytes, to: rootPath, mode: 0o640)
+                // Then the floor: a crash before it leaves the root stored, which is the floor again at the next start.
+                try FileIO.writeAtomically(trust.json, to: rootTrustPath, mode: 0o640)
             }
         } catch {
             // Not taken: a root that would not survive a restart would let the old
@@ -229,18 +270,60 @@ public final class ChannelFollower: Sendable {
             fail("cannot store root version \(root.version) in \(store.directory): \(error)")
             return false
         }
+        rootTrust.withLock { $0 = trust }
         verifier.withLock { $0 = ChannelVerifier(trustedKeys: root.keys) }
         rootETags.withLock { $0 = (rootETag, signatureETag) }
         // The pair fetched under the old keys is decided again under the new ones.
         lastPair.withLock { $0 = nil }
-        record(.rootTaken(ChannelRootVersion(version: root.version, published: root.published)))
+        record(.rootTaken(taken))
+        if root.expires == nil {
+            logger.warning("channel \(settings.url): root version \(root.version) has no expiry; trusted until \(RFC3339.format(now + ChannelRoot.defaultLifetimeSeconds)) (a year from now): sign a newer root with vitrine channel rotate")
+        }
+        return true
+    }
+
+    /// With `channel.root` set, before any manifest: whether the clock can be
+    /// believed, then the origin's root (a newer one is taken), then whether
+    /// the trusted root has expired (`ChannelRootTrust`). False when no update
+    /// may be taken now: the reason is a refusal the status reports, and the
+    /// screen keeps what it shows. A root.json the origin does not have (404)
+    /// is fine only until the trusted root expires.
+    private func mayUpdate(_ rootVerifier: ChannelRootVerifier) async -> Bool {
+        let clock = wallClock()
+        let synchronized = clockSynchronized()
+        let buildDate = WallInstant(secondsSinceEpoch: VitrineVersion.releaseFloorSecondsSinceEpoch)
+        func hold() -> ChannelRefusal? {
+            let root = snapshot.root
+            return rootTrust.withLock { $0.hold(clock: clock, buildDate: buildDate, clockSynchronized: synchronized, root: root) }
+        }
+        // The clock first: without it neither the root's expiry nor a fetched root's can be judged.
+        if let held = hold(), case .clockUntrusted = held {
+            record(.refused(held, version: nil))
+            return false
+        }
+        let (changed, trust) = rootTrust.withLock { trust in (trust.believe(clock, clockSynchronized: synchronized), trust) }
+        if changed {
+            do {
+                try await NIOThreadPool.singleton.runIfActive { [rootTrustPath] in
+                    try FileIO.writeAtomically(trust.json, to: rootTrustPath, mode: 0o640)
+                }
+            } catch {
+                // Kept in memory; a lost record costs at most the last trusted time or a root's first day.
+                logger.warning("channel \(settings.url): cannot store \(rootTrustPath): \(error)")
+            }
+        }
+        guard await refreshRoot(rootVerifier, now: clock) else { return false }
+        if let held = hold() {
+            record(.refused(held, version: nil))
+            return false
+        }
         return true
     }
 
     /// One poll: fetch, verify, download, apply; every outcome goes to the state.
     func poll() async {
         guard verifier.withLock({ $0 }) != nil, case .checking = record(.pollStarted).activity else { return }
-        if let rootVerifier, await !refreshRoot(rootVerifier) { return }
+        if let rootVerifier, await !mayUpdate(rootVerifier) { return }
         guard let verifier = verifier.withLock({ $0 }) else { return }
         let manifestURL = settings.url(of: ChannelManifest.fileName)
         let signatureURL = settings.url(of: ChannelManifest.signatureFileName)
@@ -502,7 +585,7 @@ public final class ChannelFollower: Sendable {
         switch refusal {
         case .notNewer(let version, _): version
         case .expired: try? ChannelManifest.parse(manifest).version
-        case .badSignature, .unknownKey, .malformed, .blobMismatch, .blobUnusable: nil
+        case .badSignature, .unknownKey, .malformed, .blobMismatch, .blobUnusable, .rootExpired, .clockUntrusted: nil
         }
     }
 

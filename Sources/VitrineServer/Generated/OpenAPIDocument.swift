@@ -17,11 +17,15 @@ info:
       the same route and needs the same token. An address that fails to authenticate 10 times in a row is then
       allowed one try every 6 s; meanwhile its requests answer 429 with `Retry-After`, token or not (loopback
       peers are never throttled). Failures and refusals are counted in `/metrics`.
-    - The server holds at most a bounded number of connections (from the process's descriptor limit, at most 512);
-      one past the cap is closed as soon as it is accepted. A connection with no request in progress for 30 s, or
-      whose request body stalls for 15 s, is closed. The token is the
+    - The server holds at most a bounded number of connections (from the process's descriptor limit, at most 512),
+      and a quarter of them (at least 8) from one IPv4 address or IPv6 /64; one past either is closed as soon as it
+      is accepted, except that while the cap is full, a source holding fewer than 4 connections gets one, and the
+      oldest connection of the source holding the most is closed for it. A connection with no request in progress for 30 s, whose request headers take more than 10 s
+      from their first byte, whose request body stalls for 15 s, or whose body arrives slower than 1 KiB/s over a
+      10 s window (after 10 s), is closed. An answer given before the request's body was read (a 401, 413, 429, …)
+      carries `Connection: close`, and the connection is closed after it. The token is the
       configuration's `api.token` (at least 16 characters), or else one generated on first start into
-      `<stateDir>/api-token` (mode 0600) and logged once.
+      `<stateDir>/api-token` (mode 0600); the log names that file, never the token.
     - Every 4xx and 5xx response has a JSON body `{"error": "<one clear sentence>"}`. A configuration or control body
       that fails validation (422) adds `issues`, one per problem, each with the key path it is at.
     - A path asked with a method it does not list here answers 405 with an `Allow` header naming the methods it
@@ -141,6 +145,9 @@ paths:
         Healthy when the display thread itself answers: the server asks it for a ping, which it answers at its
         next turn (it is woken for it). No answer within 3 seconds is a stalled display loop. A kiosk that drives
         several output groups has a display thread for each; all are asked at once, and each is listed in `outputs`.
+        No token is needed. Without one, the outputs are numbered in group order (`"1"`, `"2"`; "the display thread
+        of output 2"), not named; with a valid token they carry their connectors' names. Concurrent calls share one
+        probe, and an answer in which every thread answered is reused for a second.
       responses:
         "200":
           description: The display loop is running.
@@ -167,7 +174,9 @@ paths:
       operationId: getMetrics
       summary: Prometheus metrics
       description: |
-        Prometheus text exposition format 0.0.4:
+        Prometheus text exposition format 0.0.4. No token is needed; without one, a kiosk with several output groups
+        labels them by number in group order (`output="1"`), with a valid token by name (`output="HDMI-A-1"`). The heap
+        figures are read at most once a second.
 
         | metric | type | meaning |
         |---|---|---|
@@ -402,7 +411,7 @@ paths:
                     previousVersion: 3f9a2c71d04be815
                     changed: false
         "400":
-          description: '`If-Match` is neither `*` nor a version in double quotes.'
+          description: '`If-Match` is neither `*` nor a version in double quotes, or the query has a parameter other than `output` (matched after percent-decoding; nothing is changed).'
           content:
             application/json:
               schema:
@@ -505,6 +514,8 @@ paths:
                 version: a0c4e9d2b7f61358
                 previousVersion: 3f9a2c71d04be815
                 changed: true
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -654,6 +665,8 @@ paths:
                 $ref: "#/components/schemas/Error"
               example:
                 error: "alert.jpg was not stored: the kiosk's disk has 70.2 MiB free; storing 8.0 MiB more would leave less than its floor of 64.0 MiB (api.minimumFreeSpace)"
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -1000,6 +1013,8 @@ paths:
                 $ref: "#/components/schemas/ControlAccepted"
               example:
                 accepted: next
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -1149,6 +1164,8 @@ paths:
                     type: string
                     enum: ["on", "off"]
               example: {requested: "off"}
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -1293,6 +1310,8 @@ paths:
                 $ref: "#/components/schemas/Error"
               example:
                 error: "alert.jpg was not stored: the kiosk's disk has 70.2 MiB free; storing 8.0 MiB more would leave less than its floor of 64.0 MiB (api.minimumFreeSpace)"
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -1413,6 +1432,8 @@ paths:
       responses:
         "204":
           description: Ended.
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -1664,6 +1685,20 @@ components:
       example: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
 
   responses:
+    UnknownQueryParameter:
+      description: >-
+        The query has a parameter this operation does not take (names are matched after percent-decoding, so
+        `outpu%74` is `output`). Nothing is changed: an operation that changes state never ignores a parameter, so a
+        misspelt `output` cannot widen a command meant for one output to every output. `issues` names the parameter.
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/Error"
+          example:
+            error: "unknown query parameter outptu: DELETE /api/v1/override takes only output"
+            issues:
+              - path: outptu
+                message: is not a query parameter of this operation
     UnknownOutput:
       description: '`output` names no output this kiosk drives (names are matched exactly: `HDMI-A-1`, not `hdmi-a-1`). `outputs` lists those it does; it is empty on a display without a connector name (headless).'
       content:
@@ -1737,7 +1772,7 @@ components:
             error: "this kiosk follows the channel https://origin.example/channels/lobby: publish to the channel instead, or set channel.allowLocalPush: true in its local configuration file"
             channel: https://origin.example/channels/lobby
     BadAssetID:
-      description: The id is not 64 hexadecimal digits.
+      description: The id is not 64 hexadecimal digits; or, on DELETE, the query has a parameter (DELETE takes none, and ignores none).
       content:
         application/json:
           schema:
@@ -2075,7 +2110,7 @@ components:
       properties:
         output:
           type: string
-          description: The group's name, its leading output's connector (`HDMI-A-1`).
+          description: The group's name, its leading output's connector (`HDMI-A-1`), with the token; without it, the group's number in group order (`"1"`).
         status:
           type: string
           enum: [ok, stalled]
@@ -2308,7 +2343,7 @@ components:
     ChannelStatus:
       type: object
       additionalProperties: false
-      required: [url, group, device, state, version, published, appliedAt, ageSeconds, lastReached, allowLocalPush, pending, refused, lastError]
+      required: [url, group, device, state, version, published, appliedAt, ageSeconds, lastReached, allowLocalPush, rootExpires, pending, refused, lastError]
       properties:
         url:
           type: string
@@ -2355,6 +2390,15 @@ components:
           type: integer
           minimum: 0
           description: The `root.json` version whose keys sign the channel's manifests; 0 while the local file's `channel.keys` do (docs/fleet.md).
+        rootExpires:
+          type: string
+          format: date-time
+          nullable: true
+          description: >-
+            With `channel.root`: when the trust in that root (or in `channel.keys`, version 0) ends: the root's
+            `expires`, or a year after the kiosk first trusted a root without one. Past it, no update is taken
+            (`refused.reason` is `root-expired`) until the origin serves a newer root. Null without `channel.root`,
+            or before the first poll.
         pending:
           type: object
           nullable: true
@@ -2377,7 +2421,11 @@ components:
           properties:
             reason:
               type: string
-              enum: [bad-signature, unknown-key, malformed, expired, not-newer, blob-mismatch, blob-unusable]
+              enum: [bad-signature, unknown-key, malformed, expired, not-newer, blob-mismatch, blob-unusable, root-expired, clock-untrusted]
+              description: >-
+                Why. `root-expired` and `clock-untrusted` (with `channel.root`) refuse every update, whatever the
+                origin serves: the trusted root has expired and no newer one is served, or the wall clock cannot be
+                believed yet (before this build's date, or stepped back without time synchronisation); `version` is null.
             version:
               type: integer
               minimum: 0

@@ -27,6 +27,15 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         self.channel = channel
     }
 
+    /// The longest piece of a caller's text quoted back in a message: a
+    /// connector's name or a query key is a dozen characters.
+    static let maxQuotedLength = 64
+
+    /// `text`, the caller's, as a message quotes it: cut to `maxQuotedLength` characters.
+    static func quoted(_ text: some StringProtocol) -> String {
+        text.count > maxQuotedLength ? String(text.prefix(maxQuotedLength)) + "…" : String(text)
+    }
+
     /// What the answer's body says.
     public var body: ErrorBody {
         ErrorBody(error: message, issues: issues.isEmpty ? nil : issues,

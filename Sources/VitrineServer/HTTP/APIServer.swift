@@ -48,29 +48,20 @@ public enum APIServer {
     /// certificate and key. `onListening` gets the bound port (useful with port 0).
     ///
     /// Bounded by `limits`: at most `limits.maximumConnections` connections at
-    /// once, the rest closed as soon as accepted; idle connections and stalled
-    /// bodies closed after their timeouts. The cap defaults to what the
+    /// once, and `limits.connectionsPerSource` from one address, the rest closed
+    /// as soon as accepted; idle connections, slow headers, stalled or trickled
+    /// bodies closed after their timeouts; an answer given before its request's
+    /// body was read closes its connection. The cap defaults to what the
     /// process's descriptor limit allows.
     public static func application(_ kiosk: RemoteKiosk, token: String, host: String, port: Int, tls: TLSFiles?,
                                    logger: Logger, limits: ServerLimits = ServerLimits(),
                                    onListening: @escaping @Sendable (Int) -> Void = { _ in })
         throws -> some ApplicationProtocol {
-        let connections = ConnectionLimiter(limit: limits.maximumConnections)
-        let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [connections.handler(), BodyStallTimeoutHandler(timeout: limits.bodyStallTimeout)],
-            idleTimeout: .nanoseconds(limits.idleTimeout.nanoseconds))
-        var server: HTTPServerBuilder = .http1(configuration: http1)
+        let connections = ConnectionLimiter(limit: limits.maximumConnections, limitPerSource: limits.connectionsPerSource)
+        let http1 = GuardedHTTP1Channel.builder(limits: limits, connections: connections)
+        var server = http1
         if let tls {
-            do {
-                let certificates = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
-                let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-                var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: certificates, privateKey: .privateKey(key))
-                // NIOSSL's default floor is TLS 1.0; nothing a kiosk's operators use needs less than 1.2.
-                configuration.minimumTLSVersion = .tlsv12
-                server = try .tls(.http1(configuration: http1), tlsConfiguration: configuration)
-            } catch {
-                throw ConfigError(source: nil, issues: [ConfigIssue(path: "api.tls", message: "cannot load \(tls.certificate) and \(tls.key): \(error)")])
-            }
+            server = try .tls(http1, tlsConfiguration: APITLSConfiguration.server(tls))
         }
         return Application(
             router: router(kiosk, token: token, connections: connections), server: server,

@@ -34,7 +34,7 @@ struct AssetRoutes {
         }
         // Any picture the configuration names (a file, an asset, a URL's download), for the console's playlist.
         router.get("/api/v1/thumbnail") { request, _ in
-            let path = request.uri.queryParameters.get("path") ?? ""
+            let path = request.decodedQuery.get("path") ?? ""
             let configuration = kiosk.effective(kiosk.store.current)
             guard configuration.slides.contains(where: { $0.path == path }) || configuration.placeholder == path else {
                 throw APIError(.notFound, "\(path.isEmpty ? "a path" : path) is not a slide or the placeholder of the current configuration")
@@ -71,7 +71,7 @@ struct AssetRoutes {
     /// stores it this way too.
     static func store(_ request: Request, kiosk: RemoteKiosk) async throws -> (asset: Asset, created: Bool) {
         let limit = kiosk.settings.maxUploadBytes
-        let name = try Self.name(request.uri.queryParameters.get("name"))
+        let name = try Self.name(request.decodedQuery.get("name"))
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(.contentTooLarge, "the upload is \(length) bytes; the limit (api.maxUploadSize) is \(limit)")
         }

@@ -63,10 +63,12 @@ struct RecordingRouter<Context: RemoteAddressRequestContext>: RouterMethods {
         where Responder.Context == Context {
         let isPublic = PublicRoutes.contains(method, path)
         table.record(path, method, protected: !isPublic)
+        // The query is checked after the token, so a caller without it learns nothing of what a route takes.
+        let checked = KnownQueryKeysResponder(wrapped: responder, keys: KnownQueryKeys.stateChanging.contains(method) ? KnownQueryKeys.keys(method, path) : nil)
         if isPublic {
-            router.on(path, method: method, responder: responder)
+            router.on(path, method: method, responder: checked)
         } else {
-            router.on(path, method: method, responder: AuthenticatedResponder(wrapped: responder, authenticator: authenticator))
+            router.on(path, method: method, responder: AuthenticatedResponder(wrapped: checked, authenticator: authenticator))
         }
         return self
     }

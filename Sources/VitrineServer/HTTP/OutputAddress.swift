@@ -10,11 +10,8 @@ struct OutputAddress {
     /// The group named; nil: the kiosk as a whole.
     let group: OutputGroupLink?
 
-    /// The longest name quoted back in an error: a connector's name is a dozen characters.
-    static let maxNameLength = 64
-
     init(_ request: Request, link: any DisplayLoopLink) throws {
-        let named = request.uri.queryParameters.getAll("output")
+        let named = request.decodedQuery.getAll("output")
         guard let name = named.first else {
             group = nil
             return
@@ -39,7 +36,7 @@ struct OutputAddress {
 
     static func unknown(_ names: [String], groups: [OutputGroupLink]) -> APIError {
         // The name is the caller's: quoted, but no longer than a name can be.
-        let name = names[0].count > maxNameLength ? String(names[0].prefix(maxNameLength)) + "…" : names[0]
+        let name = APIError.quoted(names[0])
         let known = knownNames(groups)
         let asked = Set(names).count == 1 ? "no output \(name)" : "one output at a time: output is given \(Set(names).count) different ways"
         let there = known.isEmpty

@@ -88,7 +88,7 @@ struct OverrideRoutes {
 
     private func setFromJSON(_ request: Request, output: String?) async throws -> KioskOverride {
         // The end belongs in the body here; a query's would be ignored, which is never what was meant.
-        let query = request.uri.queryParameters
+        let query = request.decodedQuery
         if let key = ["duration", "until", "name"].first(where: { query.get($0) != nil }) {
             throw APIError(.unprocessableContent, "?\(key)= is for a picture body; with a JSON body, put the end in the body",
                            issues: [ConfigIssue(path: key, message: "is a query parameter for a picture body only; put duration or until in the JSON body")])
@@ -108,7 +108,7 @@ struct OverrideRoutes {
     }
 
     private func setFromPicture(_ request: Request, output: String?) async throws -> KioskOverride {
-        let query = request.uri.queryParameters
+        let query = request.decodedQuery
         let now = WallClock.now()
         let until: WallInstant
         // The end first: a wrong one is refused before the picture is read and decoded.

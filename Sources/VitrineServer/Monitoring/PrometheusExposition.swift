@@ -105,21 +105,30 @@ enum PrometheusExposition {
     }
 
     /// The server's own defences: failed authentications, throttled peers, and the connection cap.
-    static func guards(authentication: APIAuthenticator.Counters, connections: ConnectionLimiter.Snapshot?) -> String {
+    static func guards(authentication: APIAuthenticator.Counters, connections: ConnectionLimiter.Snapshot?,
+                       heap: HeapStatistics.Sample) -> String {
         var out = PrometheusLines()
         out.metric("vitrine_api_auth_failures_total", "counter",
                    "Requests to a protected route with a missing, malformed or wrong token.", "\(authentication.failures)")
         out.metric("vitrine_api_auth_throttled_total", "counter",
                    "Requests refused with 429 because their address failed to authenticate too often.", "\(authentication.throttled)")
         out.metric("vitrine_malloc_in_use_bytes", "gauge", "Heap bytes allocated and not freed (glibc mallinfo2: uordblks + hblkhd).",
-                   "\(HeapStatistics.bytesInUse)")
+                   "\(heap.bytesInUse)")
         out.metric("vitrine_malloc_held_bytes", "gauge", "Heap bytes the allocator holds from the kernel (mallinfo2: arena + hblkhd).",
-                   "\(HeapStatistics.bytesHeld)")
+                   "\(heap.bytesHeld)")
         if let connections {
             out.metric("vitrine_api_connections_open", "gauge", "API connections open now.", "\(connections.open)")
             out.metric("vitrine_api_connections_limit", "gauge", "API connections allowed at once.", "\(connections.limit)")
+            out.metric("vitrine_api_connections_per_source_limit", "gauge",
+                       "API connections allowed at once from one IPv4 address or IPv6 /64.", "\(connections.limitPerSource)")
             out.metric("vitrine_api_connections_refused_total", "counter",
-                       "Connections closed as soon as accepted because the limit was reached.", "\(connections.refused)")
+                       "Connections closed as soon as accepted because the limit, or their source's share of it, was reached.",
+                       "\(connections.refused)")
+            out.metric("vitrine_api_connections_refused_for_share_total", "counter",
+                       "Those of the refused connections whose source held its whole share.", "\(connections.refusedForShare)")
+            out.metric("vitrine_api_connections_evicted_total", "counter",
+                       "Connections closed, the oldest of the source holding the most, to make room when the cap was full.",
+                       "\(connections.evicted)")
         }
         return out.text
     }

@@ -54,7 +54,7 @@ enum OverrideSources {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "/" + path }
-        let working = String(cString: buffer)
+        let working = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return path == "." ? working : working + "/" + path
     }
 

@@ -17,7 +17,7 @@ struct PlaysRoutes {
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/plays") { request, _ in
-            var asked = try Self.query(request.uri.queryParameters)
+            var asked = try Self.query(request.decodedQuery)
             asked.output = asked.output.map { name in kiosk.control.outputGroups.first { $0.answers(to: name) }?.name ?? name }
             let query = asked
             guard let plays = kiosk.plays else {

@@ -11,7 +11,8 @@ import Hummingbird
 /// - the OpenAPI document, which is the same for every kiosk;
 /// - `/healthz`, for watchdogs and load balancers;
 /// - `/metrics`, so that Prometheus needs no secret: counters only, no pictures,
-///   names or configuration (docs/threat-model.md).
+///   names or configuration (docs/threat-model.md). Without the token, both
+///   number the outputs rather than name them (`MonitoringRoutes`).
 enum PublicRoutes {
     static let list: [(method: HTTPRequest.Method, path: String)] = [
         (.get, "/"), (.get, "/console.js"), (.get, "/console.css"), (.get, "/openapi.yaml"),

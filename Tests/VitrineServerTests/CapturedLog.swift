@@ -1,0 +1,31 @@
+import Logging
+import Synchronization
+
+/// A logger that keeps every message it is given, rendered with its metadata,
+/// so a test can check what reached the log (and what did not).
+final class CapturedLog: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    var logger: Logger {
+        Logger(label: "captured") { _ in Handler(log: self) }
+    }
+
+    private struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+                 file: String, function: String, line: UInt) {
+            let all = self.metadata.merging(metadata ?? [:]) { $1 }
+            log.lines.withLock { $0.append("\(level) \(message) \(all)") }
+        }
+    }
+}

@@ -35,7 +35,10 @@ struct PeerIsolationTests {
         }
         #expect(closedAtOnce == 12, "\(closedAtOnce) of 20 closed at once")
         #expect(other == 200, "another address is answered while the first holds its share")
-        #expect(otherMs < 1000, "answered in \(otherMs) ms")
+        // Among a thousand tests running at once on two cores, /healthz's display probe itself can take
+        // seconds: this bound only shows the other address is answered, not shut out. The one-second
+        // figure is Tests/Remote/isolation_test.py's, which runs alone.
+        #expect(otherMs < 5000, "answered in \(otherMs) ms")
         #expect(secondFromFirst == nil, "the first address gets nothing more while it holds its share")
         // From the other address: the first one's sockets may not all be gone from the server yet.
         let metrics = try await RawHTTP.offPool { try RawHTTP.body(port: port, target: "/metrics", from: "127.0.0.2") }

@@ -152,5 +152,16 @@ final class HelperProcess {
         close(socket)
     }
 
-    var isRunning: Bool { !reaped }
+    /// Whether the process is still there: one that died while it waited for
+    /// work (the OOM killer, an operator's kill) is reaped here, so the next
+    /// job gets a fresh helper instead of a closed socket and a good picture
+    /// is never blamed for it.
+    var isRunning: Bool {
+        guard !reaped else { return false }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+        reaped = true
+        close(socket)
+        return false
+    }
 }

@@ -68,18 +68,22 @@ class Kiosk:
     """The real binary, headless, under `ulimit -n 1024`, rotating real JPEG
     pictures every second, with the API on 127.0.0.1 at a free port."""
 
-    def __init__(self, binary, prefix):
+    def __init__(self, binary, prefix, extra_slides=(), api_settings=""):
+        """`extra_slides` go after the real pictures (a URL slide, say); `api_settings`
+        are more keys of `api`, written as YAML flow (", allowAddresses: [loopback]")."""
         self.work = tempfile.mkdtemp(prefix=prefix)
         self.port = free_port()
         for name in PICTURES + ["placeholder.jpg"]:
             shutil.copy(os.path.join(ROOT, "deploy/demo/images", name), self.work)
         self.digests = {hashlib.sha256(open(os.path.join(self.work, name), "rb").read()).hexdigest(): name for name in PICTURES}
         self.placeholder = hashlib.sha256(open(os.path.join(self.work, "placeholder.jpg"), "rb").read()).hexdigest()
+        slides = PICTURES + [f'"{slide}"' for slide in extra_slides]
         with open(os.path.join(self.work, "vitrine.yaml"), "w") as config:
-            config.write("slides: [" + ", ".join(PICTURES) + "]\n"
+            config.write("slides: [" + ", ".join(slides) + "]\n"
                          "interval: 1s\nplaceholder: placeholder.jpg\ntransition: {type: cut}\n"
-                         "output: {display: headless, width: 1280, height: 720}\n"
-                         f'api: {{listen: "127.0.0.1:{self.port}", token: {TOKEN}}}\n')
+                         + ("onImageError: skip\n" if extra_slides else "")
+                         + "output: {display: headless, width: 1280, height: 720}\n"
+                         f'api: {{listen: "127.0.0.1:{self.port}", token: {TOKEN}{api_settings}}}\n')
         self.log_path = os.path.join(self.work, "kiosk.log")
         log = open(self.log_path, "wb")
         self.process = subprocess.Popen([binary, "run", "--config", os.path.join(self.work, "vitrine.yaml"),
@@ -159,11 +163,14 @@ class Checks:
         shutil.rmtree(kiosk.work, ignore_errors=True)
 
 
-def arguments(hold):
-    """The binary (the debug build by default) and --hold SECONDS (`hold` by default)."""
+def arguments(hold, more=None):
+    """The binary (the debug build by default) and --hold SECONDS (`hold` by
+    default); `more(parser)` adds a test's own options."""
     parser = argparse.ArgumentParser()
     parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build/debug/vitrine"))
     parser.add_argument("--hold", type=float, default=hold)
+    if more:
+        more(parser)
     return parser.parse_args()
 
 

@@ -7,9 +7,15 @@ import VitrineSeccomp
 /// decoding in memory and talking to the kiosk over its socket need, and
 /// nothing that reaches a file, the network or another process.
 ///
-/// Anything not listed kills the helper with SIGSYS, which the pool reports
-/// as "stopped by the sandbox". A few calls that libraries try and can do
-/// without fail with an error instead: opening a file (glibc reads
+/// Anything not listed fails with EPERM and does nothing: a library that
+/// asks for something harmless this list did not foresee (another glibc's
+/// way of reading the CPU count, say, on a board's other release) gets an
+/// error it can handle, rather than every picture failing. The calls that
+/// only an exploit would make (starting a program or a process, the
+/// network, reading or writing another process) kill the helper with
+/// SIGSYS instead, which the pool reports as "a system call the sandbox does
+/// not allow". A few calls that libraries try and can do without fail with
+/// a chosen error: opening a file (glibc reads
 /// `/sys/devices/system/cpu/online` for the CPU count and falls back to
 /// `sched_getaffinity`; thread names go to `/proc/self/task/*/comm`),
 /// `ioctl` (a terminal check on stderr) and `clone3`, which glibc 2.34 and
@@ -34,11 +40,21 @@ enum HelperSyscallPolicy {
         "dup", "exit", "exit_group", "restart_syscall",
     ]
 
+    /// Calls only an exploit makes: they kill the helper.
+    static let fatal = [
+        "execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev",
+        "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+        "kill", "tkill", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
+        "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "unshare", "setns", "mount",
+        "init_module", "finit_module", "bpf", "perf_event_open", "userfaultfd", "io_uring_setup",
+    ]
+
     /// Builds the filter. Mappings may never be executable: a decoder's
     /// memory written by an exploit cannot become code.
     static func filter() throws(SeccompError) -> SeccompFilter {
-        let filter = try SeccompFilter(defaultAction: .killProcess)
+        let filter = try SeccompFilter(defaultAction: .fail(.notPermitted))
         for name in allowed { try filter.add(.allow, name) }
+        for name in fatal { try filter.add(.killProcess, name) }
         let executable = UInt64(PROT_EXEC)
         try filter.add(.allow, "mmap", when: [.maskedEqual(argument: 2, mask: executable, value: 0)])
         try filter.add(.allow, "mprotect", when: [.maskedEqual(argument: 2, mask: executable, value: 0)])

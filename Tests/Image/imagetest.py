@@ -395,6 +395,25 @@ def memory_checks(guest, results, measurements, base, token, work):
                   and guest.restarts() == restarts and guest.value("systemctl is-active vitrine.service") == "active",
                   f"{'; '.join(answers)}; cgroup memory.peak {int(peak) >> 20 if peak.isdigit() else peak} MiB; "
                   f"NRestarts {restarts} -> {guest.restarts()}")
+    # Those pictures were decoded in helpers: the kiosk's children, each under the unit's
+    # filters and one more of its own (docs/threat-model.md, "Decoding sandbox").
+    _, listing = guest.run(
+        "main=$(systemctl show -p MainPID --value vitrine.service); "
+        "echo \"kiosk $(awk '/^Seccomp_filters/{print $2}' /proc/$main/status)\"; "
+        "for status in /proc/[0-9]*/status; do "
+        "[ \"$(awk '/^PPid/{print $2}' $status 2>/dev/null)\" = \"$main\" ] || continue; "
+        "dir=${status%/status}; "
+        "echo \"helper $(awk '/^Seccomp_filters/{print $2}' $status) $(awk '/^Seccomp:/{print $2}' $status) $(tr '\\0' ' ' < $dir/cmdline)\"; "
+        "done")
+    lines = [line.split() for line in listing.splitlines() if line.startswith(("kiosk ", "helper "))]
+    kiosk_filters = next((int(line[1]) for line in lines if line[0] == "kiosk" and len(line) > 1 and line[1].isdigit()), None)
+    helpers = [line for line in lines if line[0] == "helper" and len(line) > 4 and line[1].isdigit()]
+    results.check("the uploads were decoded in sandboxed helpers: the kiosk's children, `vitrine decode-helper`, each in "
+                  "seccomp filter mode with one filter more than the kiosk",
+                  kiosk_filters is not None and helpers != [] and len(helpers) <= 2
+                  and all(line[4:6] == ["vitrine", "decode-helper"] and line[2] == "2" and int(line[1]) == kiosk_filters + 1
+                          for line in helpers),
+                  "; ".join(" ".join(line) for line in lines))
 
 
 def run_suite(args):

@@ -35,6 +35,7 @@ From alpha.heic (grid 2 over tile 1; its alpha, grid 4 over tile 3, `auxl` to 2)
 - alpha-auxl-loop.heic: grid 2 also `auxl` to grid 4, with grid 4's alpha
   `auxC`: each is the other's alpha image. libheif 1.15 reads it (heif-info
   prints it); its decoder would decode each one's alpha before the other, without end."""
+import importlib.util
 import os
 import struct
 
@@ -42,22 +43,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REGRESSIONS = os.path.join(HERE, "..", "..", "..", "Fuzz", "Regressions", "heif")
 
 
-def parse(data, start, end):
-    boxes, i = [], start
-    while i < end:
-        size, kind = struct.unpack(">I4s", data[i:i + 8])
-        assert 8 <= size <= end - i, "plain 32-bit boxes only"
-        boxes.append([kind, data[i + 8:i + size]])
-        i += size
-    return boxes
-
-
-def write(boxes):
-    return b"".join(struct.pack(">I4s", 8 + len(body), kind) + body for kind, body in boxes)
-
-
-def child(boxes, kind):
-    return next(box for box in boxes if box[0] == kind)
+# rewrite-meta.py's box reading and writing (its name is not a module name).
+_spec = importlib.util.spec_from_file_location("rewrite_meta", os.path.join(HERE, "rewrite-meta.py"))
+rewrite_meta = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rewrite_meta)
+parse, write, child = rewrite_meta.parse, rewrite_meta.write, rewrite_meta.child
 
 
 def read_iloc(body):
@@ -90,18 +80,12 @@ def share_auxc(inner, to_item, from_item):
     containers = parse(iprp[1], 0, len(iprp[1]))
     ipco, ipma = child(containers, b"ipco"), child(containers, b"ipma")
     kinds = [kind for kind, _ in parse(ipco[1], 0, len(ipco[1]))]
-    body = ipma[1]
-    assert body[:4] == b"\0\0\0\0"
-    entries, i = [], 8
-    for _ in range(struct.unpack(">I", body[4:8])[0]):
-        item, count = struct.unpack(">HB", body[i:i + 3])
-        entries.append([item, list(body[i + 3:i + 3 + count])])
-        i += 3 + count
+    entries = rewrite_meta.read_ipma(ipma[1])
     auxc = next(a for item, associations in entries if item == from_item for a in associations if kinds[(a & 0x7F) - 1] == b"auxC")
     for entry in entries:
         if entry[0] == to_item:
             entry[1].append(auxc)
-    ipma[1] = body[:8] + b"".join(struct.pack(">HB", item, len(a)) + bytes(a) for item, a in entries)
+    ipma[1] = rewrite_meta.write_ipma(entries)
     iprp[1] = write(containers)
 
 

@@ -37,7 +37,7 @@ enum HEIFDeclaredCanvas {
                 let size = outputSize(data, at: sizeAt, wide: wide)
                 if size.pixelCount > largest.pixelCount { largest = size }
             }
-            queue += meta.referenced("dimg", from: item) + meta.referring("auxl", to: item)
+            queue += meta.referenced("dimg", from: item) + meta.auxiliaries(of: item)
         }
         return largest.pixelCount > 0 ? largest : nil
     }

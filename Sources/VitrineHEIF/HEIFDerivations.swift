@@ -38,29 +38,37 @@ enum HEIFDerivations {
         }
         func name(_ item: UInt32) -> String { "item \(item) (\(meta.types[item] ?? "no type"))" }
         // Depth-first, every item once: `levels[item]` is the longest `dimg` chain from it, in items.
+        // The chain so far (`above`, in items) is checked on the way down too, so that a chain of
+        // thousands of items is refused at its fifth, not after recursing through all of them.
         var levels: [UInt32: Int] = [:]
         var path: [UInt32] = []
         var onPath: Set<UInt32> = []
-        func visit(_ item: UInt32) throws(HEIFError) -> Int {
-            if let known = levels[item] { return known }
+        func tooDeep(_ item: UInt32, _ levels: Int) -> HEIFError {
+            .uncheckable("\(name(item)) is derived through \(levels) levels of `dimg` references, more than \(maxDerivationLevels)")
+        }
+        func visit(_ item: UInt32, above: Int) throws(HEIFError) -> Int {
+            if let known = levels[item] {
+                guard above + known <= maxDerivationLevels else { throw tooDeep(path.first ?? item, above + known) }
+                return known
+            }
             guard onPath.insert(item).inserted else {
                 let cycle = path.drop { $0 != item }.map(name) + [name(item)]
                 throw .corrupt("\(name(item)) derives from itself: \(cycle.joined(separator: " -> ")) (Vitrine's box reader)")
             }
+            guard above + 1 <= maxDerivationLevels else { throw tooDeep(path.first ?? item, above + 1) }
             path.append(item)
             var deepest = 1
             for edge in next[item] ?? [] {
-                let below = try visit(edge.item)
-                deepest = max(deepest, edge.reference == "dimg" ? below + 1 : below)
-            }
-            guard deepest <= maxDerivationLevels else {
-                throw .uncheckable("\(name(item)) is derived through \(deepest) levels of `dimg` references, more than \(maxDerivationLevels)")
+                let dimg = edge.reference == "dimg"
+                // An auxiliary image is decoded beside its image, at its level: its chain counts from there.
+                let below = try visit(edge.item, above: dimg ? above + 1 : above)
+                deepest = max(deepest, dimg ? below + 1 : below)
             }
             path.removeLast()
             onPath.remove(item)
             levels[item] = deepest
             return deepest
         }
-        for item in next.keys.sorted() { _ = try visit(item) }
+        for item in next.keys.sorted() { _ = try visit(item, above: 0) }
     }
 }

@@ -16,6 +16,10 @@ struct HEIFMetaBoxes {
     /// `iref`'s references by type (`dimg`, `auxl`, ...), then by referring
     /// item: the items it names, in order.
     let references: [String: [UInt32: [UInt32]]]
+    /// Each image's auxiliary images (the items whose `auxl` names it), made
+    /// once: looking them up by scanning every reference for every item would
+    /// take a fuzzed file of many items quadratic time.
+    let auxiliaries: [UInt32: [UInt32]]
     let locations: HEIFItemLocations
 
     /// The boxes of the file in `bytes`.
@@ -56,6 +60,11 @@ struct HEIFMetaBoxes {
         properties = try file.properties(ipco: ipco, ipmas: containers.filter { $0.type == "ipma" })
         let bytes = file
         references = try iref.map { box throws(HEIFError) in try bytes.references(in: box) } ?? [:]
+        var auxiliaries: [UInt32: [UInt32]] = [:]
+        for (auxiliary, masters) in references["auxl"] ?? [:] {
+            for master in masters { auxiliaries[master, default: []].append(auxiliary) }
+        }
+        self.auxiliaries = auxiliaries.mapValues { $0.sorted() }
         locations = try HEIFItemLocations(iloc, idat: idat, in: file)
     }
 
@@ -72,10 +81,8 @@ struct HEIFMetaBoxes {
         }.max { $0.pixelCount < $1.pixelCount }
     }
 
-    /// The items that refer to `item` by references of `type` (`auxl`: its auxiliary images).
-    func referring(_ type: String, to item: UInt32) -> [UInt32] {
-        (references[type] ?? [:]).filter { $0.value.contains(item) }.keys.sorted()
-    }
+    /// `item`'s auxiliary images: the items whose `auxl` names it (its alpha plane, a depth map).
+    func auxiliaries(of item: UInt32) -> [UInt32] { auxiliaries[item] ?? [] }
 }
 
 extension BoxBytes {

@@ -145,6 +145,16 @@ struct HEIFBoxReaderTests {
         builder.items = items(5)
         builder.references.append(("dimg", 4, [5]))
         expectRefused(builder.bytes(), "uncheckable", "5 levels of `dimg` references, more than 4")
+        // A chain of 3,000 is refused at its fifth item, without recursing through the rest.
+        builder.items = items(3000)
+        builder.references = (1..<3000).map { ("dimg", UInt16($0), [UInt16($0 + 1)]) }
+        expectRefused(builder.bytes(), "uncheckable", "5 levels of `dimg` references, more than 4")
+        // An alpha plane counts from its image's level: an overlay whose alpha is an overlay over a grid over tiles.
+        builder.items = [(1, "iovl"), (2, "grid"), (3, "hvc1"), (4, "iovl"), (5, "grid"), (6, "hvc1")]
+        builder.references = [("dimg", 1, [2]), ("dimg", 2, [3]), ("auxl", 4, [1]), ("dimg", 4, [5]), ("dimg", 5, [6])]
+        #expect(throws: Never.self) { try Self.derivationsOnly(builder.bytes()) }
+        builder.references += [("dimg", 6, [2])]  // the alpha chain: 4 -> 5 -> 6 -> 2 -> 3
+        expectRefused(builder.bytes(), "uncheckable", "5 levels of `dimg` references, more than 4")
         builder.items = items(3)
         builder.references = [("auxl", 2, [1]), ("auxl", 1, [2])]
         expectRefused(builder.bytes(), "uncheckable", "an auxiliary image with an auxiliary image of its own")
@@ -154,6 +164,14 @@ struct HEIFBoxReaderTests {
         #expect(try builder.check() != nil, "an alpha plane that is itself derived, as a grid's alpha is")
         builder.references = [("dimg", 1, [2]), ("dimg", 1, [3])]
         expectRefused(builder.bytes(), "uncheckable", "item 1 has two `dimg` references")
+    }
+
+    /// The boxes read and the derivations checked, without the canvas (whose items' data these files lack).
+    static func derivationsOnly(_ bytes: [UInt8]) throws(HEIFError) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(HEIFError) in try HEIFDerivations.check(try HEIFMetaBoxes(raw)) }
+        }
+        try result.get()
     }
 
     @Test("an iref reference whose size is not its contents' is refused: libheif 1.15 reads the items on, whatever the size")

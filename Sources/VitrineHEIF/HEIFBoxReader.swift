@@ -107,6 +107,14 @@ struct BoxBytes {
         return found
     }
 
+    /// A full box's contents: its body after the version and flags, which it
+    /// must have (FuzzHEIFDifferential found a `meta` box of 0 bytes, whose
+    /// range after them trapped).
+    func fullBoxContents(_ box: Box) throws(HEIFError) -> Range<Int> {
+        guard box.body.count >= 4 else { throw .corrupt("a `\(box.type)` box too short for its version and flags (Vitrine's box reader)") }
+        return box.body.lowerBound + 4..<box.body.upperBound
+    }
+
     /// The file's top-level boxes as libheif 1.15 reads them
     /// (`HeifFile::parse_heif_file`): from the start up to the first box it
     /// cannot read, which ends the file for it, so that bytes after the last

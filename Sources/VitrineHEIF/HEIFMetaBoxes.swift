@@ -39,7 +39,7 @@ struct HEIFMetaBoxes {
             if cutShort { throw .truncated("the file ends before its meta box does (Vitrine's box reader)") }
             throw .corrupt("no meta box (Vitrine's box reader)")
         }
-        let children = try file.boxes(in: meta.body.lowerBound + 4..<meta.body.upperBound, of: "meta")
+        let children = try file.boxes(in: try file.fullBoxContents(meta), of: "meta")
         func only(_ type: String, in boxes: [Box], of container: String) throws(HEIFError) -> Box? {
             let found = boxes.filter { $0.type == type }
             guard found.count <= 1 else { throw .uncheckable("the `\(container)` box has \(found.count) `\(type)` boxes") }
@@ -132,7 +132,7 @@ extension BoxBytes {
         guard version <= 1 else { throw .uncheckable("`iref` of version \(version)") }
         let idBytes = version == 0 ? 2 : 4
         var found: [String: [UInt32: [UInt32]]] = [:]
-        for reference in try boxes(in: iref.body.lowerBound + 4..<iref.body.upperBound, of: "iref") {
+        for reference in try boxes(in: try fullBoxContents(iref), of: "iref") {
             var at = reference.body.lowerBound
             let from = try required(itemID(at: at, version: version), "a `\(reference.type)` reference too short")
             let count = try required(uint16(at: at + idBytes), "a `\(reference.type)` reference too short")

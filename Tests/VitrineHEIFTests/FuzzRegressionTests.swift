@@ -97,5 +97,15 @@ struct HEIFFuzzRegressionTests {
         _ = refusal(bytes, "tile-ispe-overflow.heic") ?? nil
         #expect(declaredSize(UInt64(UInt32.max), UInt64(UInt32.max)).pixelCount == 1 << 62)
     }
-}
 
+    /// A `meta` box of 8 bytes, no room for its version and flags: the box
+    /// reader's range after them had its start past its end, and the process
+    /// trapped (found by FuzzHEIFDifferential in its first run). Refused now.
+    @Test("a meta box too short for its version and flags is refused, not a trap")
+    func emptyMetaBox() throws {
+        let bytes = try regression("empty-meta-box.heic")
+        let error = refusal(bytes, "empty-meta-box.heic")
+        guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
+        #expect(reason.contains("`meta` box too short for its version and flags"))
+    }
+}

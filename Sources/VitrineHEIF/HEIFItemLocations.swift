@@ -50,7 +50,7 @@ struct HEIFItemLocations {
         let (offsetSize, lengthSize, baseOffsetSize, indexSize) = (Int(sizes >> 12), Int(sizes >> 8 & 15), Int(sizes >> 4 & 15), Int(sizes & 15))
         for (name, size) in [("offset_size", offsetSize), ("length_size", lengthSize), ("base_offset_size", baseOffsetSize)]
         where ![0, 4, 8].contains(size) {
-            throw .uncheckable("`iloc` \(name) is \(size): only 0, 4 or 8 are allowed, and libheif 1.15 reads \(size) as 0")
+            throw .uncheckable("`iloc` \(name) is \(size): only 0, 4 or 8 are allowed, and libheif 1.15 reads a field of any other size as no bytes, worth 0")
         }
         switch version {
         case 0:
@@ -62,7 +62,7 @@ struct HEIFItemLocations {
             }
         default:
             guard [0, 4, 8].contains(indexSize) else {
-                throw .uncheckable("`iloc` index_size is \(indexSize): only 0, 4 or 8 are allowed, and libheif 1.15 reads \(indexSize) as 0")
+                throw .uncheckable("`iloc` index_size is \(indexSize): only 0, 4 or 8 are allowed, and libheif 1.15 reads a field of any other size as no bytes")
             }
         }
         let count = try read(version < 2 ? 2 : 4, "item_count")

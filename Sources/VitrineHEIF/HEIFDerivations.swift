@@ -7,7 +7,8 @@
 /// up until the process aborted), and two images each the alpha of the other
 /// recurse without end.
 ///
-/// Refused, over every item of the file: a cycle through `dimg` and `auxl`;
+/// Refused, over every item of the file: a `dimg` input that is not an image
+/// libheif decodes (`imageTypes`); a cycle through `dimg` and `auxl`;
 /// a chain of more than `maxDerivationLevels` items by `dimg` (real files
 /// have grid -> tiles, at most overlay -> grid -> tiles); an auxiliary image
 /// that has an auxiliary image of its own.
@@ -16,14 +17,26 @@ enum HEIFDerivations {
     /// an identity over an overlay over a grid over its tiles.
     static let maxDerivationLevels = 4
 
+    /// The item types libheif 1.15 makes images of (`item_type_is_image`,
+    /// less `vvc1`, which it cannot decode). A derived item's input of any
+    /// other type, or with no `infe`, is not among libheif's images, and
+    /// decoding the derived item fails an assertion (`imginfo`) that aborts the
+    /// process: FuzzHEIFDifferential found an `iden` over an `hvc0` item.
+    static let imageTypes: Set<String> = ["hvc1", "av01", "grid", "iden", "iovl"]
+
     /// Checks the derivations of `meta`'s items.
     ///
     /// - Throws: `HEIFError.corrupt` for a cycle (the items named), and
     ///   `.uncheckable` for a chain deeper than allowed.
     static func check(_ meta: HEIFMetaBoxes) throws(HEIFError) {
+        func name(_ item: UInt32) -> String { "item \(item) (\(meta.types[item] ?? "no type"))" }
         // Edges from an item to what decoding it decodes: its inputs, and its auxiliary images.
         var next: [UInt32: [(item: UInt32, reference: String)]] = [:]
         for (from, inputs) in meta.references["dimg"] ?? [:] {
+            if let input = inputs.first(where: { !imageTypes.contains(meta.types[$0] ?? "") }) {
+                throw .corrupt("\(name(from)) derives from \(name(input)), which is not an image libheif decodes "
+                    + "(\(imageTypes.sorted().joined(separator: ", "))) (Vitrine's box reader)")
+            }
             next[from, default: []] += inputs.map { ($0, "dimg") }
         }
         var auxiliaries: Set<UInt32> = []
@@ -36,7 +49,6 @@ enum HEIFDerivations {
                 throw .uncheckable("item \(master) is an auxiliary image with an auxiliary image of its own (item \(auxiliary.item))")
             }
         }
-        func name(_ item: UInt32) -> String { "item \(item) (\(meta.types[item] ?? "no type"))" }
         // Depth-first, every item once: `levels[item]` is the longest `dimg` chain from it, in items.
         // The chain so far (`above`, in items) is checked on the way down too, so that a chain of
         // thousands of items is refused at its fifth, not after recursing through all of them.

@@ -108,4 +108,16 @@ struct HEIFFuzzRegressionTests {
         guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
         #expect(reason.contains("`meta` box too short for its version and flags"))
     }
+
+    /// A primary `iden` whose one input is an `hvc0` item: not among the
+    /// images libheif 1.15 knows, so its decode failed the assertion
+    /// `imginfo` in `decode_image_planar` and aborted the process (found by
+    /// FuzzHEIFDifferential's third run). Refused before libheif sees it now.
+    @Test("a derived item over an item that is no image libheif knows is refused before libheif, which aborts on it")
+    func idenOverUnknownItemType() throws {
+        let bytes = try regression("iden-over-unknown-item-type.heic")
+        let error = refusal(bytes, "iden-over-unknown-item-type.heic")
+        guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
+        #expect(reason.contains("item 2 (iden) derives from item 1 (hvc0), which is not an image libheif decodes"))
+    }
 }

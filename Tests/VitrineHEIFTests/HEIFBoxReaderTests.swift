@@ -164,6 +164,12 @@ struct HEIFBoxReaderTests {
         #expect(try builder.check() != nil, "an alpha plane that is itself derived, as a grid's alpha is")
         builder.references = [("dimg", 1, [2]), ("dimg", 1, [3])]
         expectRefused(builder.bytes(), "uncheckable", "item 1 has two `dimg` references")
+        // An input libheif 1.15 has no image for (another type, or no infe): its decode aborts on an assertion.
+        builder.items = [(1, "iden"), (2, "Exif")]
+        builder.references = [("dimg", 1, [2])]
+        expectRefused(builder.bytes(), "corrupt", "item 1 (iden) derives from item 2 (Exif), which is not an image libheif decodes")
+        builder.references = [("dimg", 1, [9])]
+        expectRefused(builder.bytes(), "corrupt", "derives from item 9 (no type)")
     }
 
     /// The boxes read and the derivations checked, without the canvas (whose items' data these files lack).

@@ -2,7 +2,6 @@
 #include "heif_differential.h"
 
 #include <libheif/heif.h>
-#include <sanitizer/allocator_interface.h>
 #include <stdio.h>
 
 // Set only around libheif's calls; read by the hooks on every thread.
@@ -25,7 +24,13 @@ static void on_malloc(const volatile void *pointer, size_t size) {
 
 static void on_free(const volatile void *pointer) { (void)pointer; }
 
+// Weak: a build without AddressSanitizer still links, and the target then
+// says so when it starts (FuzzHEIFDifferential checks the result).
+extern int __sanitizer_install_malloc_and_free_hooks(void (*)(const volatile void *, size_t),
+                                                     void (*)(const volatile void *)) __attribute__((weak));
+
 int heif_differential_install_hooks(void) {
+    if (!__sanitizer_install_malloc_and_free_hooks) return 0;
     return __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
 }
 

@@ -16,6 +16,16 @@ struct HEIFFuzzRegressionTests {
         [UInt8](try #require(FileManager.default.contents(atPath: Self.regressions + "/" + name)))
     }
 
+    /// Reproducer `name` is refused as corrupt, with `words` in the reason.
+    func expectCorrupt(_ name: String, saying words: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let error = refusal(try regression(name), name)
+        guard case .corrupt(let reason)? = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(reason.contains(words), "\(reason)", sourceLocation: sourceLocation)
+    }
+
     /// irot-imir.heic with its boxes mangled: the tile's coded picture is
     /// smaller than the 98x64 its `ispe` claims, and libheif 1.15 pastes it
     /// into the grid without a word, leaving the last output row's pixels as
@@ -81,10 +91,7 @@ struct HEIFFuzzRegressionTests {
     /// crashed on the same file here. VitrineHEIF refuses it.
     @Test("an AVIF with unknown NCLX colour primaries is refused as corrupt, with libheif's words")
     func unknownColourPrimaries() throws {
-        let bytes = try regression("avif-nclx-image-leak.avif")
-        let error = refusal(bytes, "avif-nclx-image-leak.avif")
-        guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
-        #expect(reason.contains("Unknown NCLX color primaries"))
+        try expectCorrupt("avif-nclx-image-leak.avif", saying: "Unknown NCLX color primaries")
     }
 
     /// A tile whose `ispe` claims sides near 2^32: their product overflowed
@@ -103,10 +110,7 @@ struct HEIFFuzzRegressionTests {
     /// trapped (found by FuzzHEIFDifferential in its first run). Refused now.
     @Test("a meta box too short for its version and flags is refused, not a trap")
     func emptyMetaBox() throws {
-        let bytes = try regression("empty-meta-box.heic")
-        let error = refusal(bytes, "empty-meta-box.heic")
-        guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
-        #expect(reason.contains("`meta` box too short for its version and flags"))
+        try expectCorrupt("empty-meta-box.heic", saying: "`meta` box too short for its version and flags")
     }
 
     /// A primary `iden` whose one input is an `hvc0` item: not among the
@@ -115,9 +119,6 @@ struct HEIFFuzzRegressionTests {
     /// FuzzHEIFDifferential's third run). Refused before libheif sees it now.
     @Test("a derived item over an item that is no image libheif knows is refused before libheif, which aborts on it")
     func idenOverUnknownItemType() throws {
-        let bytes = try regression("iden-over-unknown-item-type.heic")
-        let error = refusal(bytes, "iden-over-unknown-item-type.heic")
-        guard case .corrupt(let reason)? = error else { Issue.record("expected corrupt, got \(String(describing: error))"); return }
-        #expect(reason.contains("item 2 (iden) derives from item 1 (hvc0), which is not an image libheif decodes"))
+        try expectCorrupt("iden-over-unknown-item-type.heic", saying: "item 2 (iden) derives from item 1 (hvc0), which is not an image libheif decodes")
     }
 }

@@ -62,6 +62,20 @@ let package = Package(
                 .product(name: "VitrineHEIF", package: "Vitrine"),
                 .product(name: "VitrineCore", package: "Vitrine"),
             ]),
+        // libheif's read and decode (heif_context_read_from_memory, heif_decode_image), every
+        // allocation watched through AddressSanitizer's allocator hooks: FuzzHEIFDifferential's other side.
+        .target(
+            name: "CHEIFDifferential",
+            linkerSettings: [.linkedLibrary("heif")]),
+        // HEIFDecoder.info (Vitrine's box reader), then libheif on the same bytes: traps when libheif
+        // allocates a block larger than the canvas Vitrine's declared-canvas check saw.
+        .executableTarget(
+            name: "FuzzHEIFDifferential",
+            dependencies: [
+                "CHEIFDifferential",
+                .product(name: "VitrineHEIF", package: "Vitrine"),
+                .product(name: "VitrineCore", package: "Vitrine"),
+            ]),
         // EvemuRecording.parse, then the touch pipeline of TouchReplay.
         .executableTarget(
             name: "FuzzEvemu",

@@ -17,6 +17,9 @@ the seeds should change. Python's standard library only.
 - heif:   the HEIF fixtures of Tests/VitrineHEIFTests/Fixtures up to 8 KiB (plain,
           alpha, 10-bit, AVIF, EXIF, irot, irot with imir, a 2x2 grid, truncated,
           damaged, a 20000x20000 header).
+- heifdiff: for FuzzHEIFDifferential, the HEIF fixtures and real-file corpus
+          (Tests/VitrineHEIFTests/Fixtures/corpus) up to 8 KiB, and the HEIF
+          reproducers of Fuzz/Regressions/heif.
 - evemu:  the recordings of Tests/VitrineEvdevTests/Recordings.
 """
 import glob, hashlib, os, re, shutil, struct, zlib
@@ -110,10 +113,20 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures
     if os.path.getsize(path) <= 8192:
         shutil.copy(path, os.path.join(OUT, "heif", os.path.basename(path)))
 
+# heifdiff
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/*.hei[cf]"))
+                   + glob.glob(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/*.avif"))
+                   + glob.glob(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/corpus/*.hei[cf]"))
+                   + glob.glob(os.path.join(ROOT, "Tests/VitrineHEIFTests/Fixtures/corpus/*.avif"))
+                   + glob.glob(os.path.join(ROOT, "Fuzz/Regressions/heif/*"))):
+    if os.path.getsize(path) <= 8192:
+        folder = "corpus-" if "/corpus/" in path else "regression-" if "/Regressions/" in path else ""
+        shutil.copy(path, os.path.join(OUT, "heifdiff", folder + os.path.basename(path)))
+
 # evemu
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests/VitrineEvdevTests/Recordings/*.evemu"))):
     shutil.copy(path, os.path.join(OUT, "evemu", os.path.basename(path)))
 
-for kind in ("config", "jpeg", "png", "webp", "gif", "heif", "evemu"):
+for kind in ("config", "jpeg", "png", "webp", "gif", "heif", "heifdiff", "evemu"):
     files = os.listdir(os.path.join(OUT, kind))
     print(kind, len(files), "files,", sum(os.path.getsize(os.path.join(OUT, kind, f)) for f in files), "bytes")

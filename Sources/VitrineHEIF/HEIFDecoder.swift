@@ -15,7 +15,8 @@ public struct HEIFInfo: Hashable, Sendable {
     public var grid: HEIFGridLayout?
     /// The largest picture libheif would allocate for it, as the boxes declare
     /// it (`HEIFDeclaredCanvas`): its tiles, its alpha plane and what they are
-    /// derived from included; nil when the boxes cannot be read plainly.
+    /// derived from included; nil when no item declares a size (a file whose
+    /// boxes cannot be read exactly is refused, not given nil).
     public var largestCanvas: PixelSize?
 
     public init(size: PixelSize, codedSize: PixelSize, hasAlpha: Bool, bitDepth: Int, grid: HEIFGridLayout? = nil,
@@ -103,8 +104,16 @@ public enum HEIFDecoder {
     /// `heif_image_handle_get_width`/`_height` after transforms,
     /// `heif_image_handle_get_ispe_width`/`_height` before).
     ///
-    /// - Throws: `HEIFError.empty`, `.notHEIF` without the signature; libheif's
-    ///   error as a `HEIFError` when the boxes are damaged or cut short.
+    /// Before libheif reads anything, Vitrine reads the `meta` box itself
+    /// (`HEIFMetaBoxes`), refuses derivation cycles and deep chains
+    /// (`HEIFDerivations`) and reads every canvas the primary's decode would
+    /// allocate (`HEIFDeclaredCanvas`): a file those cannot read exactly is
+    /// refused, never passed on unchecked.
+    ///
+    /// - Throws: `HEIFError.empty`, `.notHEIF` without the signature;
+    ///   `.truncated`, `.corrupt` or `.uncheckable` from Vitrine's own reading
+    ///   of the boxes; libheif's error as a `HEIFError` when it finds the
+    ///   boxes damaged or cut short.
     public static func info(_ bytes: UnsafeRawBufferPointer) throws(HEIFError) -> HEIFInfo {
         try withPrimaryImage(bytes) { _, info throws(HEIFError) in info }
     }
@@ -252,6 +261,11 @@ public enum HEIFDecoder {
                                                  _ body: (OpaquePointer, HEIFInfo) throws(HEIFError) -> Result) throws(HEIFError) -> Result {
         guard !bytes.isEmpty else { throw .empty }
         guard hasSignature(bytes) else { throw .notHEIF }
+        // Vitrine's own reading first, so that a file libheif would loop on
+        // (a grid that is its own tile) or allocate unchecked never reaches it.
+        let meta = try HEIFMetaBoxes(bytes)
+        try HEIFDerivations.check(meta)
+        let largestCanvas = try HEIFDeclaredCanvas.largest(meta)
         _ = libraryStarted
         guard let context = heif_context_alloc() else { throw .outOfMemory("heif_context_alloc") }
         defer { heif_context_free(context) }
@@ -267,12 +281,11 @@ public enum HEIFDecoder {
         let size = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
         let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(handle)), height: Int(heif_image_handle_get_ispe_height(handle)))
         guard size.width > 0, size.height > 0 else { throw .corrupt("the primary image is \(size.width)x\(size.height)") }
-        // What libheif 1.15 does not tell, from the boxes it has just accepted.
-        let meta = HEIFMetaBoxes(bytes)
+        // What libheif 1.15 does not tell, from the boxes read above.
         let info = HEIFInfo(size: size, codedSize: PixelSize(width: max(coded.width, 0), height: max(coded.height, 0)),
                             hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0,
                             bitDepth: Int(max(8, heif_image_handle_get_luma_bits_per_pixel(handle))),
-                            grid: meta.flatMap(HEIFGridLayout.read), largestCanvas: meta.flatMap(HEIFDeclaredCanvas.largest))
+                            grid: HEIFGridLayout.read(meta), largestCanvas: largestCanvas)
         return try body(handle, info)
     }
 
@@ -327,142 +340,6 @@ public enum HEIFDecoder {
             let image = PixelImage(size: info.size)
             rows.convert(rows: 0..<info.size.height, into: image.pixels.baseAddress!)
             return DecodedHEIF(image: image, info: info)
-        }
-    }
-}
-
-/// A decoded picture that gives its rows as XRGB8888, upright, alpha composited onto black.
-protocol DecodedRows {
-    /// Rows `rows` of the shown picture, packed, at `output`.
-    func convert(rows: Range<Int>, into output: UnsafeMutablePointer<UInt32>)
-}
-
-/// Straight alpha over black: each channel times alpha over 255, rounded;
-/// premultiplied alpha is over black already.
-@inline(__always)
-func overBlack(_ channel: UInt8, alpha: UInt32, premultiplied: Bool) -> UInt32 {
-    premultiplied ? UInt32(channel) : (UInt32(channel) * alpha + 127) / 255
-}
-
-/// libheif's decoded interleaved plane: RGB, or RGBA (straight or premultiplied).
-struct DecodedPlane: DecodedRows {
-    let base: UnsafePointer<UInt8>
-    /// Bytes from one row to the next.
-    let stride: Int
-    let width: Int
-    let hasAlpha: Bool
-    let premultiplied: Bool
-
-    /// The interleaved plane of `image` (`heif_image_get_plane_readonly`), which must be `info.size`.
-    init(_ image: OpaquePointer, info: HEIFInfo) throws(HEIFError) {
-        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
-        guard width == info.size.width, height == info.size.height else {
-            throw .corrupt("the picture decoded to \(width)x\(height), but its boxes say \(info.size)")
-        }
-        var stride: Int32 = 0
-        guard let base = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= width * (info.hasAlpha ? 4 : 3) else {
-            throw .corrupt("the decoded picture has no interleaved plane")
-        }
-        self.base = base
-        self.stride = Int(stride)
-        self.width = width
-        hasAlpha = info.hasAlpha
-        premultiplied = heif_image_is_premultiplied_alpha(image) != 0
-    }
-
-    func convert(rows: Range<Int>, into output: UnsafeMutablePointer<UInt32>) {
-        var out = output
-        for y in rows {
-            let row = base + y * stride
-            if !hasAlpha {
-                for x in 0..<width {
-                    let p = row + x * 3
-                    out[x] = 0xFF00_0000 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
-                }
-            } else {
-                for x in 0..<width {
-                    let p = row + x * 4
-                    let alpha = UInt32(p[3])
-                    out[x] = 0xFF00_0000 | overBlack(p[0], alpha: alpha, premultiplied: premultiplied) << 16
-                        | overBlack(p[1], alpha: alpha, premultiplied: premultiplied) << 8 | overBlack(p[2], alpha: alpha, premultiplied: premultiplied)
-                }
-            }
-            out += width
-        }
-    }
-}
-
-/// A tiled picture as libheif assembled it, untransformed: planar R, G, B
-/// (and alpha), one byte a sample, read through the file's `irot` and `imir`
-/// (`HEIFPixelMap`). A quarter turn reads each shown row down a column of the
-/// planes: slower than a row (a cache line a pixel), but no copy of the picture.
-struct DecodedPlanes: DecodedRows {
-    let red: UnsafePointer<UInt8>, green: UnsafePointer<UInt8>, blue: UnsafePointer<UInt8>
-    let alpha: UnsafePointer<UInt8>?
-    let strides: (red: Int, green: Int, blue: Int, alpha: Int)
-    let map: HEIFPixelMap
-    let premultiplied: Bool
-
-    /// The planes of `image` (`heif_image_get_plane_readonly` of `heif_channel_R`,
-    /// `_G`, `_B`, `_Alpha`), which must be 8-bit and `info.codedSize`, and
-    /// turn to `info.size`.
-    init(_ image: OpaquePointer, info: HEIFInfo, layout: HEIFGridLayout) throws(HEIFError) {
-        func plane(_ channel: heif_channel, _ name: String) throws(HEIFError) -> (UnsafePointer<UInt8>, Int) {
-            let width = Int(heif_image_get_width(image, channel))
-            let height = Int(heif_image_get_height(image, channel))
-            guard width == info.codedSize.width, height == info.codedSize.height else {
-                throw .corrupt("the tiled picture's \(name) plane decoded to \(width)x\(height), but its boxes say \(info.codedSize)")
-            }
-            guard heif_image_get_bits_per_pixel(image, channel) == 8 else {
-                throw .unsupported("the tiled picture's \(name) plane decoded to \(heif_image_get_bits_per_pixel(image, channel)) bits a sample, not 8")
-            }
-            var stride: Int32 = 0
-            guard let base = heif_image_get_plane_readonly(image, channel, &stride), Int(stride) >= width else {
-                throw .corrupt("the decoded tiled picture has no \(name) plane")
-            }
-            return (base, Int(stride))
-        }
-        let (red, redStride) = try plane(heif_channel_R, "red")
-        let (green, greenStride) = try plane(heif_channel_G, "green")
-        let (blue, blueStride) = try plane(heif_channel_B, "blue")
-        var alphaPlane: (UnsafePointer<UInt8>, Int)?
-        if info.hasAlpha { alphaPlane = try plane(heif_channel_Alpha, "alpha") }
-        let map = HEIFPixelMap(decodedSize: info.codedSize, transforms: layout.transforms)
-        guard map.shownSize == info.size else {
-            throw .corrupt("the tiled picture turns to \(map.shownSize) by its irot and imir, but libheif says \(info.size)")
-        }
-        self.red = red
-        self.green = green
-        self.blue = blue
-        alpha = alphaPlane?.0
-        strides = (redStride, greenStride, blueStride, alphaPlane?.1 ?? 0)
-        self.map = map
-        premultiplied = heif_image_is_premultiplied_alpha(image) != 0
-    }
-
-    func convert(rows: Range<Int>, into output: UnsafeMutablePointer<UInt32>) {
-        let width = map.shownSize.width
-        var out = output
-        for y in rows {
-            let r = map.rowOffsets(y: y, stride: strides.red)
-            let g = map.rowOffsets(y: y, stride: strides.green)
-            let b = map.rowOffsets(y: y, stride: strides.blue)
-            if let alpha {
-                let a = map.rowOffsets(y: y, stride: strides.alpha)
-                for x in 0..<width {
-                    let opacity = UInt32(alpha[a.first + x * a.step])
-                    out[x] = 0xFF00_0000 | overBlack(red[r.first + x * r.step], alpha: opacity, premultiplied: premultiplied) << 16
-                        | overBlack(green[g.first + x * g.step], alpha: opacity, premultiplied: premultiplied) << 8
-                        | overBlack(blue[b.first + x * b.step], alpha: opacity, premultiplied: premultiplied)
-                }
-            } else {
-                for x in 0..<width {
-                    out[x] = 0xFF00_0000 | UInt32(red[r.first + x * r.step]) << 16
-                        | UInt32(green[g.first + x * g.step]) << 8 | UInt32(blue[b.first + x * b.step])
-                }
-            }
-            out += width
         }
     }
 }

@@ -18,6 +18,13 @@ public enum HEIFError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The data is damaged: its boxes (`heif_error_Invalid_input`) or its coded
     /// picture (`heif_error_Decoder_plugin_error`, or a decoding warning).
     case corrupt(String)
+    /// Boxes Vitrine cannot read exactly as libheif does, so that its checks
+    /// of what libheif would allocate cannot be made (`HEIFMetaBoxes`,
+    /// `HEIFItemLocations`, `HEIFDerivations`): a field the specification
+    /// forbids, one that libheif 1.15 and later versions read differently, a
+    /// chain of derived images deeper than real files have. Refused before
+    /// libheif sees the file, never decoded unchecked.
+    case uncheckable(String)
     /// A valid file this libheif cannot decode (`heif_error_Unsupported_filetype`,
     /// `heif_error_Unsupported_feature`: a codec without its decoder plugin, a bit depth).
     case unsupported(String)
@@ -63,6 +70,8 @@ public enum HEIFError: Error, Hashable, Sendable, CustomStringConvertible {
             return "truncated HEIF data: \(reason)"
         case .corrupt(let reason):
             return "corrupt HEIF data: \(reason)"
+        case .uncheckable(let reason):
+            return "HEIF refused: its boxes cannot be checked exactly (\(reason)); save it again with a common encoder"
         case .unsupported(let reason):
             return "unsupported HEIF: a feature or codec this libheif does not decode (\(reason))"
         case .overSecurityLimit(let reason):

@@ -54,4 +54,6 @@ for i in range(at, at + 6):
     data[i] ^= 0xFF
 open("damaged.heic", "wb").write(bytes(data))
 PY
+# Issue 39's isolation findings (rewritings libheif reads as it reads their originals).
+python3 make-isolation-fixtures.py
 rm source.ppm source.jpg exif-6.jpg source-16bit.png tile-source.png

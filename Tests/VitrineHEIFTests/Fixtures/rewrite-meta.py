@@ -35,6 +35,22 @@ def child(boxes, kind):
     return next(box for box in boxes if box[0] == kind)
 
 
+def read_ipma(body):
+    """ipma version 0, flags 0: item ID (16 bits), count (8), one byte a property
+    (essential << 7 | index). [[item, [association, ...]], ...]"""
+    assert body[:4] == b"\0\0\0\0"
+    entries, i = [], 8
+    for _ in range(struct.unpack(">I", body[4:8])[0]):
+        item, count = struct.unpack(">HB", body[i:i + 3])
+        entries.append([item, list(body[i + 3:i + 3 + count])])
+        i += 3 + count
+    return entries
+
+
+def write_ipma(entries):
+    return b"\0\0\0\0" + struct.pack(">I", len(entries)) + b"".join(struct.pack(">HB", item, len(a)) + bytes(a) for item, a in entries)
+
+
 def rewrite(source, destination, irot=None, imir=None, clap=None, grid=None, ispe=None):
     data = open(source, "rb").read()
     top = parse(data, 0, len(data))
@@ -57,14 +73,7 @@ def rewrite(source, destination, irot=None, imir=None, clap=None, grid=None, isp
         # width N/D, height N/D, horizontal offset N/D, vertical offset N/D: centred.
         properties.append([b"clap", struct.pack(">8I", clap[0], 1, clap[1], 1, 0, 1, 0, 1)])
         added.append(len(properties))
-    # ipma version 0, flags 0: item ID (16 bits), count (8), one byte a property (essential << 7 | index).
-    body = ipma[1]
-    assert body[:4] == b"\0\0\0\0"
-    entries, i = [], 8
-    for _ in range(struct.unpack(">I", body[4:8])[0]):
-        item, count = struct.unpack(">HB", body[i:i + 3])
-        entries.append([item, list(body[i + 3:i + 3 + count])])
-        i += 3 + count
+    entries = read_ipma(ipma[1])
     for entry in entries:
         if entry[0] != primary:
             continue
@@ -75,7 +84,7 @@ def rewrite(source, destination, irot=None, imir=None, clap=None, grid=None, isp
                 if prop[0] == b"ispe":
                     prop[1] = b"\0\0\0\0" + struct.pack(">II", *ispe)
     ipco[1] = write(properties)
-    ipma[1] = body[:8] + b"".join(struct.pack(">HB", item, len(a)) + bytes(a) for item, a in entries)
+    ipma[1] = write_ipma(entries)
     iprp[1] = write(containers)
     if grid is not None:
         rows, columns, width, height = grid

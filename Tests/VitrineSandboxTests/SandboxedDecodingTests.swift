@@ -26,6 +26,23 @@ struct SandboxedDecodingTests {
         }
     }
 
+    /// The HEIF and AVIF corpus (Tests/VitrineHEIFTests/Fixtures/corpus: what heif-enc makes of the
+    /// shared real JPEGs, alpha, 4:2:2 and 4:4:4, 10 and 12 bits, thumbnails, two pictures in a file).
+    static let corpus = ((try? FileManager.default.contentsOfDirectory(
+        atPath: SandboxFixtures.path("Tests/VitrineHEIFTests/Fixtures/corpus"))) ?? [])
+        .filter { $0.hasSuffix(".heic") || $0.hasSuffix(".avif") }.sorted().map { "Tests/VitrineHEIFTests/Fixtures/corpus/" + $0 }
+
+    @Test("every file of the HEIF and AVIF corpus shows through the sandbox as in process", arguments: Self.corpus)
+    func corpusThroughTheSandbox(_ picture: String) throws {
+        let request = SandboxFixtures.request(picture)
+        let sandboxed = try SandboxedSlideDecoder(pool: SandboxFixtures.pool()).picture(for: request, frameStorage: nil)
+        let inProcess = try InProcessSlideDecoder().picture(for: request, frameStorage: nil)
+        #expect(Array(sandboxed.frame.pixels) == Array(inProcess.frame.pixels))
+    }
+
+    @Test("the corpus is there")
+    func corpusIsThere() { #expect(Self.corpus.count >= 30) }
+
     @Test("a Ken Burns slide's finer frame fits the buffer the kiosk sizes for it")
     func kenBurnsFrame() throws {
         let request = SandboxFixtures.request("deploy/demo/images/06-photo-like.jpg", frameScale: 1.8)

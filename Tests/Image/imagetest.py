@@ -411,7 +411,7 @@ def memory_checks(guest, results, measurements, base, token, work):
     results.check("the uploads were decoded in sandboxed helpers: the kiosk's children, `vitrine decode-helper`, each in "
                   "seccomp filter mode with one filter more than the kiosk",
                   kiosk_filters is not None and helpers != [] and len(helpers) <= 2
-                  and all(line[4:6] == ["vitrine", "decode-helper"] and line[2] == "2" and int(line[1]) == kiosk_filters + 1
+                  and all(line[3:5] == ["vitrine", "decode-helper"] and line[2] == "2" and int(line[1]) == kiosk_filters + 1
                           for line in helpers),
                   "; ".join(" ".join(line) for line in lines))
 

@@ -7,7 +7,10 @@
 //   VitrineCore   the pure engine: carousel, scheduler, transitions, layout, indicator, compositor
 //   VitrineConfig the configuration model, its YAML/JSON reader and validation
 //   VitrineRuntime the kiosk: event loop, display backends, image pipeline
-//   VitrineServer the remote side: HTTP API, web console, state directory, URL images
+//   VitrineAPI, VitrineState, VitrineURLImages, VitrineChannelFollower, VitrinePlays, VitrineClient,
+//   VitrineHTTP   the remote side, a module a concern: wire types, the state directory, URL slides,
+//                 the channel follower, proof of play, the CLI's client, the HTTP server
+//   VitrineAssembly the composition root: one kiosk's object graph
 //   vitrine       the command-line tool
 import PackageDescription
 
@@ -139,15 +142,57 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 systemPackage,
             ]),
+        // MARK: The remote side, one module a concern (docs/architecture.md, "The remote side")
+        // The API's wire types: request and answer bodies, events, asset ids. No server in it:
+        // the CLI client and the routes both speak it.
         .target(
-            name: "VitrineServer",
+            name: "VitrineAPI",
+            dependencies: ["VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem", "VitrineChannel", .product(name: "Crypto", package: "swift-crypto")]),
+        // The state directory: pushed configurations, assets, overrides, the token.
+        .target(
+            name: "VitrineState",
+            dependencies: ["VitrineAPI", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem", "VitrineChannel",
+                           .product(name: "Logging", package: "swift-log"), systemPackage]),
+        // URL slides: downloads kept in the asset store, and the pictures a configuration names, checked.
+        .target(
+            name: "VitrineURLImages",
+            dependencies: ["VitrineAPI", "VitrineState", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem",
+                           "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log")]),
+        // Following a fleet channel: polling, verifying, applying (the pure state is VitrineChannel's).
+        .target(
+            name: "VitrineChannelFollower",
+            dependencies: ["VitrineAPI", "VitrineState", "VitrineChannel", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
+        // Proof of play: the signed log of slides shown, and its upload.
+        .target(
+            name: "VitrinePlays",
+            dependencies: ["VitrineAPI", "VitrineChannel", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
+        // `vitrine push`, `override`, `outputs`: the API's client.
+        .target(
+            name: "VitrineClient",
+            dependencies: ["VitrineAPI", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl")]),
+        // The HTTP server: routes, authentication, connection bounds, the console, metrics.
+        .target(
+            name: "VitrineHTTP",
             dependencies: [
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineChannel",
-                "VitrineSandbox",
+                "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrinePNG",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -163,6 +208,14 @@ let package = Package(
                 .embedInCode("Console/Web/index.html"), .embedInCode("Console/Web/console.css"),
                 .embedInCode("Console/Web/console.js"),
             ]),
+        // The composition root: a kiosk's object graph, built in one place (`KioskAssembly`).
+        .target(
+            name: "VitrineAssembly",
+            dependencies: [
+                "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays",
+                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineChannel",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // MARK: Decoding in sandboxed helper processes (docs/architecture.md, "Decoding sandbox")
         .target(
             name: "VitrineSandbox",
@@ -171,7 +224,8 @@ let package = Package(
         .executableTarget(
             name: "vitrine",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM",
+                "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineClient",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM",
                 "VitrineEvdev", "VitrineChannel", "VitrineSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -212,7 +266,8 @@ let package = Package(
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [
-                "VitrineServer", "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
+                "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays", "VitrineClient",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
                 "VitrineChannel", "VitrineYAML", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import VitrineConfig
-import VitrineServer
+import VitrineURLImages
 
 struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,9 @@ import Logging
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
-import VitrineServer
+import VitrineAssembly
+import VitrineHTTP
+import VitrineState
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,9 +4,16 @@ import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
-@testable import VitrineServer
+@testable import VitrineAPI
+@testable import VitrineAssembly
+@testable import VitrineChannelFollower
+@testable import VitrineClient
+@testable import VitrineHTTP
+@testable import VitrinePlays
+@testable import VitrineState
+@testable import VitrineURLImages
 
-/// The typed API bodies (Sources/VitrineServer/API) against docs/api/openapi.yaml:
+/// The typed API bodies (Sources/VitrineAPI) against docs/api/openapi.yaml:
 /// each type's keys are its schema's properties, every required one is always
 /// written (null included), and the spec's own examples decode into the type and
 /// encode back to the same JSON.

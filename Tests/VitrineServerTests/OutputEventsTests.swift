@@ -6,7 +6,14 @@ import Testing
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
-@testable import VitrineServer
+@testable import VitrineAPI
+@testable import VitrineAssembly
+@testable import VitrineChannelFollower
+@testable import VitrineClient
+@testable import VitrineHTTP
+@testable import VitrinePlays
+@testable import VitrineState
+@testable import VitrineURLImages
 
 /// Every output group's events and plays, each under the group's name: a
 /// kiosk with two groups, each on its own display loop, built by

@@ -5,7 +5,14 @@ import Testing
 import VitrineConfig
 import VitrineCore
 import VitrinePNG
-@testable import VitrineServer
+@testable import VitrineAPI
+@testable import VitrineAssembly
+@testable import VitrineChannelFollower
+@testable import VitrineClient
+@testable import VitrineHTTP
+@testable import VitrinePlays
+@testable import VitrineState
+@testable import VitrineURLImages
 
 /// A kiosk whose local file has an `outputs` section: the one output this build
 /// drives shows what that section gives it (its playlist, fit and rotation),
@@ -100,6 +107,11 @@ struct OutputsPushTests {
             }
         }
         // A channel's configuration goes through the same store: refused there too.
-        #expect(throws: APIError.self) { try harness.store.replace(with: try ConfigLoader.parse("slides: [red.jpg]"), ifMatch: nil) }
+        #expect {
+            try harness.store.replace(with: try ConfigLoader.parse("slides: [red.jpg]"), ifMatch: nil)
+        } throws: { error in
+            guard case StateStoreRefusal.lacksLocalOutputs(let issues) = error else { return false }
+            return !issues.isEmpty
+        }
     }
 }

@@ -8,7 +8,14 @@ import VitrineConfig
 import VitrineCore
 import VitrinePNG
 @testable import VitrineRuntime
-@testable import VitrineServer
+@testable import VitrineAPI
+@testable import VitrineAssembly
+@testable import VitrineChannelFollower
+@testable import VitrineClient
+@testable import VitrineHTTP
+@testable import VitrinePlays
+@testable import VitrineState
+@testable import VitrineURLImages
 import VitrineSystem
 
 @Suite("API: emergency override")

@@ -6,7 +6,14 @@ import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 import VitrinePNG
-@testable import VitrineServer
+@testable import VitrineAPI
+@testable import VitrineAssembly
+@testable import VitrineChannelFollower
+@testable import VitrineClient
+@testable import VitrineHTTP
+@testable import VitrinePlays
+@testable import VitrineState
+@testable import VitrineURLImages
 
 /// What one picture format beyond JPEG and PNG brings to the server-side tests:
 /// its fixtures and what each must give.

@@ -3,7 +3,14 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import VitrineConfig
-@testable import VitrineServer
+@testable import VitrineAPI
+@testable import VitrineAssembly
+@testable import VitrineChannelFollower
+@testable import VitrineClient
+@testable import VitrineHTTP
+@testable import VitrinePlays
+@testable import VitrineState
+@testable import VitrineURLImages
 
 @Suite("Push client")
 struct PushClientTests {

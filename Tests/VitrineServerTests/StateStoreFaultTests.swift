@@ -3,7 +3,14 @@ import Logging
 import SystemPackage
 import Testing
 import VitrineConfig
-@testable import VitrineServer
+@testable import VitrineAPI
+@testable import VitrineAssembly
+@testable import VitrineChannelFollower
+@testable import VitrineClient
+@testable import VitrineHTTP
+@testable import VitrinePlays
+@testable import VitrineState
+@testable import VitrineURLImages
 import VitrineSystem
 
 /// The state directory when the disk fails a push half way: the full disk or

@@ -8,7 +8,14 @@ import Testing
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
-@testable import VitrineServer
+@testable import VitrineAPI
+@testable import VitrineAssembly
+@testable import VitrineChannelFollower
+@testable import VitrineClient
+@testable import VitrineHTTP
+@testable import VitrinePlays
+@testable import VitrineState
+@testable import VitrineURLImages
 
 /// A picture server on loopback that revalidates with an ETag and counts what it answered.
 final class PictureServer: Sendable {

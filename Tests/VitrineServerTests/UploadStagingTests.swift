@@ -6,7 +6,14 @@ import Testing
 import VitrineCore
 import VitrinePNG
 import VitrineRuntime
-@testable import VitrineServer
+@testable import VitrineAPI
+@testable import VitrineAssembly
+@testable import VitrineChannelFollower
+@testable import VitrineClient
+@testable import VitrineHTTP
+@testable import VitrinePlays
+@testable import VitrineState
+@testable import VitrineURLImages
 import VitrineSystem
 
 /// Uploads are staged on disk as they arrive (`AssetUpload`), over real sockets:

@@ -1,5 +1,6 @@
 import ArgumentParser
-import VitrineServer
+import VitrineClient
+import VitrineAPI
 
 /// `--output NAME`: which output group a remote command addresses, by a
 /// connector's name as `vitrine remote outputs` lists them. Without it, the

@@ -1,7 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
 import VitrineConfig
-import VitrineServer
+import VitrineClient
+import VitrineAPI
 
 extension RemoteCommand {
     /// `vitrine remote outputs`: the kiosk's output groups (`GET /api/v1/outputs`).

@@ -3,7 +3,8 @@ import FoundationEssentials
 import VitrineConfig
 import VitrineCore
 import VitrinePNG
-import VitrineServer
+import VitrineClient
+import VitrineAPI
 import VitrineWebP
 import VitrineGIF
 import VitrineHEIF

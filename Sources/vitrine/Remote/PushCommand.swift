@@ -1,7 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
 import VitrineConfig
-import VitrineServer
+import VitrineClient
+import VitrineAPI
 
 /// `vitrine push CONFIG --to URL --token T [--output NAME]`.
 struct PushCommand: ParsableCommand {

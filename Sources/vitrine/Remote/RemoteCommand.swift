@@ -1,7 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
 import VitrineConfig
-import VitrineServer
+import VitrineClient
+import VitrineAPI
 
 /// `vitrine remote status|outputs|next|previous|pause|resume|goto N|screenshot|power [on|off]|override set|clear|show`;
 /// each that addresses the screen takes `--output NAME` for one output group of several.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-import VitrineServer
+import VitrineClient
+import VitrineAPI
 
 /// Where the kiosk is and how to get in.
 struct RemoteOptions: ParsableArguments {

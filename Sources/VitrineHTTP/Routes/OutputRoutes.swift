@@ -1,0 +1,20 @@
+import Hummingbird
+import VitrineAPI
+
+/// `GET /api/v1/outputs`: each output group (one display loop) with the
+/// connectors it drives and its own status, the kiosk's own group first.
+/// The names listed are what the `output` query parameter of the status,
+/// screenshot, control and power routes takes (`OutputAddress`).
+struct OutputRoutes {
+    let kiosk: RemoteKiosk
+
+    func add(to router: RecordingRouter<APIRequestContext>) {
+        let status = StatusRoutes(kiosk: kiosk)
+        router.get("/api/v1/outputs") { _, _ in
+            let groups = kiosk.control.outputGroups.map { group in
+                OutputGroupBody(name: group.name, connectors: group.connectors, status: status.body(group.loop.status))
+            }
+            return try JSONResponse.make(.ok, encoding: OutputsBody(outputs: groups))
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import FoundationEssentials
+import Hummingbird
+import NIOCore
+import VitrineConfig
+import VitrineCore
+import VitrinePNG
+import VitrineRuntime
+import VitrineSystem
+import VitrineAPI
+
+/// Status, control and the screenshot.
+struct StatusRoutes {
+    let kiosk: RemoteKiosk
+    /// How long the display thread has to answer a screenshot or health ping.
+    static let displayTimeout: Duration = .seconds(3)
+    /// The largest slide `goto` takes, as a tap action's `goto` in the configuration.
+    static let maxSlideIndex = 1_000_000
+
+    func add(to router: RecordingRouter<APIRequestContext>) {
+        router.get("/api/v1/status") { request, _ in
+            let address = try OutputAddress(request, link: kiosk.control)
+            return try JSONResponse.make(.ok, encoding: body(address.loop(kiosk.control).status))
+        }
+        router.post("/api/v1/control") { request, _ in try await control(request) }
+        router.get("/api/v1/screenshot") { request, _ in
+            let loop = try OutputAddress(request, link: kiosk.control).loop(kiosk.control)
+            guard let frame = await Self.displayAnswer({ reply in loop.requestFrame(reply: reply) }) else {
+                throw APIError(.serviceUnavailable, "the display thread did not answer within \(Self.displayTimeout)")
+            }
+            let png = try await kiosk.offload { try PNGCodec.encode(frame, fast: true) }
+            return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "no-store"])
+        }
+    }
+
+    /// The status one loop published, as the API answers it now: the
+    /// kiosk's parts (version, channel, TV) with the loop's own.
+    func body(_ status: KioskStatus) -> StatusBody {
+        let now = MonotonicClock.now()
+        return StatusBody(
+            slide: status.currentSlide, slideCount: status.slideCount, playing: status.playing, pausedBecause: status.pausedBecause,
+            output: status.output, inputDevices: status.inputDevices, configVersion: kiosk.store.current.version,
+            uptimeSeconds: (now - status.startedAt).secondsValue, recentErrors: status.recentErrors,
+            vitrineVersion: VitrineVersion.current, screen: status.screen.isLit ? .on : .off,
+            schedule: status.schedule.map(ScheduleStatusBody.init), override: status.override.map(OverrideBody.init),
+            channel: kiosk.channel.map { ChannelStatusBody($0, wall: WallClock.now()) },
+            tv: kiosk.television.map { TelevisionStatusBody($0.status) },
+            attract: status.attract.map { AttractStatusBody($0, now: now) },
+            refusedPictures: kiosk.slideDecoder.refusedPictures.map(RefusedPictureBody.init))
+    }
+
+    private func control(_ request: Request) async throws -> Response {
+        let address = try OutputAddress(request, link: kiosk.control)
+        var request = request
+        let body = try await request.collectBody(upTo: 64 * 1024)
+        guard let object = try? JSONValue(parsing: body.readableBytesView).object else {
+            throw APIError(.unprocessableContent, #"the body must be a JSON object such as {"command": "next"}"#)
+        }
+        let known = ControlCommandName.allCases.map(\.rawValue)
+        guard let value = object["command"]?.string, let name = ControlCommandName(rawValue: value) else {
+            throw APIError(.unprocessableContent, "command must be one of \(known.joined(separator: ", ")), found \(object["command"].map(Self.describe) ?? "nothing")",
+                           issues: [.init(path: "command", message: "must be one of \(known.joined(separator: ", "))")])
+        }
+        let unknownKeys = Set(object.keys).subtracting(["command", "slide"])
+        if let key = unknownKeys.sorted().first {
+            throw APIError(.unprocessableContent, "unknown key \(key)", issues: [.init(path: key, message: "unknown key (known keys: command, slide)")])
+        }
+        // Decoded with JSONDecoder: a goto's slide must be an Int (true is not a slide, and neither is 1.5).
+        let decoded = try? JSONDecoder().decode(ControlCommand.self, from: Data(body.readableBytesView))
+        let command: KioskCommand
+        switch decoded {
+        case .next: command = .navigate(.next)
+        case .previous: command = .navigate(.previous)
+        case .pause: command = .pause
+        case .resume: command = .resume
+        case .goTo(let slide) where (0...Self.maxSlideIndex).contains(slide):
+            // A malformed slide is the body's fault (422); a slide the playlist does not
+            // have now is a conflict with the kiosk's state (409), as the playlist can change.
+            // Every group the command goes to must have it.
+            let groups = address.group.map { [$0] } ?? kiosk.control.outputGroups
+            for group in groups where slide >= group.loop.status.slideCount {
+                let count = group.loop.status.slideCount
+                let playlist = count == 0 ? "the playlist is empty" : "the playlist has \(count) slide\(count == 1 ? "" : "s") (counting from 0)"
+                let place = kiosk.control.outputGroups.count > 1 ? group.name.map { " on \($0)" } ?? "" : ""
+                let message = "there is no slide \(slide)\(place): \(playlist)"
+                throw APIError(.conflict, message, issues: [.init(path: "slide", message: message)])
+            }
+            command = .navigate(.goTo(slide))
+        case .goTo, nil:
+            // The name is known (above): what did not decode is a goto's slide.
+            guard name == .goto else { throw APIError(.unprocessableContent, "the body is not a \(name.rawValue) command") }
+            let message = "must be a slide index, a whole number from 0 to \(Self.maxSlideIndex)"
+            throw APIError(.unprocessableContent, "goto needs slide: \(message)", issues: [.init(path: "slide", message: message)])
+        }
+        address.loop(kiosk.control).send(command)
+        return try JSONResponse.make(.accepted, encoding: ControlAccepted(accepted: name))
+    }
+
+    /// A value as an error message quotes it: a string as itself, anything else as JSON.
+    static func describe(_ value: JSONValue) -> String {
+        value.string ?? String(decoding: value.encoded(), as: UTF8.self)
+    }
+
+    /// Waits for the display thread's answer to a query, or nil after `displayTimeout`.
+    static func displayAnswer<T: Sendable>(_ ask: (@escaping @Sendable (T) -> Void) -> Void) async -> T? {
+        let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: .bufferingNewest(1))
+        ask { value in
+            continuation.yield(value)
+            continuation.finish()
+        }
+        let timeout = Task {
+            try await Task.sleep(for: displayTimeout)
+            continuation.finish()
+        }
+        defer { timeout.cancel() }
+        for await value in stream { return value }
+        return nil
+    }
+}

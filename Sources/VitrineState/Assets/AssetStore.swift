@@ -1,0 +1,146 @@
+import FoundationEssentials
+import Glibc
+import Logging
+import Synchronization
+import VitrineConfig
+import VitrineRuntime
+import VitrineSystem
+import VitrineAPI
+
+/// One stored picture.
+public struct Asset: Hashable, Sendable {
+    /// SHA-256 of the bytes, in hex: the file's name and its `asset:` reference.
+    public var id: String
+    public var name: String
+    public var kind: InspectedImage.Kind
+    public var size: Int
+    public var width: Int
+    public var height: Int
+    /// Seconds since 1970.
+    public var added: Double
+
+    public var reference: String { "asset:" + id }
+}
+
+/// Pictures by content: `assets/<sha256>` holds the bytes and
+/// `assets/<sha256>.json` what is known about them. Storing by digest makes an
+/// upload idempotent and a name collision impossible; a name is only a label.
+/// The bytes are written before the metadata, so a listed asset is always complete.
+public final class AssetStore: Sendable {
+    public let directory: String
+    private let logger: Logger
+    /// The free space kept on the state directory's file system.
+    public let floor: DiskFloor
+    /// Why nothing can be stored (a read-only state directory); nil when it can.
+    let readOnlyReason: String?
+    /// Serialises additions and removals (reads go to the files directly).
+    private let lock = Mutex(())
+
+    init(directory: String, logger: Logger, floor: DiskFloor = DiskFloor(), readOnlyReason: String? = nil) throws {
+        self.directory = directory
+        self.logger = logger
+        self.floor = floor
+        self.readOnlyReason = readOnlyReason
+        guard readOnlyReason == nil else { return }
+        try StateStore.makeDirectory(directory, mode: 0o755)
+        StateStore.removeStaleTemporaries(in: directory)
+    }
+
+    public func contains(_ id: String) -> Bool {
+        guard SlideSource.isAssetID(id) else { return false }
+        return access(path(id), F_OK) == 0
+    }
+
+    public func path(_ id: String) -> String { directory + "/" + id }
+
+    /// Stores `bytes`, already inspected, under their digest.
+    /// Returns the asset and whether it is new. Throws `DiskFloorReached` when
+    /// storing them would leave less free space than the floor.
+    /// - Parameter verifiedDigest: their SHA-256 in hex, when the caller has
+    ///   just checked it (a channel's blob against its manifest), so that a
+    ///   picture is not hashed twice; computed here otherwise.
+    public func add(_ bytes: [UInt8], verifiedDigest: String? = nil, image: InspectedImage, name: String) throws -> (asset: Asset, created: Bool) {
+        let id = verifiedDigest ?? ContentDigest.sha256(bytes)
+        return try lock.withLock { _ in
+            if let existing = asset(id) { return (existing, false) }
+            if let readOnlyReason { throw StateReadOnly(message: "nothing can be stored: \(readOnlyReason)") }
+            if let free = freeBytes(), let refusal = floor.refusal(storing: bytes.count, free: free) {
+                throw DiskFloorReached(message: refusal)
+            }
+            try FileIO.writeAtomically(bytes, to: path(id))
+            return (try recordMetadata(id: id, size: bytes.count, image: image, name: name), true)
+        }
+    }
+
+    /// Stores a finished upload, already inspected, under its digest, by
+    /// renaming its staging file. Returns the asset and whether it is new; the
+    /// staging file of a picture already stored is removed with the upload.
+    package func adopt(_ upload: AssetUpload, image: InspectedImage, name: String) throws -> (asset: Asset, created: Bool) {
+        let id = try upload.finish()
+        return try lock.withLock { _ in
+            if let existing = asset(id) { return (existing, false) }
+            guard rename(upload.path, path(id)) == 0 else { throw SystemError("rename", subject: path(id)) }
+            upload.markAdopted()
+            try FileIO.syncDirectory(of: path(id))
+            return (try recordMetadata(id: id, size: upload.size, image: image, name: name), true)
+        }
+    }
+
+    /// Writes `<id>.json` after the bytes: its presence is what lists the asset.
+    private func recordMetadata(id: String, size: Int, image: InspectedImage, name: String) throws -> Asset {
+        let asset = Asset(id: id, name: name, kind: image.kind, size: size, width: image.size.width,
+                          height: image.size.height, added: Date().timeIntervalSince1970)
+        let json = try JSONText.encode(AssetMetadata(asset), [.sortedKeys])
+        try FileIO.writeAtomically(Array(json), to: path(id) + ".json")
+        return asset
+    }
+
+    public func asset(_ id: String) -> Asset? {
+        guard SlideSource.isAssetID(id), access(path(id), F_OK) == 0,
+              let bytes = try? FileIO.read(path(id) + ".json"),
+              let metadata = try? JSONDecoder().decode(AssetMetadata.self, from: Data(bytes)),
+              let kind = InspectedImage.Kind(rawValue: metadata.type)
+        else { return nil }
+        return Asset(id: id, name: metadata.name ?? id, kind: kind, size: metadata.size, width: metadata.width,
+                     height: metadata.height, added: metadata.added ?? 0)
+    }
+
+    /// Every complete asset, newest first.
+    public func list() -> [Asset] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { SlideSource.isAssetID($0) }.compactMap(asset).sorted { ($0.added, $0.id) > ($1.added, $1.id) }
+    }
+
+    public func bytes(_ id: String) throws -> [UInt8] {
+        try FileIO.read(path(id), limit: 2_000_000_000)
+    }
+
+    /// Bytes free to an unprivileged writer on the store's file system (`statvfs`); nil if unknown.
+    public func freeBytes() -> Int? {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return nil }
+        return Int(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
+    }
+
+    /// Removes an asset. `StateStore.deleteAsset` calls this under its own lock,
+    /// after checking that no configuration uses it.
+    func remove(_ id: String) throws {
+        try lock.withLock { _ in
+            // Metadata first: an asset without it is not listed, and its bytes go next.
+            unlink(path(id) + ".json")
+            guard unlink(path(id)) == 0 || errno == ENOENT else { throw SystemError("unlink", subject: path(id)) }
+        }
+    }
+}
+
+/// An upload or download refused because the disk is nearly full (the API's 507).
+public struct DiskFloorReached: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}
+
+/// An upload or download refused because the state directory cannot be written (the API's 503).
+public struct StateReadOnly: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,237 @@
+import AsyncHTTPClient
+import FoundationEssentials
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+import VitrineSystem
+import VitrineAPI
+import VitrineState
+
+/// Downloads the pictures of URL slides into the asset store, in the
+/// background, and keeps them fresh: each URL is revalidated every
+/// `api.urlRefresh` with `If-None-Match` (its ETag) or `If-Modified-Since`.
+/// A failed download or revalidation keeps the copy already held, so the
+/// kiosk carries on showing it while offline. Until a URL's first download,
+/// its slide shows the placeholder.
+///
+/// What is known about each URL lives in `downloads.json` in the state
+/// directory, replaced atomically, so a restart shows the cached copies at once.
+public final class URLImageFetcher: Sendable {
+    /// One URL's entry in `downloads.json`; keys without a value are left out.
+    struct Download: Codable, Hashable, Sendable {
+        var assetID: String
+        var etag: String?
+        var lastModified: String?
+        /// Seconds since 1970 of the last successful check.
+        var checked: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case assetID = "asset"
+            case etag, lastModified, checked
+        }
+    }
+
+    private struct State: Sendable {
+        var wanted: [String] = []
+        var downloads: [String: Download] = [:]
+        /// Monotonic deadlines of the next attempt for each URL.
+        var due: [String: MonotonicInstant] = [:]
+        /// How often `track` has woken the loop (for tests).
+        var wakeCount = 0
+    }
+
+    private let store: StateStore
+    private let settings: APIConfiguration
+    private let maxPixels: Int
+    /// Where each download is decoded before it is kept: the sandboxed helpers.
+    private let pictures: any PictureInspector
+    private let logger: Logger
+    private let events: EventHub
+    private let changeHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    private let state = Mutex(State())
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+    private var indexPath: String { store.directory + "/downloads.json" }
+    /// After a failure, try again this soon (the refresh period if shorter).
+    static let retryDelay: Duration = .seconds(30)
+
+    public init(store: StateStore, settings: APIConfiguration, maxPixels: Int, pictures: any PictureInspector, events: EventHub, logger: Logger) {
+        self.pictures = pictures
+        self.store = store
+        self.settings = settings
+        self.maxPixels = maxPixels
+        self.events = events
+        self.logger = logger
+        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let loaded = Self.loadIndex(store.directory + "/downloads.json").filter { store.assets.contains($0.value.assetID) }
+        state.withLock { $0.downloads = loaded }
+    }
+
+    /// `handler` is called whenever a downloaded copy is new or changed, so the
+    /// kiosk can be given the new files.
+    public func onChange(_ handler: @escaping @Sendable () -> Void) {
+        changeHandler.withLock { $0 = handler }
+    }
+
+    /// URL to local file, for `KioskConfiguration.downloads`.
+    public var localFiles: [String: String] {
+        state.withLock { $0.downloads.mapValues { store.assets.path($0.assetID) } }
+    }
+
+    /// How often a new list of URLs has woken the download loop.
+    var wakeCount: Int { state.withLock { $0.wakeCount } }
+
+    /// URL to asset id, for deciding which assets are in use.
+    public var assetIDs: [String: String] { state.withLock { $0.downloads.mapValues(\.assetID) } }
+
+    /// The URLs the configuration on screen names; new ones are fetched at once.
+    public func track(_ configuration: KioskConfiguration) {
+        var urls: [String] = []
+        for path in configuration.allSlides.map(\.slide.path) + [configuration.placeholder].compactMap({ $0 }) {
+            if case .url(let url) = SlideSource(path), !urls.contains(url) { urls.append(url) }
+        }
+        let changed = state.withLock { state -> Bool in
+            guard state.wanted != urls else { return false }
+            state.wanted = urls
+            let now = MonotonicClock.now()
+            for url in urls where state.due[url] == nil { state.due[url] = now }
+            state.wakeCount += 1
+            return true
+        }
+        // Only a changed list wakes the loop. A wake-up cancels the loop's sleep,
+        // and a cancelled `Task.sleep` keeps its timer and task allocated until the
+        // deadline it was given; waking on every push held about 0.5 KiB per push
+        // for an hour (the soak's push load).
+        if changed { wake.yield() }
+    }
+
+    /// Runs until the task is cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            let now = MonotonicClock.now()
+            let (due, next) = state.withLock { state -> ([String], MonotonicInstant?) in
+                let due = state.wanted.filter { (state.due[$0] ?? now) <= now }
+                let next = state.wanted.compactMap { state.due[$0] }.filter { $0 > now }.min()
+                return (due, next)
+            }
+            for url in due where !Task.isCancelled { await refresh(url) }
+            if !due.isEmpty { continue }
+            // Nothing to revalidate: wait for a new list only, with no timer at all.
+            guard let next else {
+                for await _ in wakeups { break }
+                continue
+            }
+            let wait = next - now
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await Task.sleep(for: wait) }
+                group.addTask { [wakeups] in for await _ in wakeups { break } }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// One download or revalidation of `url`.
+    func refresh(_ url: String) async {
+        let known = state.withLock { $0.downloads[url] }
+        var request = HTTPClientRequest(url: url)
+        if let known, store.assets.contains(known.assetID) {
+            if let etag = known.etag { request.headers.add(name: "If-None-Match", value: etag) }
+            if let lastModified = known.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+        }
+        var outcome: Duration = settings.urlRefresh
+        do {
+            let limit = settings.maxUploadBytes
+            // The answer's status, headers and body (when 200), read inside the request's lifetime.
+            let (code, headers, body) = try await OutboundRequest.execute(request, policy: settings.outbound, timeout: settings.urlTimeout) {
+                response -> (Int, NIOHTTP1.HTTPHeaders, [UInt8]?) in
+                let code = Int(response.status.code)
+                let body = code == 200 ? Array(try await response.body.collect(upTo: limit).readableBytesView) : nil
+                return (code, response.headers, body)
+            }
+            switch code {
+            case 304:
+                logger.debug("\(url): not modified")
+                updateDownload(url) { $0?.checked = Date().timeIntervalSince1970 }
+            case 200:
+                let bytes = body ?? []
+                let maxPixels = self.maxPixels
+                let pictures = self.pictures
+                let image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, named: url, maxPixels: maxPixels) }
+                let name = URL(string: url)?.lastPathComponent ?? "download"
+                let (asset, created) = try await NIOThreadPool.singleton.runIfActive { [store] in
+                    try store.assets.add(bytes, image: image, name: name.isEmpty ? "download" : name)
+                }
+                if created { events.publish(ServerEvent("assetAdded", encoding: asset.body(inUse: true))) }
+                let entry = Download(assetID: asset.id, etag: headers.first(name: "ETag"),
+                                     lastModified: headers.first(name: "Last-Modified"), checked: Date().timeIntervalSince1970)
+                let changed = state.withLock { state -> Bool in
+                    defer { state.downloads[url] = entry }
+                    return state.downloads[url]?.assetID != entry.assetID
+                }
+                saveIndex()
+                logger.info("\(url): downloaded", metadata: ["asset": "\(asset.id)", "bytes": "\(bytes.count)"])
+                if changed { changeHandler.withLock { $0 }?() }
+            default:
+                // The standard phrase for the code, never the server's own words.
+                throw FetchFailure("the server answered \(code) \(OutboundRequest.reason(code))")
+            }
+        } catch {
+            let reason: String
+            switch error {
+            case is NIOTooManyBytesError: reason = "larger than api.maxUploadSize (\(settings.maxUploadBytes) bytes)"
+            case let full as DiskFloorReached: reason = full.message
+            case let readOnly as StateReadOnly: reason = readOnly.message
+            case let failure as ImageInspection.Failure:
+                switch failure {
+                // What the download starts with is the server's, not ours to repeat in a log or an event.
+                case .notAnImage: reason = ImageInspection.notAnImage
+                case .undecodable(let text), .overPixelLimit(let text): reason = text
+                }
+            default: reason = "\(error)"
+            }
+            let cached = state.withLock { $0.downloads[url] != nil }
+            let message = "cannot download \(url): \(reason); " + (cached ? "keeping the copy downloaded before" : "its slide shows the placeholder")
+            logger.warning("\(message)")
+            events.publish(ServerEvent("error", encoding: ErrorEvent(message: message)))
+            outcome = min(Self.retryDelay, settings.urlRefresh)
+        }
+        state.withLock { $0.due[url] = MonotonicClock.now() + outcome }
+    }
+
+    private func updateDownload(_ url: String, _ change: (inout Download?) -> Void) {
+        state.withLock { change(&$0.downloads[url]) }
+        saveIndex()
+    }
+
+    private func saveIndex() {
+        let downloads = state.withLock { $0.downloads }
+        do {
+            let json = try JSONText.encode(downloads, [.sortedKeys, .withoutEscapingSlashes])
+            try FileIO.writeAtomically(Array(json), to: indexPath)
+        } catch {
+            logger.error("cannot save \(indexPath): \(error)")
+        }
+    }
+
+    /// Each entry is read on its own: one that cannot be read is left out
+    /// (its picture is downloaded again), and every other URL keeps its cached
+    /// copy, which an offline kiosk goes on showing.
+    static func loadIndex(_ path: String) -> [String: Download] {
+        guard let bytes = try? FileIO.read(path), let entries = try? JSONValue(parsing: bytes).object else { return [:] }
+        return entries.compactMapValues { entry in
+            guard let encoded = try? JSONText.encode(entry, []) else { return nil }
+            return try? JSONDecoder().decode(Download.self, from: Data(encoded))
+        }
+    }
+}
+
+struct FetchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -263,19 +263,30 @@ let package = Package(
         .testTarget(
             name: "VitrineSandboxTests",
             dependencies: ["VitrineSandbox", "VitrineRuntime", "VitrineCore", "VitrineSystem", "VitrineSeccomp", "PictureTestSupport"]),
+        // The remote side's modules, each tested alone where it can be (the routes through the assembly below).
+        .target(name: "ServerTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/ServerTestSupport"),
+        .testTarget(
+            name: "VitrineStateTests",
+            dependencies: ["VitrineState", "VitrineAPI", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineSystem", "ServerTestSupport",
+                           systemPackage, .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "VitrineChannelFollowerTests",
+            dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "ServerTestSupport",
+                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "VitrineServerTests",
             dependencies: [
                 "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays", "VitrineClient",
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
-                "VitrineChannel", "VitrineYAML", systemPackage,
+                "VitrineChannel", "VitrineYAML", "ServerTestSupport", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]),
+            ],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Synchronization
+import ServerTestSupport
 import Testing
 import VitrineChannel
 import VitrineConfig

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServerTestSupport
 import Testing
 import VitrineChannel
 import VitrineConfig
@@ -125,12 +126,6 @@ final class ServerHarness: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return try condition()
-    }
-}
-
-extension Array where Element == UInt8 {
-    func write(to path: String) throws {
-        try Data(self).write(to: URL(fileURLWithPath: path))
     }
 }
 

@@ -3,14 +3,7 @@ import Logging
 import Testing
 import VitrineConfig
 import VitrineCore
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
 @testable import VitrineState
-@testable import VitrineURLImages
 
 @Suite("Override store")
 struct OverrideStoreTests {

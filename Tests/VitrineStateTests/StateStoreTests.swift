@@ -4,14 +4,8 @@ import Testing
 import VitrineConfig
 import VitrineSystem
 @testable import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
+import ServerTestSupport
 @testable import VitrineState
-@testable import VitrineURLImages
 
 /// The state directory on its own: which configuration wins at start, crash
 /// leftovers, and the generated token.

@@ -1,13 +1,6 @@
 import Foundation
 import Testing
-@testable import VitrineAPI
-@testable import VitrineAssembly
 @testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 @Suite struct ChannelOriginTests {
     /// A refused connection fails the poll at once, not at the request's

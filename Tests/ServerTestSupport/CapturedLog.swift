@@ -3,12 +3,14 @@ import Synchronization
 
 /// A logger that keeps every message it is given, rendered with its metadata,
 /// so a test can check what reached the log (and what did not).
-final class CapturedLog: Sendable {
+package final class CapturedLog: Sendable {
     private let lines = Mutex<[String]>([])
 
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    package init() {}
 
-    var logger: Logger {
+    package var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    package var logger: Logger {
         Logger(label: "captured") { _ in Handler(log: self) }
     }
 

@@ -1,17 +1,11 @@
 import Foundation
 import Logging
 import SystemPackage
+import ServerTestSupport
 import Testing
 import VitrineConfig
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 import VitrineSystem
+@testable import VitrineState
 
 /// The state directory when the disk fails a push half way: the full disk or
 /// the dying SD card is injected at one exact call (`SystemCallFaults`). The

@@ -58,11 +58,11 @@ struct StatusAndEventsTests {
 
     @Test(arguments: [
         (#"{"command": "jump"}"#, "command must be one of next, previous, goto, pause, resume, found jump"),
-        (#"{"command": "goto", "slide": -1}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
-        (#"{"command": "goto", "slide": "1"}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
-        (#"{"command": "goto", "slide": 1000001}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
-        (#"{"command": "goto", "slide": 1.5}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
-        (#"{"command": "goto"}"#, "goto needs slide: must be a slide index, a whole number from 0 to 1000000"),
+        (#"{"command": "goto", "slide": -1}"#, "slide must be a slide index for goto, a whole number from 0 to 1000000"),
+        (#"{"command": "goto", "slide": "1"}"#, "slide must be a slide index for goto, a whole number from 0 to 1000000"),
+        (#"{"command": "goto", "slide": 1000001}"#, "slide must be a slide index for goto, a whole number from 0 to 1000000"),
+        (#"{"command": "goto", "slide": 1.5}"#, "slide must be a slide index for goto, a whole number from 0 to 1000000"),
+        (#"{"command": "goto"}"#, "slide must be a slide index for goto, a whole number from 0 to 1000000"),
         (#"{"command": "next", "speed": 2}"#, "unknown key speed"),
         (#"["next"]"#, #"the body must be a JSON object such as {"command": "next"}"#),
         ("next", #"the body must be a JSON object such as {"command": "next"}"#),

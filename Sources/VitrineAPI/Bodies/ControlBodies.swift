@@ -1,6 +1,9 @@
 /// `POST /api/v1/control`'s body: `components/schemas/ControlCommand` in
 /// docs/api/openapi.yaml, `{"command": "next"}` or `{"command": "goto", "slide": 3}`.
-public enum ControlCommand: Codable, Hashable, Sendable {
+public enum ControlCommand: Codable, Hashable, Sendable, APIRequestBody {
+    public static let keys = ["command", "slide"]
+    public static let example = #"{"command": "next"}"#
+
     case next, previous, pause, resume
     case goTo(slide: Int)
 
@@ -15,16 +18,30 @@ public enum ControlCommand: Codable, Hashable, Sendable {
         }
     }
 
+    /// The highest slide index a `goto` may name: far above any playlist,
+    /// low enough that no arithmetic on it overflows.
+    public static let maxSlide = 1_000_000
+
     private enum CodingKeys: String, CodingKey { case command, slide }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        switch try container.decode(ControlCommandName.self, forKey: .command) {
+        let known = ControlCommandName.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let value = try? container.decodeIfPresent(String.self, forKey: .command), let name = ControlCommandName(rawValue: value) else {
+            let found = (try? container.decodeIfPresent(String.self, forKey: .command)) ?? nil
+            throw DecodingError.refused(.command, in: container, "must be one of \(known), found \(found ?? "something else")")
+        }
+        switch name {
         case .next: self = .next
         case .previous: self = .previous
         case .pause: self = .pause
         case .resume: self = .resume
-        case .goto: self = .goTo(slide: try container.decode(Int.self, forKey: .slide))
+        case .goto:
+            // Decoded as an Int: true is not a slide, and neither is 1.5 or "1".
+            guard let slide = try? container.decodeIfPresent(Int.self, forKey: .slide), (0...Self.maxSlide).contains(slide) else {
+                throw DecodingError.refused(.slide, in: container, "must be a slide index for goto, a whole number from 0 to \(Self.maxSlide)")
+            }
+            self = .goTo(slide: slide)
         }
     }
 

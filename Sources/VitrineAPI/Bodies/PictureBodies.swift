@@ -24,11 +24,27 @@ public struct RefusedPictureBody: Codable, Hashable, Sendable {
 }
 
 /// `POST /api/v1/pictures/retry`'s body: `components/schemas/PictureRetry`.
-public struct PictureRetryBody: Codable, Hashable, Sendable {
+public struct PictureRetryBody: Codable, Hashable, Sendable, APIRequestBody {
+    public static let keys = ["file"]
+    public static let example = #"{"file": "images/menu.heic"}"#
+    /// An empty body, or `{}`: every refused picture.
+    public static let empty: PictureRetryBody? = PictureRetryBody()
+
     /// The picture to try again, as the configuration names it; nil: every refused picture.
     public var file: String?
 
     public init(file: String? = nil) { self.file = file }
+
+    private enum CodingKeys: String, CodingKey { case file }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.contains(.file) else { return }
+        guard let file = try? container.decode(String.self, forKey: .file), !file.isEmpty else {
+            throw DecodingError.refused(.file, in: container, "must be a picture's path as the configuration names it, a non-empty string")
+        }
+        self.file = file
+    }
 }
 
 /// Its answer: `components/schemas/PictureRetryAccepted`.

@@ -53,10 +53,23 @@ public struct PowerStatus: Codable, Hashable, Sendable {
 }
 
 /// `PUT /api/v1/power`'s body: `components/schemas/PowerRequest`.
-public struct PowerRequest: Codable, Hashable, Sendable {
+public struct PowerRequest: Codable, Hashable, Sendable, APIRequestBody {
+    public static let keys = ["state"]
+    public static let example = #"{"state": "off"}"#
+
     public var state: PowerState
 
     public init(state: PowerState) { self.state = state }
+
+    private enum CodingKeys: String, CodingKey { case state }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let value = try? container.decodeIfPresent(String.self, forKey: .state), let state = PowerState(rawValue: value) else {
+            throw DecodingError.refused(.state, in: container, "must be on or off")
+        }
+        self.state = state
+    }
 }
 
 /// `PUT /api/v1/power`'s answer: what the display loop was asked for.

@@ -20,19 +20,7 @@ struct PowerRoutes {
         }
         router.put("/api/v1/power") { request, _ in
             let loop = try OutputAddress(request, link: kiosk.control).loop(kiosk.control)
-            var request = request
-            let body = try await request.collectBody(upTo: 4 * 1024)
-            let example = #"{"state": "off"}"#
-            guard let object = try? JSONValue(parsing: body.readableBytesView).object else {
-                throw APIError(.unprocessableContent, "the body must be a JSON object such as \(example)")
-            }
-            if let key = Set(object.keys).subtracting(["state"]).sorted().first {
-                throw APIError(.unprocessableContent, "unknown key \(key)", issues: [.init(path: key, message: "unknown key (known keys: state)")])
-            }
-            guard let value = object["state"]?.string, let state = PowerState(rawValue: value) else {
-                throw APIError(.unprocessableContent, "state must be on or off", issues: [.init(path: "state", message: "must be on or off")])
-            }
-            let wanted = PowerRequest(state: state)
+            let wanted = try await RequestBodyDecoder.decode(PowerRequest.self, from: request)
             loop.send(.setScreenPower(wanted.state.request))
             return try JSONResponse.make(.accepted, encoding: PowerAccepted(requested: wanted.state))
         }

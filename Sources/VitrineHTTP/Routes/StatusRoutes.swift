@@ -13,8 +13,6 @@ struct StatusRoutes {
     let kiosk: RemoteKiosk
     /// How long the display thread has to answer a screenshot or health ping.
     static let displayTimeout: Duration = .seconds(3)
-    /// The largest slide `goto` takes, as a tap action's `goto` in the configuration.
-    static let maxSlideIndex = 1_000_000
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/status") { request, _ in
@@ -50,30 +48,15 @@ struct StatusRoutes {
 
     private func control(_ request: Request) async throws -> Response {
         let address = try OutputAddress(request, link: kiosk.control)
-        var request = request
-        let body = try await request.collectBody(upTo: 64 * 1024)
-        guard let object = try? JSONValue(parsing: body.readableBytesView).object else {
-            throw APIError(.unprocessableContent, #"the body must be a JSON object such as {"command": "next"}"#)
-        }
-        let known = ControlCommandName.allCases.map(\.rawValue)
-        guard let value = object["command"]?.string, let name = ControlCommandName(rawValue: value) else {
-            throw APIError(.unprocessableContent, "command must be one of \(known.joined(separator: ", ")), found \(object["command"].map(Self.describe) ?? "nothing")",
-                           issues: [.init(path: "command", message: "must be one of \(known.joined(separator: ", "))")])
-        }
-        let unknownKeys = Set(object.keys).subtracting(["command", "slide"])
-        if let key = unknownKeys.sorted().first {
-            throw APIError(.unprocessableContent, "unknown key \(key)", issues: [.init(path: key, message: "unknown key (known keys: command, slide)")])
-        }
-        // Decoded with JSONDecoder: a goto's slide must be an Int (true is not a slide, and neither is 1.5).
-        let decoded = try? JSONDecoder().decode(ControlCommand.self, from: Data(body.readableBytesView))
+        let decoded = try await RequestBodyDecoder.decode(ControlCommand.self, from: request)
         let command: KioskCommand
         switch decoded {
         case .next: command = .navigate(.next)
         case .previous: command = .navigate(.previous)
         case .pause: command = .pause
         case .resume: command = .resume
-        case .goTo(let slide) where (0...Self.maxSlideIndex).contains(slide):
-            // A malformed slide is the body's fault (422); a slide the playlist does not
+        case .goTo(let slide):
+            // A malformed slide is the body's fault (422, above); a slide the playlist does not
             // have now is a conflict with the kiosk's state (409), as the playlist can change.
             // Every group the command goes to must have it.
             let groups = address.group.map { [$0] } ?? kiosk.control.outputGroups
@@ -85,19 +68,9 @@ struct StatusRoutes {
                 throw APIError(.conflict, message, issues: [.init(path: "slide", message: message)])
             }
             command = .navigate(.goTo(slide))
-        case .goTo, nil:
-            // The name is known (above): what did not decode is a goto's slide.
-            guard name == .goto else { throw APIError(.unprocessableContent, "the body is not a \(name.rawValue) command") }
-            let message = "must be a slide index, a whole number from 0 to \(Self.maxSlideIndex)"
-            throw APIError(.unprocessableContent, "goto needs slide: \(message)", issues: [.init(path: "slide", message: message)])
         }
         address.loop(kiosk.control).send(command)
-        return try JSONResponse.make(.accepted, encoding: ControlAccepted(accepted: name))
-    }
-
-    /// A value as an error message quotes it: a string as itself, anything else as JSON.
-    static func describe(_ value: JSONValue) -> String {
-        value.string ?? String(decoding: value.encoded(), as: UTF8.self)
+        return try JSONResponse.make(.accepted, encoding: ControlAccepted(accepted: decoded.name))
     }
 
     /// Waits for the display thread's answer to a query, or nil after `displayTimeout`.

@@ -70,7 +70,7 @@ struct AssetAPITests {
             }
             try await client.execute(uri: "/api/v1/config", method: .put, headers: authorized([.contentType: "application/json"]),
                                      body: body(#"{"slides": ["\#(ref)"], "autoplay": false}"#)) { #expect($0.status == .ok) }
-            #expect(await harness.eventually { harness.remote.control.status.slideCount == 1 })
+            #expect(await harness.eventually { harness.api.link.status.slideCount == 1 })
             let centre = try await client.execute(uri: "/api/v1/screenshot", method: .get, headers: authorized()) { try centreColour(ofPNG: $0.body) }
             #expect(near(centre, ServerHarness.colors["green"]!, tolerance: 2))
         }

@@ -56,7 +56,7 @@ struct AssetRetentionTests {
             }
         }
         #expect(harness.store.assets.list().isEmpty)
-        #expect(harness.remote.control.status.slideCount == 2)
+        #expect(harness.api.link.status.slideCount == 2)
     }
 
     /// The store removes what retention lets go, and keeps what the current

@@ -58,7 +58,7 @@ struct AuthenticationTests {
     @Test func everyRegisteredRouteIsPublicOrNeedsTheToken() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        let (router, table) = APIServer.routesAndTable(harness.remote, authenticator: APIAuthenticator(token: ServerHarness.token))
+        let (router, table) = APIServer.routesAndTable(harness.api, authenticator: APIAuthenticator(token: ServerHarness.token))
         let routes = router.routes.map { (method: $0.method, path: $0.path.description) }
         #expect(routes.count == table.all.count, "every route went through RecordingRouter")
         #expect(routes.count >= 20, "\(routes.count) routes")
@@ -99,7 +99,7 @@ struct AuthenticationTests {
         await server.stop()
         #expect(asked > 400, "\(asked) requests")
         // Nothing got through: the kiosk still plays, no asset was stored.
-        #expect(harness.remote.control.status.pausedBecause.isEmpty)
+        #expect(harness.api.link.status.pausedBecause.isEmpty)
         #expect(harness.store.assets.list().isEmpty)
     }
 
@@ -107,7 +107,7 @@ struct AuthenticationTests {
     @Test func everyRegisteredRouteNeedsTheTokenThroughTheTestRouter() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        let router = APIServer.routesAndTable(harness.remote, authenticator: APIAuthenticator(token: ServerHarness.token)).router
+        let router = APIServer.routesAndTable(harness.api, authenticator: APIAuthenticator(token: ServerHarness.token)).router
         let routes = router.routes.filter { route in !PublicRoutes.list.contains { $0.method == route.method && RouterPath($0.path) == route.path } }
             .map { (method: $0.method, path: $0.path.description) }
         let application = Application(router: router)
@@ -121,7 +121,7 @@ struct AuthenticationTests {
                 }
             }
         }
-        #expect(harness.remote.control.status.pausedBecause.isEmpty)
+        #expect(harness.api.link.status.pausedBecause.isEmpty)
     }
 
     /// Every operation in docs/api/openapi.yaml: one with `security` answers 401
@@ -237,7 +237,7 @@ struct AuthenticationTests {
         defer { harness.close() }
         // Virtual time that stands still, so that a slow machine's seconds do not refill the burst.
         let authenticator = APIAuthenticator(token: ServerHarness.token, clock: { .seconds(1000) }, exempt: { _ in false })
-        let router = APIServer.routesAndTable(harness.remote, authenticator: authenticator).router
+        let router = APIServer.routesAndTable(harness.api, authenticator: authenticator).router
         let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await application.test(.live) { client in
             for attempt in 1...10 {

@@ -513,7 +513,7 @@ struct ChannelKioskTests {
         let yaml = ServerHarness.defaultYAML + "\nchannel: {url: \"\(fixture.server.url)\", keys: [\"\(key)\"], group: lobby, device: left}"
         let harness = try ServerHarness(yaml: yaml, channelPolicy: ChannelFixture.policy)
         defer { harness.close() }
-        let follower = try #require(harness.remote.channel)
+        let follower = try #require(harness.api.channel)
         await follower.poll()
         #expect(follower.snapshot.applied?.version == 1)
         #expect(try await URLImageTests().waitForScreen(harness, ServerHarness.colors["blue"]!))

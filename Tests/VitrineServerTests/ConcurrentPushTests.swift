@@ -53,7 +53,7 @@ struct ConcurrentPushTests {
             let onDisk = String(decoding: try VitrineSystem.FileIO.read(harness.stateDirectory + "/config.json"), as: UTF8.self)
             #expect(try ConfigLoader.parse(onDisk).interval == .seconds(winner + 1))
             #expect(try FileManager.default.contentsOfDirectory(atPath: harness.stateDirectory).filter { $0.contains(".tmp-") }.isEmpty)
-            #expect(await harness.eventually { harness.remote.control.status.configurationVersion == final.version })
+            #expect(await harness.eventually { harness.api.link.status.configurationVersion == final.version })
         }
     }
 }

@@ -106,7 +106,7 @@ struct ConfigAPITests {
                 #expect(response.headers[.eTag] == "\"\(answer["version"] as? String ?? "")\"")
                 return answer["version"] as? String ?? ""
             }
-            #expect(await harness.eventually { harness.remote.control.status.configurationVersion == version && harness.remote.control.status.slideCount == 3 })
+            #expect(await harness.eventually { harness.api.link.status.configurationVersion == version && harness.api.link.status.slideCount == 3 })
             // The same push again changes nothing.
             try await client.execute(uri: "/api/v1/config", method: .put, headers: Self.yaml,
                                      body: body("slides: [blue.jpg, red.jpg, green.jpg]\ninterval: 10m\ntransition: {type: cut}")) { response in
@@ -116,7 +116,7 @@ struct ConfigAPITests {
             // The picture on screen (red, or green if the old playlist had moved on)
             // is in the new playlist: it stays, at its new index, and rotation goes
             // on from there, not back to the new first slide (blue).
-            let shown = harness.remote.control.status.currentSlide
+            let shown = harness.api.link.status.currentSlide
             #expect(shown == 1 || shown == 2)
             try await client.execute(uri: "/api/v1/screenshot", method: .get, headers: authorized()) { response in
                 #expect(response.headers[.contentType] == "image/png")
@@ -263,7 +263,7 @@ struct ConfigAPITests {
                 #expect(json(response.body)["version"] as? String == first)
                 #expect(json(response.body)["previousVersion"] as? String == second)
             }
-            #expect(await harness.eventually { harness.remote.control.status.configurationVersion == first })
+            #expect(await harness.eventually { harness.api.link.status.configurationVersion == first })
             try await client.execute(uri: "/api/v1/config/rollback", method: .post, headers: authorized()) { response in
                 #expect(json(response.body)["version"] as? String == second)
             }

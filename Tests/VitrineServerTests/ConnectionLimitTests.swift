@@ -20,7 +20,7 @@ struct ConnectionLimitTests {
 
     static func serve(_ harness: ServerHarness, limits: ServerLimits = limits) async throws -> (LoopbackServer, Int) {
         let server = try await LoopbackServer(serving: { reportPort in
-            try APIServer.application(harness.remote, token: ServerHarness.token, host: "127.0.0.1", port: 0, tls: nil,
+            try APIServer.application(harness.api, token: ServerHarness.token, host: "127.0.0.1", port: 0, tls: nil,
                                       logger: Logger(label: "test"), limits: limits, onListening: reportPort)
         })
         return (server, try #require(server.port))
@@ -117,7 +117,7 @@ struct ConnectionLimitTests {
                              + "Content-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n\u{FF}\u{D8}")
             }
             let deadline = MonotonicMilliseconds.now() + 3000
-            while harness.remote.uploads.current < 2, MonotonicMilliseconds.now() < deadline { usleep(10_000) }
+            while harness.api.pictures.uploads.current < 2, MonotonicMilliseconds.now() < deadline { usleep(10_000) }
             let request = "POST /api/v1/assets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServerHarness.token)\r\n"
                 + "Content-Type: image/jpeg\r\nContent-Length: \(picture.count)\r\nConnection: close\r\n\r\n"
             let fd = try RawHTTP.connect(port: port, timeoutMs: 5000)
@@ -127,7 +127,7 @@ struct ConnectionLimitTests {
             for fd in held { close(fd) }
             // Their connections gone, the places come back.
             let freed = MonotonicMilliseconds.now() + 3000
-            while harness.remote.uploads.current > 0, MonotonicMilliseconds.now() < freed { usleep(10_000) }
+            while harness.api.pictures.uploads.current > 0, MonotonicMilliseconds.now() < freed { usleep(10_000) }
             let again = try RawHTTP.connect(port: port, timeoutMs: 5000)
             defer { close(again) }
             RawHTTP.send(again, request)

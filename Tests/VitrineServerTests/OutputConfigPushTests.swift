@@ -56,7 +56,7 @@ struct OutputConfigPushTests {
         #expect(await harness.eventually { Self.status(harness, "HDMI-A-1")?.slideCount == 1 && Self.status(harness, "DSI-1")?.slideCount == 2 })
         // Every configApplied the kiosk publishes, with its output.
         let applied = Mutex<[(output: String?, version: String?)]>([])
-        let events = harness.remote.events.subscribe()
+        let events = harness.api.events.subscribe()
         let listening = Task {
             for await event in events where event.name == "configApplied" {
                 let data = (try? JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]) ?? [:]

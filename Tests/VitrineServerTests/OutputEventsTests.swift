@@ -28,8 +28,8 @@ struct OutputEventsTests {
     }
 
     static func plays(_ harness: ServerHarness) -> [PlayRecord] {
-        harness.remote.plays?.log.flush()
-        return harness.remote.plays?.log.query(PlayQuery()).records ?? []
+        harness.api.plays?.log.flush()
+        return harness.api.plays?.log.query(PlayQuery()).records ?? []
     }
 
     /// HDMI-A-1 shows lobby (red, one slide), DSI-1 menu (green, blue): a page
@@ -42,7 +42,7 @@ struct OutputEventsTests {
         try await harness.application().test(.live) { client in
             let stream = try await SSEReader(port: try #require(client.port), token: ServerHarness.token)
             defer { stream.close() }
-            #expect(await harness.eventually { harness.remote.events.subscriberCount == 1 })
+            #expect(await harness.eventually { harness.api.events.subscriberCount == 1 })
             // Both first pictures decoded and on their screens (a play starts at rest, decoded).
             try await Task.sleep(for: .milliseconds(300))
             let shownFrom = Date()
@@ -67,7 +67,7 @@ struct OutputEventsTests {
 
             // The kiosk stops: HDMI-A-1's play ends then, all the time it was on screen, under its name.
             let onScreenFor = Date().timeIntervalSince(shownFrom)
-            harness.remote.plays?.stop()
+            harness.api.plays?.stop()
             let all = Self.plays(harness)
             #expect(all.map(\.sequence) == [1, 2, 3], "one log, sequences unique across the groups")
             let lobby = try #require(all.first { $0.output == "HDMI-A-1" })
@@ -85,7 +85,7 @@ struct OutputEventsTests {
         defer { harness.close() }
         #expect(await harness.eventually { OutputRoutesTests.status(harness, "DSI-1")?.slideCount == 2 })
         try await Task.sleep(for: .milliseconds(300))
-        harness.remote.plays?.stop()
+        harness.api.plays?.stop()
         #expect(Self.plays(harness).map(\.output) == ["DSI-1", "HDMI-A-1"], "one play for the mirror group, under its leader")
         try await harness.application().test(.router) { client in
             for output in ["HDMI-A-2", "HDMI-A-1"] {
@@ -116,16 +116,16 @@ struct OutputEventsTests {
             let headless = HeadlessDisplay(size: PixelSize(width: 64, height: 48), previewPath: nil, logger: logger)
             return name.map { ConnectorDisplay(headless, connector: $0) } ?? headless
         }
-        #expect(KioskAssembly.outputNames(KioskDisplays(display(nil)), configuration: plain) == [nil])
-        #expect(KioskAssembly.outputNames(KioskDisplays(display("HDMI-A-1")), configuration: plain) == [nil])
-        #expect(KioskAssembly.outputNames(KioskDisplays(display("DSI-1")), configuration: planned) == ["DSI-1"])
+        #expect(OutputGroup.names(KioskDisplays(display(nil)), configuration: plain) == [nil])
+        #expect(OutputGroup.names(KioskDisplays(display("HDMI-A-1")), configuration: plain) == [nil])
+        #expect(OutputGroup.names(KioskDisplays(display("DSI-1")), configuration: planned) == ["DSI-1"])
         // A mirror group and a canvas are one loop each: named by their leading connector.
         let groups = KioskDisplays(groups: [
             OutputDisplay(display: display("HDMI-A-1"), shown: OutputShown(output: "HDMI-A-1"), connectors: ["HDMI-A-1", "HDMI-A-2"]),
             OutputDisplay(display: display("DP-1"), shown: OutputShown(output: "DP-1"), connectors: ["DP-1", "DP-2", "DP-3"]),
         ])
-        #expect(KioskAssembly.outputNames(groups, configuration: plain) == ["HDMI-A-1", "DP-1"])
-        #expect(KioskAssembly.outputNames(groups, configuration: planned) == ["HDMI-A-1", "DP-1"])
+        #expect(OutputGroup.names(groups, configuration: plain) == ["HDMI-A-1", "DP-1"])
+        #expect(OutputGroup.names(groups, configuration: planned) == ["HDMI-A-1", "DP-1"])
     }
 
     /// A kiosk without `outputs` writes its plays and events as before: no `output` key anywhere.
@@ -135,7 +135,7 @@ struct OutputEventsTests {
         try await harness.application().test(.live) { client in
             let stream = try await SSEReader(port: try #require(client.port), token: ServerHarness.token)
             defer { stream.close() }
-            #expect(await harness.eventually { harness.remote.events.subscriberCount == 1 })
+            #expect(await harness.eventually { harness.api.events.subscriberCount == 1 })
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await StatusAndEventsTests.control(client, #"{"command": "next"}"#).0 == .accepted)
             let text = try await stream.read(until: "slideChanged", timeout: 10)

@@ -30,7 +30,7 @@ struct OutputGroupNameTests {
               - {name: HDMI-A-1}
               - {name: DSI-1, mirror: HDMI-A-1}
             """)
-        #expect(KioskAssembly.outputNames(displays, configuration: configuration) == ["HDMI-A-2", "HDMI-A-1"])
+        #expect(OutputGroup.names(displays, configuration: configuration) == ["HDMI-A-2", "HDMI-A-1"])
 
         let group = OutputGroupLink(name: "HDMI-A-1", connectors: ["DSI-1"], loop: FakeDisplayLoop())
         #expect(group.name == "HDMI-A-1")

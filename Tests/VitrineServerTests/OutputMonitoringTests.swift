@@ -40,7 +40,7 @@ struct OutputMonitoringTests {
             // The second group's loop stuck in its display: the first still answers, the kiosk is not healthy.
             hang.hang()
             // A turn of that loop (woken by a ping) reaches the display and stays there.
-            let second = try #require(harness.remote.control.outputGroups.last?.loop)
+            let second = try #require(harness.api.link.outputGroups.last?.loop)
             _ = await StatusRoutes.displayAnswer { (reply: @escaping @Sendable (Bool) -> Void) in second.ping { reply(true) } }
             (status, answer) = try await health()
             #expect(status == .serviceUnavailable && answer["status"] as? String == "stalled")
@@ -63,7 +63,7 @@ struct OutputMonitoringTests {
     @Test func metricsHaveOneSampleForEachOutputLabelledWithIt() async throws {
         let harness = try ServerHarness(yaml: OutputsPushTests.yaml, groups: OutputRoutesTests.groups)
         defer { harness.close() }
-        let metrics = harness.remote.metrics
+        let metrics = harness.api.monitoring.metrics
         #expect(metrics.map(\.output) == ["HDMI-A-1", "DSI-1"])
         #expect(await harness.eventually { metrics.allSatisfy { $0.metrics.snapshot.framesPresented > 0 } })
         try await harness.application().test(.router) { client in

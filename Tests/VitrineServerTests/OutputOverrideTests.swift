@@ -296,7 +296,7 @@ struct OutputOverrideTests {
     @Test func setAndClearOnOneOutputAreAnnouncedWithItsName() async throws {
         let harness = try OverrideHarness(groups: Self.groups)
         defer { harness.close() }
-        let events = harness.remote.events.subscribe()
+        let events = harness.api.events.subscribe()
         try await harness.application().test(.router) { client in
             let own = try #require(try await Self.post(client, harness.picturePath, output: "DSI-1").1["id"] as? String)
             let all = try #require(try await Self.post(client, harness.picturePath).1["id"] as? String)

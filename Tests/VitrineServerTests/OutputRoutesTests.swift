@@ -29,7 +29,7 @@ struct OutputRoutesTests {
 
     /// The status of the group named `output`, through `outputGroups` (not the API).
     static func status(_ harness: ServerHarness, _ output: String) -> KioskStatus? {
-        harness.remote.control.outputGroups.first { $0.name == output }?.loop.status
+        harness.api.link.outputGroups.first { $0.name == output }?.loop.status
     }
 
     static func get(_ client: some TestClientProtocol, _ uri: String) async throws -> (HTTPResponse.Status, [String: Any]) {
@@ -197,14 +197,14 @@ struct OutputRoutesTests {
         }
         let panel = try ServerHarness(yaml: OutputsPushTests.yaml, connector: "DSI-1")
         defer { panel.close() }
-        #expect(await panel.eventually { panel.remote.control.status.slideCount == 2 })
+        #expect(await panel.eventually { panel.api.link.status.slideCount == 2 })
         try await panel.application().test(.router) { client in
             let outputs = try #require(try await Self.get(client, "/api/v1/outputs").1["outputs"] as? [[String: Any]])
             #expect(outputs.map { $0["name"] as? String } == ["DSI-1"])
             #expect(try await Self.get(client, "/api/v1/status?output=DSI-1").1["slideCount"] as? Int == 2)
             let (status, _) = try await sendJSON(client, .post, "/api/v1/control?output=DSI-1", #"{"command": "next"}"#)
             #expect(status == .accepted)
-            #expect(await panel.eventually { panel.remote.control.status.currentSlide == 1 })
+            #expect(await panel.eventually { panel.api.link.status.currentSlide == 1 })
         }
     }
 

@@ -48,7 +48,7 @@ struct OutputsPushTests {
         let panel = try ServerHarness(yaml: Self.yaml, connector: "DSI-1")
         defer { panel.close() }
         // menu's two slides, laid out upright for the panel turned a quarter: 48x64.
-        #expect(await panel.eventually { panel.remote.control.status.slideCount == 2 })
+        #expect(await panel.eventually { panel.api.link.status.slideCount == 2 })
         try await panel.application().test(.router) { client in
             let turned = try await screenshotSize(client)
             #expect(turned == PixelSize(width: 48, height: 64))
@@ -59,7 +59,7 @@ struct OutputsPushTests {
                 """)) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
             }
-            #expect(await panel.eventually { panel.remote.control.status.slideCount == 3 })
+            #expect(await panel.eventually { panel.api.link.status.slideCount == 3 })
         }
         // The stored configuration is the pushed one with the local file's outputs, whole.
         #expect(panel.store.current.configuration.outputs == (try ConfigLoader.load(file: panel.configPath)).outputs)
@@ -68,7 +68,7 @@ struct OutputsPushTests {
         // The other output: lobby's one slide, not turned.
         let tv = try ServerHarness(yaml: Self.yaml, connector: "HDMI-A-1")
         defer { tv.close() }
-        #expect(await tv.eventually { tv.remote.control.status.slideCount == 1 })
+        #expect(await tv.eventually { tv.api.link.status.slideCount == 1 })
         try await tv.application().test(.router) { client in
             let upright = try await screenshotSize(client)
             #expect(upright == PixelSize(width: 64, height: 48))
@@ -76,7 +76,7 @@ struct OutputsPushTests {
         // Headless (no connector): the programme, as without outputs.
         let headless = try ServerHarness(yaml: Self.yaml)
         defer { headless.close() }
-        #expect(await headless.eventually { headless.remote.control.status.slideCount == 1 })
+        #expect(await headless.eventually { headless.api.link.status.slideCount == 1 })
     }
 
     @Test func pushesMayNotChangeOutputsNorDropWhatTheyShow() async throws {

@@ -20,7 +20,7 @@ import VitrineCore
 final class OverrideHarness: @unchecked Sendable {
     let directory: String
     let stateDirectory: String
-    let remote: RemoteKiosk
+    let api: APIServices
     private let assembly: KioskAssembly
     /// A picture on the kiosk, by absolute path.
     let picturePath: String
@@ -46,7 +46,7 @@ final class OverrideHarness: @unchecked Sendable {
         }
         assembly = try KioskAssembly(configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
                                      options: KioskAssemblyOptions(openDisplays: openDisplays, decoder: InProcessSlideDecoder(), pictures: InProcessPictureInspector()))
-        remote = assembly.remote
+        api = assembly.api
     }
 
     /// Removes this harness's files (its state directory too, unless it was given one).
@@ -58,7 +58,7 @@ final class OverrideHarness: @unchecked Sendable {
     func commands(group: Int = 0) -> [KioskCommand] {
         // The assembly joins its loops through an OutputGroupsLink; each loop is the
         // runtime's, so its queue can be read here.
-        guard let link = remote.control as? OutputGroupsLink else { return (remote.control as? KioskControl)?.takeCommands() ?? [] }
+        guard let link = api.link as? OutputGroupsLink else { return (api.link as? KioskControl)?.takeCommands() ?? [] }
         return link.groups[group].control.takeCommands()
     }
 
@@ -76,7 +76,7 @@ final class OverrideHarness: @unchecked Sendable {
     }
 
     func application() -> some ApplicationProtocol {
-        Application(router: APIServer.router(remote, token: ServerHarness.token))
+        Application(router: APIServer.router(api, token: ServerHarness.token))
     }
 
     var overrideFile: String { stateDirectory + "/override.json" }

@@ -111,7 +111,7 @@ struct OverrideRoutesTests {
             #expect(status == .created, "\(answer)")
             #expect((answer["slides"] as? [[String: Any]])?.map { $0["path"] as? String } == ["asset:\(id)"])
             #expect(Self.instant(answer["until"]).map { $0 - Self.instant(answer["since"])! } == 600)
-            let asset = try #require(harness.remote.store.assets.asset(id))
+            let asset = try #require(harness.api.apply.store.assets.asset(id))
             #expect(asset.name == "alert.jpg")
             #expect(harness.overridesSent().map { $0?.slides.map(\.path) } == [["asset:\(id)"]])
             // PNG too, with until.
@@ -217,7 +217,7 @@ struct OverrideRoutesTests {
                 #expect((answer["issues"] as? [[String: String]] ?? []).contains { $0["path"] == path }, "\(answer)")
             }
             #expect(harness.commands().isEmpty)
-            #expect(harness.remote.store.assets.list().isEmpty, "a refused override stores no picture")
+            #expect(harness.api.apply.store.assets.list().isEmpty, "a refused override stores no picture")
         }
     }
 
@@ -256,7 +256,7 @@ struct OverrideRoutesTests {
         defer { restarted.close() }
         #expect(restarted.commands().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: first.overrideFile))
-        #expect(restarted.remote.overrides.active(at: now) == nil)
+        #expect(restarted.api.overrides.stored.active(at: now) == nil)
     }
 
     @Test func theOverridesAssetsAreInUseUntilItEnds() async throws {
@@ -266,14 +266,14 @@ struct OverrideRoutesTests {
         let id = ContentDigest.sha256(picture)
         try await harness.application().test(.router) { client in
             #expect(try await Self.postPicture(client, picture, query: "?duration=5m").0 == .created)
-            #expect(harness.remote.assetsInUse.contains(id))
+            #expect(harness.api.apply.assetsInUse.contains(id))
             let listed = try await client.execute(uri: "/api/v1/assets", method: .get, headers: authorized()) { json($0.body) }
             #expect((listed["assets"] as? [[String: Any]])?.first { $0["id"] as? String == id }?["inUse"] as? Bool == true)
             let (refused, answer) = try await Self.delete(client, "/api/v1/assets/\(id)")
             #expect(refused == .conflict && (answer["error"] as? String)?.contains("emergency override") == true, "\(answer)")
 
             #expect(try await Self.delete(client).0 == .noContent)
-            #expect(!harness.remote.assetsInUse.contains(id))
+            #expect(!harness.api.apply.assetsInUse.contains(id))
             #expect(try await Self.delete(client, "/api/v1/assets/\(id)").0 == .noContent)
         }
     }
@@ -281,7 +281,7 @@ struct OverrideRoutesTests {
     @Test func setAndClearAreAnnouncedOnTheEventStream() async throws {
         let harness = try OverrideHarness()
         defer { harness.close() }
-        let events = harness.remote.events.subscribe()
+        let events = harness.api.events.subscribe()
         try await harness.application().test(.router) { client in
             let id = try await Self.post(client, #"{"slides": ["\#(harness.picturePath)"], "duration": "1m"}"#).1["id"] as? String
             _ = try await Self.delete(client)
@@ -303,11 +303,11 @@ struct OverrideRoutesTests {
             let path = harness.directory + "/blue.jpg"
             let (status, answer) = try await Self.post(client, #"{"slides": ["\#(path)"], "duration": "1m"}"#)
             #expect(status == .created, "\(answer)")
-            #expect(await harness.eventually { harness.remote.control.status.override?.id == answer["id"] as? String })
+            #expect(await harness.eventually { harness.api.link.status.override?.id == answer["id"] as? String })
             let shown = try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { json($0.body)["override"] }
             #expect((shown as? [String: Any])?["id"] as? String == answer["id"] as? String)
             #expect(try await Self.delete(client).0 == .noContent)
-            #expect(await harness.eventually { harness.remote.control.status.override == nil })
+            #expect(await harness.eventually { harness.api.link.status.override == nil })
             let cleared = try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { json($0.body)["override"] }
             #expect(cleared is NSNull)
         }

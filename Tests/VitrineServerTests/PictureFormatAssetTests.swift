@@ -119,7 +119,7 @@ struct PictureFormatAssetTests {
             }
             try await client.execute(uri: "/api/v1/config", method: .put, headers: authorized([.contentType: "application/json"]),
                                      body: body(#"{"slides": ["\#(ref)"], "autoplay": false}"#)) { #expect($0.status == .ok) }
-            #expect(await harness.eventually { harness.remote.control.status.slideCount == 1 })
+            #expect(await harness.eventually { harness.api.link.status.slideCount == 1 })
         }
         #expect(harness.store.assets.asset(digest)?.kind == format.kind)
     }
@@ -210,7 +210,7 @@ struct PictureFormatAssetTests {
                 let bytes = try PictureFormat.heif.fixture(file)
                 let (status, answer) = try await OverrideRoutesTests.postPicture(client, bytes, query: "?duration=30m&name=\(file)", type: type)
                 #expect(status == .created, "\(file): \(answer)")
-                #expect(harness.remote.store.assets.asset(ContentDigest.sha256(bytes))?.kind == .heif, "\(file)")
+                #expect(harness.api.apply.store.assets.asset(ContentDigest.sha256(bytes))?.kind == .heif, "\(file)")
             }
         }
     }

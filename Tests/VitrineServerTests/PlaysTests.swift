@@ -256,15 +256,15 @@ struct PlaysTests {
         let red = ContentDigest.sha256(try FileIO.read(harness.directory + "/red.jpg"))
         let before = Date()
         try await harness.application().test(.router) { client in
-            #expect(await harness.eventually { harness.remote.control.status.currentSlide == 0 && harness.remote.metrics[0].metrics.snapshot.framesPresented > 0 })
+            #expect(await harness.eventually { harness.api.link.status.currentSlide == 0 && harness.api.monitoring.metrics[0].metrics.snapshot.framesPresented > 0 })
             try await Task.sleep(for: .milliseconds(100))
             for command in ["next", "next"] {
-                let slide = harness.remote.control.status.currentSlide
+                let slide = harness.api.link.status.currentSlide
                 #expect(try await StatusAndEventsTests.control(client, #"{"command": "\#(command)"}"#).0 == .accepted)
-                #expect(await harness.eventually { harness.remote.control.status.currentSlide != slide })
+                #expect(await harness.eventually { harness.api.link.status.currentSlide != slide })
                 try await Task.sleep(for: .milliseconds(100))
             }
-            harness.remote.plays?.log.flush()
+            harness.api.plays?.log.flush()
             let answer = try await client.execute(uri: "/api/v1/plays", method: .get, headers: authorized()) { json($0.body) }
             let plays = try #require(answer["plays"] as? [[String: Any]])
             #expect(plays.map { $0["slide"] as? Int } == [0, 1])

@@ -25,7 +25,7 @@ struct PowerRoutesTests {
     @Test func offPresentsNothingAndHoldsRotationAndOnShowsThePresentAtOnce() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        let frames: @Sendable () -> Int = { harness.remote.metrics[0].metrics.snapshot.framesPresented }
+        let frames: @Sendable () -> Int = { harness.api.monitoring.metrics[0].metrics.snapshot.framesPresented }
         try await harness.application().test(.router) { client in
             let before = try await Self.power(client)
             #expect(before["state"] as? String == "on" && before["requested"] as? String == "on")
@@ -34,13 +34,13 @@ struct PowerRoutesTests {
 
             let (status, answer) = try await Self.put(client, #"{"state": "off"}"#)
             #expect(status == .accepted && answer["requested"] as? String == "off")
-            #expect(await harness.eventually { harness.remote.control.status.pausedBecause.contains("screenOff") })
+            #expect(await harness.eventually { harness.api.link.status.pausedBecause.contains("screenOff") })
             #expect(try await Self.power(client)["state"] as? String == "off")
-            #expect(harness.remote.metrics[0].metrics.snapshot.screenOn == false)
+            #expect(harness.api.monitoring.metrics[0].metrics.snapshot.screenOn == false)
             // Off, a page change happens in the carousel but nothing reaches the display.
             let dark = frames()
             #expect(try await StatusAndEventsTests.control(client, #"{"command": "next"}"#).0 == .accepted)
-            #expect(await harness.eventually { harness.remote.control.status.currentSlide == 1 })
+            #expect(await harness.eventually { harness.api.link.status.currentSlide == 1 })
             try await Task.sleep(for: .milliseconds(200))
             #expect(frames() == dark, "nothing is presented while the screen is off")
             try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { response in
@@ -52,7 +52,7 @@ struct PowerRoutesTests {
 
             #expect(try await Self.put(client, #"{"state": "on"}"#).0 == .accepted)
             #expect(await harness.eventually { frames() > dark }, "on again, the present is drawn at once")
-            #expect(await harness.eventually { !harness.remote.control.status.pausedBecause.contains("screenOff") })
+            #expect(await harness.eventually { !harness.api.link.status.pausedBecause.contains("screenOff") })
             #expect(try await Self.power(client)["state"] as? String == "on")
         }
     }

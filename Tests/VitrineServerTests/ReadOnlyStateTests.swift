@@ -39,7 +39,7 @@ struct ReadOnlyStateTests {
         let harness = try ServerHarness(stateDirectory: state)
         defer { harness.close() }
         #expect(harness.store.readOnlyReason?.contains("Read-only file system") == true, "\(harness.store.readOnlyReason ?? "writable")")
-        #expect(await harness.eventually { harness.remote.control.status.slideCount == 3 }, "the stored configuration shows")
+        #expect(await harness.eventually { harness.api.link.status.slideCount == 3 }, "the stored configuration shows")
         try await harness.application().test(.router) { client in
             let (push, answer) = try await sendJSON(client, .put, "/api/v1/config", #"{"slides": ["red.jpg"]}"#)
             #expect(push == .serviceUnavailable)
@@ -58,7 +58,7 @@ struct ReadOnlyStateTests {
                 #expect(String(buffer: response.body).contains("blue.jpg"))
             }
         }
-        #expect(harness.remote.control.status.slideCount == 3, "nothing changed on screen")
+        #expect(harness.api.link.status.slideCount == 3, "nothing changed on screen")
     }
 }
 

@@ -33,7 +33,7 @@ final class ServerHarness: @unchecked Sendable {
     let stateDirectory: String
     let configPath: String
     let store: StateStore
-    let remote: RemoteKiosk
+    let api: APIServices
     private let stop: KioskStopHandle
     private let finished = DispatchSemaphore(value: 0)
 
@@ -70,7 +70,7 @@ final class ServerHarness: @unchecked Sendable {
             configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
             options: KioskAssemblyOptions(openDisplays: openDisplays, decoder: decoder, pictures: InProcessPictureInspector(), device: "test-kiosk", channelPolicy: channelPolicy))
         store = assembly.store
-        remote = assembly.remote
+        api = assembly.api
         stop = assembly.stopHandle
         let finished = self.finished
         Thread.detachNewThread {
@@ -96,7 +96,7 @@ final class ServerHarness: @unchecked Sendable {
 
     /// The application on port 0, for Hummingbird's test frameworks.
     func application(limits: ServerLimits = ServerLimits()) throws -> some ApplicationProtocol {
-        try APIServer.application(remote, token: Self.token, host: "127.0.0.1", port: 0, tls: nil, logger: Logger(label: "test"),
+        try APIServer.application(api, token: Self.token, host: "127.0.0.1", port: 0, tls: nil, logger: Logger(label: "test"),
                                   limits: limits)
     }
 

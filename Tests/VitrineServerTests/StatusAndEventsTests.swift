@@ -37,7 +37,7 @@ struct StatusAndEventsTests {
                 #expect(status["inputDevices"] as? [String] == [])
             }
             #expect(try await Self.control(client, #"{"command": "next"}"#).0 == .accepted)
-            #expect(await harness.eventually { harness.remote.control.status.currentSlide == 1 })
+            #expect(await harness.eventually { harness.api.link.status.currentSlide == 1 })
             // The screenshot is the frame presented, which follows within a refresh or two.
             var centre = (r: 0, g: 0, b: 0)
             for _ in 0..<50 where !near(centre, ServerHarness.colors["green"]!) {
@@ -46,13 +46,13 @@ struct StatusAndEventsTests {
             }
             #expect(near(centre, ServerHarness.colors["green"]!))
             #expect(try await Self.control(client, #"{"command": "goto", "slide": 0}"#).0 == .accepted)
-            #expect(await harness.eventually { harness.remote.control.status.currentSlide == 0 })
+            #expect(await harness.eventually { harness.api.link.status.currentSlide == 0 })
             #expect(try await Self.control(client, #"{"command": "previous"}"#).0 == .accepted)
-            #expect(await harness.eventually { harness.remote.control.status.currentSlide == 1 }, "the carousel loops backwards")
+            #expect(await harness.eventually { harness.api.link.status.currentSlide == 1 }, "the carousel loops backwards")
             #expect(try await Self.control(client, #"{"command": "pause"}"#).0 == .accepted)
-            #expect(await harness.eventually { harness.remote.control.status.pausedBecause == ["remote"] })
+            #expect(await harness.eventually { harness.api.link.status.pausedBecause == ["remote"] })
             #expect(try await Self.control(client, #"{"command": "resume"}"#).0 == .accepted)
-            #expect(await harness.eventually { harness.remote.control.status.pausedBecause.isEmpty })
+            #expect(await harness.eventually { harness.api.link.status.pausedBecause.isEmpty })
         }
     }
 
@@ -101,7 +101,7 @@ struct StatusAndEventsTests {
             let port = try #require(client.port)
             let stream = try await SSEReader(port: port, token: ServerHarness.token)
             defer { stream.close() }
-            #expect(await harness.eventually { harness.remote.events.subscriberCount == 1 })
+            #expect(await harness.eventually { harness.api.events.subscriberCount == 1 })
             _ = try await Self.control(client, #"{"command": "next"}"#)
             try await client.execute(uri: "/api/v1/config", method: .put, headers: authorized([.contentType: "application/yaml"]),
                                      body: body("slides: [green.jpg]\nautoplay: false")) { #expect($0.status == .ok) }
@@ -110,7 +110,7 @@ struct StatusAndEventsTests {
             #expect(text.contains("event: slideChanged\ndata: {\"cause\":\"command\",\"from\":0,\"to\":1}\n\n"))
             #expect(text.contains("event: configApplied\ndata: {\"version\":\"\(harness.store.current.version)\"}\n\n"))
         }
-        #expect(await harness.eventually { harness.remote.events.subscriberCount == 0 }, "a closed stream unsubscribes")
+        #expect(await harness.eventually { harness.api.events.subscriberCount == 0 }, "a closed stream unsubscribes")
     }
 
     /// The server hears that an event-stream client left only when a write to
@@ -136,7 +136,7 @@ struct StatusAndEventsTests {
                 _ = try await stream.read(until: ": connected", timeout: 10)
                 stream.close()
             }
-            #expect(harness.remote.events.subscriberCount <= harness.remote.events.maximumSubscribers)
+            #expect(harness.api.events.subscriberCount <= harness.api.events.maximumSubscribers)
             try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { #expect($0.status == .ok) }
         }
     }
@@ -144,12 +144,12 @@ struct StatusAndEventsTests {
     @Test func metricsCountFramesDecodesAndRequests() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        #expect(await harness.eventually { harness.remote.metrics[0].metrics.snapshot.framesPresented > 0 })
+        #expect(await harness.eventually { harness.api.monitoring.metrics[0].metrics.snapshot.framesPresented > 0 })
         try await harness.application().test(.router) { client in
             try await client.execute(uri: "/api/v1/status", method: .get) { _ in }
             try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { _ in }
             _ = try await Self.control(client, #"{"command": "next"}"#)
-            #expect(await harness.eventually { harness.remote.metrics[0].metrics.snapshot.slideChanges == 1 })
+            #expect(await harness.eventually { harness.api.monitoring.metrics[0].metrics.snapshot.slideChanges == 1 })
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
                 #expect(text.contains("# TYPE vitrine_frames_presented_total counter\n"))

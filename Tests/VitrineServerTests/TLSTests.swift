@@ -21,7 +21,7 @@ struct TLSTests {
         let harness = try ServerHarness()
         defer { harness.close() }
         let tls = TLSFiles(certificate: Self.fixtures + "/test-cert.pem", key: Self.fixtures + "/test-key.pem")
-        let application = try APIServer.application(harness.remote, token: ServerHarness.token, host: "127.0.0.1", port: 0, tls: tls,
+        let application = try APIServer.application(harness.api, token: ServerHarness.token, host: "127.0.0.1", port: 0, tls: tls,
                                                     logger: Logger(label: "test"))
         try await application.test(.ahc(.https)) { client in
             try await client.execute(uri: "/api/v1/status", method: .get, headers: authorized()) { response in
@@ -37,7 +37,7 @@ struct TLSTests {
         defer { harness.close() }
         let tls = TLSFiles(certificate: "/nonexistent/cert.pem", key: "/nonexistent/key.pem")
         #expect {
-            _ = try APIServer.application(harness.remote, token: ServerHarness.token, host: "127.0.0.1", port: 0, tls: tls,
+            _ = try APIServer.application(harness.api, token: ServerHarness.token, host: "127.0.0.1", port: 0, tls: tls,
                                           logger: Logger(label: "test"))
         } throws: { error in
             let message = "\(error)"
@@ -61,7 +61,7 @@ struct TLSTests {
         try #require(made == 0, "openssl could not make an RSA certificate")
         let tls = TLSFiles(certificate: directory + "/cert.pem", key: directory + "/key.pem")
         let server = try await LoopbackServer(serving: { reportPort in
-            try APIServer.application(harness.remote, token: ServerHarness.token, host: "127.0.0.1", port: 0, tls: tls,
+            try APIServer.application(harness.api, token: ServerHarness.token, host: "127.0.0.1", port: 0, tls: tls,
                                       logger: Logger(label: "test"), onListening: reportPort)
         })
         let port = try #require(server.port)

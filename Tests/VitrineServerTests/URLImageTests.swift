@@ -55,7 +55,7 @@ struct URLImageTests {
     static let yaml = ServerHarness.defaultYAML.replacingOccurrences(of: "token:", with: "urlRefresh: 500ms, urlTimeout: 10s, token:")
 
     func screenCentre(_ harness: ServerHarness) async -> (r: Int, g: Int, b: Int)? {
-        guard let frame = await StatusRoutes.displayAnswer({ reply in harness.remote.control.requestFrame(reply: reply) }) else { return nil }
+        guard let frame = await StatusRoutes.displayAnswer({ reply in harness.api.link.requestFrame(reply: reply) }) else { return nil }
         let pixel = frame.pixels[frame.size.height / 2 * frame.size.width + frame.size.width / 2]
         return (Int((pixel >> 16) & 0xFF), Int((pixel >> 8) & 0xFF), Int(pixel & 0xFF))
     }
@@ -75,7 +75,7 @@ struct URLImageTests {
         let server = try await PictureServer(picture: try ServerHarness.jpeg(ServerHarness.colors["blue"]!))
         let port = try #require(server.port)
         let url = "http://127.0.0.1:\(port)/pictures/sea.jpg"
-        let fetcher = Task { await harness.remote.fetcher.run() }
+        let fetcher = Task { await harness.api.apply.fetcher.run() }
         defer { fetcher.cancel() }
         try await harness.application().test(.router) { client in
             try await client.execute(uri: "/api/v1/config", method: .put, headers: authorized([.contentType: "application/yaml"]),
@@ -84,11 +84,11 @@ struct URLImageTests {
         #expect(try await waitForScreen(harness, ServerHarness.colors["blue"]!), "the downloaded picture is on screen")
         #expect(await harness.eventually(15) { server.statuses.contains(304) }, "revalidated with If-None-Match (urlRefresh is 500 ms; the margin is for a loaded machine)")
         #expect(server.statuses.filter { $0 == 200 }.count == 1, "downloaded once")
-        let asset = try #require(harness.remote.fetcher.assetIDs[url])
-        #expect(harness.remote.assetsInUse.contains(asset), "a URL's download counts as in use")
+        let asset = try #require(harness.api.apply.fetcher.assetIDs[url])
+        #expect(harness.api.apply.assetsInUse.contains(asset), "a URL's download counts as in use")
 
         await server.stop()
-        let errors = harness.remote.events.subscribe()
+        let errors = harness.api.events.subscribe()
         var sawError = false
         for await event in errors where event.name == "error" {
             sawError = event.data.contains("cannot download \(url)") && event.data.contains("keeping the copy downloaded before")
@@ -109,7 +109,7 @@ struct URLImageTests {
     @Test func onlyAChangedListOfURLsWakesTheDownloadLoop() throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        let fetcher = harness.remote.fetcher
+        let fetcher = harness.api.apply.fetcher
         let local = harness.store.current.configuration
         for _ in 0..<3 { fetcher.track(local) }
         #expect(fetcher.wakeCount == 0)
@@ -130,7 +130,7 @@ struct URLImageTests {
                                      body: body("slides: [\"http://127.0.0.1:9/a.jpg\"]\nautoplay: false\nplaceholder: green.jpg")) { #expect($0.status == .ok) }
         }
         #expect(try await waitForScreen(harness, ServerHarness.colors["green"]!))
-        #expect(await harness.eventually { harness.remote.control.status.recentErrors.contains { $0.contains("http://127.0.0.1:9/a.jpg: not downloaded yet") } })
+        #expect(await harness.eventually { harness.api.link.status.recentErrors.contains { $0.contains("http://127.0.0.1:9/a.jpg: not downloaded yet") } })
     }
 
     @Test func aURLThatIsNotAPictureIsReportedAndNotStored() async throws {
@@ -139,9 +139,9 @@ struct URLImageTests {
         let server = try await PictureServer(picture: [])
         let port = try #require(server.port)
         let url = "http://127.0.0.1:\(port)/not-a-picture"
-        let errors = harness.remote.events.subscribe()
-        harness.remote.fetcher.track(try ConfigLoader.parse("slides: [\"\(url)\"]"))
-        await harness.remote.fetcher.refresh(url)
+        let errors = harness.api.events.subscribe()
+        harness.api.apply.fetcher.track(try ConfigLoader.parse("slides: [\"\(url)\"]"))
+        await harness.api.apply.fetcher.refresh(url)
         var message = ""
         for await event in errors where event.name == "error" { message = event.data; break }
         #expect(message.contains("cannot download \(url): not a JPEG, PNG, WebP, GIF or HEIF picture; its slide shows the placeholder"))

@@ -131,11 +131,11 @@ struct UploadStagingTests {
         #expect(oversized.hasPrefix("HTTP/1.1 413"), "\(oversized.prefix(300))")
         #expect(oversized.contains("limit (api.maxUploadSize) of 3145728 bytes"), "\(oversized.prefix(300))")
         let deadline = MonotonicMilliseconds.now() + 5000
-        while !(Self.stagingFiles(harness).isEmpty && harness.remote.uploads.current == 0), MonotonicMilliseconds.now() < deadline {
+        while !(Self.stagingFiles(harness).isEmpty && harness.api.pictures.uploads.current == 0), MonotonicMilliseconds.now() < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(Self.stagingFiles(harness).map(\.name) == [])
-        #expect(harness.remote.uploads.current == 0)
+        #expect(harness.api.pictures.uploads.current == 0)
         #expect(harness.store.assets.list().isEmpty)
         await server.stop()
     }

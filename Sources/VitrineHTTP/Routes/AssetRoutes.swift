@@ -9,60 +9,62 @@ import VitrineState
 
 /// Uploads, listing, download, thumbnails and deletion of pictures.
 struct AssetRoutes {
-    let kiosk: RemoteKiosk
+    let apply: ApplyPath
+    let pictures: PictureServices
+    let events: EventHub
     static let thumbnailBounds = PixelSize(width: 320, height: 180)
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.post("/api/v1/assets") { request, _ in try await upload(request) }
         router.get("/api/v1/assets") { _, _ in
-            let inUse = kiosk.assetsInUse
-            let assets = try await kiosk.offload { [kiosk] in kiosk.store.assets.list() }
+            let inUse = apply.assetsInUse
+            let assets = try await offload { apply.store.assets.list() }
             return try JSONResponse.make(.ok, encoding: AssetListBody(assets: assets.map { $0.body(inUse: inUse.contains($0.id)) }))
         }
         router.get("/api/v1/assets/:id") { _, context in
             let asset = try existing(context)
-            let bytes = try await kiosk.offload { [kiosk] in try kiosk.store.assets.bytes(asset.id) }
+            let bytes = try await offload { try apply.store.assets.bytes(asset.id) }
             return JSONResponse.bytes(bytes, contentType: asset.kind.contentType,
                                       headers: [.eTag: "\"\(asset.id)\"", .cacheControl: "private, max-age=31536000, immutable"])
         }
         router.get("/api/v1/assets/:id/thumbnail") { _, context in
             let asset = try existing(context)
-            let maxPixels = kiosk.store.current.configuration.decode.maxPixels
-            let png = try await kiosk.offload { [kiosk] in
-                let bytes = try kiosk.store.assets.bytes(asset.id)
-                return try Self.thumbnail(bytes, named: asset.name, maxPixels: maxPixels, pictures: kiosk.pictures)
+            let maxPixels = apply.store.current.configuration.decode.maxPixels
+            let png = try await offload {
+                let bytes = try apply.store.assets.bytes(asset.id)
+                return try Self.thumbnail(bytes, named: asset.name, maxPixels: maxPixels, pictures: pictures.inspector)
             }
             return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "private, max-age=31536000, immutable"])
         }
         // Any picture the configuration names (a file, an asset, a URL's download), for the console's playlist.
         router.get("/api/v1/thumbnail") { request, _ in
             let path = request.decodedQuery.get("path") ?? ""
-            let configuration = kiosk.effective(kiosk.store.current)
+            let configuration = apply.effective(apply.store.current)
             guard configuration.slides.contains(where: { $0.path == path }) || configuration.placeholder == path else {
                 throw APIError(.notFound, "\(path.isEmpty ? "a path" : path) is not a slide or the placeholder of the current configuration")
             }
             guard let file = configuration.resolve(path) else { throw APIError(.notFound, "\(path) has not been downloaded yet") }
             let maxPixels = configuration.decode.maxPixels
-            let png = try await kiosk.offload {
+            let png = try await offload {
                 let bytes: [UInt8]
                 do { bytes = try VitrineSystem.FileIO.read(file, limit: 2_000_000_000) } catch let error as SystemError {
                     throw APIError(.notFound, "\(path): cannot read: \(error.reason)")
                 }
-                return try Self.thumbnail(bytes, named: path, maxPixels: maxPixels, pictures: kiosk.pictures)
+                return try Self.thumbnail(bytes, named: path, maxPixels: maxPixels, pictures: pictures.inspector)
             }
             return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "no-cache"])
         }
         router.delete("/api/v1/assets/:id") { _, context in
             let id = try Self.id(context)
-            let downloads = kiosk.fetcher.assetIDs
-            try await kiosk.offload { [kiosk] in try kiosk.store.deleteAsset(id, downloads: downloads) }
+            let downloads = apply.fetcher.assetIDs
+            try await offload { try apply.store.deleteAsset(id, downloads: downloads) }
             return Response(status: .noContent)
         }
     }
 
     private func upload(_ request: Request) async throws -> Response {
-        let (asset, created) = try await Self.store(request, kiosk: kiosk)
-        let body = asset.body(inUse: kiosk.assetsInUse.contains(asset.id))
+        let (asset, created) = try await store(request)
+        let body = asset.body(inUse: apply.assetsInUse.contains(asset.id))
         return try JSONResponse.make(created ? .created : .ok, encoding: body, headers: [.location: "/api/v1/assets/\(asset.id)"])
     }
 
@@ -71,25 +73,25 @@ struct AssetRoutes {
     /// its `name` query parameter, and announced (`assetAdded`) when it is new.
     /// Returns the asset and whether it is new; an override of one picture
     /// stores it this way too.
-    static func store(_ request: Request, kiosk: RemoteKiosk) async throws -> (asset: Asset, created: Bool) {
-        let limit = kiosk.settings.maxUploadBytes
+    func store(_ request: Request) async throws -> (asset: Asset, created: Bool) {
+        let limit = pictures.maxUploadBytes
         let name = try Self.name(request.decodedQuery.get("name"))
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(.contentTooLarge, "the upload is \(length) bytes; the limit (api.maxUploadSize) is \(limit)")
         }
-        guard kiosk.uploads.enter() else {
-            var busy = APIError(.serviceUnavailable, "\(kiosk.uploads.limit) uploads are being stored already; send this one again in a moment")
+        guard pictures.uploads.enter() else {
+            var busy = APIError(.serviceUnavailable, "\(pictures.uploads.limit) uploads are being stored already; send this one again in a moment")
             busy.headers[.retryAfter] = "1"
             throw busy
         }
-        defer { kiosk.uploads.leave() }
+        defer { pictures.uploads.leave() }
         let label = name ?? "the upload"
-        let upload = try await receive(request.body, named: label, limit: limit, kiosk: kiosk)
-        let maxPixels = kiosk.store.current.configuration.decode.maxPixels
+        let upload = try await receive(request.body, named: label, limit: limit)
+        let maxPixels = apply.store.current.configuration.decode.maxPixels
         let image: InspectedImage
         do {
             // Mapped, not read: the staged picture is decoded from the page cache.
-            image = try await kiosk.offload { [kiosk] in try kiosk.pictures.inspect(file: upload.path, named: label, maxPixels: maxPixels) }
+            image = try await offload { try pictures.inspector.inspect(file: upload.path, named: label, maxPixels: maxPixels) }
         } catch let failure as ImageInspection.Failure {
             switch failure {
             case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG, PNG, WebP, GIF or HEIF")
@@ -98,10 +100,10 @@ struct AssetRoutes {
                 throw APIError(.conflict, "\(label) is too large for this kiosk's configuration: \(reason); push a larger decode.maxPixels or upload a smaller picture")
             }
         }
-        let (asset, created) = try await kiosk.offload { [kiosk] in try kiosk.store.assets.adopt(upload, image: image, name: name ?? "upload") }
+        let (asset, created) = try await offload { try apply.store.assets.adopt(upload, image: image, name: name ?? "upload") }
         if created {
-            kiosk.events.publish(ServerEvent("assetAdded", encoding: asset.body(inUse: kiosk.assetsInUse.contains(asset.id))))
-            kiosk.collectUnusedAssets()
+            events.publish(ServerEvent("assetAdded", encoding: asset.body(inUse: apply.assetsInUse.contains(asset.id))))
+            apply.collectUnusedAssets()
         }
         return (asset, created)
     }
@@ -113,12 +115,12 @@ struct AssetRoutes {
     /// it arrives, a mebibyte at a time: memory stays at one chunk, whatever the
     /// size. 413 past `limit`, 503 on a read-only state directory, 507 when the
     /// disk would go below its floor.
-    private static func receive(_ body: RequestBody, named label: String, limit: Int, kiosk: RemoteKiosk) async throws -> AssetUpload {
-        let assets = kiosk.store.assets
+    private func receive(_ body: RequestBody, named label: String, limit: Int) async throws -> AssetUpload {
+        let assets = apply.store.assets
         do {
-            let upload = try await kiosk.offload { try AssetUpload(in: assets) }
+            let upload = try await offload { try AssetUpload(in: assets) }
             var pending: [UInt8] = []
-            pending.reserveCapacity(stagingChunkBytes)
+            pending.reserveCapacity(Self.stagingChunkBytes)
             var received = 0
             for try await buffer in body {
                 received += buffer.readableBytes
@@ -126,14 +128,14 @@ struct AssetRoutes {
                     throw APIError(.contentTooLarge, "the upload is larger than the limit (api.maxUploadSize) of \(limit) bytes")
                 }
                 pending.append(contentsOf: buffer.readableBytesView)
-                if pending.count >= stagingChunkBytes {
+                if pending.count >= Self.stagingChunkBytes {
                     let chunk = pending
-                    try await kiosk.offload { try upload.append(chunk) }
+                    try await offload { try upload.append(chunk) }
                     pending.removeAll(keepingCapacity: true)
                 }
             }
             let rest = pending
-            try await kiosk.offload {
+            try await offload {
                 try upload.append(rest)
                 try upload.finish()
             }
@@ -164,7 +166,7 @@ struct AssetRoutes {
 
     private func existing(_ context: APIRequestContext) throws -> Asset {
         let id = try Self.id(context)
-        guard let asset = kiosk.store.assets.asset(id) else { throw APIError(.notFound, "there is no asset \(id)") }
+        guard let asset = apply.store.assets.asset(id) else { throw APIError(.notFound, "there is no asset \(id)") }
         return asset
     }
 

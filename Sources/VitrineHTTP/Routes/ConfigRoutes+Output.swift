@@ -15,7 +15,7 @@ extension ConfigRoutes {
     /// shows, from the local file's `outputs`; 409 when it shows the kiosk's
     /// programme, which other outputs may share.
     func ownPlaylist(_ group: OutputGroupLink) throws -> String {
-        let layout = kiosk.store.current.configuration.outputs
+        let layout = apply.store.current.configuration.outputs
         guard let name = group.name else { throw Self.followsTheProgramme("this output", sharing: []) }
         if case .playlist(let playlist)? = layout?.output(named: name)?.content { return playlist }
         // The others showing the programme: those listed outside this group whose picture (a mirror's source's) has no playlist.
@@ -48,14 +48,14 @@ extension ConfigRoutes {
             throw others.isEmpty ? Self.notValid(error)
                 : APIError(.unprocessableContent, PlaylistPush.onlySlides(changing: others), issues: error.issues)
         }
-        let merged = try Self.applying(push, to: kiosk.store.current)
+        let merged = try Self.applying(push, to: apply.store.current)
         let named = push.pictures(in: merged)
-        let issues = kiosk.store.pushIssues(merged, sections: [], named: named)
+        let issues = apply.store.pushIssues(merged, sections: [], named: named)
         guard issues.isEmpty else { throw Self.cannotBePushed(issues) }
         try await checkPictures(in: merged, named: named)
-        let change = try await kiosk.offload { [kiosk] in
+        let change = try await offload {
             // Again on the configuration current under the lock: another push may have changed the rest since.
-            try kiosk.store.replace(ifMatch: ifMatch) { current in try Self.applying(push, to: current) }
+            try apply.store.replace(ifMatch: ifMatch) { current in try Self.applying(push, to: current) }
         }
         return try await applied(change)
     }

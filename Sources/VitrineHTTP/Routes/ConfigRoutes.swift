@@ -1,28 +1,31 @@
 import FoundationEssentials
 import Hummingbird
+import VitrineAPI
 import VitrineConfig
 import VitrineCore
-import VitrineAPI
+import VitrineRuntime
 import VitrineState
 import VitrineURLImages
 
 /// `GET`/`PUT /api/v1/config` and `POST /api/v1/config/rollback`.
 struct ConfigRoutes {
-    let kiosk: RemoteKiosk
+    let apply: ApplyPath
+    /// Where a push's pictures are proven.
+    let pictures: any PictureInspector
     static let maxBodyBytes = 1 << 20
     static let contentTypes = ["application/json", "application/yaml", "application/x-yaml", "text/yaml"]
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/config") { _, _ in
-            let current = kiosk.store.current
+            let current = apply.store.current
             return JSONResponse.bytes(current.json, contentType: "application/json", headers: [.eTag: "\"\(current.version)\""])
         }
         router.put("/api/v1/config") { request, _ in try await put(request) }
         router.post("/api/v1/config/rollback") { _, _ in
             try refuseWhileFollowingAChannel()
-            let change = try await kiosk.offload { [kiosk] in try kiosk.store.rollback() }
+            let change = try await offload { try apply.store.rollback() }
             // On the blocking pool: applying reads the schedule's zone file (TZif).
-            try await kiosk.offload { [kiosk] in kiosk.applyCurrent() }
+            try await offload { apply.applyCurrent() }
             return try changeResponse(change)
         }
     }
@@ -33,7 +36,7 @@ struct ConfigRoutes {
     /// refused, naming the channel, unless the local file sets
     /// `channel.allowLocalPush: true`.
     private func refuseWhileFollowingAChannel() throws {
-        guard let channel = kiosk.store.current.configuration.channel, !channel.allowLocalPush else { return }
+        guard let channel = apply.store.current.configuration.channel, !channel.allowLocalPush else { return }
         throw APIError(.conflict, "this kiosk follows the channel \(channel.url): publish to the channel instead, or set channel.allowLocalPush: true in its local configuration file",
                        channel: channel.url)
     }
@@ -42,21 +45,21 @@ struct ConfigRoutes {
         try refuseWhileFollowingAChannel()
         // With output=, the output first: an unknown one (404), or one without a
         // playlist of its own (409), is refused before the body is read.
-        let playlist = try OutputAddress(request, link: kiosk.control).group.map(ownPlaylist)
+        let playlist = try OutputAddress(request, link: apply.link).group.map(ownPlaylist)
         let ifMatch = try request.headers[.ifMatch].map(Self.ifMatchVersion)
         let document = try await Self.document(request)
         if let playlist { return try await put(document, toOutput: playlist, ifMatch: ifMatch) }
-        let local = kiosk.store.current.configuration
+        let local = apply.store.current.configuration
         let pushed: KioskConfiguration
         do {
             pushed = try document.configuration(baseDirectory: local.baseDirectory)
         } catch {
             throw Self.notValid(error)
         }
-        let issues = kiosk.store.pushIssues(pushed, sections: document.sections)
+        let issues = apply.store.pushIssues(pushed, sections: document.sections)
         guard issues.isEmpty else { throw Self.cannotBePushed(issues) }
         try await checkPictures(in: pushed)
-        let change = try await kiosk.offload { [kiosk] in try kiosk.store.replace(with: pushed, ifMatch: ifMatch) }
+        let change = try await offload { try apply.store.replace(with: pushed, ifMatch: ifMatch) }
         return try await applied(change)
     }
 
@@ -95,17 +98,18 @@ struct ConfigRoutes {
     /// as the placeholder on the screen.
     /// - Parameter named: the pictures to check; nil: every one `pushed` names.
     func checkPictures(in pushed: KioskConfiguration, named: [(keyPath: String, path: String)]? = nil) async throws {
-        let pictures = try await kiosk.offload { ConfiguredPictures.issues(in: pushed, named: named, depth: .header, pictures: kiosk.pictures) }
-        guard pictures.isEmpty else {
-            throw APIError(.unprocessableContent, "the configuration names \(pictures.count) picture\(pictures.count == 1 ? "" : "s") that cannot be shown",
-                           issues: pictures)
+        let inspector = pictures
+        let issues = try await offload { ConfiguredPictures.issues(in: pushed, named: named, depth: .header, pictures: inspector) }
+        guard issues.isEmpty else {
+            throw APIError(.unprocessableContent, "the configuration names \(issues.count) picture\(issues.count == 1 ? "" : "s") that cannot be shown",
+                           issues: issues)
         }
     }
 
     /// A stored change shown: each output group is sent the configuration as it shows it.
     func applied(_ change: StateStore.Change) async throws -> Response {
         // On the blocking pool: applying reads the schedule's zone file (TZif).
-        if change.changed { try await kiosk.offload { [kiosk] in kiosk.applyCurrent() } }
+        if change.changed { try await offload { apply.applyCurrent() } }
         return try changeResponse(change)
     }
 

@@ -2,17 +2,18 @@ import Hummingbird
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import VitrineAPI
 
 /// `GET /api/v1/events`: the kiosk's events as a server-sent event stream.
 struct EventRoutes {
-    let kiosk: RemoteKiosk
+    let events: EventHub
     /// A comment line this often keeps proxies from closing an idle stream and
     /// lets a vanished client be noticed (the write fails).
     static let keepAliveInterval: Duration = .seconds(15)
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/events") { _, _ in
-            let events = kiosk.events.subscribe()
+            let events = events.subscribe()
             let body = ResponseBody { writer in
                 // One stream of text chunks: the events, interleaved with keep-alives.
                 let (chunks, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))

@@ -1,8 +1,10 @@
 import Hummingbird
+import VitrineAPI
+import VitrineChannelFollower
 import VitrineCore
+import VitrinePlays
 import VitrineRuntime
 import VitrineSystem
-import VitrineAPI
 
 /// `GET /metrics` (Prometheus) and `GET /healthz`, without authentication so
 /// that monitoring needs no secret; neither tells anything about the content.
@@ -15,7 +17,11 @@ import VitrineAPI
 /// a time, shared and briefly kept (`DisplayHealthProbe`), and heap figures
 /// read at most once a second (`HeapSampler`).
 struct MonitoringRoutes {
-    let kiosk: RemoteKiosk
+    let link: any DisplayLoopLink
+    let monitoring: APIMonitoring
+    let channel: ChannelFollower?
+    let television: CECTelevision?
+    let plays: ProofOfPlay?
     let authenticator: APIAuthenticator
     let connections: ConnectionLimiter?
     let probe = DisplayHealthProbe()
@@ -24,14 +30,14 @@ struct MonitoringRoutes {
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/metrics") { request, context in
             let named = carriesToken(request, context)
-            let uptime = MonotonicClock.now() - kiosk.startedAt
-            let loops = kiosk.metrics.enumerated().map { index, loop in
+            let uptime = MonotonicClock.now() - monitoring.startedAt
+            let loops = monitoring.metrics.enumerated().map { index, loop in
                 (output: Self.label(loop.output, index: index, named: named), snapshot: loop.metrics.snapshot)
             }
-            var text = PrometheusExposition.text(kiosk: loops, requests: kiosk.requests.snapshot, uptimeSeconds: uptime.secondsValue)
-            if let channel = kiosk.channel { text += ChannelStatusReport.metrics(channel) }
-            if let television = kiosk.television { text += TelevisionReport.metrics(television.status) }
-            if let plays = kiosk.plays { text += plays.metrics() }
+            var text = PrometheusExposition.text(kiosk: loops, requests: monitoring.requests.snapshot, uptimeSeconds: uptime.secondsValue)
+            if let channel = channel { text += ChannelStatusReport.metrics(channel) }
+            if let television = television { text += TelevisionReport.metrics(television.status) }
+            if let plays = plays { text += plays.metrics() }
             text += PrometheusExposition.guards(authentication: authenticator.snapshot, connections: connections?.snapshot,
                                                 heap: heap.sample())
             return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
@@ -41,7 +47,7 @@ struct MonitoringRoutes {
         // with several output groups, each group's loop is asked at once.
         router.get("/healthz") { request, context in
             let named = carriesToken(request, context)
-            let groups = kiosk.control.outputGroups
+            let groups = link.outputGroups
             let reading = await probe.reading(of: groups)
             let each = zip(groups, reading.answers).enumerated().map { index, pair in
                 OutputHealthBody(output: Self.label(pair.0.name ?? "", index: index, named: named) ?? "",

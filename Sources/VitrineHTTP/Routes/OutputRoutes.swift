@@ -6,12 +6,13 @@ import VitrineAPI
 /// The names listed are what the `output` query parameter of the status,
 /// screenshot, control and power routes takes (`OutputAddress`).
 struct OutputRoutes {
-    let kiosk: RemoteKiosk
+    let link: any DisplayLoopLink
+    /// Whose status body each group's entry carries.
+    let status: StatusRoutes
 
     func add(to router: RecordingRouter<APIRequestContext>) {
-        let status = StatusRoutes(kiosk: kiosk)
         router.get("/api/v1/outputs") { _, _ in
-            let groups = kiosk.control.outputGroups.map { group in
+            let groups = link.outputGroups.map { group in
                 OutputGroupBody(name: group.name, connectors: group.connectors, status: status.body(group.loop.status))
             }
             return try JSONResponse.make(.ok, encoding: OutputsBody(outputs: groups))

@@ -26,14 +26,17 @@ import VitrineAPI
 /// `image/heif`, `image/heic`, `image/avif`) with
 /// `?duration=` or `?until=`, which is stored as an asset as an upload is.
 struct OverrideRoutes {
-    let kiosk: RemoteKiosk
+    let overrides: EmergencyOverrides
+    let link: any DisplayLoopLink
+    /// How a picture sent as the override is stored: as an upload is.
+    let assets: AssetRoutes
     static let path = "/api/v1/override"
     static let example = #"{"slides": ["asset:<sha256>"], "duration": "30m"}"#
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.post("/api/v1/override") { request, _ in
             // The output first: an unknown one is refused before anything is read or stored.
-            let output = try Self.output(request, kiosk)
+            let output = try output(request)
             let override: KioskOverride
             switch try Self.bodyKind(request) {
             case .json: override = try await setFromJSON(request, output: output)
@@ -43,8 +46,8 @@ struct OverrideRoutes {
                                          headers: [.location: Self.path + (output.map { "?output=" + $0 } ?? "")])
         }
         router.get("/api/v1/override") { request, _ in
-            let output = try Self.output(request, kiosk)
-            let active = kiosk.overrides.overrides(at: WallClock.now())
+            let output = try output(request)
+            let active = overrides.stored.overrides(at: WallClock.now())
             guard let output else {
                 guard !active.isEmpty else { throw Self.noneActive }
                 return try JSONResponse.make(.ok, encoding: OverrideAnswerBody(active.all.map(OverrideBody.init),
@@ -56,19 +59,19 @@ struct OverrideRoutes {
             return try JSONResponse.make(.ok, encoding: OverrideAnswerBody(OverrideBody(all)))
         }
         router.delete("/api/v1/override") { request, _ in
-            let output = try Self.output(request, kiosk)
+            let output = try output(request)
             let now = WallClock.now()
-            guard try await kiosk.clearOverride(output: output, now: now).isEmpty else { return Response(status: .noContent) }
+            guard try await overrides.clear(output: output, now: now).isEmpty else { return Response(status: .noContent) }
             guard let output else { throw Self.noneActive }
-            let all = kiosk.overrides.active(at: now) == nil ? ""
+            let all = overrides.stored.active(at: now) == nil ? ""
                 : "; the override for every output shows there, and DELETE without output ends it"
             throw APIError(.notFound, "no override of its own is active on \(output)\(all)")
         }
     }
 
     /// The output group a request addresses, by its name; nil: the whole kiosk.
-    static func output(_ request: Request, _ kiosk: RemoteKiosk) throws -> String? {
-        try OutputAddress(request, link: kiosk.control).group?.name
+    func output(_ request: Request) throws -> String? {
+        try OutputAddress(request, link: link).group?.name
     }
 
     static let noneActive = APIError(.notFound, "no override is active")
@@ -105,7 +108,7 @@ struct OverrideRoutes {
         } catch {
             throw APIError(.unprocessableContent, "the override is not valid: \(error.issues.first?.description ?? "")", issues: error.issues)
         }
-        return try await kiosk.setOverride(parsed, output: output, now: now)
+        return try await overrides.set(parsed, output: output, now: now)
     }
 
     private func setFromPicture(_ request: Request, output: String?) async throws -> KioskOverride {
@@ -121,8 +124,8 @@ struct OverrideRoutes {
         } catch {
             throw APIError(.unprocessableContent, "the override is not valid: \(error.issues.first?.description ?? "")", issues: error.issues)
         }
-        let (asset, _) = try await AssetRoutes.store(request, kiosk: kiosk)
-        return try await kiosk.setOverride(OverrideRequest(slides: [SlideConfiguration(path: asset.reference)], until: until), output: output,
+        let (asset, _) = try await assets.store(request)
+        return try await overrides.set(OverrideRequest(slides: [SlideConfiguration(path: asset.reference)], until: until), output: output,
                                            now: now)
     }
 }

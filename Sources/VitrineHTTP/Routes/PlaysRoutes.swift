@@ -1,9 +1,10 @@
 import FoundationEssentials
 import Hummingbird
+import VitrineAPI
 import VitrineChannel
 import VitrineConfig
+import VitrinePlays
 import VitrineRuntime
-import VitrineAPI
 
 /// `GET /api/v1/plays?since=RFC3339&limit=N&output=NAME`: the proof-of-play
 /// log, oldest first. Reading waits for the log's queue, so it runs on NIO's
@@ -14,18 +15,19 @@ import VitrineAPI
 /// mirror's plays are its leader's). A name it does not drive now is looked
 /// for as it is, not refused: the log keeps plays of outputs since unplugged.
 struct PlaysRoutes {
-    let kiosk: RemoteKiosk
+    let plays: ProofOfPlay?
+    let link: any DisplayLoopLink
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/plays") { request, _ in
             var asked = try Self.query(request.decodedQuery)
-            asked.output = asked.output.map { name in kiosk.control.outputGroups.first { $0.answers(to: name) }?.name ?? name }
+            asked.output = asked.output.map { name in link.outputGroups.first { $0.answers(to: name) }?.name ?? name }
             let query = asked
-            guard let plays = kiosk.plays else {
+            guard let plays = plays else {
                 // A kiosk without a log (some tests): nothing was recorded.
                 return try JSONResponse.make(.ok, encoding: PlaysBody.nothingRecorded)
             }
-            return try await kiosk.offload { try JSONResponse.make(.ok, encoding: plays.body(query)) }
+            return try await offload { try JSONResponse.make(.ok, encoding: plays.body(query)) }
         }
     }
 

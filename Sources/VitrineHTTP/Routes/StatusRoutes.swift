@@ -1,31 +1,37 @@
 import FoundationEssentials
 import Hummingbird
 import NIOCore
+import VitrineAPI
+import VitrineChannelFollower
 import VitrineConfig
 import VitrineCore
 import VitrinePNG
 import VitrineRuntime
+import VitrineState
 import VitrineSystem
-import VitrineAPI
 
 /// Status, control and the screenshot.
 struct StatusRoutes {
-    let kiosk: RemoteKiosk
+    let link: any DisplayLoopLink
+    let store: StateStore
+    let channel: ChannelFollower?
+    let television: CECTelevision?
+    let slides: any SlideDecoder
     /// How long the display thread has to answer a screenshot or health ping.
     static let displayTimeout: Duration = .seconds(3)
 
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.get("/api/v1/status") { request, _ in
-            let address = try OutputAddress(request, link: kiosk.control)
-            return try JSONResponse.make(.ok, encoding: body(address.loop(kiosk.control).status))
+            let address = try OutputAddress(request, link: link)
+            return try JSONResponse.make(.ok, encoding: body(address.loop(link).status))
         }
         router.post("/api/v1/control") { request, _ in try await control(request) }
         router.get("/api/v1/screenshot") { request, _ in
-            let loop = try OutputAddress(request, link: kiosk.control).loop(kiosk.control)
+            let loop = try OutputAddress(request, link: link).loop(link)
             guard let frame = await Self.displayAnswer({ reply in loop.requestFrame(reply: reply) }) else {
                 throw APIError(.serviceUnavailable, "the display thread did not answer within \(Self.displayTimeout)")
             }
-            let png = try await kiosk.offload { try PNGCodec.encode(frame, fast: true) }
+            let png = try await offload { try PNGCodec.encode(frame, fast: true) }
             return JSONResponse.bytes(png, contentType: "image/png", headers: [.cacheControl: "no-store"])
         }
     }
@@ -36,19 +42,19 @@ struct StatusRoutes {
         let now = MonotonicClock.now()
         return StatusBody(
             slide: status.currentSlide, slideCount: status.slideCount, playing: status.playing, pausedBecause: status.pausedBecause,
-            output: status.output, inputDevices: status.inputDevices, configVersion: kiosk.store.current.version,
+            output: status.output, inputDevices: status.inputDevices, configVersion: store.current.version,
             uptimeSeconds: (now - status.startedAt).secondsValue, recentErrors: status.recentErrors,
             vitrineVersion: VitrineVersion.current, screen: status.screen.isLit ? .on : .off,
             schedule: status.schedule.map(ScheduleStatusBody.init), override: status.override.map(OverrideBody.init),
-            channel: kiosk.channel.map { ChannelStatusBody($0, wall: WallClock.now()) },
-            tv: kiosk.television.map { TelevisionStatusBody($0.status) },
+            channel: channel.map { ChannelStatusBody($0, wall: WallClock.now()) },
+            tv: television.map { TelevisionStatusBody($0.status) },
             attract: status.attract.map { AttractStatusBody($0, now: now) },
-            refusedPictures: kiosk.slideDecoder.refusedPictures.map(RefusedPictureBody.init))
+            refusedPictures: slides.refusedPictures.map(RefusedPictureBody.init))
     }
 
     private func control(_ request: Request) async throws -> Response {
-        let address = try OutputAddress(request, link: kiosk.control)
-        let decoded = try await RequestBodyDecoder.decode(ControlCommand.self, from: request)
+        let address = try OutputAddress(request, link: link)
+        let decoded = try await RequestBodyDecoder.decode(ControlCommand.self, from: request, upTo: 64 * 1024)
         let command: KioskCommand
         switch decoded {
         case .next: command = .navigate(.next)
@@ -59,17 +65,17 @@ struct StatusRoutes {
             // A malformed slide is the body's fault (422, above); a slide the playlist does not
             // have now is a conflict with the kiosk's state (409), as the playlist can change.
             // Every group the command goes to must have it.
-            let groups = address.group.map { [$0] } ?? kiosk.control.outputGroups
+            let groups = address.group.map { [$0] } ?? link.outputGroups
             for group in groups where slide >= group.loop.status.slideCount {
                 let count = group.loop.status.slideCount
                 let playlist = count == 0 ? "the playlist is empty" : "the playlist has \(count) slide\(count == 1 ? "" : "s") (counting from 0)"
-                let place = kiosk.control.outputGroups.count > 1 ? group.name.map { " on \($0)" } ?? "" : ""
+                let place = link.outputGroups.count > 1 ? group.name.map { " on \($0)" } ?? "" : ""
                 let message = "there is no slide \(slide)\(place): \(playlist)"
                 throw APIError(.conflict, message, issues: [.init(path: "slide", message: message)])
             }
             command = .navigate(.goTo(slide))
         }
-        address.loop(kiosk.control).send(command)
+        address.loop(link).send(command)
         return try JSONResponse.make(.accepted, encoding: ControlAccepted(accepted: decoded.name))
     }
 

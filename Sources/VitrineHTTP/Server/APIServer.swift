@@ -15,32 +15,38 @@ import VitrineCore
 public enum APIServer {
     /// The routes and middleware, without a socket: what Hummingbird's test client drives.
     /// `connections` is the listener's connection cap, whose counts `/metrics` reports.
-    public static func router(_ kiosk: RemoteKiosk, token: String, connections: ConnectionLimiter? = nil) -> Router<APIRequestContext> {
-        routesAndTable(kiosk, authenticator: APIAuthenticator(token: token), connections: connections).router
+    public static func router(_ services: APIServices, token: String, connections: ConnectionLimiter? = nil) -> Router<APIRequestContext> {
+        routesAndTable(services, authenticator: APIAuthenticator(token: token), connections: connections).router
     }
 
     /// The router and the table of what it registered, each route behind the
     /// token unless `PublicRoutes` lists it.
-    static func routesAndTable(_ kiosk: RemoteKiosk, authenticator: APIAuthenticator, connections: ConnectionLimiter? = nil)
+    static func routesAndTable(_ services: APIServices, authenticator: APIAuthenticator, connections: ConnectionLimiter? = nil)
         -> (router: Router<APIRequestContext>, table: RouteTable) {
         let router = Router(context: APIRequestContext.self)
         let table = RouteTable()
-        router.add(middleware: RequestCountingMiddleware(counter: kiosk.requests))
+        router.add(middleware: RequestCountingMiddleware(counter: services.monitoring.requests))
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorBodyMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware(table: table, authenticator: authenticator))
         let routes = RecordingRouter(router: router, table: table, authenticator: authenticator)
+        // Each group of routes gets the parts it uses, and no others.
+        let link = services.link
+        let assets = AssetRoutes(apply: services.apply, pictures: services.pictures, events: services.events)
         ConsoleRoutes().add(to: routes)
-        MonitoringRoutes(kiosk: kiosk, authenticator: authenticator, connections: connections).add(to: routes)
-        ConfigRoutes(kiosk: kiosk).add(to: routes)
-        AssetRoutes(kiosk: kiosk).add(to: routes)
-        StatusRoutes(kiosk: kiosk).add(to: routes)
-        PictureRoutes(kiosk: kiosk).add(to: routes)
-        OutputRoutes(kiosk: kiosk).add(to: routes)
-        PowerRoutes(kiosk: kiosk).add(to: routes)
-        OverrideRoutes(kiosk: kiosk).add(to: routes)
-        EventRoutes(kiosk: kiosk).add(to: routes)
-        PlaysRoutes(kiosk: kiosk).add(to: routes)
+        MonitoringRoutes(link: link, monitoring: services.monitoring, channel: services.channel, television: services.television,
+                         plays: services.plays, authenticator: authenticator, connections: connections).add(to: routes)
+        ConfigRoutes(apply: services.apply, pictures: services.pictures.inspector).add(to: routes)
+        assets.add(to: routes)
+        let status = StatusRoutes(link: link, store: services.apply.store, channel: services.channel, television: services.television,
+                                  slides: services.pictures.slides)
+        status.add(to: routes)
+        PictureRoutes(link: link, slides: services.pictures.slides, logger: services.logger).add(to: routes)
+        OutputRoutes(link: link, status: status).add(to: routes)
+        PowerRoutes(link: link).add(to: routes)
+        OverrideRoutes(overrides: services.overrides, link: link, assets: assets).add(to: routes)
+        EventRoutes(events: services.events).add(to: routes)
+        PlaysRoutes(plays: services.plays, link: link).add(to: routes)
         return (router, table)
     }
 
@@ -53,7 +59,7 @@ public enum APIServer {
     /// bodies closed after their timeouts; an answer given before its request's
     /// body was read closes its connection. The cap defaults to what the
     /// process's descriptor limit allows.
-    public static func application(_ kiosk: RemoteKiosk, token: String, host: String, port: Int, tls: TLSFiles?,
+    public static func application(_ services: APIServices, token: String, host: String, port: Int, tls: TLSFiles?,
                                    logger: Logger, limits: ServerLimits = ServerLimits(),
                                    onListening: @escaping @Sendable (Int) -> Void = { _ in })
         throws -> some ApplicationProtocol {
@@ -64,7 +70,7 @@ public enum APIServer {
             server = try .tls(http1, tlsConfiguration: APITLSConfiguration.server(tls))
         }
         return Application(
-            router: router(kiosk, token: token, connections: connections), server: server,
+            router: router(services, token: token, connections: connections), server: server,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "vitrine"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger)

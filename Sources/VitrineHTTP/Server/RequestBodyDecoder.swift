@@ -7,13 +7,11 @@ import VitrineConfig
 /// with what is wrong at which key path: a body that is not a JSON object, a
 /// key the type does not list, and a value the type refused.
 enum RequestBodyDecoder {
-    /// The largest body these JSON bodies may be: each is a few keys.
-    static let maximumBytes = 4 * 1024
-
-    /// The body of `request`, collected up to `maximumBytes`.
-    static func decode<Body: APIRequestBody>(_ type: Body.Type, from request: Request) async throws -> Body {
+    /// The body of `request`, collected up to `limit` bytes (413 past it):
+    /// each of these bodies is a few keys.
+    static func decode<Body: APIRequestBody>(_ type: Body.Type, from request: Request, upTo limit: Int = 4 * 1024) async throws -> Body {
         var request = request
-        let body = try await request.collectBody(upTo: maximumBytes)
+        let body = try await request.collectBody(upTo: limit)
         return try decode(type, from: Array(body.readableBytesView))
     }
 

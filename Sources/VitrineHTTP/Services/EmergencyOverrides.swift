@@ -1,3 +1,4 @@
+import Logging
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
@@ -16,30 +17,45 @@ import VitrineState
 /// so that when its own ends by itself it shows the other at once. Setting one
 /// for every output ends each output's own (every screen shows the emergency);
 /// clearing without an output ends them all.
-extension RemoteKiosk {
+public final class EmergencyOverrides: Sendable {
+    /// The overrides as stored in the state directory, over restarts.
+    public let stored: OverrideStore
+    private let store: StateStore
+    private let link: any DisplayLoopLink
+    private let events: EventHub
+    private let logger: Logger
+
+    init(store: StateStore, link: any DisplayLoopLink, events: EventHub, logger: Logger) {
+        self.store = store
+        self.link = link
+        self.events = events
+        self.logger = logger
+        stored = OverrideStore(directory: store.directory, outputs: link.outputGroups.compactMap(\.name), now: WallClock.now(), logger: logger)
+    }
+
     /// At start: the stored overrides' assets are held, and each group's loop
     /// is sent what it shows, which it takes at its first turn.
-    func startOverride() {
-        store.addAssetHolder { [overrides] in
+    func start() {
+        store.addAssetHolder { [stored] in
             let now = WallClock.now()
-            let active = overrides.overrides(at: now).each
+            let active = stored.overrides(at: now).each
             guard !active.isEmpty else { return nil }
             let named = active.map { "\($0.override.id)\($0.output.map { " on \($0)" } ?? "") (until \($0.override.until))" }
-            return StateStore.AssetHold(holder: "the emergency override \(named.joined(separator: ", "))", ids: overrides.assetIDs(at: now))
+            return StateStore.AssetHold(holder: "the emergency override \(named.joined(separator: ", "))", ids: stored.assetIDs(at: now))
         }
         let now = WallClock.now()
-        let stored = overrides.overrides(at: now)
-        for (output, active) in stored.each {
+        let kept = stored.overrides(at: now)
+        for (output, active) in kept.each {
             logger.notice("the stored override \(active.id)\(output.map { " for \($0)" } ?? "") shows again until \(active.until)")
         }
-        sendOverrides(from: StoredOverrides(), to: stored, at: now)
+        sendOverrides(from: StoredOverrides(), to: kept, at: now)
     }
 
     /// Tells each group's loop what it shows now, if that changed: the same
     /// override sent again would show on undisturbed anyway, but a loop that
     /// has nothing new is not woken.
     private func sendOverrides(from before: StoredOverrides, to after: StoredOverrides, at now: WallInstant) {
-        for group in control.outputGroups {
+        for group in link.outputGroups {
             let shown = after.shown(on: group.name, at: now)
             guard shown != before.shown(on: group.name, at: now) else { continue }
             group.loop.send(.setOverride(shown.override, fallback: shown.fallback))
@@ -55,7 +71,7 @@ extension RemoteKiosk {
     /// for every output, which ends every output's own), replacing the one
     /// there was: its pictures must be there (`OverrideSources`; a 422 naming
     /// each slide otherwise), and it is stored durably before a display thread hears of it.
-    func setOverride(_ request: OverrideRequest, output: String? = nil, now: WallInstant) async throws -> KioskOverride {
+    func set(_ request: OverrideRequest, output: String? = nil, now: WallInstant) async throws -> KioskOverride {
         // Stored before it shows, so that it survives a restart: not possible on a read-only state directory.
         try store.requireWritable()
         let override = KioskOverride(id: Self.newOverrideID(), slides: request.slides, interval: request.interval, since: now,
@@ -69,7 +85,7 @@ extension RemoteKiosk {
                     throw APIError(.unprocessableContent, "the override's pictures cannot all be shown", issues: issues)
                 }
                 return try Self.storable(output) {
-                    try overrides.update({ stored -> [String: KioskOverride] in
+                    try stored.update({ stored -> [String: KioskOverride] in
                         if let output {
                             stored.outputs[output] = override
                             return [:]
@@ -92,11 +108,11 @@ extension RemoteKiosk {
     /// one for every output and each output's own). Returns those that were
     /// active, empty (and nothing sent) when none was; ended ones left in the
     /// state directory are removed either way.
-    func clearOverride(output: String? = nil, now: WallInstant) async throws -> [(output: String?, override: KioskOverride)] {
+    func clear(output: String? = nil, now: WallInstant) async throws -> [(output: String?, override: KioskOverride)] {
         try store.requireWritable()
         let cleared = try await offload { [self] in
             try Self.storable(output) {
-                try overrides.update({ stored -> [(output: String?, override: KioskOverride)] in
+                try stored.update({ stored -> [(output: String?, override: KioskOverride)] in
                     let active = stored.active(at: now)
                     guard let output else {
                         stored = StoredOverrides()

@@ -15,7 +15,8 @@ public struct KioskServices {
     public func stop() {
         for television in televisions { television.stop() }
         for task in tasks { task.cancel() }
-        plays?.stop()
+        // The composition root reads the clock it gave every loop: the plays on screen end now.
+        plays?.stop(at: KioskClock.system.now().monotonic)
         if let server {
             let stopped = DispatchSemaphore(value: 0)
             Task {

@@ -106,7 +106,7 @@ struct OutputGroup {
     func joinEvents(plays: ProofOfPlay?, events: EventHub) {
         let name = name, television = television
         kiosk.onEvent = { event in
-            if case .screenChanged(let lit) = event { television?.screenChanged(lit: lit) }
+            if case .screenChanged(let lit, _) = event { television?.screenChanged(lit: lit) }
             plays?.handle(event, output: name)
             if let event = ServerEvent(event, output: name) { events.publish(event) }
         }

@@ -93,16 +93,16 @@ public final class ProofOfPlay: Sendable {
         switch event {
         case .slideShown(let shown):
             log.shown(shown, output: output)
-        case .screenChanged(lit: false):
-            log.ended(at: MonotonicClock.now(), output: output)
+        case .screenChanged(lit: false, let at):
+            log.ended(at: at, output: output)
         default:
             break
         }
     }
 
-    /// The kiosk stopped: the play on each screen ends now and is written.
-    public func stop() {
-        log.endedEverywhere(at: MonotonicClock.now())
+    /// The kiosk stopped at `now`: the play on each screen ends then and is written.
+    public func stop(at now: MonotonicInstant) {
+        log.endedEverywhere(at: now)
         log.flush()
     }
 

@@ -24,7 +24,7 @@ struct KioskControlTests {
             switch event {
             case .carousel(let carousel): events.append(carousel)
             case .configurationApplied(let version): events.appendApplied(version)
-            case .screenChanged(let lit): events.screens.append(lit)
+            case .screenChanged(let lit, _): events.screens.append(lit)
             case .error, .overrideEnded, .slideShown, .attract: break
             }
         }

@@ -6,6 +6,7 @@ import Testing
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 @testable import VitrineAPI
 @testable import VitrineAssembly
 @testable import VitrineChannelFollower
@@ -67,7 +68,7 @@ struct OutputEventsTests {
 
             // The kiosk stops: HDMI-A-1's play ends then, all the time it was on screen, under its name.
             let onScreenFor = Date().timeIntervalSince(shownFrom)
-            harness.api.plays?.stop()
+            harness.api.plays?.stop(at: MonotonicClock.now())
             let all = Self.plays(harness)
             #expect(all.map(\.sequence) == [1, 2, 3], "one log, sequences unique across the groups")
             let lobby = try #require(all.first { $0.output == "HDMI-A-1" })
@@ -85,7 +86,7 @@ struct OutputEventsTests {
         defer { harness.close() }
         #expect(await harness.eventually { OutputRoutesTests.status(harness, "DSI-1")?.slideCount == 2 })
         try await Task.sleep(for: .milliseconds(300))
-        harness.api.plays?.stop()
+        harness.api.plays?.stop(at: MonotonicClock.now())
         #expect(Self.plays(harness).map(\.output) == ["DSI-1", "HDMI-A-1"], "one play for the mirror group, under its leader")
         try await harness.application().test(.router) { client in
             for output in ["HDMI-A-2", "HDMI-A-1"] {

@@ -102,7 +102,8 @@ public final class Kiosk {
                     loop.stopRequest.set()
                 case .descriptor(let descriptor) where display.eventDescriptors.contains(descriptor):
                     try display.handleEvents(on: descriptor)
-                    if let shown = output.flipCompleted(logger: logger) { link.send(.slideShown(shown)) }
+                    // Read through the injected clock, as the turn's is: the play's time when the driver gives no vblank's.
+                    if let shown = output.flipCompleted(at: clock.now().monotonic, logger: logger) { link.send(.slideShown(shown)) }
                 case .descriptor(let descriptor):
                     handleInput(on: descriptor)
                 case .wallClock(let stepped):
@@ -221,10 +222,10 @@ public final class Kiosk {
         case .cameOn?:
             // The frame from before the screen went dark is stale.
             output.invalidate()
-            link.send(.screenChanged(lit: true))
+            link.send(.screenChanged(lit: true, at: now))
         case .wentDark?:
             output.screenWentDark()
-            link.send(.screenChanged(lit: false))
+            link.send(.screenChanged(lit: false, at: now))
         case nil:
             break
         }

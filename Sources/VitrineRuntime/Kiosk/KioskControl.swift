@@ -11,9 +11,10 @@ public enum KioskEvent: Hashable, Sendable {
     case overrideEnded(id: String)
     /// Something went wrong that an operator should see (a picture that cannot be shown).
     case error(String)
-    /// The display came on or went dark (also its state at start): a TV on
-    /// HDMI-CEC follows it (`CECTelevision`).
-    case screenChanged(lit: Bool)
+    /// The display came on or went dark (also its state at start), at the
+    /// turn's reading `at`: a TV on HDMI-CEC follows it (`CECTelevision`), and
+    /// proof of play ends the play on screen then.
+    case screenChanged(lit: Bool, at: MonotonicInstant)
     /// A presented frame first showed a new slide at rest (proof of play: `PlayLog`).
     case slideShown(SlideShown)
     /// A visitor took over, or the kiosk went back home after they left (`touch.attract`).

@@ -96,7 +96,7 @@ final class KioskOutput {
         needsRedraw = false
         latency.framePresented()
         let shown = plays.presented(scene, configuration: configuration, decoded: { store.frame(of: $0) != nil },
-                                    flipPending: display.isFlipPending)
+                                    flipPending: display.isFlipPending, at: now)
         return Presented(slideShown: shown, frameGap: gap)
     }
 
@@ -114,11 +114,11 @@ final class KioskOutput {
 
     /// A flip completed: the input it shows reached the screen (latency), and
     /// the slide it shows at rest, if it is the first frame to.
-    func flipCompleted(logger: Logger) -> SlideShown? {
+    func flipCompleted(at now: MonotonicInstant, logger: Logger) -> SlideShown? {
         if let sample = latency.scanoutCompleted(at: display.lastScanout) {
             logger.trace("input-to-scanout sample", metadata: ["ms": "\(Double(sample.nanoseconds) / 1e6)"])
         }
-        return plays.scanoutCompleted(at: display.lastScanout)
+        return plays.scanoutCompleted(at: display.lastScanout, now: now)
     }
 
     /// A finger moved the picture at `instant`: the next frame presented shows it.

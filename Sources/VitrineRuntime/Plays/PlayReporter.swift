@@ -33,10 +33,12 @@ struct PlayReporter {
     /// A frame showing `scene` was just presented. Returns the play to report
     /// when the frame is on screen already (a blocking modeset, headless);
     /// with a flip pending, `scanoutCompleted` reports it.
-    /// - Parameter decoded: whether the slide's picture is what was drawn (not
-    ///   the background while it decodes, nor the placeholder for a failure).
+    /// - Parameters:
+    ///   - decoded: whether the slide's picture is what was drawn (not
+    ///     the background while it decodes, nor the placeholder for a failure).
+    ///   - now: the turn's reading: when a frame shown without a flip reached the screen.
     mutating func presented(_ scene: Scene, configuration: KioskConfiguration, decoded: (Int) -> Bool,
-                            flipPending: Bool) -> SlideShown? {
+                            flipPending: Bool, at now: MonotonicInstant) -> SlideShown? {
         guard let slide = Self.resting(scene), configuration.slides.indices.contains(slide), decoded(slide) else { return nil }
         let path = configuration.slides[slide].path
         let showing = Showing(slide: slide, path: path, file: configuration.resolve(path))
@@ -49,15 +51,16 @@ struct PlayReporter {
             return nil
         }
         onScreen = showing
-        return Self.event(showing, at: MonotonicClock.now())
+        return Self.event(showing, at: now)
     }
 
-    /// A page flip completed at `scanout` (the vblank it reached the screen at).
-    mutating func scanoutCompleted(at scanout: MonotonicInstant?) -> SlideShown? {
+    /// A page flip completed at `scanout` (the vblank it reached the screen at),
+    /// read at `now`, which stands in when the driver gave no vblank time.
+    mutating func scanoutCompleted(at scanout: MonotonicInstant?, now: MonotonicInstant) -> SlideShown? {
         guard let showing = awaitingScanout else { return nil }
         awaitingScanout = nil
         onScreen = showing
-        return Self.event(showing, at: scanout ?? MonotonicClock.now())
+        return Self.event(showing, at: scanout ?? now)
     }
 
     /// The screen went dark: the slide it shows again when lit is a new play.

@@ -240,7 +240,8 @@ let package = Package(
         .testTarget(name: "VitrineConfigTests", dependencies: ["VitrineConfig", "VitrineCore"]),
         .testTarget(
             name: "VitrineChannelTests",
-            dependencies: ["VitrineChannel", "VitrineConfig", "VitrineCore", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["VitrineChannel", "VitrineConfig", "VitrineCore", "VitrineSystem", systemPackage,
+                           .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "VitrineJPEGTests", dependencies: ["VitrineJPEG", "VitrineCore"], exclude: ["Damaged"]),
         // Fixture folders, reference tools and pixel comparison for the picture-format tests.
         .target(name: "PictureTestSupport", dependencies: ["VitrineCore"], path: "Tests/PictureTestSupport"),

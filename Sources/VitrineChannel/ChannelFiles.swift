@@ -5,9 +5,14 @@ import VitrineSystem
 /// `FileIO`: whole-file reads, and writes in two steps (a fsynced temporary
 /// file, then a rename), so that the publisher can choose the order in which
 /// finished files appear. (`FileIO.writeAtomically` does both steps at once.)
+///
+/// Every open, write, fsync, rename and unlink goes through `SystemCalls`, so
+/// tests inject a full disk or a failed rename at one exact step
+/// (`ChannelFilesFaultTests`); only the metadata calls (`fchmod`, `fstat`,
+/// `futimens`) are made directly.
 public enum ChannelFiles {
-    public static func read(_ path: String, limit: Int = 1 << 30) throws(SystemError) -> [UInt8] {
-        try FileIO.read(path, limit: limit)
+    public static func read(_ path: String, limit: Int = 1 << 30, system: SystemCalls = .live) throws(SystemError) -> [UInt8] {
+        try FileIO.read(path, limit: limit, system: system)
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
@@ -30,16 +35,16 @@ public enum ChannelFiles {
 
     /// Writes `bytes` to a new hidden temporary file next to `path`, fsynced,
     /// and returns its name; `commit` then renames it into place.
-    static func writeTemporary(_ bytes: [UInt8], for path: String, mode: mode_t = 0o644) throws(SystemError) -> String {
+    static func writeTemporary(_ bytes: [UInt8], for path: String, mode: mode_t = 0o644, system: SystemCalls = .live) throws(SystemError) -> String {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = directory + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let file = try OpenFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
+        let file = try OpenFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode, system: system)
         do throws(SystemError) {
             try file.write(bytes)
         } catch {
-            unlink(temporary)
+            try? remove(temporary, system: system)
             throw error
         }
         // nginx and Apache make a file's ETag from its modification time in
@@ -62,25 +67,26 @@ public enum ChannelFiles {
             guard fchmod(file.descriptor, mode) == 0 else { throw SystemError("fchmod", subject: temporary) }
             try file.sync()
         } catch {
-            unlink(temporary)
+            try? remove(temporary, system: system)
             throw error
         }
         return temporary
     }
 
-    static func commit(_ temporary: String, to path: String) throws(SystemError) {
-        guard rename(temporary, path) == 0 else {
-            let error = SystemError("rename", subject: path)
-            unlink(temporary)
+    static func commit(_ temporary: String, to path: String, system: SystemCalls = .live) throws(SystemError) {
+        do throws(SystemError) {
+            try FileIO.rename(temporary, to: path, system: system)
+        } catch {
+            try? remove(temporary, system: system)
             throw error
         }
     }
 
     /// Writes a new file, refusing to replace one (as `signify -G` does with a
     /// key), with exactly `mode` whatever the umask.
-    public static func create(_ bytes: [UInt8], at path: String, mode: mode_t) throws(SystemError) {
+    public static func create(_ bytes: [UInt8], at path: String, mode: mode_t, system: SystemCalls = .live) throws(SystemError) {
         let file: OpenFile
-        do { file = try OpenFile(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: mode) } catch {
+        do { file = try OpenFile(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: mode, system: system) } catch {
             throw SystemError("create", errno: error.errno, subject: path)
         }
         do throws(SystemError) {
@@ -88,7 +94,7 @@ public enum ChannelFiles {
             guard fchmod(file.descriptor, mode) == 0 else { throw SystemError("fchmod", subject: path) }
             try file.sync()
         } catch {
-            unlink(path)
+            try? remove(path, system: system)
             throw error
         }
     }
@@ -99,21 +105,26 @@ public enum ChannelFiles {
     /// reader that fetches `first` then `second` sees a mismatched pair only if
     /// both its fetches land between the renames. The directory is synced after.
     static func commitPair(_ first: [UInt8], to firstPath: String, _ second: [UInt8], to secondPath: String,
-                           directory: String) throws(SystemError) {
-        let firstTemporary = try writeTemporary(first, for: firstPath)
+                           directory: String, system: SystemCalls = .live) throws(SystemError) {
+        let firstTemporary = try writeTemporary(first, for: firstPath, system: system)
         let secondTemporary: String
         do throws(SystemError) {
-            secondTemporary = try writeTemporary(second, for: secondPath)
+            secondTemporary = try writeTemporary(second, for: secondPath, system: system)
         } catch {
-            try? remove(firstTemporary)
+            try? remove(firstTemporary, system: system)
             throw error
         }
-        try commit(firstTemporary, to: firstPath)
-        try commit(secondTemporary, to: secondPath)
-        try FileIO.sync(directory: directory)
+        do throws(SystemError) {
+            try commit(firstTemporary, to: firstPath, system: system)
+        } catch {
+            try? remove(secondTemporary, system: system)
+            throw error
+        }
+        try commit(secondTemporary, to: secondPath, system: system)
+        try FileIO.sync(directory: directory, system: system)
     }
 
-    static func remove(_ path: String) throws(SystemError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw SystemError("unlink", subject: path) }
+    static func remove(_ path: String, system: SystemCalls = .live) throws(SystemError) {
+        try FileIO.remove(path, system: system)
     }
 }

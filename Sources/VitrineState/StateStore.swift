@@ -51,8 +51,8 @@ public final class StateStore: Sendable {
     /// channel set one for this device (device.json).
     private let fileRotation: Int
     private let logger: Logger
-    /// The calls that store configurations (the kernel's, or a test's faults in front of them).
-    private let system: SystemCalls
+    /// The system calls every file of the state directory goes through (a test's faults, or `.live`).
+    package let system: SystemCalls
     private let state: Mutex<(current: StoredConfiguration, previous: StoredConfiguration?)>
     /// What holds assets besides the configurations (an emergency override), asked under the state lock.
     private let assetHolders = Mutex<[@Sendable () -> AssetHold?]>([])
@@ -95,8 +95,8 @@ public final class StateStore: Sendable {
         readOnlyReason = readOnly
         // The floor is the local file's (api.minimumFreeSpace), as the rest of api is.
         let floor = DiskFloor(minimumFreeBytes: (try? seed.get())?.api.minimumFreeBytes ?? APIConfiguration().minimumFreeBytes)
-        assets = try AssetStore(directory: directory + "/assets", logger: logger, floor: floor, readOnlyReason: readOnly)
-        if readOnly == nil { Self.removeStaleTemporaries(in: directory) }
+        assets = try AssetStore(directory: directory + "/assets", logger: logger, floor: floor, readOnlyReason: readOnly, system: system)
+        if readOnly == nil { Self.removeStaleTemporaries(in: directory, system: system) }
 
         let seedDigest = (try? seed.get()).map(Self.showDigest)
         let recordedSeed = (try? FileIO.read(directory + "/seed.sha256")).map { String(decoding: $0, as: UTF8.self) }
@@ -525,9 +525,9 @@ public final class StateStore: Sendable {
     }
 
     /// Temporary files a crash left behind mid-write: never valid, always safe to remove.
-    static func removeStaleTemporaries(in directory: String) {
+    static func removeStaleTemporaries(in directory: String, system: SystemCalls) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.contains(".tmp-") { unlink(directory + "/" + name) }
+        for name in names where name.contains(".tmp-") { try? FileIO.remove(directory + "/" + name, system: system) }
     }
 }
 

@@ -104,6 +104,29 @@ public enum FileIO {
         }
     }
 
+    /// Removes `path`; a file that is gone already is fine. With `durable`, its
+    /// directory is fsynced after, so that the removal survives a power cut as a
+    /// replacement does.
+    public static func remove(_ path: String, durable: Bool = false, system: SystemCalls = .live) throws(SystemError) {
+        do throws(Errno) {
+            try system.unlink(path)
+        } catch where error == .noSuchFileOrDirectory {
+            return
+        } catch {
+            throw SystemError("unlink", errno: error, subject: path)
+        }
+        if durable { try sync(directory: directoryName(of: path), system: system) }
+    }
+
+    /// Renames `from` to `to`, replacing it.
+    public static func rename(_ from: String, to: String, system: SystemCalls = .live) throws(SystemError) {
+        do throws(Errno) {
+            try system.rename(from, to)
+        } catch {
+            throw SystemError("rename", errno: error, subject: to)
+        }
+    }
+
     /// Makes a rename or a new name in `path`'s directory durable (`fsync` of
     /// the directory). A directory that cannot be opened is left alone.
     public static func syncDirectory(of path: String, system: SystemCalls = .live) throws(SystemError) {

@@ -30,7 +30,8 @@ public final class EmergencyOverrides: Sendable {
         self.link = link
         self.events = events
         self.logger = logger
-        stored = OverrideStore(directory: store.directory, outputs: link.outputGroups.compactMap(\.name), now: WallClock.now(), logger: logger)
+        stored = OverrideStore(directory: store.directory, outputs: link.outputGroups.compactMap(\.name), now: WallClock.now(), logger: logger,
+                               system: store.system)
     }
 
     /// At start: the stored overrides' assets are held, and each group's loop

@@ -133,8 +133,12 @@ public final class PlayLog: Sendable {
                 // A new segment's name must be durable before older ones go, so a
                 // power cut never leaves fewer records than the bound promises.
                 if append.creates { try FileIO.sync(directory: directory, system: system) }
-                for name in append.deletes where unlink(directory + "/" + name) != 0 && errno != ENOENT {
-                    logger.warning("cannot delete the old play log segment \(name): \(SystemError("unlink", subject: name))")
+                for name in append.deletes {
+                    do throws(SystemError) {
+                        try FileIO.remove(directory + "/" + name, system: system)
+                    } catch {
+                        logger.warning("cannot delete the old play log segment \(name): \(error)")
+                    }
                 }
                 if !append.deletes.isEmpty {
                     logger.info("play log full: dropped the oldest \(append.droppedRecords) plays", metadata: ["dropped": "\(layout.dropped)"])
@@ -154,8 +158,10 @@ public final class PlayLog: Sendable {
                     published.withLock { summary.writeFailures += 1 }
                     break
                 }
-                if unlink(directory + "/" + oldest.fileName) != 0 && errno != ENOENT {
-                    logger.error("cannot record a play: \(error), and cannot delete \(oldest.fileName) to make room")
+                do throws(SystemError) {
+                    try FileIO.remove(directory + "/" + oldest.fileName, system: system)
+                } catch let removal {
+                    logger.error("cannot record a play: \(error), and cannot delete \(oldest.fileName) to make room: \(removal)")
                     published.withLock { summary.writeFailures += 1 }
                     break
                 }

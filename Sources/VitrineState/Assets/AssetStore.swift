@@ -29,6 +29,8 @@ public struct Asset: Hashable, Sendable {
 public final class AssetStore: Sendable {
     public let directory: String
     private let logger: Logger
+    /// The system calls every file of the store goes through (a test's faults, or `.live`).
+    package let system: SystemCalls
     /// The free space kept on the state directory's file system.
     public let floor: DiskFloor
     /// Why nothing can be stored (a read-only state directory); nil when it can.
@@ -36,14 +38,16 @@ public final class AssetStore: Sendable {
     /// Serialises additions and removals (reads go to the files directly).
     private let lock = Mutex(())
 
-    init(directory: String, logger: Logger, floor: DiskFloor = DiskFloor(), readOnlyReason: String? = nil) throws {
+    /// - Parameter system: the system calls that store, move and remove the pictures.
+    init(directory: String, logger: Logger, floor: DiskFloor = DiskFloor(), readOnlyReason: String? = nil, system: SystemCalls = .live) throws {
+        self.system = system
         self.directory = directory
         self.logger = logger
         self.floor = floor
         self.readOnlyReason = readOnlyReason
         guard readOnlyReason == nil else { return }
         try StateStore.makeDirectory(directory, mode: 0o755)
-        StateStore.removeStaleTemporaries(in: directory)
+        StateStore.removeStaleTemporaries(in: directory, system: system)
     }
 
     public func contains(_ id: String) -> Bool {
@@ -67,7 +71,7 @@ public final class AssetStore: Sendable {
             if let free = freeBytes(), let refusal = floor.refusal(storing: bytes.count, free: free) {
                 throw DiskFloorReached(message: refusal)
             }
-            try FileIO.writeAtomically(bytes, to: path(id))
+            try FileIO.writeAtomically(bytes, to: path(id), system: system)
             return (try recordMetadata(id: id, size: bytes.count, image: image, name: name), true)
         }
     }
@@ -79,9 +83,9 @@ public final class AssetStore: Sendable {
         let id = try upload.finish()
         return try lock.withLock { _ in
             if let existing = asset(id) { return (existing, false) }
-            guard rename(upload.path, path(id)) == 0 else { throw SystemError("rename", subject: path(id)) }
+            try FileIO.rename(upload.path, to: path(id), system: system)
             upload.markAdopted()
-            try FileIO.syncDirectory(of: path(id))
+            try FileIO.syncDirectory(of: path(id), system: system)
             return (try recordMetadata(id: id, size: upload.size, image: image, name: name), true)
         }
     }
@@ -91,13 +95,13 @@ public final class AssetStore: Sendable {
         let asset = Asset(id: id, name: name, kind: image.kind, size: size, width: image.size.width,
                           height: image.size.height, added: Date().timeIntervalSince1970)
         let json = try JSONText.encode(AssetMetadata(asset), [.sortedKeys])
-        try FileIO.writeAtomically(Array(json), to: path(id) + ".json")
+        try FileIO.writeAtomically(Array(json), to: path(id) + ".json", system: system)
         return asset
     }
 
     public func asset(_ id: String) -> Asset? {
         guard SlideSource.isAssetID(id), access(path(id), F_OK) == 0,
-              let bytes = try? FileIO.read(path(id) + ".json"),
+              let bytes = try? FileIO.read(path(id) + ".json", system: system),
               let metadata = try? JSONDecoder().decode(AssetMetadata.self, from: Data(bytes)),
               let kind = InspectedImage.Kind(rawValue: metadata.type)
         else { return nil }
@@ -112,7 +116,7 @@ public final class AssetStore: Sendable {
     }
 
     public func bytes(_ id: String) throws -> [UInt8] {
-        try FileIO.read(path(id), limit: 2_000_000_000)
+        try FileIO.read(path(id), limit: 2_000_000_000, system: system)
     }
 
     /// Bytes free to an unprivileged writer on the store's file system (`statvfs`); nil if unknown.
@@ -127,8 +131,8 @@ public final class AssetStore: Sendable {
     func remove(_ id: String) throws {
         try lock.withLock { _ in
             // Metadata first: an asset without it is not listed, and its bytes go next.
-            unlink(path(id) + ".json")
-            guard unlink(path(id)) == 0 || errno == ENOENT else { throw SystemError("unlink", subject: path(id)) }
+            try FileIO.remove(path(id) + ".json", system: system)
+            try FileIO.remove(path(id), system: system)
         }
     }
 }

@@ -32,11 +32,12 @@ package final class AssetUpload: @unchecked Sendable {
         if let reason = store.readOnlyReason { throw StateReadOnly(message: "nothing can be stored: \(reason)") }
         self.store = store
         path = store.directory + "/upload.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        file = try OpenFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        file = try OpenFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644, system: store.system)
     }
 
     deinit {
-        if !adopted { unlink(path) }
+        // A staging file nobody adopted: a failure to remove it leaves a temporary the next start removes.
+        if !adopted { try? FileIO.remove(path, system: store.system) }
     }
 
     /// Appends `bytes`. Throws `DiskFloorReached` when they would leave less free

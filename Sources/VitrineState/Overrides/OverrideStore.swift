@@ -39,6 +39,7 @@ public final class OverrideStore: Sendable {
     /// The output groups that may have an override of their own, by name.
     public let outputNames: [String]
     private let logger: Logger
+    private let system: SystemCalls
     private let stored: Mutex<StoredOverrides>
 
     /// The longest output name kept in a file name; a connector's is a dozen characters.
@@ -54,15 +55,17 @@ public final class OverrideStore: Sendable {
     /// One that ended before `now`, or that cannot be read, is removed, with
     /// one log line naming the file and why.
     /// - Parameter outputs: the output groups' names (their leading connectors).
-    public init(directory: String, outputs: [String] = [], now: WallInstant, logger: Logger) {
+    /// - Parameter system: the system calls that write and remove the override files.
+    public init(directory: String, outputs: [String] = [], now: WallInstant, logger: Logger, system: SystemCalls = .live) {
+        self.system = system
         self.directory = directory
         path = directory + "/override.json"
         outputNames = outputs
         self.logger = logger
-        var loaded = StoredOverrides(all: Self.load(path, now: now, logger: logger))
+        var loaded = StoredOverrides(all: Self.load(path, now: now, logger: logger, system: system))
         for name in outputs {
             guard let file = Self.path(directory: directory, output: name) else { continue }
-            loaded.outputs[name] = Self.load(file, now: now, logger: logger)
+            loaded.outputs[name] = Self.load(file, now: now, logger: logger, system: system)
         }
         stored = Mutex(loaded)
     }
@@ -146,18 +149,18 @@ public final class OverrideStore: Sendable {
 
     private func write(_ override: KioskOverride?, to file: String) throws {
         if let override {
-            try FileIO.writeAtomically(OverrideDocument.json(override), to: file, mode: 0o640)
+            try FileIO.writeAtomically(OverrideDocument.json(override), to: file, mode: 0o640, system: system)
         } else {
-            try Self.remove(file)
+            try Self.remove(file, system: system)
         }
     }
 
-    private static func load(_ path: String, now: WallInstant, logger: Logger) -> KioskOverride? {
+    private static func load(_ path: String, now: WallInstant, logger: Logger, system: SystemCalls) -> KioskOverride? {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path, limit: 16 << 20)
+            bytes = try FileIO.read(path, limit: 16 << 20, system: system)
         } catch {
-            if error.errno != .noSuchFileOrDirectory { discard(path, because: "it cannot be read: \(error)", logger: logger) }
+            if error.errno != .noSuchFileOrDirectory { discard(path, because: "it cannot be read: \(error)", logger: logger, system: system) }
             return nil
         }
         let override: KioskOverride
@@ -165,19 +168,19 @@ public final class OverrideStore: Sendable {
             override = try OverrideDocument.stored(String(decoding: bytes, as: UTF8.self), source: path, parseTimestamp: RFC3339.parse)
         } catch {
             // This store writes only valid files, atomically; a hand-edited or damaged one is not worth keeping.
-            discard(path, because: "it is not a valid override (\(error.issues.map(\.description).joined(separator: "; ")))", logger: logger)
+            discard(path, because: "it is not a valid override (\(error.issues.map(\.description).joined(separator: "; ")))", logger: logger, system: system)
             return nil
         }
         guard now < override.until else {
-            discard(path, because: "override \(override.id) ended at \(override.until)", logger: logger)
+            discard(path, because: "override \(override.id) ended at \(override.until)", logger: logger, system: system)
             return nil
         }
         return override
     }
 
-    private static func discard(_ path: String, because reason: String, logger: Logger) {
+    private static func discard(_ path: String, because reason: String, logger: Logger, system: SystemCalls) {
         do {
-            try remove(path)
+            try remove(path, system: system)
             logger.notice("removed \(path): \(reason)")
         } catch {
             logger.error("cannot remove \(path) (\(reason)): \(error)")
@@ -186,12 +189,7 @@ public final class OverrideStore: Sendable {
 
     /// Unlinks `path` (gone already is fine) and fsyncs its directory, so that
     /// the removal survives a power cut as a replacement does.
-    private static func remove(_ path: String) throws {
-        guard unlink(path) == 0 || errno == ENOENT else { throw SystemError("unlink", subject: path) }
-        let directory = directoryOfPath(path)
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SystemError("open", subject: directory) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw SystemError("fsync", subject: directory) }
+    private static func remove(_ path: String, system: SystemCalls) throws {
+        try FileIO.remove(path, durable: true, system: system)
     }
 }

@@ -7,10 +7,7 @@ import VitrineCore
 import VitrineRuntime
 @testable import VitrineAPI
 @testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
 @testable import VitrineState
 @testable import VitrineURLImages
 

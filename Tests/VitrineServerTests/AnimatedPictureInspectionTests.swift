@@ -3,14 +3,6 @@ import Testing
 import VitrineCore
 import VitrineRuntime
 import VitrineGIF
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// An animated picture plays every frame, so an upload (and `check-config`)
 /// decodes every frame: damage in a later frame, which the first frame's

@@ -5,13 +5,6 @@ import Testing
 import VitrineCore
 import VitrinePNG
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 @Suite("API: assets")
 struct AssetAPITests {

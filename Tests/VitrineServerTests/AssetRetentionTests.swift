@@ -2,14 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
 @testable import VitrineState
-@testable import VitrineURLImages
 
 /// Which unused pictures go (pure, on virtual time), the store removing them
 /// under its lock, and the free-space floor refusing an upload with 507.

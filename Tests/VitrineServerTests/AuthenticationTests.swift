@@ -7,14 +7,7 @@ import Logging
 import Testing
 import VitrineCore
 import VitrineYAML
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 @Suite("API: bearer authentication")
 struct AuthenticationTests {

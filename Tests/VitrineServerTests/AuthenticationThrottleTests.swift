@@ -1,13 +1,6 @@
 import Testing
 import VitrineCore
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// The throttle on virtual time.
 @Suite("API: authentication throttle")

@@ -11,13 +11,9 @@ import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
 @testable import VitrineAPI
-@testable import VitrineAssembly
 @testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
 @testable import VitrineState
-@testable import VitrineURLImages
 import VitrineSystem
 
 /// A static origin on loopback: serves a channel directory with ETags (the

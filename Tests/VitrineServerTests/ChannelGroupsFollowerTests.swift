@@ -1,18 +1,13 @@
 import Foundation
 import ServerTestSupport
 import Testing
+@testable import VitrineAPI
+@testable import VitrineChannelFollower
 import VitrineChannel
 import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
 @testable import VitrineState
-@testable import VitrineURLImages
 import VitrineSystem
 
 extension ChannelFixture {

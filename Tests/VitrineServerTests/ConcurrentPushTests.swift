@@ -7,13 +7,6 @@ import Testing
 import VitrineConfig
 @testable import VitrineRuntime
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 import VitrineSystem
 
 @Suite("API: concurrent pushes over a real socket")

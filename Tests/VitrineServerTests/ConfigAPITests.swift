@@ -4,14 +4,8 @@ import HummingbirdTesting
 import Testing
 import VitrineConfig
 import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
 @testable import VitrineState
-@testable import VitrineURLImages
 
 @Suite("API: configuration")
 struct ConfigAPITests {

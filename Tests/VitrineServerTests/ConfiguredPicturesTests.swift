@@ -6,13 +6,6 @@ import Testing
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
 @testable import VitrineURLImages
 
 /// The pictures a configuration names, checked before they reach a screen:

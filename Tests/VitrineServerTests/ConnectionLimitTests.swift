@@ -2,14 +2,7 @@ import Glibc
 import Hummingbird
 import Logging
 import Testing
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// The API server's bounds on connections, over real sockets: the cap, the
 /// idle timeout (which is also the time a peer has for its headers), and the

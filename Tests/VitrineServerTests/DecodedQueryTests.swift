@@ -1,13 +1,6 @@
 import Hummingbird
 import Testing
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// `Request.decodedQuery`: keys and values percent-decoded; what is not valid
 /// percent-encoded UTF-8 kept as it was sent (and so matching no parameter).

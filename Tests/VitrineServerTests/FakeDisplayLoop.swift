@@ -2,14 +2,7 @@ import Synchronization
 import VitrineCore
 import VitrineSystem
 @testable import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// A display loop that only records what it is sent: for what the API does
 /// with a link, without a display thread.

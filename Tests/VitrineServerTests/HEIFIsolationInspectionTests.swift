@@ -1,13 +1,6 @@
 import Testing
 import VitrineCore
 import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
 @testable import VitrineURLImages
 
 /// Issue 39's HEIF isolation findings through the server's inspection, which

@@ -1,14 +1,7 @@
 import Hummingbird
 import Logging
 import Synchronization
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// A router served on 127.0.0.1 at a free port, for the kiosk's HTTP clients
 /// (URL slides, a channel's origin, play uploads) to talk to in tests.

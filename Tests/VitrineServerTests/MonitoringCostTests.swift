@@ -2,14 +2,7 @@ import Synchronization
 import Testing
 import VitrineCore
 import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// What `/healthz` and `/metrics` cost per call: one display probe at a time,
 /// shared and briefly kept, and heap figures read at most once per interval.

@@ -5,13 +5,7 @@ import Testing
 import VitrineCore
 import VitrineYAML
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// docs/api/openapi.yaml against the server: the embedded copy is the file,
 /// every documented operation exists, and what it answers is a documented status.

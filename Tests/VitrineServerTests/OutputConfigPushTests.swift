@@ -7,14 +7,6 @@ import VitrineConfig
 import VitrineCore
 import VitrinePNG
 import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// `PUT /api/v1/config?output=NAME` on a kiosk with two output groups,
 /// HDMI-A-1 (playlist lobby: red) and DSI-1 (playlist menu: green, blue), each

@@ -7,14 +7,7 @@ import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 import VitrineSystem
-@testable import VitrineAPI
 @testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// Every output group's events and plays, each under the group's name: a
 /// kiosk with two groups, each on its own display loop, built by

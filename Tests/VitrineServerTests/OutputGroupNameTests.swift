@@ -3,14 +3,8 @@ import Testing
 import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
-@testable import VitrineAPI
 @testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// A group keeps its leading output's name when a mirror stands in for that
 /// output (it could not be opened): the API, its events, plays, metrics and

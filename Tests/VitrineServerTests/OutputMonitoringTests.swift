@@ -4,14 +4,7 @@ import HummingbirdTesting
 import Testing
 import VitrineCore
 @testable import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// `/healthz` and `/metrics` of a kiosk with two output groups: every group's
 /// display loop answers for the kiosk's health, and each group's counters are

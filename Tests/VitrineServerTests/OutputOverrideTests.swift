@@ -8,13 +8,6 @@ import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 import VitrineSystem
 
 /// The emergency override addressed to one output (`?output=NAME`) on a kiosk

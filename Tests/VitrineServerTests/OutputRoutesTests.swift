@@ -6,13 +6,7 @@ import VitrineCore
 import VitrinePNG
 import VitrineRuntime
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
 @testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// A kiosk with two output groups, each on its own display loop, through the
 /// API: `GET /api/v1/outputs`, and the `output` query parameter of the status,

@@ -5,14 +5,7 @@ import Testing
 import VitrineConfig
 import VitrineCore
 import VitrinePNG
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
 @testable import VitrineState
-@testable import VitrineURLImages
 
 /// A kiosk whose local file has an `outputs` section: the one output this build
 /// drives shows what that section gives it (its playlist, fit and rotation),

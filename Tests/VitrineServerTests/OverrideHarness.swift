@@ -5,14 +5,9 @@ import Logging
 import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
-@testable import VitrineAPI
 @testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
 @testable import VitrineState
-@testable import VitrineURLImages
 
 /// The remote side of a kiosk whose display thread never runs: what the API
 /// sends it stays in its `KioskControl`, for `commands()` to take. A second

@@ -4,19 +4,13 @@ import HummingbirdTesting
 import NIOCore
 import ServerTestSupport
 import Testing
+@testable import VitrineHTTP
 import VitrineChannel
 import VitrineConfig
 import VitrineCore
 import VitrinePNG
 @testable import VitrineRuntime
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 import VitrineSystem
 
 @Suite("API: emergency override")

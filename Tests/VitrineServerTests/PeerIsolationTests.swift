@@ -4,14 +4,7 @@ import Logging
 import NIOCore
 import Synchronization
 import Testing
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// No one peer can hold the API (issue 39, part 3), over real sockets: a
 /// source's share of the connection cap, an answer before the body closes

@@ -8,12 +8,6 @@ import VitrineCore
 import VitrineRuntime
 import VitrinePNG
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
 @testable import VitrineURLImages
 
 /// What one picture format beyond JPEG and PNG brings to the server-side tests:

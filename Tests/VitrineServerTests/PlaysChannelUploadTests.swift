@@ -4,14 +4,7 @@ import Testing
 import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
 @testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// The upload URL a followed channel names (`plays.upload` in its manifest).
 @Suite("Proof of play: the channel's upload URL")

@@ -11,13 +11,7 @@ import VitrineConfig
 import VitrineCore
 @testable import VitrineRuntime
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
 @testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 import VitrineSystem
 
 /// A receiver of play uploads on loopback: keeps every body it accepts, and

@@ -3,14 +3,6 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 @Suite("API: screen power")
 struct PowerRoutesTests {

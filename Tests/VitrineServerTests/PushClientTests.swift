@@ -4,14 +4,7 @@ import HummingbirdTesting
 import ServerTestSupport
 import Testing
 import VitrineConfig
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
 @testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 @Suite("Push client")
 struct PushClientTests {

@@ -3,14 +3,6 @@ import Glibc
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// A kiosk whose state directory is on a read-only file system (a read-only
 /// root or overlay, as Pi kiosks protect their SD cards): it starts, shows the

@@ -5,14 +5,6 @@ import Testing
 import VitrineCore
 import VitrineRuntime
 import VitrineSystem
-@testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
-@testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// A decoder that refuses one file, held back as a picture that stopped a
 /// helper would be, until an operator retries it: the API's side of the

@@ -10,14 +10,9 @@ import VitrineCore
 import VitrineJPEG
 import VitrinePNG
 @testable import VitrineRuntime
-@testable import VitrineAPI
 @testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
 @testable import VitrineState
-@testable import VitrineURLImages
 
 /// A real kiosk (headless display, its own display thread) with its state
 /// directory and remote side, for driving through the API. `close()` stops the

@@ -6,13 +6,7 @@ import VitrineCore
 import VitrinePNG
 import VitrineYAML
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 /// Where the server and docs/api/openapi.yaml must agree beyond statuses (what
 /// Tests/API/schemathesis_test.sh found): the methods each path answers, and the

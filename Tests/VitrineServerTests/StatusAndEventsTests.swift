@@ -6,13 +6,7 @@ import NIOPosix
 import Testing
 @testable import VitrineRuntime
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 
 @Suite("API: status, control, screenshot, events, monitoring")
 struct StatusAndEventsTests {

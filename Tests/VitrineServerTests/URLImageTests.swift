@@ -9,12 +9,7 @@ import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
 @testable import VitrineURLImages
 
 /// A picture server on loopback that revalidates with an ETag and counts what it answered.

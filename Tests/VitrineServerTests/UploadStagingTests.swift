@@ -7,13 +7,7 @@ import VitrineCore
 import VitrinePNG
 import VitrineRuntime
 @testable import VitrineAPI
-@testable import VitrineAssembly
-@testable import VitrineChannelFollower
-@testable import VitrineClient
 @testable import VitrineHTTP
-@testable import VitrinePlays
-@testable import VitrineState
-@testable import VitrineURLImages
 import VitrineSystem
 
 /// Uploads are staged on disk as they arrive (`AssetUpload`), over real sockets:

@@ -17,6 +17,13 @@ import PackageDescription
 // swift-system's typed Errno, which every error carrying an errno uses (VitrineSystem).
 let systemPackage: Target.Dependency = .product(name: "SystemPackage", package: "swift-system")
 
+// What a module that makes outbound HTTP requests (URL slides, a channel, plays uploads) links.
+let outboundHTTP: [Target.Dependency] = [
+    .product(name: "AsyncHTTPClient", package: "async-http-client"),
+    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+]
+
 let package = Package(
     name: "Vitrine",
     platforms: [.macOS(.v14)],
@@ -157,26 +164,17 @@ let package = Package(
         .target(
             name: "VitrineURLImages",
             dependencies: ["VitrineAPI", "VitrineState", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem",
-                           "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log")]),
+                           "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF"] + outboundHTTP),
         // Following a fleet channel: polling, verifying, applying (the pure state is VitrineChannel's).
         .target(
             name: "VitrineChannelFollower",
             dependencies: ["VitrineAPI", "VitrineState", "VitrineChannel", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio"),
-                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
+                           .product(name: "Crypto", package: "swift-crypto")] + outboundHTTP),
         // Proof of play: the signed log of slides shown, and its upload.
         .target(
             name: "VitrinePlays",
             dependencies: ["VitrineAPI", "VitrineChannel", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio"),
-                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
+                           .product(name: "Crypto", package: "swift-crypto")] + outboundHTTP),
         // `vitrine push`, `override`, `outputs`: the API's client.
         .target(
             name: "VitrineClient",

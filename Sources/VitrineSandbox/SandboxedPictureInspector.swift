@@ -8,6 +8,12 @@ import VitrineSystem
 /// helpers (`DecodePool`). A helper that stops on a picture makes it
 /// undecodable, with the reason ("decoding stopped: …"): a 422 for an
 /// upload, a refused download, a problem line in `check-config`.
+///
+/// Which refusals the status lists (`RefusalBook`): every picture that stopped
+/// a helper, which is held back; and a download's ordinary refusal, which
+/// nobody else hears of. A file's ordinary refusal is not listed: the one who
+/// sent it (an upload's 415 or 422, `check-config`'s problem line) is told,
+/// and a rejected upload's staging file is gone, with nothing to try again.
 public struct SandboxedPictureInspector: PictureInspector {
     public let pool: DecodePool
 
@@ -16,7 +22,8 @@ public struct SandboxedPictureInspector: PictureInspector {
     public func inspect(file path: String, named name: String, maxPixels: Int) throws -> InspectedImage {
         let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
         let key = RefusalBook.key(of: try file.status())
-        return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor], key: key, name: name))
+        return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor], key: key, name: name,
+                                                 listingRefusals: false))
     }
 
     public func inspect(bytes: [UInt8], named name: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
@@ -27,7 +34,8 @@ public struct SandboxedPictureInspector: PictureInspector {
             throw .undecodable("\(error)")
         }
         let key = RefusalBook.key(of: bytes)
-        return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [sealed.descriptor], key: key, name: name))
+        return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [sealed.descriptor], key: key, name: name,
+                                                 listingRefusals: true))
     }
 
     public func thumbnail(bytes: [UInt8], bounds: PixelSize, maxPixels: Int) throws -> [UInt8] {
@@ -75,8 +83,9 @@ extension DecodePool {
     /// `runOrRefuse`, for a picture that may be held back: one that stopped a
     /// helper before is refused at once, and one that stops a helper now is
     /// held back (`RefusalBook`), so a download served again, or the same
-    /// upload sent again, does not cost another helper. Every refusal is listed.
-    func runHoldingBack(_ job: DecodeJob, descriptors: [Int32], key: RefusedPictures.Key, name: String)
+    /// upload sent again, does not cost another helper. Those are listed; the
+    /// decoder's ordinary refusals only with `listingRefusals`.
+    func runHoldingBack(_ job: DecodeJob, descriptors: [Int32], key: RefusedPictures.Key, name: String, listingRefusals: Bool)
         throws(ImageInspection.Failure) -> DecodeReply {
         if let held = refusals.heldBack(key) { throw .undecodable(RefusalBook.heldBackReason(held)) }
         let reply: DecodeReply
@@ -89,7 +98,7 @@ extension DecodePool {
         // A picture the decoder refused is listed too (a URL slide's download, say), but not held back:
         // refusing it again costs one ordinary decode.
         if case .refused(_, let message) = reply {
-            refusals.record(key, file: name, reason: message, heldBack: false)
+            if listingRefusals { refusals.record(key, file: name, reason: message, heldBack: false) }
         } else {
             refusals.decoded(key)
         }

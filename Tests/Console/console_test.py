@@ -20,7 +20,9 @@ page's preview, turns green. Then pause and resume, a 422 with its issue path
 at the Save button, and a 412 conflict that offers a reload. Then the
 emergency override: a new picture set through the override panel fills the
 screen at once and the panel says until when; Clear brings the playlist
-back; an already uploaded picture can be chosen instead. Without a schedule
+back; an already uploaded picture can be chosen instead. A damaged picture is
+listed with its reason, in the status and the console, and once the file is
+replaced its "Try again" clears it. Without a schedule
 the schedule block stays hidden. With two output groups (the page's fetch
 answering GET /api/v1/outputs with two, as a headless kiosk has one), a
 panel per group with its own screenshot, status and controls, whose
@@ -528,6 +530,42 @@ def run(binary, work):
         browser.click("#override-clear")
         wait_until("the second override to end", lambda: api.json("GET", "/api/v1/override")[0] == 404)
         step("an already uploaded picture can be chosen for the override, and cleared again")
+
+        # A picture the decoding helpers refuse: its first half, whose headers a push reads
+        # as a JPEG's and whose decode stops short. The status and the console list it with
+        # the reason; the operator replaces the file and asks for it to be tried again.
+        damaged_path = os.path.join(work, "damaged.jpg")
+        whole = solid_jpeg(640, 480, ORANGE)
+        with open(damaged_path, "wb") as f:
+            f.write(whole[:len(whole) // 2])
+        status, _, answer = api.request("PUT", "/api/v1/config", body=json.dumps({
+            "slides": ["red.jpg", "damaged.jpg"], "interval": "2s"}).encode(), headers={"Content-Type": "application/json"})
+        if status != 200:
+            raise TestFailure(f"the push naming damaged.jpg answered {status}: {answer.decode(errors='replace')}")
+
+        def refused_listed():
+            refused = api.json("GET", "/api/v1/status")[2].get("refusedPictures") or []
+            return [p for p in refused if p["file"].endswith("damaged.jpg")]
+        wait_until("damaged.jpg in the status's refused pictures", refused_listed, timeout=20)
+        reason = refused_listed()[0]["reason"]
+        wait_until("the console's list of refused pictures", lambda: browser.displayed("#refused-pictures-box")
+                   and "damaged.jpg" in browser.text("#refused-pictures"), timeout=15)
+        listed = browser.text("#refused-pictures")
+        if reason not in listed:
+            raise TestFailure(f"the console lists {listed!r}, not the reason {reason!r}")
+        step(f"a damaged picture is listed in the status and the console with its reason: {listed!r}")
+
+        with open(damaged_path, "wb") as f:
+            f.write(whole)
+        # Found and clicked in one script: the list is drawn again at each status refresh.
+        browser.script("""
+            const item = [...document.querySelectorAll('#refused-pictures li')].find((li) => li.textContent.includes('damaged.jpg'));
+            item.querySelector('button').click();""")
+        wait_until("the retried picture to decode and leave the list", lambda: not refused_listed(), timeout=20)
+        wait_until("the console's list to empty", lambda: not browser.displayed("#refused-pictures-box"), timeout=15)
+        if browser.text("#refused-pictures-error"):
+            raise TestFailure(f"the retry answered {browser.text('#refused-pictures-error')!r}")
+        step("replaced and tried again from the console: it decoded, and the list is empty again")
 
         # Several output groups: a headless kiosk has one, so the page's fetch answers
         # GET /api/v1/outputs with two groups made from the real one (HDMI-A-1, and DSI-1

@@ -106,6 +106,22 @@ struct SandboxedDecodingTests {
         #expect(pool.helpersStarted > startedBefore)
     }
 
+    @Test("a file's ordinary refusal is its sender's to hear, not listed; a download's is listed")
+    func whichRefusalsAreListed() throws {
+        let pool = SandboxFixtures.pool()
+        let inspector = SandboxedPictureInspector(pool: pool)
+        let text = Array("This is not a picture.\n".utf8)
+        let staged = FileManager.default.temporaryDirectory.appendingPathComponent("upload.tmp-\(UUID().uuidString)").path
+        try Data(text).write(to: URL(fileURLWithPath: staged))
+        defer { try? FileManager.default.removeItem(atPath: staged) }
+        #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(file: staged, named: "notes.txt", maxPixels: 100_000_000) }
+        #expect(pool.refusals.list.isEmpty, "an upload's refusal was answered to its sender: \(pool.refusals.list)")
+        let url = "http://example.test/notes.jpg"
+        #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(bytes: text, named: url, maxPixels: 100_000_000) }
+        #expect(pool.refusals.list.map(\.file) == [url])
+        #expect(pool.refusals.list.first?.heldBack == false)
+    }
+
     @Test("a download that stopped a helper is held back by its bytes: served again, it costs no helper until retried")
     func inspectionHeldBack() throws {
         let pool = SandboxFixtures.pool(HelperLimits(deadline: .milliseconds(150)))

@@ -44,8 +44,9 @@ public final class ChannelFollower: Sendable {
     private let state: Mutex<ChannelFollowerState>
     private let lastPair = Mutex<FetchedPair?>(nil)
     private let clockBehind = Mutex(false)
-    private let applyHandler = Mutex<(@Sendable (StoredConfiguration) -> Void)?>(nil)
-    private let playsUploadHandler = Mutex<(@Sendable (String?) -> Void)?>(nil)
+    /// Boxed: a bare function value in a `Mutex` gains two thunks at each read (`StoredCallback`).
+    private let applyHandler = Mutex<StoredCallback<StoredConfiguration>?>(nil)
+    private let playsUploadHandler = Mutex<StoredCallback<String?>?>(nil)
     private var recordPath: String { store.directory + "/" + ChannelFollowRecord.fileName }
     /// The root taken last, exactly as the origin served it (and its signature),
     /// verified again at each start.
@@ -155,13 +156,13 @@ public final class ChannelFollower: Sendable {
     /// `handler` gets each newly stored configuration, to hand to the kiosk
     /// (`RemoteKiosk.apply`, the path pushes take).
     public func onApply(_ handler: @escaping @Sendable (StoredConfiguration) -> Void) {
-        applyHandler.withLock { $0 = handler }
+        applyHandler.withLock { $0 = StoredCallback(handler) }
     }
 
     /// `handler` gets the channel's proof-of-play URL (`plays.upload` in the
     /// manifest, nil when it names none) with each version applied.
     public func onPlaysUpload(_ handler: @escaping @Sendable (String?) -> Void) {
-        playsUploadHandler.withLock { $0 = handler }
+        playsUploadHandler.withLock { $0 = StoredCallback(handler) }
     }
 
     /// The proof-of-play URL of the version applied before this start, from the record.
@@ -573,8 +574,8 @@ public final class ChannelFollower: Sendable {
             // after a restart this version is accepted once more (see above).
             logger.error("cannot record channel version \(manifest.version) in \(recordPath): \(error)")
         }
-        if change.changed { applyHandler.withLock { $0 }?(change.current) }
-        playsUploadHandler.withLock { $0 }?(manifest.playsUpload)
+        if change.changed { applyHandler.withLock { $0 }?.call(change.current) }
+        playsUploadHandler.withLock { $0 }?.call(manifest.playsUpload)
         lastPair.withLock { $0?.settled = true }
         self.record(.applied(applied))
     }

@@ -52,7 +52,8 @@ public final class URLImageFetcher: Sendable {
     private let pictures: any PictureInspector
     private let logger: Logger
     private let events: EventHub
-    private let changeHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Boxed: a bare function value in a `Mutex` gains two thunks at each read (`StoredCallback`).
+    private let changeHandler = Mutex<StoredCallback<Void>?>(nil)
     private let state = Mutex(State())
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -75,7 +76,7 @@ public final class URLImageFetcher: Sendable {
     /// `handler` is called whenever a downloaded copy is new or changed, so the
     /// kiosk can be given the new files.
     public func onChange(_ handler: @escaping @Sendable () -> Void) {
-        changeHandler.withLock { $0 = handler }
+        changeHandler.withLock { $0 = StoredCallback { _ in handler() } }
     }
 
     /// URL to local file, for `KioskConfiguration.downloads`.
@@ -176,7 +177,7 @@ public final class URLImageFetcher: Sendable {
                 }
                 saveIndex()
                 logger.info("\(url): downloaded", metadata: ["asset": "\(asset.id)", "bytes": "\(bytes.count)"])
-                if changed { changeHandler.withLock { $0 }?() }
+                if changed { changeHandler.withLock { $0 }?.call(()) }
             default:
                 // The standard phrase for the code, never the server's own words.
                 throw FetchFailure("the server answered \(code) \(OutboundRequest.reason(code))")

@@ -16,8 +16,9 @@ open descriptors (/proc/PID/fd), and keeps one sample per --sample seconds
 The lowest, because the resident set swings by tens of megabytes as pushes
 and rotations allocate and free whole frames and decode scratch; what a leak
 raises is the floor those swings return to. After the warm-up (default: the
-first sixth of the run, at least 2 minutes), it fits a least-squares line to
-each series and fails when either trends upward and goes on rising:
+first sixth of the run, at least 2 minutes), it fits a line to each series
+(Theil-Sen, below; least squares before issue 39) and fails when either trends
+upward and goes on rising:
   - RSS: a slope over --max-rss-slope KiB per hour (default 512: about a
     third of what the frame-gap array of the earlier build grew, 0.4 KiB/s or
     1,440 KiB/h);
@@ -28,11 +29,13 @@ single early spike does not fail a flat run. And growth must persist: a cache
 that fills (glibc's arenas, libdispatch's per-thread caches, a pool reaching
 its size) raises the floor for a while and then holds it, which a line fitted
 to a short run reads as a leak (issue 39: a floor 300 KiB higher after a
-15-minute soak's warm-up, fitted as +4.5 MiB/h). So the last half of the series after the warm-up is
-fitted on its own, with its standard error from the residuals' scatter. Both
+15-minute soak's warm-up, fitted as +4.5 MiB/h). So the last half of the
+series after the warm-up is fitted on its own, with its standard error from
+the residuals' scatter. Both
 fits are Theil-Sen (the median of the slopes between every two samples), which
 a few stray windows do not tilt: a floor that dropped once when glibc gave
-memory back, or did not come back within a window on a busy host:
+memory back (16 MiB for one window of a 15-minute soak), or did not come back
+within a window on a busy host. Then:
   - it still rises faster than the limit by two standard errors: a leak, fail;
   - its slope plus two standard errors is within the limit: a cache that
     filled and levelled off, pass (said so);

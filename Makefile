@@ -145,7 +145,8 @@ bench-fleet: release
 	python3 Tests/Fleet/fleet_bench.py .build/release/vitrine
 
 # A long run of the release kiosk headless at 1920x1080 with 1 s rotations and a
-# bounded API load; fails when RSS or open descriptors trend upward after warm-up.
+# bounded API load; fails when RSS or open descriptors trend upward after warm-up and keep
+# rising to the end (a rise whose last half is within the limit is a cache that filled: soak.py).
 # SOAK_MINUTES=60 by default. Uses the static release build that vm-test makes.
 SOAK_MINUTES ?= 60
 soak: deps

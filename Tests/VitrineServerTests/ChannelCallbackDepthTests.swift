@@ -33,14 +33,26 @@ func stackDepthHere() -> Int {
 /// the same depth, first in the box alone, then through a follower applying versions.
 @Suite("callbacks: no depth grows with each call (issue 39)", .serialized)
 struct ChannelCallbackDepthTests {
+    /// The address of a local of the caller's frame: on one thread, the same call
+    /// through the same code is made at the same address. (Measured against the
+    /// test's own frame, not /proc/self/maps: the mapping that holds a stack can
+    /// grow or merge with a neighbour while the rest of the suite runs threads.)
+    @inline(never)
+    static func stackAddressHere() -> UInt {
+        var local = 0
+        return withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+    }
+
     @Test func aStoredCallbackReadAThousandTimesRunsAtOneDepth() {
         let depths = Mutex<[Int]>([])
+        let top = Self.stackAddressHere()
+        let record: @Sendable () -> Void = { let depth = Int(bitPattern: top &- Self.stackAddressHere()); depths.withLock { $0.append(depth) } }
         let handler = Mutex<StoredCallback<StoredConfiguration>?>(nil)
-        handler.withLock { $0 = StoredCallback { _ in let depth = stackDepthHere(); depths.withLock { $0.append(depth) } } }
+        handler.withLock { $0 = StoredCallback { _ in record() } }
         let stored = StoredConfiguration(configuration: KioskConfiguration(), json: [], version: "v")
         for _ in 0..<1000 { handler.withLock { $0 }?.call(stored) }
         let void = Mutex<StoredCallback<Void>?>(nil)
-        void.withLock { $0 = StoredCallback { _ in let depth = stackDepthHere(); depths.withLock { $0.append(depth) } } }
+        void.withLock { $0 = StoredCallback { _ in record() } }
         for _ in 0..<1000 { void.withLock { $0 }?.call(()) }
         let seen = depths.withLock { $0 }
         #expect(seen.count == 2000)

@@ -151,7 +151,8 @@ public final class OverrideStore: Sendable {
         if let override {
             try FileIO.writeAtomically(OverrideDocument.json(override), to: file, mode: 0o640, system: system)
         } else {
-            try Self.remove(file, system: system)
+            // Durable: the removal survives a power cut as a replacement does.
+            try FileIO.remove(file, durable: true, system: system)
         }
     }
 
@@ -180,16 +181,10 @@ public final class OverrideStore: Sendable {
 
     private static func discard(_ path: String, because reason: String, logger: Logger, system: SystemCalls) {
         do {
-            try remove(path, system: system)
+            try FileIO.remove(path, durable: true, system: system)
             logger.notice("removed \(path): \(reason)")
         } catch {
             logger.error("cannot remove \(path) (\(reason)): \(error)")
         }
-    }
-
-    /// Unlinks `path` (gone already is fine) and fsyncs its directory, so that
-    /// the removal survives a power cut as a replacement does.
-    private static func remove(_ path: String, system: SystemCalls) throws {
-        try FileIO.remove(path, durable: true, system: system)
     }
 }

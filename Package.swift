@@ -211,7 +211,7 @@ let package = Package(
             name: "VitrineAssembly",
             dependencies: [
                 "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays",
-                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineChannel",
+                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrineDRM",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // MARK: Decoding in sandboxed helper processes (docs/architecture.md, "Decoding sandbox")
@@ -271,6 +271,10 @@ let package = Package(
         .testTarget(
             name: "VitrineChannelFollowerTests",
             dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "ServerTestSupport",
+                           .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "VitrineAssemblyTests",
+            dependencies: ["VitrineAssembly", "VitrineRuntime", "VitrineDRM", "VitrineConfig", "VitrineCore", "ServerTestSupport",
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "VitrineServerTests",

@@ -5,7 +5,8 @@ import VitrineSystem
 
 /// One output of a card leased to this process's own use
 /// (`drmModeCreateLease`): its connector and its CRTC, with the CRTC's own
-/// primary (and cursor) plane, on a descriptor of their own.
+/// primary (and cursor) plane and its share of the overlay planes
+/// (`PlaneShare`), on a descriptor of their own.
 ///
 /// Why a lease: each group of outputs runs its own display loop on a thread
 /// of its own. On one descriptor the flip-complete events of every CRTC
@@ -28,21 +29,23 @@ public final class DRMOutputLease {
     /// The kernel's id for the lease (`drmModeListLessees` lists it).
     public let lesseeID: UInt32
     public let connectorName: String
+    /// The planes named in the lease; nil: the CRTC's own primary and cursor, added by the kernel.
+    public let planes: PlaneShare.Share?
     /// The card the lease came from, kept open (and master) while the lease lives.
     public let lessor: DRMCard
 
     /// Leases the connector `connectorName` and the CRTC at `crtcIndex` in
-    /// the card's list (an `OutputPlan`'s). The lessor becomes DRM master
-    /// first, if it is not.
+    /// the card's list (an `OutputPlan`'s), with `planes`. The lessor becomes
+    /// DRM master first, if it is not.
     ///
-    /// The planes are left to the kernel: for a lessor that has not asked for
-    /// universal planes (`DRM_CLIENT_CAP_UNIVERSAL_PLANES`; the lessor here
-    /// never does) it adds the CRTC's own primary and cursor planes to the
-    /// lease (`drm_lease.c`, `fill_object_idr`), which legacy SetCrtc and
-    /// PageFlip and an atomic commit on the lease all need. Choosing a primary
-    /// plane ourselves could take one that can feed several CRTCs and is
-    /// another CRTC's own, which the next lease would then find taken.
-    public init(from lessor: DRMCard, connectorName: String, crtcIndex: Int) throws(DRMError) {
+    /// With `planes` (a `PlaneShare`'s, decided once for the card), the lease
+    /// holds exactly those: the lessor must have asked for universal planes
+    /// (`planeDescriptions()` does), and then the kernel adds none itself.
+    /// Without, the planes are left to the kernel: for a lessor that has not
+    /// asked for universal planes it adds the CRTC's own primary and cursor
+    /// planes (`drm_lease.c`, `fill_object_idr`), which legacy SetCrtc and
+    /// PageFlip and an atomic commit on the lease all need.
+    public init(from lessor: DRMCard, connectorName: String, crtcIndex: Int, planes: PlaneShare.Share? = nil) throws(DRMError) {
         try lessor.acquireMaster()
         // Only the connector's id is wanted: the plan has just probed every connector.
         let connectors = try lessor.connectors(probing: false)
@@ -55,7 +58,7 @@ public final class DRMOutputLease {
         guard crtcIDs.indices.contains(crtcIndex) else {
             throw .unsupported(card: lessor.path, reason: "no CRTC \(crtcIndex) to lease for \(connectorName): the card has \(crtcIDs.count)")
         }
-        let objects = [connector.id, crtcIDs[crtcIndex]]
+        let objects = [connector.id, crtcIDs[crtcIndex]] + (planes?.planeIDs ?? [])
         var lessee: UInt32 = 0
         let descriptor = objects.withUnsafeBufferPointer { buffer in
             drmModeCreateLease(lessor.descriptor, buffer.baseAddress, Int32(buffer.count), O_CLOEXEC | O_NONBLOCK, &lessee)
@@ -69,6 +72,7 @@ public final class DRMOutputLease {
         card = DRMCard(adopting: OpenFile(adopting: descriptor, path: "\(lessor.path) lease \(lessee) (\(connectorName))"),
                        driver: lessor.driver, lessor: lessor)
         lesseeID = lessee
+        self.planes = planes
         self.connectorName = connectorName
         self.lessor = lessor
     }

@@ -1,4 +1,6 @@
 import CLibDRM
+import SystemPackage
+import VitrineSystem
 
 /// An object's properties by name, with their ids and current values
 /// (`drmModeObjectGetProperties`, `drmModeGetProperty`).
@@ -38,8 +40,43 @@ extension DRMCard {
         return nil
     }
 
+    /// Every plane the card lists, in its order, with the CRTCs each can feed
+    /// and the one it feeds now (`drmModeGetPlaneResources`, `drmModeGetPlane`,
+    /// and each plane's `type` property). Asks for universal planes first, so
+    /// that primary and cursor planes are listed too; nil when the kernel
+    /// refuses that.
+    public func planeDescriptions() throws(DRMError) -> [DRMPlaneDescription]? {
+        guard enableUniversalPlanes() else { return nil }
+        let crtcIDs = try withResources { resources in (0..<Int(resources.count_crtcs)).map { resources.crtcs[$0] } }
+        guard let planes = drmModeGetPlaneResources(descriptor) else {
+            throw .call("drmModeGetPlaneResources", errno: .lastCall, subject: path)
+        }
+        defer { drmModeFreePlaneResources(planes) }
+        var descriptions: [DRMPlaneDescription] = []
+        for index in 0..<Int(planes.pointee.count_planes) {
+            let planeID = planes.pointee.planes[index]
+            guard let plane = drmModeGetPlane(descriptor, planeID) else { continue }
+            let possible = plane.pointee.possible_crtcs, feeding = plane.pointee.crtc_id
+            drmModeFreePlane(plane)
+            let kind: DRMPlaneDescription.Kind = switch properties(of: planeID, type: UInt32(DRM_MODE_OBJECT_PLANE))["type"]?.value {
+            case UInt64(DRM_PLANE_TYPE_PRIMARY): .primary
+            case UInt64(DRM_PLANE_TYPE_CURSOR): .cursor
+            default: .overlay
+            }
+            descriptions.append(DRMPlaneDescription(id: planeID, kind: kind, possibleCRTCs: possible,
+                                                    feedingCRTC: feeding == 0 ? nil : crtcIDs.firstIndex(of: feeding)))
+        }
+        return descriptions
+    }
+
     /// Asks to see every plane, primary and cursor ones too (`DRM_CLIENT_CAP_UNIVERSAL_PLANES`).
     func enableUniversalPlanes() -> Bool {
         drmSetClientCap(descriptor, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0
+    }
+
+    /// Stops listing primary and cursor planes, so that a lease made from this
+    /// card gets each CRTC's own primary and cursor plane from the kernel again.
+    public func disableUniversalPlanes() {
+        _ = drmSetClientCap(descriptor, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 0)
     }
 }

@@ -43,7 +43,13 @@ struct RunCommand: ParsableCommand {
         let logger = logging.bootstrap()
         let display = display, preview = preview
         let assembly = try KioskAssembly(configFile: config, stateDirectory: stateDir, logger: logger, options: KioskAssemblyOptions(
-            openDisplays: { configuration in try DisplaySelection.open(configuration, logger: logger) },
+            openDisplays: { configuration in
+                do {
+                    return try DisplaySelection.open(configuration, logger: logger)
+                } catch is DisplayUnavailable {
+                    throw ExitCode(1)  // logged, as critical, where it was found
+                }
+            },
             decoder: DecodingChoice.slideDecoder(logger: logger),
             pictures: DecodingChoice.pictureInspector(),
             adjust: { configuration in

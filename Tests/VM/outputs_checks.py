@@ -246,6 +246,16 @@ def two_heads_checks(guest, results, vitrine, config, guest_config, work, tolera
                       "`vitrine render --output` of it at its slide",
                       both and frames >= 2 and first_ok and second_ok,
                       f"first frames {frames}; {second}; {first}; log: {' | '.join(l.strip()[-100:] for l in lines.splitlines())}")
+        # The lessor asked for universal planes, so each lease names its planes itself
+        # (PlaneShare): virtio-gpu has a primary and a cursor plane per CRTC and no overlay.
+        _, leased = guest.run(f"grep -E 'leased with' {log}")
+        planes = {m.group(1): set(re.findall(r"plane (\d+)", m.group(2)))
+                  for m in re.finditer(r"(Virtual-\d) leased with (.*)", leased)}
+        results.check("outputs: each lease holds its CRTC's own primary and cursor plane, named by the plane share, "
+                      "none in both leases",
+                      sorted(planes) == ["Virtual-1", "Virtual-2"] and all(len(p) == 2 for p in planes.values())
+                      and not planes["Virtual-1"] & planes["Virtual-2"],
+                      " | ".join(l.strip()[-110:] for l in leased.splitlines()) or "no lease logged its planes")
 
         if monitoring:
             monitoring_checks(guest, results, log, "/tmp/outputs-two-state")

@@ -35,6 +35,18 @@ final class KioskInput {
     func handle(descriptor: Int32, at now: MonotonicInstant, loop: EventLoop, power: KioskPower,
                 engine: inout CarouselEngine) -> [InputOutcome]? {
         guard let gestures = touch.handle(descriptor: descriptor, now: now, loop: loop) else { return nil }
+        return apply(gestures, at: now, power: power, engine: &engine)
+    }
+
+    /// The output took a new size (its mode set after a hotplug): touches map
+    /// onto it, and swipe thresholds are in its pixels, from now on. A touch in
+    /// progress is cancelled, since it began on the old size.
+    func resize(to output: PixelSize, at now: MonotonicInstant, power: KioskPower, engine: inout CarouselEngine) -> [InputOutcome] {
+        apply(touch.resize(output: output, now: now), at: now, power: power, engine: &engine)
+    }
+
+    private func apply(_ gestures: [GestureEvent], at now: MonotonicInstant, power: KioskPower,
+                       engine: inout CarouselEngine) -> [InputOutcome] {
         var outcomes: [InputOutcome] = []
         for gesture in gestures {
             switch gesture {

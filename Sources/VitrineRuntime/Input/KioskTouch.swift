@@ -13,7 +13,7 @@ final class KioskTouch {
     private let uevents: UeventMonitor?
     private let poster: TapActionPoster
     private var configuration: KioskConfiguration
-    private let output: PixelSize
+    private var output: PixelSize
     private let logger: Logger
 
     init(configuration: KioskConfiguration, output: PixelSize, loop: EventLoop, logger: Logger) {
@@ -55,6 +55,18 @@ final class KioskTouch {
         var gestures: [GestureEvent] = []
         for event in events { gestures += recognizer.handle(event) }
         return gestures
+    }
+
+    /// The output took a new size: every device maps onto it, and the
+    /// thresholds are in its pixels. Returns the cancelling of a touch in progress.
+    func resize(output: PixelSize, now: MonotonicInstant) -> [GestureEvent] {
+        guard output != self.output else { return [] }
+        logger.info("touch input: mapped onto \(output) from now on, the output's new size")
+        self.output = output
+        let events = input.resize(output: output, now: now)
+        recognizer.settings = TouchReplay.gestureSettings(configuration.touch, output: output,
+                                                           pixelsPerMillimetre: input.pixelsPerMillimetre)
+        return events.flatMap { recognizer.handle($0) }
     }
 
     /// Devices in use, for the status: "/dev/input/event2 Goodix Capacitive TouchScreen".

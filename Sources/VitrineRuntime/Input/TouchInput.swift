@@ -82,7 +82,7 @@ public final class TouchInput {
         public var pixelsPerMillimetre: Double? { model.mapper.pixelsPerMillimetre }
     }
 
-    private let settings: TouchInputSettings
+    private var settings: TouchInputSettings
     private let logger: Logger
     private let directory: String
     public private(set) var devices: [Int32: Device] = [:]
@@ -172,6 +172,26 @@ public final class TouchInput {
         }
         return (added, removed, events)
     }
+
+    /// The output took a new size (a mode set after a hotplug): every device,
+    /// and each plugged in later, maps onto it. A touch in progress is
+    /// cancelled at `now`: it began on the old size, and the rest of it would
+    /// jump. Returns the driving finger's cancel, if any.
+    public func resize(output: PixelSize, now: MonotonicInstant) -> [TouchEvent] {
+        guard output != settings.output else { return [] }
+        settings.output = output
+        var events: [TouchEvent] = []
+        for descriptor in devices.keys.sorted() {
+            guard var device = devices[descriptor] else { continue }
+            device.model.mapper.output = output
+            if descriptor == driving { events += filterDriving(device.model.deviceRemoved(at: now), from: descriptor) }
+            devices[descriptor] = device
+        }
+        return events
+    }
+
+    /// The size touches map onto.
+    public var output: PixelSize { settings.output }
 
     /// Whether devices are bound to outputs, so one leaving can change where the others go.
     public var bindsToOutputs: Bool { settings.outputs != nil }

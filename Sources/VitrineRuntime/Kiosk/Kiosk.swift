@@ -184,6 +184,11 @@ public final class Kiosk {
     private func handleInput(on descriptor: Int32) {
         let now = clock.now().monotonic
         guard let outcomes = input.handle(descriptor: descriptor, at: now, loop: loop, power: power, engine: &engine) else { return }
+        pass(outcomes)
+    }
+
+    /// What input did, passed on: the counters, latency, attract events, and the carousel's events.
+    private func pass(_ outcomes: [InputOutcome]) {
         for outcome in outcomes {
             switch outcome {
             case .pressed: link.metrics.touched()
@@ -204,7 +209,10 @@ public final class Kiosk {
         handleCommands(at: reading)
         applyPendingConfigurationIfDue(at: now)
         // The output set up anew: redrawn, and decoded again for a new size.
-        if output.takeDisplayChange() { content.resize(to: output.logicalSize) }
+        if output.takeDisplayChange() {
+            content.resize(to: output.logicalSize)
+            pass(input.resize(to: output.logicalSize, at: now, power: power, engine: &engine))
+        }
         for (slide, error) in store.takeNewFailures() {
             // Logged once per picture: the store reports each failure a single time.
             let message: String

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Logging
 import VitrineConfig
 import VitrineCore
@@ -12,10 +11,15 @@ import VitrineRuntime
 /// With an `outputs` section the card's `OutputPlan` chooses the connectors,
 /// their modes and CRTCs, and its groups (`OutputPlan.groups`) the carousels:
 /// one display loop per group. With more than one output driven, each gets a
-/// DRM lease of its own (`DRMOutputLease`). What the plan leaves undriven is
-/// said at start, not hidden.
-enum DisplaySelection {
-    static func open(_ configuration: KioskConfiguration, logger: Logger) throws -> KioskDisplays {
+/// DRM lease of its own (`DRMOutputLease`) with its share of the card's planes
+/// (`OutputGroupDisplays`). What the plan leaves undriven is said at start, not hidden.
+package enum DisplaySelection {
+    /// The displays `configuration` asks for. `cardPaths` lists the cards to
+    /// try when `output.card` names none (`DRMCard.cardPaths()`; tests name their own).
+    /// - Throws: `DisplayUnavailable` with `display: drm` when no card can be
+    ///   used, after logging why; an error of the plan when no output group can be opened.
+    package static func open(_ configuration: KioskConfiguration, cardPaths: () -> [String] = { DRMCard.cardPaths() },
+                             logger: Logger) throws -> KioskDisplays {
         let output = configuration.output
         switch output.display {
         case .headless:
@@ -27,11 +31,13 @@ enum DisplaySelection {
         case .auto, .drm:
             do {
                 let (scanout, plan, connectors): (DRMScanout, OutputPlan?, [OutputPlan.Connector])
-                switch try openCard(configuration) {
+                switch try openCard(configuration, cardPaths: cardPaths) {
                 case .several(let card, let several, let connectors):
                     report(several, logger: logger)
-                    return try OutputGroupDisplays.open(several, connectors: connectors, on: card, configuration: configuration,
-                                                        logger: logger)
+                    let interface = DRMInterfacePreference(rawValue: output.modesetting.rawValue) ?? .auto
+                    let lessor = DRMLessor(card: card, interface: interface, logger: logger)
+                    let groups = try OutputGroupDisplays.open(several, connectors: connectors, on: lessor, logger: logger)
+                    return KioskDisplays(groups: groups, keepAlive: [card])
                 case .single(let single, let singlePlan, let planned):
                     (scanout, plan, connectors) = (single, singlePlan, planned)
                 }
@@ -47,7 +53,7 @@ enum DisplaySelection {
             } catch {
                 if output.display == .drm {
                     logger.critical("cannot use the display: \(error)")
-                    throw ExitCode(1)
+                    throw DisplayUnavailable(reason: "\(error)")
                 }
                 return KioskDisplays(headless(configuration, logger: logger, reason: "\(error)"))
             }
@@ -63,7 +69,7 @@ enum DisplaySelection {
 
     /// The configured card, or else the first card with a connected display
     /// (with `outputs`: the first on which the plan drives an output).
-    static func openCard(_ configuration: KioskConfiguration) throws -> OpenedCard {
+    static func openCard(_ configuration: KioskConfiguration, cardPaths: () -> [String]) throws -> OpenedCard {
         let output = configuration.output
         let interface = DRMInterfacePreference(rawValue: output.modesetting.rawValue) ?? .auto
         func open(_ path: String) throws -> OpenedCard {
@@ -82,7 +88,7 @@ enum DisplaySelection {
             return .single(scanout, plan, connectors: outputs.planConnectors)
         }
         if let path = output.card { return try open(path) }
-        let cards = DRMCard.cardPaths()
+        let cards = cardPaths()
         guard !cards.isEmpty else { throw DRMError.noCard(directory: "/dev/dri") }
         var errors: [any Error] = []
         for path in cards {
@@ -117,6 +123,12 @@ enum DisplaySelection {
         logger.notice("\(because)running headless at \(configuration.outputSize), \(preview)")
         return display
     }
+}
+
+/// `display: drm`, and no card could be used: the process ends (`vitrine run` exits 1).
+package struct DisplayUnavailable: Error, CustomStringConvertible {
+    package var reason: String
+    package var description: String { "cannot use the display: \(reason)" }
 }
 
 /// A card on which the `outputs` section's plan drives nothing: every listed

@@ -46,7 +46,7 @@ def outputs_checks(guest, results, args, mirror, work):
     before = connector_status(guest)
     forced = before == "disconnected"
     if forced:
-        waiting_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-two.yaml"), "/vm/outputs-two.yaml", work)
+        waiting_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-waiting.yaml"), "/vm/outputs-waiting.yaml", work)
         guest.run(f"echo on > {STATUS}")
     status, listing = guest.run("vitrine displays")
     second_head_checks(guest, results, args, mirror, work)
@@ -438,10 +438,12 @@ def virtio_tablets_checks(guest, results, config_directory):
 def waiting_checks(guest, results, vitrine, config, guest_config, work):
     """Virtual-2 disconnected when the kiosk starts (QEMU lit only the first
     head), so it `wait`s (the default): its loop runs with nothing on screen
-    on a lease of its own, and when the display is plugged in (sysfs `on` and
-    the card's change uevent) its mode is set and it shows its playlist at
-    the slide its timeline has reached, while Virtual-1 is never set up again.
-    Leaves Virtual-2 forced on."""
+    on a lease of its own, at the 1920x1080 stand-in (outputs-waiting.yaml
+    names no mode for it), and when the display is plugged in (sysfs `on` and
+    the card's change uevent) its preferred mode is set and it shows its
+    playlist at the slide its timeline has reached, laid out for the real
+    size, with touch mapped onto that size, while Virtual-1 is never set up
+    again. Leaves Virtual-2 forced on."""
     log, pid = LOG, "/tmp/outputs-two.pid"
     guest.run(f"vitrine run --config {guest_config} --state-dir /tmp/outputs-waiting-state --log-level debug > {log} 2>&1 & echo $! > {pid}")
     try:
@@ -452,14 +454,19 @@ def waiting_checks(guest, results, vitrine, config, guest_config, work):
         guest.run(f"echo on > {STATUS} && echo change > /sys/class/drm/card0/uevent")
         plugged = logged(guest, log, "Virtual-2 is connected: mode set again", 20)
         time.sleep(1.0)
-        second_ok, second = head_matches(guest, vitrine, config, work, "outputs-waiting-head1", 1, "Virtual-2", (1024, 768))
+        second_ok, second = head_matches(guest, vitrine, config, work, "outputs-waiting-head1", 1, "Virtual-2")
+        size = re.search(r"head 1 (\d+x\d+)", second)
+        # Touch follows the new size: one loop (Virtual-2's) maps onto it; Virtual-1's never changed size.
+        _, mapped = guest.run(f"grep -o 'touch input: mapped onto [0-9x]*' {log} || true")
+        remapped = [line.split()[-1] for line in mapped.splitlines() if "mapped onto" in line]
         _, first_set_up = guest.run(f"grep -cE 'Virtual-1 (was disconnected|is connected)' {log} || true")
         refits = int(re.findall(r"\d+", first_set_up)[-1]) if re.findall(r"\d+", first_set_up) else -1
         _, lines = guest.run(f"grep -E 'waiting for its display|Virtual-2 is connected' {log} | head -2")
-        results.check("outputs: an output missing at start waits on its lease, and shows its playlist at its slide once plugged in; "
-                      "the other head is not set up again",
-                      waits and first_ok and plugged and second_ok and refits == 0,
-                      f"before: {first}; after the plug: {second}; Virtual-1 set up again {refits} time(s); "
+        results.check("outputs: an output missing at start waits on its lease at a stand-in size, and shows its playlist at its "
+                      "slide once plugged in, laid out and touch mapped for its real size; the other head is not set up again",
+                      waits and first_ok and plugged and second_ok and refits == 0
+                      and size is not None and size.group(1) != "1920x1080" and remapped == [size.group(1)],
+                      f"before: {first}; after the plug: {second}; touch remapped onto {remapped}; Virtual-1 set up again {refits} time(s); "
                       f"log: {' | '.join(l.strip()[-110:] for l in lines.splitlines())}")
     finally:
         guest.stop_kiosk(pid)

@@ -187,7 +187,7 @@ let package = Package(
             name: "VitrineHTTP",
             dependencies: [
                 "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays",
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrinePNG",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrinePNG", "VitrineDoctor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -211,9 +211,13 @@ let package = Package(
             name: "VitrineAssembly",
             dependencies: [
                 "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays",
-                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrineDRM",
+                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrineDRM", "VitrineDoctor", "VitrineSystem",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // `vitrine doctor`: one report on a board (docs/architecture.md, "Doctor").
+        .target(
+            name: "VitrineDoctor",
+            dependencies: ["VitrineDRM", "VitrineCEC", "VitrineEvdev", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineSystem"]),
         // MARK: Decoding in sandboxed helper processes (docs/architecture.md, "Decoding sandbox")
         .target(
             name: "VitrineSandbox",
@@ -224,7 +228,7 @@ let package = Package(
             dependencies: [
                 "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineClient",
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM",
-                "VitrineEvdev", "VitrineChannel", "VitrineSandbox",
+                "VitrineEvdev", "VitrineChannel", "VitrineSandbox", "VitrineDoctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -272,6 +276,7 @@ let package = Package(
             name: "VitrineChannelFollowerTests",
             dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "ServerTestSupport",
                            .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore"]),
         .testTarget(
             name: "VitrineAssemblyTests",
             dependencies: ["VitrineAssembly", "VitrineRuntime", "VitrineDRM", "VitrineConfig", "VitrineCore", "ServerTestSupport",
@@ -281,7 +286,7 @@ let package = Package(
             dependencies: [
                 "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays", "VitrineClient",
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
-                "VitrineChannel", "VitrineYAML", "ServerTestSupport", systemPackage,
+                "VitrineChannel", "VitrineYAML", "VitrineDoctor", "ServerTestSupport", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -6,10 +6,12 @@ import VitrineChannel
 import VitrineChannelFollower
 import VitrineConfig
 import VitrineCore
+import VitrineDoctor
 import VitrineHTTP
 import VitrinePlays
 import VitrineRuntime
 import VitrineState
+import VitrineSystem
 import VitrineURLImages
 
 /// The composition root: the one place that builds a kiosk's object graph
@@ -134,6 +136,7 @@ public final class KioskAssembly {
             Task { await api.apply.fetcher.run() },
             Task { await api.channel?.run() },
             Task { await plays?.run() },
+            startupDoctor(),
         ]
         if let uploader = plays?.uploader { logger.info("uploading plays to \(uploader.url)") }
         if let channel = api.channel { logger.info("following the channel \(channel.settings.url)") }
@@ -161,6 +164,28 @@ public final class KioskAssembly {
             logger.info("API off (api.listen: off)")
         }
         return KioskServices(tasks: tasks, server: server, televisions: televisions, plays: plays)
+    }
+
+    /// `vitrine doctor`'s report, made once at start off the display thread
+    /// and saved where `GET /api/v1/doctor` finds it, so that a board's report
+    /// can be had without SSH; what it finds wrong (under-voltage, a file
+    /// system gone read-only, too little CMA) is logged as warnings too. Its
+    /// checks only read (no DRM master, no probe of a leased connector's CRTC).
+    private func startupDoctor() -> Task<Void, Never> {
+        let directory = store.directory, touch = store.current.configuration.touch, logger = logger
+        return Task.detached(priority: .background) {
+            let report = Doctor.report(Doctor.standardChecks(stateDirectory: directory, touch: touch), version: VitrineVersion.current,
+                                       now: WallClock.now())
+            for section in report.sections where section.worstStatus >= .warning {
+                for finding in section.findings { logger.warning("doctor: \(finding)") }
+            }
+            do {
+                try Doctor.save(report, stateDirectory: directory)
+                logger.info("doctor: \(report.status.rawValue); the report is in \(directory)/\(Doctor.fileName) (GET /api/v1/doctor)")
+            } catch {
+                logger.warning("doctor: the report cannot be saved: \(error)")
+            }
+        }
     }
 
     /// The whole kiosk on the calling thread: the services, then the display

@@ -80,3 +80,76 @@ extension DRMCard {
         _ = drmSetClientCap(descriptor, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 0)
     }
 }
+
+/// One plane in full, for `vitrine doctor`: what it can feed, the pixel
+/// formats it scans out, and which of the properties that let the display
+/// compose (alpha, zpos, rotation, blend mode) it offers.
+public struct DRMPlaneDetails: Sendable, Equatable {
+    public var plane: DRMPlaneDescription
+    /// DRM fourcc codes (`XR24`, `NV12`, …), in the driver's order.
+    public var formats: [UInt32]
+    /// Property names, sorted.
+    public var properties: [String]
+    /// `zpos`'s range, when the plane has one (an immutable zpos is a range of one).
+    public var zpos: ClosedRange<UInt64>?
+    /// The values `rotation` takes (`rotate-0`, `reflect-x`, …); empty without the property.
+    public var rotations: [String]
+    /// The values `pixel blend mode` takes (`None`, `Pre-multiplied`, `Coverage`).
+    public var blendModes: [String]
+
+    public init(plane: DRMPlaneDescription, formats: [UInt32], properties: [String], zpos: ClosedRange<UInt64>?, rotations: [String],
+                blendModes: [String]) {
+        self.plane = plane
+        self.formats = formats
+        self.properties = properties
+        self.zpos = zpos
+        self.rotations = rotations
+        self.blendModes = blendModes
+    }
+
+    public var hasAlpha: Bool { properties.contains("alpha") }
+
+    /// A fourcc code as its four letters: 0x34325258 is `XR24`.
+    public static func fourcc(_ code: UInt32) -> String {
+        String(decoding: (0..<4).map { UInt8((code >> (8 * $0)) & 0xff) }, as: UTF8.self)
+    }
+}
+
+extension DRMCard {
+    /// Every plane with its formats and composing properties
+    /// (`drmModeGetPlane`, `drmModeObjectGetProperties`, `drmModeGetProperty`);
+    /// nil when the kernel will not list primary and cursor planes.
+    public func planeDetails() throws(DRMError) -> [DRMPlaneDetails]? {
+        guard let descriptions = try planeDescriptions() else { return nil }
+        return descriptions.map { description in
+            var formats: [UInt32] = []
+            if let plane = drmModeGetPlane(descriptor, description.id) {
+                formats = (0..<Int(plane.pointee.count_formats)).map { plane.pointee.formats[$0] }
+                drmModeFreePlane(plane)
+            }
+            var names: [String] = [], zpos: ClosedRange<UInt64>?, rotations: [String] = [], blendModes: [String] = []
+            if let list = drmModeObjectGetProperties(descriptor, description.id, UInt32(DRM_MODE_OBJECT_PLANE)) {
+                for index in 0..<Int(list.pointee.count_props) {
+                    guard let property = drmModeGetProperty(descriptor, list.pointee.props[index]) else { continue }
+                    defer { drmModeFreeProperty(property) }
+                    let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    names.append(name)
+                    let enums = (0..<Int(property.pointee.count_enums)).map { entry in
+                        withUnsafeBytes(of: property.pointee.enums[entry].name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    }
+                    switch name {
+                    case "zpos" where property.pointee.count_values >= 2:
+                        let low = property.pointee.values[0], high = property.pointee.values[1]
+                        zpos = min(low, high)...max(low, high)
+                    case "rotation": rotations = enums
+                    case "pixel blend mode": blendModes = enums
+                    default: break
+                    }
+                }
+                drmModeFreeObjectProperties(list)
+            }
+            return DRMPlaneDetails(plane: description, formats: formats, properties: names.sorted(), zpos: zpos, rotations: rotations,
+                                   blendModes: blendModes)
+        }
+    }
+}

@@ -1,6 +1,6 @@
 /// One plane as a card lists it to a client that asked for universal planes.
 public struct DRMPlaneDescription: Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
         case primary, overlay, cursor
     }
 

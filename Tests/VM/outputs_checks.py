@@ -49,6 +49,7 @@ def outputs_checks(guest, results, args, mirror, work):
         waiting_checks(guest, results, args.vitrine, os.path.join(mirror, "outputs-waiting.yaml"), "/vm/outputs-waiting.yaml", work)
         guest.run(f"echo on > {STATUS}")
     status, listing = guest.run("vitrine displays")
+    doctor_checks(guest, results)
     second_head_checks(guest, results, args, mirror, work)
     two_groups_checks(guest, results, args, mirror, work)
     if forced:
@@ -70,6 +71,33 @@ def outputs_checks(guest, results, args, mirror, work):
     results.check("two heads: Virtual-2's status is put back as it booted, and only the console's CRTC is lit",
                   after == before and crtcs_after.count(("1", "1")) == 1,
                   f"{before!r} -> {after!r}; CRTCs (enable, active) {crtcs_after}")
+
+
+def doctor_checks(guest, results):
+    """`vitrine doctor` on the two-head card: its JSON has every section in
+    order, the card's connectors, and each plane virtio-gpu offers (a primary
+    and a cursor per CRTC, no overlay); the saved file is the printed report."""
+    guest.run("mkdir -p /tmp/doctor-state")
+    status, output = guest.run("vitrine doctor --json --state-dir /tmp/doctor-state")
+    _, saved = guest.run("cat /tmp/doctor-state/doctor.json")
+    try:
+        report = json.loads(output[output.index("{"):output.rindex("}") + 1])
+        ids = [section["id"] for section in report["sections"]]
+        displays = next(section for section in report["sections"] if section["id"] == "displays")
+        card = displays["subsections"][0]
+        facts = {fact["name"]: fact["value"] for fact in card["facts"]}
+        planes = next(sub for sub in card["subsections"] if sub["id"] == "planes")
+        kinds = [fact["name"].split()[0] for fact in planes["facts"]]
+        same = json.loads(saved[saved.index("{"):saved.rindex("}") + 1]) == report
+        detail = (f"exit {status}; sections {ids}; card {card['title']!r}: Virtual-1 {facts.get('Virtual-1')!r}, "
+                  f"Virtual-2 {facts.get('Virtual-2')!r}; planes {planes['summary']!r}; saved file the same: {same}")
+        ok = (status in (0, 1) and ids == ["board", "power", "storage", "displays", "cec", "touch"]
+              and "virtio_gpu" in card["title"] and facts.get("Virtual-1", "").startswith("connected")
+              and facts.get("Virtual-2", "").startswith("connected")
+              and kinds.count("primary") == 2 and kinds.count("cursor") == 2 and kinds.count("overlay") == 0 and same)
+    except (ValueError, KeyError, StopIteration, IndexError) as error:
+        ok, detail = False, f"exit {status}; {error!r}; output {output.strip()[-300:]!r}"
+    results.check("doctor: `vitrine doctor` reports both heads and virtio-gpu's planes, and saves what it printed", ok, detail)
 
 
 def second_head_checks(guest, results, args, mirror, work):

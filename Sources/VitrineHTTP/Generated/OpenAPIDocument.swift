@@ -74,6 +74,8 @@ tags:
     description: A live stream of what the kiosk does.
   - name: plays
     description: Proof of play, the log of the slides shown (docs/fleet.md, "Proof of play").
+  - name: doctor
+    description: The board's report, `vitrine doctor`'s (docs/raspberry-pi.md, "vitrine doctor").
 
 paths:
   /:
@@ -1646,6 +1648,45 @@ paths:
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
 
+  /api/v1/doctor:
+    get:
+      tags: [doctor]
+      operationId: getDoctor
+      summary: The board's last doctor report
+      description: |
+        The last report `vitrine doctor` saved in the state directory: the one the kiosk makes at start (off the
+        display thread, reading only), or a fresher one run on the board, which can read what the kiosk's user cannot.
+        One section per subject (`board`, `power`, `storage`, `displays`, `cec`, `touch`), each with a status, a
+        one-line summary, the facts read and what they mean. A report's `status` is its worst section's. Attach it to
+        a bug report.
+      security:
+        - bearerAuth: []
+      responses:
+        "200":
+          description: The report.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/DoctorReport"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
+        "404":
+          description: No report has been saved yet.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "no doctor report yet: the kiosk saves one at start, and `vitrine doctor` on the board saves a fresh one"
+        "500":
+          description: The saved file is not a report (damaged, or from a newer version); running `vitrine doctor` again replaces it.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+
 components:
   securitySchemes:
     bearerAuth:
@@ -1958,6 +1999,79 @@ components:
           type: string
           nullable: true
           description: Why the last batch failed; null once one gets through.
+    DoctorReport:
+      type: object
+      additionalProperties: false
+      required: [format, version, generatedAt, sections]
+      properties:
+        format:
+          type: integer
+          description: The report's shape; 1. It changes only when the shape does, not when a section is added.
+          minimum: 1
+        version:
+          type: string
+          description: Vitrine's version that made the report.
+        generatedAt:
+          type: string
+          format: date-time
+          description: When the report was made, UTC.
+        sections:
+          type: array
+          items:
+            $ref: "#/components/schemas/DoctorSection"
+      example:
+        format: 1
+        version: 0.1.0
+        generatedAt: "2026-11-27T21:38:48Z"
+        sections:
+          - id: power
+            title: Power
+            status: warning
+            summary: Under-voltage happened since boot
+            facts:
+              - {name: get_throttled, value: "0x50000"}
+              - {name: now, value: none}
+              - {name: since boot, value: "under-voltage, throttled"}
+            findings: ["Under-voltage happened since boot: the supply dips under load. Use the official supply and a short, thick cable."]
+            subsections: []
+    DoctorSection:
+      type: object
+      additionalProperties: false
+      required: [id, title, status, summary, facts, findings, subsections]
+      properties:
+        id:
+          type: string
+          description: Stable, for machines (`board`, `power`, `storage`, `displays`, `cec`, `touch`; `card` and `planes` below `displays`).
+        title:
+          type: string
+        status:
+          type: string
+          enum: [ok, unavailable, warning, problem]
+          description: "`unavailable`: the board could not tell (no such device here), which is said, not judged."
+        summary:
+          type: string
+          description: One line, what a reader most needs from the section.
+        facts:
+          type: array
+          description: What was read, in the order it is best read.
+          items:
+            type: object
+            additionalProperties: false
+            required: [name, value]
+            properties:
+              name:
+                type: string
+              value:
+                type: string
+        findings:
+          type: array
+          description: What the facts mean, each one sentence saying what to do where it can.
+          items:
+            type: string
+        subsections:
+          type: array
+          items:
+            $ref: "#/components/schemas/DoctorSection"
     Error:
       type: object
       required: [error]

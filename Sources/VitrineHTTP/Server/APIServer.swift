@@ -47,6 +47,7 @@ public enum APIServer {
         OverrideRoutes(overrides: services.overrides, link: link, assets: assets).add(to: routes)
         EventRoutes(events: services.events).add(to: routes)
         PlaysRoutes(plays: services.plays, link: link).add(to: routes)
+        DoctorRoutes(stateDirectory: services.apply.store.directory).add(to: routes)
         return (router, table)
     }
 

@@ -1,0 +1,51 @@
+import ArgumentParser
+import FoundationEssentials
+import VitrineConfig
+import VitrineDoctor
+import VitrineRuntime
+import VitrineSystem
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor", abstract: "Report on this board: model, kernel, memory and CMA, power, storage, displays and planes, HDMI-CEC, touch.",
+        discussion: """
+            Prints the report and saves it as JSON in the state directory (doctor.json), where the kiosk's \
+            GET /api/v1/doctor serves the last one. Nothing here needs DRM master, so it runs beside a running \
+            kiosk; run it as the kiosk's user (sudo -u vitrine vitrine doctor) or as root to read what the kiosk \
+            reads. Attach the JSON to a bug report. Exit status: 0, 1 when a section found a problem.
+            """)
+
+    @Option(help: "Where to save doctor.json (default: $STATE_DIRECTORY, else /var/lib/vitrine); `-` saves nothing.")
+    var stateDir: String = RunCommand.defaultStateDirectory
+
+    @Option(name: .shortAndLong, help: "A configuration whose touch section to apply to the input devices.")
+    var config: String?
+
+    @Flag(help: "Print the JSON rather than the text.") var json = false
+
+    func run() throws {
+        var touch = TouchConfiguration()
+        if let config {
+            do { touch = try ConfigLoader.load(file: config).touch } catch {
+                for issue in error.issues { writeToStandardError("\(config): \(issue)\n") }
+                throw ExitCode(1)
+            }
+        }
+        let report = Doctor.report(Doctor.standardChecks(stateDirectory: stateDir == "-" ? "/var/lib/vitrine" : stateDir, touch: touch),
+                                   version: VitrineVersion.current, now: WallClock.now())
+        if json {
+            print(String(decoding: try Doctor.json(report), as: UTF8.self), terminator: "")
+        } else {
+            print(report.text, terminator: "")
+        }
+        if stateDir != "-" {
+            do {
+                try Doctor.save(report, stateDirectory: stateDir)
+                if !json { print("\nsaved to \(stateDir)/\(Doctor.fileName)") }
+            } catch {
+                writeToStandardError("cannot save the report: \(error) (run as the kiosk's user or root, or pass --state-dir)\n")
+            }
+        }
+        if report.status == .problem { throw ExitCode(1) }
+    }
+}

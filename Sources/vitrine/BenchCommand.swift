@@ -90,11 +90,12 @@ struct DecodeBench: ParsableCommand {
         // As in the kiosk, where frames evicted from the cache are recycled for the next decode.
         let frameStorage = PixelStorage(capacity: display.pixelCount)
         let executable = currentExecutable()
-        let tools: [(name: String, command: [String])] = [
-            ("vitrine (process)", [executable, "bench", "decode-once", photo]),
-            ("djpeg -scale \(scale)", ["djpeg", "-scale", "\(scale)", "-pnm", "-outfile", "/dev/null", photo]),
-            ("vipsthumbnail -s \(display)", ["vipsthumbnail", photo, "-s", "\(display.width)x\(display.height)", "-o", directory + "/thumb.v"]),
-        ]
+        let tools = ComparedTool.installed([
+            ComparedTool("vitrine (process)", [executable, "bench", "decode-once", photo]),
+            ComparedTool("djpeg -scale \(scale)", ["djpeg", "-scale", "\(scale)", "-pnm", "-outfile", "/dev/null", photo], package: "libjpeg-turbo-progs"),
+            ComparedTool("vipsthumbnail -s \(display)", ["vipsthumbnail", photo, "-s", "\(display.width)x\(display.height)", "-o", directory + "/thumb.v"],
+                         package: "libvips-tools"),
+        ])
         // The same picture as a lossy WebP (cwebp of the JPEG), decoded by libwebp's scaler to the size that covers the frame.
         let webpPath = directory + "/photo-12mp.webp"
         let encoded = try ChildProcess.measure(["cwebp", "-quiet", "-q", "90", photo, "-o", webpPath])
@@ -104,11 +105,11 @@ struct DecodeBench: ParsableCommand {
         let webpRequest = SlideRequest(file: "photo-12mp.webp", resolvedPath: webpPath, fit: .contain, background: .black,
                                        output: display, maxPixels: 100_000_000)
         let webpScaled = WebPDecoder.scaledSize(decoding: source, covering: target)
-        let webpTools: [(name: String, command: [String])] = [
-            ("vitrine (process)", [executable, "bench", "decode-once", webpPath]),
-            ("dwebp -scale \(webpScaled.width) \(webpScaled.height)",
-             ["dwebp", "-quiet", "-scale", "\(webpScaled.width)", "\(webpScaled.height)", "-pam", webpPath, "-o", "/dev/null"]),
-        ]
+        let webpTools = ComparedTool.installed([
+            ComparedTool("vitrine (process)", [executable, "bench", "decode-once", webpPath]),
+            ComparedTool("dwebp -scale \(webpScaled.width) \(webpScaled.height)",
+                         ["dwebp", "-quiet", "-scale", "\(webpScaled.width)", "\(webpScaled.height)", "-pam", webpPath, "-o", "/dev/null"], package: "webp"),
+        ])
         // The same picture as a GIF: its pixels as RGB triplets, quantised to 256 colours by giflib's gif2rgb
         // (GifQuantizeBuffer), which also decodes it, whole and unscaled (giflib has no scaler), as the reference.
         let rgbPath = directory + "/photo-12mp.rgb", gifPath = directory + "/photo-12mp.gif"
@@ -131,10 +132,10 @@ struct DecodeBench: ParsableCommand {
         }
         let gifRequest = SlideRequest(file: "photo-12mp.gif", resolvedPath: gifPath, fit: .contain, background: .black,
                                       output: display, maxPixels: 100_000_000)
-        let gifTools: [(name: String, command: [String])] = [
-            ("vitrine (process)", [executable, "bench", "decode-once", gifPath]),
-            ("gif2rgb -1 (whole, unscaled)", ["gif2rgb", "-1", "-o", "/dev/null", gifPath]),
-        ]
+        let gifTools = ComparedTool.installed([
+            ComparedTool("vitrine (process)", [executable, "bench", "decode-once", gifPath]),
+            ComparedTool("gif2rgb -1 (whole, unscaled)", ["gif2rgb", "-1", "-o", "/dev/null", gifPath], package: "giflib-tools"),
+        ])
         // The same picture as HEIC (heif-enc -q 90 of the JPEG: x265), which libheif decodes
         // whole (it has no scaler); heif-convert, libheif's own tool, decodes it whole too and
         // writes the planes as Y4M, the output that costs it least (no RGB, no compression).
@@ -145,10 +146,11 @@ struct DecodeBench: ParsableCommand {
         }
         let heicRequest = SlideRequest(file: "photo-12mp.heic", resolvedPath: heicPath, fit: .contain, background: .black,
                                        output: display, maxPixels: 100_000_000)
-        let heifTools: [(name: String, command: [String])] = [
-            ("vitrine (process)", [executable, "bench", "decode-once", heicPath]),
-            ("heif-convert to Y4M (whole, unscaled)", ["heif-convert", "--quiet", heicPath, directory + "/heif-convert.y4m"]),
-        ]
+        let heifTools = ComparedTool.installed([
+            ComparedTool("vitrine (process)", [executable, "bench", "decode-once", heicPath]),
+            ComparedTool("heif-convert to Y4M (whole, unscaled)", ["heif-convert", "--quiet", heicPath, directory + "/heif-convert.y4m"],
+                         package: "libheif-examples"),
+        ])
         let jpegResults = try Self.measure(runs: runs, tools: tools) {
             _ = try SlideDecoding.frame(for: request, workspace: workspace, frameStorage: frameStorage)
         }
@@ -224,7 +226,7 @@ struct DecodeBench: ParsableCommand {
     }
 
     /// Medians of `runs` rounds (after two warm-up rounds) of `inProcess` and of each tool as a child process.
-    static func measure(runs: Int, tools: [(name: String, command: [String])], inProcess body: () throws -> Void) throws -> Results {
+    static func measure(runs: Int, tools: [ComparedTool], inProcess body: () throws -> Void) throws -> Results {
         var inProcess: [Duration] = []
         var wall = Array(repeating: [Duration](), count: tools.count)
         var peak = Array(repeating: 0, count: tools.count)
@@ -247,18 +249,51 @@ struct DecodeBench: ParsableCommand {
                        wall: wall.map { .nanoseconds(Int64(medianMilliseconds($0) * 1e6)) }, peakKiB: peak)
     }
 
-    /// The table of one format: the in-process decode, then each tool; `tools[1]` is the reference.
-    static func table(_ results: Results, tools: [(name: String, command: [String])], reference: String) {
+    /// The table of one format: the in-process decode, then each tool; `tools[1]` is the reference,
+    /// when it is installed (else the ratios are to the in-process decode).
+    static func table(_ results: Results, tools: [ComparedTool], reference: String) {
         let milliseconds = { (duration: Duration) in Double(duration.nanoseconds) / 1e6 }
-        let base = milliseconds(results.wall[1])
-        print("| tool | median wall ms | vs \(reference) | peak RSS MiB |")
-        print("| --- | ---: | ---: | ---: |")
         let ours = milliseconds(results.inProcess)
+        let hasReference = tools.count > 1 && tools[1].name.hasPrefix(reference)
+        let base = hasReference ? milliseconds(results.wall[1]) : ours
+        print("| tool | median wall ms | vs \(hasReference ? reference : "in process") | peak RSS MiB |")
+        print("| --- | ---: | ---: | ---: |")
         print("| vitrine decode+resample+frame (in process) | \(format(ours)) | \(format(ours / base, decimals: 2))x | – |")
         for (index, tool) in tools.enumerated() {
             let median = milliseconds(results.wall[index])
             print("| \(tool.name) | \(format(median)) | \(format(median / base, decimals: 2))x | \(format(Double(results.peakKiB[index]) / 1024)) |")
         }
+    }
+}
+
+/// A program the decode benchmark compares with, and the Debian package that has it.
+struct ComparedTool {
+    var name: String
+    var command: [String]
+    var package: String?
+
+    init(_ name: String, _ command: [String], package: String? = nil) {
+        self.name = name
+        self.command = command
+        self.package = package
+    }
+
+    /// The tools whose program is installed; each other one is skipped with a
+    /// line saying how to install it, rather than failing the run with exit status 127.
+    static func installed(_ tools: [ComparedTool]) -> [ComparedTool] {
+        tools.filter { tool in
+            guard let program = tool.command.first, !isInstalled(program) else { return true }
+            let install = tool.package.map { " (apt-get install \($0))" } ?? ""
+            print("skipping \(tool.name): \(program) is not installed\(install)")
+            return false
+        }
+    }
+
+    /// Whether `program` is an executable path, or is found in `PATH` as a shell would.
+    static func isInstalled(_ program: String) -> Bool {
+        if program.contains("/") { return access(program, X_OK) == 0 }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
     }
 }
 

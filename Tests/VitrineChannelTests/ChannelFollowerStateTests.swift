@@ -3,23 +3,11 @@ import VitrineChannel
 import VitrineConfig
 import VitrineCore
 
-/// A seeded generator, so every run draws the same "random" waits.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct ChannelPollPolicyTests {
     let policy = ChannelPollPolicy(interval: .seconds(30), jitter: .seconds(6), backoffBase: .seconds(30), backoffLimit: .seconds(600))
 
     @Test func aSuccessfulPollWaitsTheIntervalPlusAtMostTheJitter() {
-        var random = SplitMix64(state: 1)
+        var random = SplitMix64(seed: 1)
         let waits = (0..<2000).map { _ in policy.delayAfterSuccess(using: &random) }
         #expect(waits.allSatisfy { $0 >= .seconds(30) && $0 <= .seconds(36) })
         // Spread over the whole range, not bunched at one end.
@@ -33,7 +21,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func eachBackoffIsBetweenHalfItsCeilingAndItsCeiling() {
-        var random = SplitMix64(state: 7)
+        var random = SplitMix64(seed: 7)
         for failures in 1...12 {
             let ceiling = policy.backoffCeiling(afterFailures: failures)
             let waits = (0..<500).map { _ in policy.delayAfterFailure(failures, using: &random) }
@@ -73,7 +61,7 @@ struct SplitMix64: RandomNumberGenerator {
         var state: ChannelFollowerState
         var now = MonotonicInstant.zero
         var wall: WallInstant
-        var random = SplitMix64(state: 42)
+        var random = SplitMix64(seed: 42)
 
         @discardableResult
         mutating func send(_ event: ChannelFollowerEvent) -> Bool {
@@ -281,7 +269,7 @@ struct SplitMix64: RandomNumberGenerator {
 
     @Test func aNewerRootResetsTheVersionFloorAndTheClockFloorOfTheReplacedKeys() {
         var state = ChannelFollowerState(policy: policy, applied: leaked, now: .zero)
-        var random = SplitMix64(state: 1)
+        var random = SplitMix64(seed: 1)
         #expect(state.versionToExceed == .max)
         #expect(state.clockFloors == [leaked.published])
         #expect(state.handle(.pollStarted, wall: wall, now: .zero, random: &random) == false)
@@ -311,7 +299,7 @@ struct SplitMix64: RandomNumberGenerator {
 
     @Test func aRootIsNotTakenOutsideAPoll() {
         var state = ChannelFollowerState(policy: policy, applied: nil, now: .seconds(100))
-        var random = SplitMix64(state: 1)
+        var random = SplitMix64(seed: 1)
         #expect(!state.handle(.rootTaken(ChannelRootVersion(version: 1, published: wall)), wall: wall, now: .zero, random: &random))
         #expect(state.root == nil)
     }

@@ -106,7 +106,9 @@ def main():
             with open(state_file, "rb") as f:
                 if json.loads(f.read()) != served:
                     failures.append(f"round {round_number}: config.json differs from what is served")
-            leftovers = [n for n in os.listdir(os.path.join(work, "state")) if ".tmp-" in n]
+            # What a killed process left; the new one's own writes in flight (its doctor
+            # report, made at start) carry its pid and are not leftovers.
+            leftovers = [n for n in os.listdir(os.path.join(work, "state")) if ".tmp-" in n and f".tmp-{process.pid}-" not in n]
             if leftovers:
                 failures.append(f"round {round_number}: temporary files survived the restart: {leftovers}")
             status, _, _ = request(port, "GET", "/api/v1/screenshot")

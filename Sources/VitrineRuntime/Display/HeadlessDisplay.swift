@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Logging
 import VitrineCore
@@ -56,15 +55,15 @@ public final class HeadlessDisplay: DisplayBackend {
 ///
 /// Every presented frame is copied (about a millisecond at 1080p, into a
 /// recycled buffer) and the writer takes the newest copy when it is free,
-/// writing no more often than every 250 ms (paced by the queue's timer, not a
-/// sleeping thread). A frame presented within 250 ms
+/// writing no more often than every 250 ms (paced by its worker's deadline,
+/// not a sleep). A frame presented within 250 ms
 /// of the one before is therefore written late rather than never: a picture
 /// that comes to rest right after another (a slide decoded just after its
 /// placeholder showed) must not leave the preview on the one before.
 final class PreviewWriter: @unchecked Sendable {
     private let path: String
     private let logger: Logger
-    private let queue = DispatchQueue(label: "vitrine.preview", qos: .utility)
+    private let queue = SerialWorker(name: "vitrine preview")
     private let minimumGap: Duration = .milliseconds(250)
     private var pendingCopy: PixelImage?
     /// A buffer the writer is done with, for the next copy.
@@ -101,21 +100,21 @@ final class PreviewWriter: @unchecked Sendable {
     /// Writes the newest frame not yet written, now, and waits for it (at
     /// shutdown): the preview must end on the last frame shown.
     func flush() {
-        queue.sync {
+        queue.sync { [self] in
             if let image = take(endingTheWrites: false) { write(image) }
         }
     }
 
     /// Writes the newest frame, then comes back for the next one no sooner
-    /// than `minimumGap` after this one started: paced by the queue's timer
-    /// (`asyncAfter`), so no thread sleeps while a write waits its turn.
+    /// than `minimumGap` after this one started: paced by the worker's deadline
+    /// (`SerialWorker.after`), which waits on its condition, not in a sleep.
     private func drain() {
         guard let image = take(endingTheWrites: true) else { return }
         let started = MonotonicClock.now()
         write(image)
         let rest = minimumGap - (MonotonicClock.now() - started)
         if rest > .zero {
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(rest.components.attoseconds / 1_000_000_000))) { self.drain() }
+            queue.after(MonotonicClock.now() + rest) { self.drain() }
         } else {
             queue.async { self.drain() }
         }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Logging
 import VitrineCore
@@ -8,7 +7,7 @@ import VitrineSystem
 /// The proof-of-play log on disk (`STATE_DIRECTORY/plays/`): the I/O edge of
 /// `PlayTracker` and `PlayLogLayout`, which make every decision.
 ///
-/// Everything happens on the log's own serial queue (`vitrine.plays`): the
+/// Everything happens on the log's own serial worker (`vitrine plays`, a `SerialWorker`): the
 /// display thread only hands an event over (`shown`, `ended`) and never waits
 /// for a write, an fsync or a picture's hash. Each record is one `write` of a
 /// whole line to the newest segment, opened `O_APPEND`, then `fdatasync`, so
@@ -34,7 +33,7 @@ public final class PlayLog: Sendable {
     }
 
     public let directory: String
-    private let queue = DispatchQueue(label: "vitrine.plays")
+    private let queue = SerialWorker(name: "vitrine plays")
     private let logger: Logger
     private let hashFile: @Sendable (String) -> String?
     /// The calls that write the log (the kernel's, or a test's faults in front of them).
@@ -105,7 +104,7 @@ public final class PlayLog: Sendable {
 
     /// The records the query asks for, read from the segments.
     public func query(_ query: PlayQuery) -> (records: [PlayRecord], more: Bool) {
-        queue.sync {
+        queue.sync { [self] in
             guard query.limit > 0 else { return ([], false) }
             var found: [PlayRecord] = []
             for segment in layout.segments(from: query.afterSequence + 1) {

@@ -1,4 +1,3 @@
-import Dispatch
 import VitrineCore
 
 /// An animated slide on its way to the screen: its stored frames, and the few
@@ -37,7 +36,7 @@ final class SlideAnimation: @unchecked Sendable {
 
     /// Framing for every animated slide: serial, and apart from the decode
     /// queue, so that a long decode never holds up the next animation frame.
-    private static let queue = DispatchQueue(label: "vitrine.animation", qos: .userInitiated)
+    private static let queue = SerialWorker(name: "vitrine animation")
 
     init(frames: AnimatedFrames, request: SlideRequest, firstFrame: PixelImage, onReady: @escaping @Sendable () -> Void) {
         self.frames = frames

@@ -1,4 +1,3 @@
-import Dispatch
 import VitrineCore
 import VitrineJPEG
 import VitrineSystem
@@ -42,7 +41,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     public let outputSize: PixelSize
     private let placeholderRequest: SlideRequest?
     private let capacity: Int
-    private let queue = DispatchQueue(label: "vitrine.decode", qos: .userInitiated)
+    private let queue = SerialWorker(name: "vitrine decode")
     private let onChange: @Sendable () -> Void
     private let metrics: KioskMetrics?
     private let scratchPolicy: ScratchPolicy
@@ -330,7 +329,7 @@ public final class SlideFrameStore: @unchecked Sendable {
 
     /// Whether the decode worker holds scratch memory now (for tests).
     var holdsScratch: Bool {
-        queue.sync { (decoder as? InProcessSlideDecoder)?.holdsScratch ?? false } || lock.withLock { book.recycled != nil }
+        queue.sync { [self] in (decoder as? InProcessSlideDecoder)?.holdsScratch ?? false } || lock.withLock { book.recycled != nil }
     }
 
     /// Under `lock`: whether a frame could show the placeholder now. A failed

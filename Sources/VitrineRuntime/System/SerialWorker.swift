@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import VitrineCore
 import VitrineSystem
@@ -17,34 +18,39 @@ import VitrineSystem
 /// job is one closure in an array, freed where it ran, and nothing is cached.
 ///
 /// The thread ends when the worker is released and its queue is empty; a job
-/// that holds the worker's owner keeps it, as a queue's would.
-final class SerialWorker: @unchecked Sendable {
+/// that holds the worker's owner keeps it, as a queue's would. A process out
+/// of threads runs the same loop on a thread of Dispatch's pool instead.
+package final class SerialWorker: @unchecked Sendable {
     private final class State: @unchecked Sendable {
-        var mutex = pthread_mutex_t()
-        var condition = pthread_cond_t()
+        // Allocated, not stored properties: pthread objects must not move, and Swift
+        // promises no fixed address for a property passed with `&`.
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         var jobs: [() -> Void] = []
         /// Jobs waiting for their deadline, soonest first.
         var timed: [(deadline: MonotonicInstant, job: () -> Void)] = []
         var ended = false
 
         init() {
-            pthread_mutex_init(&mutex, nil)
+            pthread_mutex_init(mutex, nil)
             var attributes = pthread_condattr_t()
             pthread_condattr_init(&attributes)
             // Deadlines are monotonic instants: a wall-clock step must not move them.
             pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-            pthread_cond_init(&condition, &attributes)
+            pthread_cond_init(condition, &attributes)
             pthread_condattr_destroy(&attributes)
         }
 
         deinit {
-            pthread_cond_destroy(&condition)
-            pthread_mutex_destroy(&mutex)
+            pthread_cond_destroy(condition)
+            pthread_mutex_destroy(mutex)
+            condition.deallocate()
+            mutex.deallocate()
         }
 
         func locked<T>(_ body: () -> T) -> T {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
             return body()
         }
 
@@ -54,8 +60,8 @@ final class SerialWorker: @unchecked Sendable {
         }
 
         private func next() -> (() -> Void)? {
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
             while true {
                 let now = MonotonicClock.now()
                 if let first = timed.first, first.deadline <= now {
@@ -67,16 +73,16 @@ final class SerialWorker: @unchecked Sendable {
                 if let first = timed.first {
                     var until = timespec(tv_sec: Int(first.deadline.nanoseconds / 1_000_000_000),
                                          tv_nsec: Int(first.deadline.nanoseconds % 1_000_000_000))
-                    pthread_cond_timedwait(&condition, &mutex, &until)
+                    pthread_cond_timedwait(condition, mutex, &until)
                 } else {
-                    pthread_cond_wait(&condition, &mutex)
+                    pthread_cond_wait(condition, mutex)
                 }
             }
         }
 
         func add(_ job: @escaping () -> Void) {
             locked { jobs.append(job) }
-            pthread_cond_signal(&condition)
+            pthread_cond_signal(condition)
         }
 
         func add(_ job: @escaping () -> Void, at deadline: MonotonicInstant) {
@@ -84,19 +90,19 @@ final class SerialWorker: @unchecked Sendable {
                 let index = timed.firstIndex { $0.deadline > deadline } ?? timed.endIndex
                 timed.insert((deadline, job), at: index)
             }
-            pthread_cond_signal(&condition)
+            pthread_cond_signal(condition)
         }
 
         func end() {
             locked { ended = true }
-            pthread_cond_signal(&condition)
+            pthread_cond_signal(condition)
         }
     }
 
     private let state = State()
 
     /// Starts the worker's thread, named `name` (at most 15 bytes show in `top`).
-    init(name: String) {
+    package init(name: String) {
         let state = self.state
         // Linux keeps 15 bytes of a thread's name. Written to the thread's own
         // comm file, since glibc's pthread_setname_np is not visible to Swift.
@@ -109,23 +115,27 @@ final class SerialWorker: @unchecked Sendable {
             }
             state.run()
         }
-        // Without a thread nothing would ever run: that is a process out of threads, which cannot go on.
-        precondition(started, "cannot start the \(name) thread")
+        if !started {
+            // Out of threads (RLIMIT_NPROC, or memory for a stack): the same loop on a
+            // thread of Dispatch's pool, held for the worker's life, rather than a kiosk
+            // that stops. Should the pool be out of threads too, the jobs wait for one.
+            DispatchQueue.global(qos: .userInitiated).async { state.run() }
+        }
     }
 
     deinit { state.end() }
 
     /// Runs `job` on the worker's thread after the jobs before it.
-    func async(_ job: @escaping @Sendable () -> Void) { state.add(job) }
+    package func async(_ job: @escaping @Sendable () -> Void) { state.add(job) }
 
     /// Runs `job` on the worker's thread no sooner than `deadline`.
-    func after(_ deadline: MonotonicInstant, _ job: @escaping @Sendable () -> Void) { state.add(job, at: deadline) }
+    package func after(_ deadline: MonotonicInstant, _ job: @escaping @Sendable () -> Void) { state.add(job, at: deadline) }
 
     /// Runs `body` on the worker's thread after the jobs before it, and waits for its result.
     /// Never from the worker's own thread, which would wait for itself. `body`
     /// escapes because the worker's thread may still hold it for a moment
     /// after the result is handed back.
-    func sync<T>(_ body: @escaping () -> T) -> T {
+    package func sync<T>(_ body: @escaping () -> T) -> T {
         let outcome = SyncOutcome<T>()
         let finished = State()
         state.add {
@@ -134,11 +144,11 @@ final class SerialWorker: @unchecked Sendable {
                 outcome.value = value
                 outcome.done = true
             }
-            pthread_cond_signal(&finished.condition)
+            pthread_cond_signal(finished.condition)
         }
-        pthread_mutex_lock(&finished.mutex)
-        while !outcome.done { pthread_cond_wait(&finished.condition, &finished.mutex) }
-        pthread_mutex_unlock(&finished.mutex)
+        pthread_mutex_lock(finished.mutex)
+        while !outcome.done { pthread_cond_wait(finished.condition, finished.mutex) }
+        pthread_mutex_unlock(finished.mutex)
         return outcome.value!
     }
 }

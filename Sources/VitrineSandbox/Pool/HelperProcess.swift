@@ -1,5 +1,6 @@
 import CLinuxProcess
 import Glibc
+import VitrineRuntime
 import VitrineCore
 import VitrineSystem
 
@@ -12,6 +13,9 @@ final class HelperProcess {
     private var reaped = false
     /// Jobs served; a helper exits after `HelperLimits.decodesPerHelper`.
     private(set) var served = 0
+
+    /// The thread every helper is spawned from, kept for the life of the process.
+    private static let spawner = SerialWorker(name: "vitrine spawner")
 
     /// Starts `executable` with `arguments` (`posix_spawn`, never `fork`: the
     /// kiosk is threaded, and a forked child of a threaded process may only
@@ -57,9 +61,16 @@ final class HelperProcess {
         let environment: [UnsafeMutablePointer<CChar>?] = ["MALLOC_ARENA_MAX=1", "SWIFT_BACKTRACE=enable=no", "PATH=/usr/bin:/bin"].map { (text: String) in strdup(text) } + [nil]
         defer { for pointer in argv + environment { free(pointer) } }
         var child: pid_t = 0
-        let status = argv.withUnsafeBufferPointer { args in
-            environment.withUnsafeBufferPointer { env in
-                posix_spawn(&child, executable, &actions, &attributes, args.baseAddress!, env.baseAddress!)
+        // From a thread that lives as long as the process: the helper's parent-death
+        // signal follows the thread that spawned it, not the process (prctl(2),
+        // PR_SET_PDEATHSIG). Spawned from a decode worker, a helper was killed
+        // mid-decode when that worker's frame store was let go (a new configuration,
+        // an override), and from a pool thread when the pool let the thread go.
+        let status = Self.spawner.sync {
+            argv.withUnsafeBufferPointer { args in
+                environment.withUnsafeBufferPointer { env in
+                    posix_spawn(&child, executable, &actions, &attributes, args.baseAddress!, env.baseAddress!)
+                }
             }
         }
         guard status == 0 else {

@@ -20,3 +20,37 @@ public enum PixelBlend {
         }
     }
 }
+
+extension PixelBlend {
+    /// `color` at `alpha` (0...255) over the premultiplied `argb8888` pixel
+    /// `destination`, premultiplied: what an overlay plane's buffer holds.
+    public static func premultipliedOver(color: RGBAColor, alpha: UInt32, destination: UInt32) -> UInt32 {
+        let inverse = 255 - alpha
+        func channel(_ source: UInt8, _ shift: UInt32) -> UInt32 {
+            let below = (destination >> shift) & 0xFF
+            return min(255, (UInt32(source) * alpha + 127) / 255 + (below * inverse + 127) / 255) << shift
+        }
+        let a = min(255, alpha + ((destination >> 24) * inverse + 127) / 255)
+        return (a << 24) | channel(color.red, 16) | channel(color.green, 8) | channel(color.blue, 0)
+    }
+
+    /// The premultiplied `argb8888` pixel `source` over the opaque `destination`,
+    /// as a display blends a plane with the default `Pre-multiplied` blend mode.
+    public static func premultipliedOver(_ source: UInt32, destination: UInt32) -> UInt32 {
+        let inverse = 255 - (source >> 24)
+        func channel(_ shift: UInt32) -> UInt32 {
+            min(255, ((source >> shift) & 0xFF) + (((destination >> shift) & 0xFF) * inverse + 127) / 255) << shift
+        }
+        return 0xFF00_0000 | channel(16) | channel(8) | channel(0)
+    }
+
+    /// `source` over `destination` at a plane's 16-bit `alpha` (0...0xFFFF),
+    /// as a display blends a plane's opacity.
+    public static func blend(_ source: UInt32, over destination: UInt32, alpha16: UInt32) -> UInt32 {
+        let inverse = 65535 - alpha16
+        func channel(_ shift: UInt32) -> UInt32 {
+            ((((source >> shift) & 0xFF) * alpha16 + ((destination >> shift) & 0xFF) * inverse + 32767) / 65535) << shift
+        }
+        return 0xFF00_0000 | channel(16) | channel(8) | channel(0)
+    }
+}

@@ -1,0 +1,84 @@
+/// Composes on the CPU what the display shows for a plan: the primary
+/// plane's picture, then each overlay's layer over it, blended as a display
+/// blends planes (a plane's 16-bit `alpha`, premultiplied `argb8888`).
+///
+/// A screenshot, proof of play and `vitrine render` need the picture on the
+/// screen; with overlays carrying layers, the primary plane's buffer alone
+/// lacks them. Scaled layers are resampled with Vitrine's own filter
+/// (`FrameRegionSampler`): a display's scaler filters differently, which is
+/// the tolerance a capture on a board is compared with.
+public struct PlaneStateCompositor: Sendable {
+    public var background: RGBAColor
+    public var indicator: IndicatorStyle
+
+    public init(background: RGBAColor = .black, indicator: IndicatorStyle = IndicatorStyle()) {
+        self.background = background
+        self.indicator = indicator
+    }
+
+    /// Draws `stack` as `plan` puts it on the planes into `canvas` (the
+    /// output's size). `picture` gives each slide layer's frame, as for `Compositor`.
+    public func compose(_ plan: PlanePlan, of stack: LayerStack, into canvas: PixelCanvas,
+                        picture: (Scene.Layer) -> LayerPicture?) {
+        precondition(canvas.size == stack.output, "canvas \(canvas.size) for output \(stack.output)")
+        canvas.fill(with: background)
+        var order: [Int]
+        switch plan.primary {
+        case .layer(let index): order = [index]
+        case .composition(let composed): order = Array(composed)
+        }
+        order += plan.overlays.map(\.layer)
+        for index in order { draw(stack.layers[index], output: stack.output, into: canvas, picture: picture) }
+    }
+
+    private func draw(_ layer: DisplayLayer, output: PixelSize, into canvas: PixelCanvas,
+                      picture: (Scene.Layer) -> LayerPicture?) {
+        let destination = layer.destination
+        let alpha = UInt32(layer.planeAlpha)
+        switch layer.content {
+        case .fill:
+            for y in destination.y..<(destination.y + destination.height) {
+                let row = canvas.row(y) + destination.x
+                for x in 0..<destination.width {
+                    row[x] = PixelBlend.blend(background.xrgb, over: row[x], alpha16: alpha)
+                }
+            }
+        case .indicator(let state):
+            let buffer = PixelImage(size: layer.bufferSize)
+            IndicatorLayer.draw(state, style: indicator, output: output, bounds: destination, into: buffer.canvas)
+            for y in 0..<destination.height {
+                let row = canvas.row(destination.y + y) + destination.x
+                for x in 0..<destination.width {
+                    row[x] = PixelBlend.premultipliedOver(buffer[x, y], destination: row[x])
+                }
+            }
+        case .slide(let sceneLayer):
+            guard let picture = picture(sceneLayer), picture.frame.size == layer.bufferSize else { return }
+            let frame = picture.frame
+            let sampler: FrameRegionSampler? = layer.isScaled || picture.region != nil
+                ? FrameRegionSampler(frame: frame, region: FrameRect(
+                    x: layer.source.x / Double(frame.width), y: layer.source.y / Double(frame.height),
+                    width: layer.source.width / Double(frame.width), height: layer.source.height / Double(frame.height)),
+                    output: PixelSize(width: destination.width, height: destination.height))
+                : nil
+            let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: destination.width)
+            defer { scratch.deallocate() }
+            for y in 0..<destination.height {
+                let source: UnsafePointer<UInt32>
+                if let sampler {
+                    sampler.draw(row: y, columns: 0..<destination.width, into: scratch)
+                    PixelRowKernels.finish()
+                    source = UnsafePointer(scratch)
+                } else {
+                    source = UnsafePointer(frame.pixels.baseAddress! + (Int(layer.source.y) + y) * frame.width + Int(layer.source.x))
+                }
+                let row = canvas.row(destination.y + y) + destination.x
+                if alpha == 0xFFFF {
+                    row.update(from: source, count: destination.width)
+                } else {
+                    for x in 0..<destination.width { row[x] = PixelBlend.blend(source[x], over: row[x], alpha16: alpha) }
+                }
+            }
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import CLibDRM
+import VitrineCore
 import Glibc
 import SystemPackage
 import VitrineSystem
@@ -108,6 +109,13 @@ public final class DRMCard {
                 return DRMConnector(connector.pointee)
             }
         }
+    }
+
+    /// The smallest framebuffer the card takes (`drmModeGetResources`'s
+    /// `min_width` and `min_height`: VKMS refuses one under 20x20): a small
+    /// layer, the page dots, gets a buffer at least this large and shows part of it.
+    public func minimumFramebufferSize() throws(DRMError) -> PixelSize {
+        try withResources { resources in PixelSize(width: Int(resources.min_width), height: Int(resources.min_height)) }
     }
 
     func withResources<T>(_ body: (drmModeRes) throws(DRMError) -> T) throws(DRMError) -> T {

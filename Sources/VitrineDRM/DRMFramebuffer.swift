@@ -21,9 +21,9 @@ final class DRMFramebuffer {
     /// function-like macro that Swift cannot import.
     static let formatXRGB8888: UInt32 = 0x3432_5258
 
-    init(card: DRMCard, size: PixelSize) throws(DRMError) {
+    init(card: DRMCard, size: PixelSize, format: UInt32 = DRMFramebuffer.formatXRGB8888) throws(DRMError) {
         let buffer = try DRMDumbBuffer(card: card, size: size)
-        let object = try DRMFramebufferObject(card: card, buffer: buffer, size: size, format: Self.formatXRGB8888)
+        let object = try DRMFramebufferObject(card: card, buffer: buffer, size: size, format: format)
         let mapping = try DRMBufferMapping(card: card, buffer: buffer)
         // Start black rather than with whatever the kernel's pages held.
         memset(mapping.base, 0, mapping.length)
@@ -92,7 +92,9 @@ struct DRMFramebufferObject: ~Copyable {
                 }
             }
         }
-        guard added == 0 else { throw .call("drmModeAddFB2 XRGB8888 \(size)", errno: .lastCall, subject: card.path) }
+        guard added == 0 else {
+            throw .call("drmModeAddFB2 \(DRMPlaneDetails.fourcc(format)) \(size)", errno: .lastCall, subject: card.path)
+        }
         self.card = card
         self.id = id
     }

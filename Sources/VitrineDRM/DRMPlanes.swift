@@ -1,6 +1,7 @@
 import CLibDRM
 import SystemPackage
 import VitrineSystem
+import VitrineCore
 
 /// An object's properties by name, with their ids and current values
 /// (`drmModeObjectGetProperties`, `drmModeGetProperty`).
@@ -96,15 +97,35 @@ public struct DRMPlaneDetails: Sendable, Equatable {
     public var rotations: [String]
     /// The values `pixel blend mode` takes (`None`, `Pre-multiplied`, `Coverage`).
     public var blendModes: [String]
+    /// Whether `zpos` is immutable (`DRM_MODE_PROP_IMMUTABLE`): the plane's place, not a setting.
+    public var zposIsFixed: Bool
 
     public init(plane: DRMPlaneDescription, formats: [UInt32], properties: [String], zpos: ClosedRange<UInt64>?, rotations: [String],
-                blendModes: [String]) {
+                blendModes: [String], zposIsFixed: Bool = false) {
         self.plane = plane
         self.formats = formats
         self.properties = properties
         self.zpos = zpos
         self.rotations = rotations
         self.blendModes = blendModes
+        self.zposIsFixed = zposIsFixed
+    }
+
+    /// The plane as the plane planner sees it: the formats Vitrine scans
+    /// out, `alpha`, and its stacking (none, a fixed `zpos`, or a range the commit sets).
+    public var displayPlane: DisplayPlane {
+        let kind: DisplayPlane.Kind = switch plane.kind {
+        case .primary: .primary
+        case .overlay: .overlay
+        case .cursor: .cursor
+        }
+        let stacking: DisplayPlane.StackingOrder = switch zpos {
+        case nil: .implicit
+        case let range? where zposIsFixed: .fixed(Int(clamping: range.lowerBound))
+        case let range?: .adjustable(Int(clamping: range.lowerBound)...Int(clamping: range.upperBound))
+        }
+        return DisplayPlane(id: plane.id, kind: kind, formats: Set(formats.compactMap(ScanoutFormat.init(fourcc:))),
+                            hasAlpha: hasAlpha, stacking: stacking)
     }
 
     public var hasAlpha: Bool { properties.contains("alpha") }
@@ -128,12 +149,14 @@ extension DRMCard {
                 drmModeFreePlane(plane)
             }
             var names: [String] = [], zpos: ClosedRange<UInt64>?, rotations: [String] = [], blendModes: [String] = []
+            var zposIsFixed = false
             if let list = drmModeObjectGetProperties(descriptor, description.id, UInt32(DRM_MODE_OBJECT_PLANE)) {
                 for index in 0..<Int(list.pointee.count_props) {
                     guard let property = drmModeGetProperty(descriptor, list.pointee.props[index]) else { continue }
                     defer { drmModeFreeProperty(property) }
                     let name = withUnsafeBytes(of: property.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                     names.append(name)
+                    if name == "zpos" { zposIsFixed = property.pointee.flags & UInt32(DRM_MODE_PROP_IMMUTABLE) != 0 }
                     let enums = (0..<Int(property.pointee.count_enums)).map { entry in
                         withUnsafeBytes(of: property.pointee.enums[entry].name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                     }
@@ -149,7 +172,7 @@ extension DRMCard {
                 drmModeFreeObjectProperties(list)
             }
             return DRMPlaneDetails(plane: description, formats: formats, properties: names.sorted(), zpos: zpos, rotations: rotations,
-                                   blendModes: blendModes)
+                                   blendModes: blendModes, zposIsFixed: zposIsFixed)
         }
     }
 }

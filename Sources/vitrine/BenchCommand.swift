@@ -15,7 +15,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks against reference tools (see docs/benchmarks.md).",
-        subcommands: [DecodeBench.self, ComposeBench.self, CompositeBench.self, MemoryBench.self, DecodeOnce.self, MemoryRun.self])
+        subcommands: [DecodeBench.self, ComposeBench.self, CompositeBench.self, MemoryBench.self, PlanesBench.self, DecodeOnce.self, MemoryRun.self])
 }
 
 /// Median of measured durations, in milliseconds.

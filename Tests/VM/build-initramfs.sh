@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds what the VM tests boot: Debian's stock amd64 kernel (from Debian's
 # packages) and an initramfs holding busybox, the static-stdlib release binary,
-# the shared libraries ldd lists for it, the DRM/input kernel modules, and the
-# test content.
+# the shared libraries ldd lists for it, the DRM/input kernel modules (and
+# VKMS, built out of tree by build-vkms.sh), and the test content.
 #
 #   build-initramfs.sh BINARY OUTDIR
 #
@@ -45,7 +45,7 @@ printf 'root:x:0:\nvideo:x:44:\nnogroup:x:65534:\n' > "$root/etc/group"
 # Kernel modules: the DRM drivers under test and input, with their dependencies;
 # and vivid, whose HDMI input and output come with real kernel CEC adapters
 # (CONFIG_VIDEO_VIVID_CEC) for the HDMI-CEC checks.
-wanted="bochs virtio-gpu virtio_pci virtio_input evdev uinput vivid"
+wanted="bochs virtio-gpu virtio_pci virtio_input evdev uinput vivid drm_shmem_helper"
 for module in $wanted; do
     line=$(grep -E "/$module\.ko(\.[a-z]+)?:" "$modules_src/modules.dep")
     for path in ${line%%:*} ${line#*:}; do
@@ -54,6 +54,10 @@ for module in $wanted; do
     done
 done
 cp "$modules_src"/modules.order "$modules_src"/modules.builtin* "$root/lib/modules/$kver/" 2>/dev/null || true
+# VKMS, which Debian does not build, built out of tree for this kernel (the planes checks).
+"$here/build-vkms.sh" "$kver" "$out/vkms"
+mkdir -p "$root/lib/modules/$kver/extra"
+cp "$out/vkms/vkms.ko" "$root/lib/modules/$kver/extra/vkms.ko"
 depmod -b "$root" "$kver"
 
 # The binary and the libraries it links.

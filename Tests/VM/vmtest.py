@@ -742,6 +742,9 @@ def run_suite(args):
             cec_checks(guest, results, args, mirror, work)
             from outputs_checks import outputs_checks
             outputs_checks(guest, results, args, mirror, work)
+            # Planes on VKMS, a card of its own loaded for these checks and unloaded after.
+            from planes_checks import planes_checks
+            planes_checks(guest, results, args, mirror, work)
         # Last: it sets the guest's wall clock.
         from schedule_checks import schedule_checks
         schedule_checks(guest, results, args, mirror, work)

@@ -8,10 +8,10 @@ public struct DisplayLayer: Hashable, Sendable {
         /// A slide's frame: the scene's layer, which names the slide and its
         /// playback, so the same value is the same pixels.
         case slide(Scene.Layer)
-        /// The background colour where a slide's picture is missing (not
-        /// decoded yet, or decoded for another size). It has no buffer to
-        /// scan out, so it is always composed by the CPU.
-        case fill
+        /// The background colour where the scene layer's picture is missing
+        /// (not decoded yet, or decoded for another size). It has no buffer
+        /// to scan out, so it is always composed by the CPU.
+        case fill(Scene.Layer)
         /// The page dots, in a small buffer of their own that is drawn again
         /// whenever the indicator's state changes.
         case indicator(IndicatorState)
@@ -43,6 +43,20 @@ public struct DisplayLayer: Hashable, Sendable {
     /// Whether the source is stretched or shrunk to the destination (needs a plane that scales).
     public var isScaled: Bool {
         source.width != Double(destination.width) || source.height != Double(destination.height)
+    }
+
+    /// Whether it is a `.fill`: no buffer, composed by the CPU.
+    public var isFill: Bool {
+        if case .fill = content { return true }
+        return false
+    }
+
+    /// The scene layer it draws, for a slide or a fill; nil for the dots.
+    public var sceneLayer: Scene.Layer? {
+        switch content {
+        case .slide(let layer), .fill(let layer): layer
+        case .indicator: nil
+        }
     }
 
     /// Whether it hides everything under its destination.

@@ -59,11 +59,12 @@ extension DisplayPlane {
         return planes
     }
 
-    /// VKMS in Linux 6.1 with `enable_overlay=1`: a primary and 8 overlays
-    /// (and a cursor with `enable_cursor=1`), RGB only, no `alpha`, no `zpos`.
+    /// VKMS in Linux 6.1 with `enable_overlay=1`: a primary (`xrgb8888`,
+    /// no `argb8888`) and 8 overlays (and a cursor with `enable_cursor=1`),
+    /// RGB only, no `alpha`, no `zpos`: planes stack in the card's order.
     public static func vkms(overlays: Int = 8, firstID: UInt32 = 31) -> [DisplayPlane] {
         let formats: Set<ScanoutFormat> = [.xrgb8888, .argb8888]
-        return [DisplayPlane(id: firstID, kind: .primary, formats: formats, hasAlpha: false, stacking: .implicit)]
+        return [DisplayPlane(id: firstID, kind: .primary, formats: [.xrgb8888], hasAlpha: false, stacking: .implicit)]
             + (0..<overlays).map {
                 DisplayPlane(id: firstID + 1 + UInt32($0), kind: .overlay, formats: formats, hasAlpha: false, stacking: .implicit)
             }

@@ -42,7 +42,7 @@ public struct LayerStack: Hashable, Sendable {
             guard count > 0 else { continue }
             let destination = PixelRect(x: first, y: 0, width: count, height: height)
             guard let picture = picture(layer), let source = Self.source(of: picture, output: output, dx: dx, destination: destination) else {
-                layers.append(DisplayLayer(content: .fill, format: .xrgb8888, bufferSize: PixelSize(width: 1, height: 1),
+                layers.append(DisplayLayer(content: .fill(layer), format: .xrgb8888, bufferSize: PixelSize(width: 1, height: 1),
                                            source: SourceRect(x: 0, y: 0, width: 1, height: 1),
                                            destination: destination, opacity: opacity))
                 continue
@@ -92,10 +92,20 @@ public struct LayerStack: Hashable, Sendable {
         return PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
     }
 
+    /// The scene that draws layers `range` of this stack (the bottom ones
+    /// a plan composes): their scene layers, and the dots if among them.
+    /// `Compositor` draws it exactly as it draws those layers of the whole
+    /// scene, with its fast paths, into the primary plane's buffer.
+    public func scene(composing range: Range<Int>) -> Scene {
+        var indicator: IndicatorState?
+        for layer in layers[range] { if case .indicator(let state) = layer.content { indicator = state } }
+        return Scene(layers: layers[range].compactMap(\.sceneLayer), indicator: indicator)
+    }
+
     /// Whether opaque layers cover the whole output, so that the background
     /// never shows (only full-height layers count: slides are).
     public var isCoveredOpaquely: Bool {
-        var spans = layers.filter { $0.isOpaque && $0.content != .fill && $0.destination.y == 0 && $0.destination.height == output.height }
+        var spans = layers.filter { $0.isOpaque && !$0.isFill && $0.destination.y == 0 && $0.destination.height == output.height }
             .map { $0.destination.x..<($0.destination.x + $0.destination.width) }
         spans.sort { $0.lowerBound < $1.lowerBound }
         var reached = 0

@@ -1,6 +1,7 @@
 /// Composes on the CPU what the display shows for a plan: the primary
-/// plane's picture, then each overlay's layer over it, blended as a display
-/// blends planes (a plane's 16-bit `alpha`, premultiplied `argb8888`).
+/// plane's picture (a layer's buffer, or what `Compositor` drew into the
+/// composition buffer), then each overlay's layer over it, blended as a
+/// display blends planes (a plane's 16-bit `alpha`, premultiplied `argb8888`).
 ///
 /// A screenshot, proof of play and `vitrine render` need the picture on the
 /// screen; with overlays carrying layers, the primary plane's buffer alone
@@ -21,14 +22,16 @@ public struct PlaneStateCompositor: Sendable {
     public func compose(_ plan: PlanePlan, of stack: LayerStack, into canvas: PixelCanvas,
                         picture: (Scene.Layer) -> LayerPicture?) {
         precondition(canvas.size == stack.output, "canvas \(canvas.size) for output \(stack.output)")
-        canvas.fill(with: background)
-        var order: [Int]
         switch plan.primary {
-        case .layer(let index): order = [index]
-        case .composition(let composed): order = Array(composed)
+        case .layer(let index):
+            canvas.fill(with: background)
+            draw(stack.layers[index], output: stack.output, into: canvas, picture: picture)
+        case .composition(let composed):
+            // The primary plane's buffer holds what the compositor drew for those layers.
+            Compositor(background: background, indicator: indicator)
+                .compose(stack.scene(composing: composed), into: canvas, picture: picture)
         }
-        order += plan.overlays.map(\.layer)
-        for index in order { draw(stack.layers[index], output: stack.output, into: canvas, picture: picture) }
+        for placement in plan.overlays { draw(stack.layers[placement.layer], output: stack.output, into: canvas, picture: picture) }
     }
 
     private func draw(_ layer: DisplayLayer, output: PixelSize, into canvas: PixelCanvas,
@@ -45,7 +48,7 @@ public struct PlaneStateCompositor: Sendable {
             }
         case .indicator(let state):
             let buffer = PixelImage(size: layer.bufferSize)
-            IndicatorLayer.draw(state, style: indicator, output: output, bounds: destination, into: buffer.canvas)
+            IndicatorLayer(count: state.count, style: indicator, output: output, bounds: destination).draw(state, into: buffer.canvas)
             for y in 0..<destination.height {
                 let row = canvas.row(destination.y + y) + destination.x
                 for x in 0..<destination.width {

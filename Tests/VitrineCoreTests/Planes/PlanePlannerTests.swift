@@ -174,7 +174,7 @@ struct PlanePlannerTests {
                 if !plan.isCPUComposition, let budget = planner.traits.fetchBudget { #expect(plan.bytesPerRefresh * 60 <= budget) }
                 for placement in plan.overlays {
                     let layer = stack.layers[placement.layer]
-                    #expect(layer.content != .fill)
+                    #expect(!layer.isFill)
                     if !vc4 { #expect(layer.opacity == 1 && !layer.isScaled) }
                 }
             }

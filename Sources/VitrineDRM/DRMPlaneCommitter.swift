@@ -1,0 +1,195 @@
+import CLibDRM
+import Glibc
+import SystemPackage
+import VitrineCore
+import VitrineSystem
+
+/// Atomic commits that set several planes of one CRTC at once
+/// (`drmModeAtomicAlloc`, `drmModeAtomicAddProperty`, `drmModeAtomicCommit`),
+/// with every plane's property IDs looked up once: the I/O edge of
+/// `PlanePlanner`, whose plans it tests (`DRM_MODE_ATOMIC_TEST_ONLY`) and
+/// commits, and, where the card has a writeback connector, captures.
+///
+/// The card must have atomic modesetting on (`DRMCard.enableAtomic`).
+public final class DRMPlaneCommitter {
+    struct PlaneProperties {
+        var fbID: UInt32, crtcID: UInt32
+        var srcX: UInt32, srcY: UInt32, srcW: UInt32, srcH: UInt32
+        var crtcX: UInt32, crtcY: UInt32, crtcW: UInt32, crtcH: UInt32
+        var alpha: UInt32?, zpos: UInt32?
+    }
+
+    public let card: DRMCard
+    public let crtcID: UInt32
+    private let connectorID: UInt32
+    private let connectorCRTC: UInt32
+    private let modeProperty: UInt32
+    private let activeProperty: UInt32
+    private let planes: [UInt32: PlaneProperties]
+    /// The mode on screen since `modeset`, kept alive as long as it is.
+    private var modeBlob: DRMPropertyBlob?
+    /// What each plane was last committed with. An atomic request changes
+    /// the current state, so a frame sends only the planes that differ: a
+    /// slide transition moves two or three of the output's planes, and the
+    /// kernel checks only the planes a request names.
+    private var committed: [UInt32: DRMPlaneSetting] = [:]
+
+    /// For the output of `connectorID` on `crtcID`, driving `planeIDs`.
+    public init(card: DRMCard, connectorID: UInt32, crtcID: UInt32, planeIDs: [UInt32]) throws(DRMError) {
+        func missing(_ what: String) -> DRMError { .unsupported(card: card.path, reason: "no \(what) property for an atomic commit") }
+        let connector = card.properties(of: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
+        let crtc = card.properties(of: crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC))
+        guard let connectorCRTC = connector["CRTC_ID"]?.id else { throw missing("connector CRTC_ID") }
+        guard let mode = crtc["MODE_ID"]?.id, let active = crtc["ACTIVE"]?.id else { throw missing("CRTC MODE_ID or ACTIVE") }
+        var planes: [UInt32: PlaneProperties] = [:]
+        for id in planeIDs {
+            let p = card.properties(of: id, type: UInt32(DRM_MODE_OBJECT_PLANE))
+            guard let fbID = p["FB_ID"]?.id, let planeCRTC = p["CRTC_ID"]?.id,
+                  let srcX = p["SRC_X"]?.id, let srcY = p["SRC_Y"]?.id, let srcW = p["SRC_W"]?.id, let srcH = p["SRC_H"]?.id,
+                  let crtcX = p["CRTC_X"]?.id, let crtcY = p["CRTC_Y"]?.id, let crtcW = p["CRTC_W"]?.id, let crtcH = p["CRTC_H"]?.id
+            else { throw missing("plane \(id) position") }
+            planes[id] = PlaneProperties(fbID: fbID, crtcID: planeCRTC, srcX: srcX, srcY: srcY, srcW: srcW, srcH: srcH,
+                                         crtcX: crtcX, crtcY: crtcY, crtcW: crtcW, crtcH: crtcH,
+                                         alpha: p["alpha"]?.id, zpos: p["zpos"]?.id)
+        }
+        self.card = card
+        self.crtcID = crtcID
+        self.connectorID = connectorID
+        self.connectorCRTC = connectorCRTC
+        modeProperty = mode
+        activeProperty = active
+        self.planes = planes
+    }
+
+    /// Lights the output at `mode` with `settings` in one commit (connector
+    /// routed, `MODE_ID`, `ACTIVE`, the planes), blocking until it is on screen.
+    public func modeset(_ mode: DRMMode, settings: [DRMPlaneSetting]) throws(DRMError) {
+        let blob = try DRMPropertyBlob(card: card, mode: mode)
+        let request = [(connectorID, connectorCRTC, UInt64(crtcID)), (crtcID, modeProperty, UInt64(blob.id)),
+                       (crtcID, activeProperty, 1)] + (try properties(of: settings))
+        try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "atomic modeset \(mode) with \(settings.count) planes")
+        modeBlob = consume blob
+        remember(settings)
+    }
+
+    /// Whether the driver takes `settings` (`DRM_MODE_ATOMIC_TEST_ONLY`: its
+    /// whole check runs and nothing changes); the error says why not.
+    public func test(_ settings: [DRMPlaneSetting]) -> DRMError? {
+        do {
+            try commit(try properties(of: changed(settings)), flags: UInt32(DRM_MODE_ATOMIC_TEST_ONLY),
+                       what: "test of \(settings.count) planes")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Commits `settings`, blocking until they are on screen; with
+    /// `capture`, the frame they compose is also written into its buffer.
+    public func commit(_ settings: [DRMPlaneSetting], capture: DRMWriteback.Capture? = nil) throws(DRMError) {
+        let request = try properties(of: changed(settings))
+        guard let capture else {
+            try commit(request, flags: 0, what: "atomic commit of \(settings.count) planes")
+            remember(settings)
+            return
+        }
+        if !writebackAlone {
+            do {
+                try commitCapturing(request, capture, detachingOutput: false)
+                remember(settings)
+                return
+            } catch {
+                // VKMS in 6.1 cannot clone its writeback encoder with its output's
+                // (drm_atomic_check_valid_clones): the writeback must be the CRTC's only connector.
+                writebackAlone = true
+            }
+        }
+        try commitCapturing(request, capture, detachingOutput: true)
+        remember(settings)
+    }
+
+    /// The settings that differ from what their planes show now.
+    private func changed(_ settings: [DRMPlaneSetting]) -> [DRMPlaneSetting] {
+        settings.filter { committed[$0.plane] != $0 }
+    }
+
+    private func remember(_ settings: [DRMPlaneSetting]) {
+        for setting in settings { committed[setting.plane] = setting }
+    }
+
+    /// Whether a capture must take the output's connector off the CRTC while it runs.
+    private var writebackAlone = false
+
+    private func commitCapturing(_ planes: [(UInt32, UInt32, UInt64)], _ capture: DRMWriteback.Capture,
+                                 detachingOutput: Bool) throws(DRMError) {
+        // The kernel writes a sync file descriptor here, signalled when the writeback is done.
+        var fence: Int32 = -1
+        let writeback = capture.writeback
+        var request = planes
+        if detachingOutput { request.append((connectorID, connectorCRTC, 0)) }
+        try withUnsafeMutablePointer(to: &fence) { (pointer) throws(DRMError) in
+            request += [(writeback.connectorID, writeback.crtcProperty, UInt64(crtcID)),
+                        (writeback.connectorID, writeback.framebufferProperty, UInt64(capture.buffer.framebufferID)),
+                        (writeback.connectorID, writeback.fenceProperty, UInt64(UInt(bitPattern: pointer)))]
+            // Routing a connector to or from the CRTC is a modeset in the kernel's eyes.
+            try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "atomic commit with writeback")
+        }
+        defer { if fence >= 0 { close(fence) } }
+        var waited: DRMError?
+        if fence >= 0 {
+            var poll = pollfd(fd: fence, events: Int16(POLLIN), revents: 0)
+            if Glibc.poll(&poll, 1, 5000) != 1 { waited = .call("poll of the writeback fence", errno: .timedOut, subject: card.path) }
+        }
+        // Put the output back on the CRTC and the writeback connector off it, whatever the wait gave.
+        var restore: [(UInt32, UInt32, UInt64)] = [(writeback.connectorID, writeback.crtcProperty, 0)]
+        if detachingOutput { restore.append((connectorID, connectorCRTC, UInt64(crtcID))) }
+        try commit(restore, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "detaching the writeback connector")
+        if let waited { throw waited }
+    }
+
+    /// The property triples for `settings`; a setting that needs a property its plane lacks is refused.
+    private func properties(of settings: [DRMPlaneSetting]) throws(DRMError) -> [(UInt32, UInt32, UInt64)] {
+        var request: [(UInt32, UInt32, UInt64)] = []
+        for setting in settings {
+            guard let p = planes[setting.plane] else {
+                throw .unsupported(card: card.path, reason: "plane \(setting.plane) is not one of this output's")
+            }
+            let plane = setting.plane
+            guard setting.framebuffer != 0 else {
+                request += [(plane, p.fbID, 0), (plane, p.crtcID, 0)]
+                continue
+            }
+            let d = setting.destination
+            request += [
+                (plane, p.fbID, UInt64(setting.framebuffer)), (plane, p.crtcID, UInt64(crtcID)),
+                (plane, p.srcX, UInt64(setting.source.x)), (plane, p.srcY, UInt64(setting.source.y)),
+                (plane, p.srcW, UInt64(setting.source.width)), (plane, p.srcH, UInt64(setting.source.height)),
+                // CRTC_X and CRTC_Y are signed 32-bit values in a 64-bit property.
+                (plane, p.crtcX, UInt64(bitPattern: Int64(d.x))), (plane, p.crtcY, UInt64(bitPattern: Int64(d.y))),
+                (plane, p.crtcW, UInt64(d.width)), (plane, p.crtcH, UInt64(d.height)),
+            ]
+            if let alpha = setting.alpha {
+                guard let property = p.alpha else {
+                    throw .unsupported(card: card.path, reason: "plane \(plane) has no alpha property")
+                }
+                request.append((plane, property, UInt64(alpha)))
+            }
+            if let zpos = setting.zpos {
+                guard let property = p.zpos else { throw .unsupported(card: card.path, reason: "plane \(plane) has no zpos property") }
+                request.append((plane, property, UInt64(zpos)))
+            }
+        }
+        return request
+    }
+
+    private func commit(_ settings: [(UInt32, UInt32, UInt64)], flags: UInt32, what: String) throws(DRMError) {
+        guard let request = drmModeAtomicAlloc() else { throw .call("drmModeAtomicAlloc", errno: .noMemory, subject: card.path) }
+        defer { drmModeAtomicFree(request) }
+        for (object, property, value) in settings {
+            guard drmModeAtomicAddProperty(request, object, property, value) >= 0 else {
+                throw .call("drmModeAtomicAddProperty", errno: .lastCall, subject: card.path)
+            }
+        }
+        guard drmModeAtomicCommit(card.descriptor, request, flags, nil) == 0 else { throw modesetError(what, card: card) }
+    }
+}

@@ -1,0 +1,276 @@
+import FoundationEssentials
+import Glibc
+import VitrineCore
+import VitrineDRM
+
+/// What `vitrine bench planes` measured, per kind of frame.
+struct PlanesBenchReport: Codable {
+    struct Capture: Codable {
+        /// The largest channel difference from the compositor's frame, and the mean.
+        var max: Int
+        var mean: Double
+    }
+
+    struct Row: Codable {
+        var kind: String
+        /// "planes", "mixed" or "cpu": the plan the planner took and the driver accepted.
+        var path: String
+        var refusal: String?
+        var overlays: Int
+        var composedLayers: Int
+        var bytesPerRefresh: Double
+        /// The display thread's CPU time per frame (user and system), in microseconds.
+        var planesCPUMicroseconds: Double
+        var cpuPathCPUMicroseconds: Double
+        var ratio: Double
+        var writebackPlanes: Capture?
+        var writebackCPU: Capture?
+    }
+
+    var card: String
+    var driver: String
+    var connector: String
+    var mode: String
+    var width: Int
+    var height: Int
+    var planes: Int
+    var frames: Int
+    var writeback: Bool
+    var kinds: [Row]
+}
+
+/// The buffers and frames of one `vitrine bench planes` run: two output-sized
+/// slides and a Ken Burns frame a quarter larger, each in memory (what the CPU
+/// path reads) and in a dumb buffer (what a plane scans out), a still black
+/// background, two composition buffers for the CPU path (it flips between
+/// them, as the kiosk does), two buffers for the dots, and the writeback target.
+final class PlanesBenchRun {
+    static let indicator = IndicatorStyle()
+    static let kenBurnsFrom = FrameRect(x: 0.02, y: 0.03, width: 0.9, height: 0.9)
+    static let kenBurnsTo = FrameRect(x: 0.15, y: 0.12, width: 0.8, height: 0.8)
+
+    /// Each kind's frame at `t` (0...1) of its way: slides 0 and 1 are
+    /// output-sized, slide 2 the Ken Burns frame; dots on each, moving with
+    /// the page change.
+    static let kinds: [(String, @Sendable (Double) -> Scene)] = {
+        @Sendable func slide(_ index: Int, offset: Double = 0, opacity: Double = 1) -> Scene.Layer {
+            Scene.Layer(content: .slide(index), offset: offset, opacity: opacity)
+        }
+        return [
+            ("rest", { _ in Scene(layers: [slide(0)], indicator: IndicatorState(count: 5, position: 0)) }),
+            ("slide transition", { t in
+                Scene(layers: [slide(0, offset: -t), slide(1, offset: 1 - t)], indicator: IndicatorState(count: 5, position: t)) }),
+            ("crossfade", { t in Scene(layers: [slide(0), slide(1, opacity: t)], indicator: IndicatorState(count: 5, position: t)) }),
+            ("Ken Burns", { _ in Scene(layers: [slide(2)], indicator: IndicatorState(count: 5, position: 2)) }),
+        ]
+    }()
+
+    let output: PixelSize
+    let planes: [DisplayPlane]
+    let committer: DRMPlaneCommitter
+    let writeback: DRMWriteback?
+    let planner: PlanePlanner
+    private let card: DRMCard
+    private let frames: [Int: PixelImage]
+    private let buffers: [Int: DRMLayerBuffer]
+    private let background: DRMLayerBuffer
+    private let compositions: [DRMLayerBuffer]
+    private let capture: DRMLayerBuffer?
+
+    init(card: DRMCard, output: PixelSize, planes: [DisplayPlane], committer: DRMPlaneCommitter, writeback: DRMWriteback?,
+         planner: PlanePlanner) throws {
+        self.card = card
+        self.output = output
+        self.planes = planes
+        self.committer = committer
+        self.writeback = writeback
+        self.planner = planner
+        let larger = PixelSize(width: output.width * 5 / 4, height: output.height * 5 / 4)
+        frames = [0: Self.picture(output, seed: 1), 1: Self.picture(output, seed: 2), 2: Self.picture(larger, seed: 3)]
+        var buffers: [Int: DRMLayerBuffer] = [:]
+        for (slide, frame) in frames {
+            let buffer = try DRMLayerBuffer(card: card, size: frame.size, format: .xrgb8888)
+            buffer.canvas.copyPixels(from: frame.canvas)
+            buffers[slide] = buffer
+        }
+        self.buffers = buffers
+        background = try DRMLayerBuffer(card: card, size: output, format: .xrgb8888)
+        compositions = try (0..<2).map { _ in try DRMLayerBuffer(card: card, size: output, format: .xrgb8888) }
+        capture = writeback == nil ? nil : try DRMLayerBuffer(card: card, size: output, format: .xrgb8888)
+    }
+
+    /// The still black background on the primary plane and every other plane off: what the modeset shows.
+    func backgroundSettings() -> [DRMPlaneSetting] {
+        let empty = LayerStack(output: output, layers: [])
+        return DRMPlaneSetting.settings(for: planner.cpuPlan(for: empty), of: empty, planes: planes,
+                                        composition: background.framebufferID) { _ in 0 }
+    }
+
+    /// `count` frames of one kind on each path, side by side, then one of
+    /// each captured by writeback and compared with the compositor's frame.
+    func measure(_ kind: String, _ sceneAt: @Sendable (Double) -> Scene, frames count: Int) throws -> PlanesBenchReport.Row {
+        func stack(_ t: Double) -> LayerStack {
+            LayerStack(scene: sceneAt(t), output: output, indicator: Self.indicator) { layer in
+                self.picture(of: layer, at: t).map { LayerStack.Picture(frameSize: $0.frame.size, region: $0.region) }
+            }
+        }
+        // The dots' buffers (one drawn while the other shows), at least the card's smallest
+        // framebuffer: the dots show their top-left corner (the layer's source).
+        let minimum = try card.minimumFramebufferSize()
+        let first = stack(0)
+        let dotsLayer = first.layers.first { if case .indicator = $0.content { true } else { false } }
+        let painter = dotsLayer.map { IndicatorLayer(count: 5, style: Self.indicator, output: output, bounds: $0.destination) }
+        let dots = try dotsLayer.map { layer in
+            try (0..<2).map { _ in
+                try DRMLayerBuffer(card: card, size: PixelSize(width: max(layer.bufferSize.width, minimum.width),
+                                                               height: max(layer.bufferSize.height, minimum.height)), format: .argb8888)
+            }
+        } ?? []
+        var dotsShown = 0, dotsState: IndicatorState?
+        var compositionShown = 0
+        // A plan's shape the driver accepted or refused: tested once, as a kiosk would.
+        var tested: [String: Bool] = [:]
+        let compositor = Compositor(background: .black, indicator: Self.indicator)
+
+        func settings(_ plan: PlanePlan, _ stack: LayerStack, composition: DRMLayerBuffer, dots: DRMLayerBuffer?) -> [DRMPlaneSetting] {
+            let primaryBuffer = plan.primary == .composition(composed: 0..<0) ? background : composition
+            return DRMPlaneSetting.settings(for: plan, of: stack, planes: planes, composition: primaryBuffer.framebufferID) { index in
+                switch stack.layers[index].content {
+                case .slide(let layer): if case .slide(let slide) = layer.content { self.buffers[slide]?.framebufferID ?? 0 } else { 0 }
+                case .indicator: dots?.framebufferID ?? 0
+                case .fill: 0
+                }
+            }
+        }
+        /// One frame at `t` on the planes: plan it, draw what changed into the back
+        /// buffers, and commit. What the display thread would do for it.
+        func planesFrame(_ t: Double) throws -> PlanePlan {
+            let stack = stack(t)
+            let plan = planner.plan(for: stack) { candidate in
+                let key = "\(candidate.primary) \(candidate.overlays.map { "\($0.layer):\($0.plane)" }) \(stack.layers.map(\.isScaled))"
+                if let known = tested[key] { return known }
+                let accepted = committer.test(settings(candidate, stack, composition: compositions[compositionShown],
+                                                       dots: dots.first)) == nil
+                tested[key] = accepted
+                return accepted
+            }
+            var dotsBuffer = dots.isEmpty ? nil : dots[dotsShown]
+            if let painter, let index = stack.layers.firstIndex(where: { if case .indicator = $0.content { true } else { false } }),
+               plan.overlays.contains(where: { $0.layer == index }), case .indicator(let state) = stack.layers[index].content,
+               state != dotsState {
+                dotsShown = 1 - dotsShown
+                let back = dots[dotsShown]
+                painter.draw(state, into: back.canvas.cropped(to: PixelRect(x: 0, y: 0, width: painter.bounds.width,
+                                                                            height: painter.bounds.height)))
+                dotsBuffer = back
+                dotsState = state
+            }
+            var composition = compositions[compositionShown]
+            if !plan.composedLayers.isEmpty {
+                // The layers the planes cannot take, drawn as the CPU path draws them.
+                compositionShown = 1 - compositionShown
+                composition = compositions[compositionShown]
+                compositor.compose(stack.scene(composing: plan.composedLayers), into: composition.canvas,
+                                   picture: { self.picture(of: $0, at: t) })
+            }
+            try committer.commit(settings(plan, stack, composition: composition, dots: dotsBuffer))
+            return plan
+        }
+        /// One frame at `t` on the CPU path: today's compose into the back buffer, then a flip to it.
+        func cpuFrame(_ t: Double) throws {
+            let stack = stack(t)
+            compositionShown = 1 - compositionShown
+            let composition = compositions[compositionShown]
+            compositor.compose(sceneAt(t), into: composition.canvas, picture: { self.picture(of: $0, at: t) })
+            try committer.commit(settings(planner.cpuPlan(for: stack), stack, composition: composition, dots: nil))
+        }
+
+        var planeTimes: [Double] = [], cpuTimes: [Double] = []
+        var plan = planner.cpuPlan(for: first)
+        for round in 0..<(count + 1) {
+            // Frames spread over the page change; the first round warms up. Each round runs
+            // both paths, which goes first alternating, so both see the same machine.
+            let t = 0.05 + 0.9 * Double(round) / Double(max(count, 1))
+            let planesFirst = round % 2 == 0
+            for isPlanes in [planesFirst, !planesFirst] {
+                let start = Self.threadCPUTime()
+                if isPlanes { plan = try planesFrame(t) } else { try cpuFrame(t) }
+                let spent = Self.threadCPUTime() - start
+                if round > 0 { if isPlanes { planeTimes.append(spent) } else { cpuTimes.append(spent) } }
+            }
+        }
+        let at = 0.3
+        let captured = stack(at)
+        plan = planner.plan(for: captured) { tested["\($0.primary) \($0.overlays.map { "\($0.layer):\($0.plane)" }) \(captured.layers.map(\.isScaled))"] ?? false }
+        var row = PlanesBenchReport.Row(
+            kind: kind, path: plan.path, refusal: planner.refusal(for: captured)?.description, overlays: plan.overlays.count,
+            composedLayers: plan.composedLayers.count, bytesPerRefresh: plan.bytesPerRefresh,
+            planesCPUMicroseconds: Self.median(planeTimes), cpuPathCPUMicroseconds: Self.median(cpuTimes),
+            ratio: Self.median(cpuTimes) > 0 ? Self.median(planeTimes) / Self.median(cpuTimes) : 0)
+        if let writeback, let capture {
+            let reference = PixelImage(size: output)
+            compositor.compose(sceneAt(at), into: reference.canvas, picture: { self.picture(of: $0, at: at) })
+            _ = try planesFrame(at)
+            try committer.commit([], capture: DRMWriteback.Capture(writeback: writeback, buffer: capture))
+            row.writebackPlanes = Self.difference(capture.canvas, reference)
+            try cpuFrame(at)
+            try committer.commit([], capture: DRMWriteback.Capture(writeback: writeback, buffer: capture))
+            row.writebackCPU = Self.difference(capture.canvas, reference)
+        }
+        try committer.commit(backgroundSettings())
+        return row
+    }
+
+    /// Slide `index`'s frame; the Ken Burns slide's rectangle at `t` of its way.
+    private func picture(of layer: Scene.Layer, at t: Double) -> LayerPicture? {
+        guard case .slide(let slide) = layer.content, let frame = frames[slide] else { return nil }
+        return LayerPicture(frame: frame, region: slide == 2 ? Self.kenBurnsFrom.interpolated(to: Self.kenBurnsTo, by: t) : nil)
+    }
+
+    /// A test picture cheap enough to make at 4K under emulation: two
+    /// gradients and integer noise, different for each seed.
+    static func picture(_ size: PixelSize, seed: UInt32) -> PixelImage {
+        let image = PixelImage(size: size)
+        var state = seed &* 2_654_435_761
+        for y in 0..<size.height {
+            let row = image.canvas.row(y)
+            let g = UInt32(y * 255 / max(size.height - 1, 1))
+            for x in 0..<size.width {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let r = UInt32(x * 255 / max(size.width - 1, 1))
+                let b = (seed &* 77 &+ (state >> 26)) & 0xFF
+                row[x] = 0xFF00_0000 | (seed % 2 == 0 ? 255 - r : r) << 16 | g << 8 | b
+            }
+        }
+        return image
+    }
+
+    static func threadCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e6 + Double(time.tv_nsec) / 1e3
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// The largest channel difference and the mean one, over the output.
+    static func difference(_ captured: PixelCanvas, _ reference: PixelImage) -> PlanesBenchReport.Capture {
+        var worst = 0, total = 0
+        for y in 0..<reference.height {
+            let a = captured.row(y)
+            for x in 0..<reference.width {
+                let p = a[x], q = reference[x, y]
+                guard p & 0xFF_FFFF != q & 0xFF_FFFF else { continue }
+                for shift in [UInt32(0), 8, 16] {
+                    let d = abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF))
+                    total += d
+                    worst = max(worst, d)
+                }
+            }
+        }
+        return PlanesBenchReport.Capture(max: worst, mean: Double(total) / Double(reference.size.pixelCount * 3))
+    }
+}

@@ -47,7 +47,7 @@ test: test-packages arm64-background unit-test remote-test console-test api-fuzz
 SUITE_PACKAGES := $(TEST_PACKAGES) nginx python3-venv chromium chromium-driver \
 	qemu-system-x86 qemu-utils busybox-static kmod cpio python3 evemu-tools v4l-utils e2fsprogs zstd shellcheck \
 	$(DEB_PACKAGES) mmdebstrap arch-test debian-archive-keyring gpgv xz-utils binutils-aarch64-linux-gnu \
-	qemu-user-static qemu-system-arm
+	qemu-user-static qemu-system-arm linux-headers-amd64 linux-source-6.1 make gcc
 test-packages: deps
 	@deploy/dev/ensure-packages.sh --background .build/suite-packages.log $(sort $(SUITE_PACKAGES))
 

@@ -20,6 +20,12 @@ public struct DRMOutputs: Sendable {
         /// Every CRTC any of its encoders can drive.
         public var possibleCRTCMask: UInt32 { encoderCRTCMasks.reduce(0, |) }
 
+        /// The CRTC a scanout of it takes on a card of `crtcCount` CRTCs: the
+        /// one it is on now, or the first its encoders can drive (`DRMScanout.routeIndex`).
+        public func crtcIndex(crtcCount: Int) -> Int? {
+            DRMScanout.routeIndex(current: currentCRTC, encoderMasks: encoderCRTCMasks, crtcCount: crtcCount)
+        }
+
         init(connector: DRMConnector, encoderCRTCMasks: [UInt32], currentCRTC: Int?) {
             self.connector = connector
             self.encoderCRTCMasks = encoderCRTCMasks

@@ -108,6 +108,13 @@ public final class DRMPlaneCommitter {
         remember(settings)
     }
 
+    /// Makes the next commit send every plane's setting, not only those that
+    /// changed: after anything else may have set the planes (another master
+    /// before this one, a VT switch).
+    public func resendAll() {
+        committed = [:]
+    }
+
     /// The settings that differ from what their planes show now.
     private func changed(_ settings: [DRMPlaneSetting]) -> [DRMPlaneSetting] {
         settings.filter { committed[$0.plane] != $0 }

@@ -9,6 +9,8 @@ struct PlanesBenchReport: Codable {
         /// The largest channel difference from the compositor's frame, and the mean.
         var max: Int
         var mean: Double
+        /// The rectangle holding every pixel more than 2 levels off, if any: where to look.
+        var differing: String?
     }
 
     struct Row: Codable {
@@ -24,6 +26,20 @@ struct PlanesBenchReport: Codable {
         var cpuPathCPUMicroseconds: Double
         var ratio: Double
         var writebackPlanes: Capture?
+        /// Only when the planes' capture is off: the capture against the frame without the dots.
+        var writebackPlanesWithoutDots: Capture?
+        /// Only when the planes' capture is off: the dots' buffer's pixels that are not transparent,
+        /// and the capture again after a commit that sent every plane's setting.
+        var dotsBufferPixels: Int?
+        var writebackPlanesAllSent: Capture?
+        /// Of the planes path's time per frame: laying out and planning; drawing (the dots, and the
+        /// layers the planes cannot take into the primary plane's buffer); committing.
+        var planesPlanMicroseconds: Double
+        var planesDrawMicroseconds: Double
+        var planesCommitMicroseconds: Double
+        /// Of the CPU path's: laying out and composing, committing.
+        var cpuComposeMicroseconds: Double
+        var cpuCommitMicroseconds: Double
         var writebackCPU: Capture?
     }
 
@@ -37,6 +53,21 @@ struct PlanesBenchReport: Codable {
     var frames: Int
     var writeback: Bool
     var kinds: [Row]
+}
+
+/// What a driver's test commit judged of a plan: which layers on which
+/// planes, and which are scaled; positions and opacities within a shape are
+/// taken to be judged alike, so a transition tests once, not every frame.
+struct PlanShape: Hashable {
+    var primary: PlanePlan.Primary
+    var placements: [PlanePlan.Placement]
+    var scaled: [Bool]
+
+    init(_ plan: PlanePlan, _ stack: LayerStack) {
+        primary = plan.primary
+        placements = plan.overlays
+        scaled = stack.layers.map(\.isScaled)
+    }
 }
 
 /// The buffers and frames of one `vitrine bench planes` run: two output-sized
@@ -129,7 +160,7 @@ final class PlanesBenchRun {
         var dotsShown = 0, dotsState: IndicatorState?
         var compositionShown = 0
         // A plan's shape the driver accepted or refused: tested once, as a kiosk would.
-        var tested: [String: Bool] = [:]
+        var tested: [PlanShape: Bool] = [:]
         let compositor = Compositor(background: .black, indicator: Self.indicator)
 
         func settings(_ plan: PlanePlan, _ stack: LayerStack, composition: DRMLayerBuffer, dots: DRMLayerBuffer?) -> [DRMPlaneSetting] {
@@ -144,16 +175,19 @@ final class PlanesBenchRun {
         }
         /// One frame at `t` on the planes: plan it, draw what changed into the back
         /// buffers, and commit. What the display thread would do for it.
+        var planTimes: [Double] = [], drawTimes: [Double] = [], commitTimes: [Double] = []
         func planesFrame(_ t: Double) throws -> PlanePlan {
+            let started = Self.threadCPUTime()
             let stack = stack(t)
             let plan = planner.plan(for: stack) { candidate in
-                let key = "\(candidate.primary) \(candidate.overlays.map { "\($0.layer):\($0.plane)" }) \(stack.layers.map(\.isScaled))"
+                let key = PlanShape(candidate, stack)
                 if let known = tested[key] { return known }
                 let accepted = committer.test(settings(candidate, stack, composition: compositions[compositionShown],
                                                        dots: dots.first)) == nil
                 tested[key] = accepted
                 return accepted
             }
+            let planned = Self.threadCPUTime()
             var dotsBuffer = dots.isEmpty ? nil : dots[dotsShown]
             if let painter, let index = stack.layers.firstIndex(where: { if case .indicator = $0.content { true } else { false } }),
                plan.overlays.contains(where: { $0.layer == index }), case .indicator(let state) = stack.layers[index].content,
@@ -173,16 +207,25 @@ final class PlanesBenchRun {
                 compositor.compose(stack.scene(composing: plan.composedLayers), into: composition.canvas,
                                    picture: { self.picture(of: $0, at: t) })
             }
+            let drawn = Self.threadCPUTime()
             try committer.commit(settings(plan, stack, composition: composition, dots: dotsBuffer))
+            planTimes.append(planned - started)
+            drawTimes.append(drawn - planned)
+            commitTimes.append(Self.threadCPUTime() - drawn)
             return plan
         }
         /// One frame at `t` on the CPU path: today's compose into the back buffer, then a flip to it.
+        var composeTimes: [Double] = [], cpuCommitTimes: [Double] = []
         func cpuFrame(_ t: Double) throws {
+            let started = Self.threadCPUTime()
             let stack = stack(t)
             compositionShown = 1 - compositionShown
             let composition = compositions[compositionShown]
             compositor.compose(sceneAt(t), into: composition.canvas, picture: { self.picture(of: $0, at: t) })
+            let composed = Self.threadCPUTime()
             try committer.commit(settings(planner.cpuPlan(for: stack), stack, composition: composition, dots: nil))
+            composeTimes.append(composed - started)
+            cpuCommitTimes.append(Self.threadCPUTime() - composed)
         }
 
         var planeTimes: [Double] = [], cpuTimes: [Double] = []
@@ -201,18 +244,41 @@ final class PlanesBenchRun {
         }
         let at = 0.3
         let captured = stack(at)
-        plan = planner.plan(for: captured) { tested["\($0.primary) \($0.overlays.map { "\($0.layer):\($0.plane)" }) \(captured.layers.map(\.isScaled))"] ?? false }
+        plan = planner.plan(for: captured) { tested[PlanShape($0, captured)] ?? false }
         var row = PlanesBenchReport.Row(
             kind: kind, path: plan.path, refusal: planner.refusal(for: captured)?.description, overlays: plan.overlays.count,
             composedLayers: plan.composedLayers.count, bytesPerRefresh: plan.bytesPerRefresh,
             planesCPUMicroseconds: Self.median(planeTimes), cpuPathCPUMicroseconds: Self.median(cpuTimes),
-            ratio: Self.median(cpuTimes) > 0 ? Self.median(planeTimes) / Self.median(cpuTimes) : 0)
+            ratio: Self.median(cpuTimes) > 0 ? Self.median(planeTimes) / Self.median(cpuTimes) : 0,
+            planesPlanMicroseconds: Self.median(planTimes), planesDrawMicroseconds: Self.median(drawTimes),
+            planesCommitMicroseconds: Self.median(commitTimes), cpuComposeMicroseconds: Self.median(composeTimes),
+            cpuCommitMicroseconds: Self.median(cpuCommitTimes))
         if let writeback, let capture {
             let reference = PixelImage(size: output)
             compositor.compose(sceneAt(at), into: reference.canvas, picture: { self.picture(of: $0, at: at) })
             _ = try planesFrame(at)
             try committer.commit([], capture: DRMWriteback.Capture(writeback: writeback, buffer: capture))
             row.writebackPlanes = Self.difference(capture.canvas, reference)
+            if row.writebackPlanes?.differing != nil {
+                // Whether the dots' buffer on screen holds dots at all.
+                if !dots.isEmpty {
+                    let shown = dots[dotsShown].canvas
+                    var opaque = 0
+                    for y in 0..<shown.size.height { for x in 0..<shown.size.width where shown.row(y)[x] >> 24 != 0 { opaque += 1 } }
+                    row.dotsBufferPixels = opaque
+                }
+                // Again with every plane's setting sent, not only the changed ones.
+                committer.resendAll()
+                _ = try planesFrame(at)
+                try committer.commit([], capture: DRMWriteback.Capture(writeback: writeback, buffer: capture))
+                row.writebackPlanesAllSent = Self.difference(capture.canvas, reference)
+
+                // Where the planes' frame is off, whether it is the dots missing altogether.
+                let withoutDots = PixelImage(size: output)
+                compositor.compose(Scene(layers: sceneAt(at).layers, indicator: nil), into: withoutDots.canvas,
+                                   picture: { self.picture(of: $0, at: at) })
+                row.writebackPlanesWithoutDots = Self.difference(capture.canvas, withoutDots)
+            }
             try cpuFrame(at)
             try committer.commit([], capture: DRMWriteback.Capture(writeback: writeback, buffer: capture))
             row.writebackCPU = Self.difference(capture.canvas, reference)
@@ -259,18 +325,23 @@ final class PlanesBenchRun {
     /// The largest channel difference and the mean one, over the output.
     static func difference(_ captured: PixelCanvas, _ reference: PixelImage) -> PlanesBenchReport.Capture {
         var worst = 0, total = 0
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         for y in 0..<reference.height {
             let a = captured.row(y)
             for x in 0..<reference.width {
                 let p = a[x], q = reference[x, y]
                 guard p & 0xFF_FFFF != q & 0xFF_FFFF else { continue }
+                var pixelWorst = 0
                 for shift in [UInt32(0), 8, 16] {
                     let d = abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF))
                     total += d
-                    worst = max(worst, d)
+                    pixelWorst = max(pixelWorst, d)
                 }
+                worst = max(worst, pixelWorst)
+                if pixelWorst > 2 { minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y) }
             }
         }
-        return PlanesBenchReport.Capture(max: worst, mean: Double(total) / Double(reference.size.pixelCount * 3))
+        return PlanesBenchReport.Capture(max: worst, mean: Double(total) / Double(reference.size.pixelCount * 3),
+                                         differing: maxX < 0 ? nil : "\(maxX - minX + 1)x\(maxY - minY + 1)+\(minX)+\(minY)")
     }
 }

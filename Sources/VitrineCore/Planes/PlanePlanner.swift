@@ -47,21 +47,32 @@ public struct PlanePlanner: Sendable {
     /// the CPU least to draw first; the CPU's own plan is always last.
     public func candidates(for stack: LayerStack) -> [PlanePlan] {
         var plans: [PlanePlan] = []
-        if mode == .auto, let primary {
-            if case .success(let plan) = planWithPrimaryLayer(stack, primary: primary) { plans.append(plan) }
-            for composed in 0..<stack.layers.count {
-                if case .success(let plan) = planComposing(composed, of: stack, primary: primary) { plans.append(plan) }
-            }
-        }
+        forEachCandidate(of: stack) { plans.append($0); return false }
         plans.append(cpuPlan(for: stack))
         return plans
     }
 
     /// The first candidate `test` accepts (an atomic `TEST_ONLY` commit on a
-    /// card); the CPU's plan when none is, which is never tested.
+    /// card); the CPU's plan when none is, which is never tested. Candidates
+    /// are made one at a time and no further than the one accepted: this
+    /// runs for every frame of a transition.
     public func plan(for stack: LayerStack, test: (PlanePlan) -> Bool = { _ in true }) -> PlanePlan {
-        let all = candidates(for: stack)
-        return all.dropLast().first(where: test) ?? all[all.count - 1]
+        var accepted: PlanePlan?
+        forEachCandidate(of: stack) { plan in
+            guard test(plan) else { return false }
+            accepted = plan
+            return true
+        }
+        return accepted ?? cpuPlan(for: stack)
+    }
+
+    /// Calls `body` with each plan the model accepts, in order, until it returns true.
+    private func forEachCandidate(of stack: LayerStack, _ body: (PlanePlan) -> Bool) {
+        guard mode == .auto, let primary else { return }
+        if case .success(let plan) = planWithPrimaryLayer(stack, primary: primary), body(plan) { return }
+        for composed in 0..<stack.layers.count {
+            if case .success(let plan) = planComposing(composed, of: stack, primary: primary), body(plan) { return }
+        }
     }
 
     /// Why the planes cannot carry `stack` with nothing for the CPU to draw

@@ -1,3 +1,4 @@
+import VitrineCore
 import VitrineDRM
 
 /// The DRM cards: driver, connectors and their modes, CRTCs, and every plane
@@ -51,6 +52,16 @@ public struct DisplaysCheck: DoctorCheck {
         do {
             if let planes = try card.planeDetails() {
                 subsections.append(Self.planesSection(planes))
+                // Each connected output at its preferred mode, with the planes its CRTC can use.
+                for output in outputs.outputs where output.connector.status == .connected {
+                    guard let mode = output.connector.modes.first(where: \.isPreferred) ?? output.connector.modes.first,
+                          let crtc = output.crtcIndex(crtcCount: outputs.crtcIDs.count) else { continue }
+                    var section = TransitionPaths.section(
+                        planes: planes.filter { $0.plane.canFeed(crtc: crtc) }.map(\.displayPlane), driver: card.driver,
+                        output: PixelSize(width: mode.width, height: mode.height), refreshHz: mode.refreshHertz)
+                    section.title = "\(output.connector.name): " + section.title
+                    subsections.append(section)
+                }
                 let overlays = planes.filter { $0.plane.kind == .overlay }
                 if overlays.isEmpty {
                     findings.append("\(card.driver) offers no overlay plane: every frame is composed on the CPU on this card.")

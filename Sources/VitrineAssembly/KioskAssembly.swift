@@ -88,7 +88,8 @@ public final class KioskAssembly {
         api = APIServices(apply: apply,
                           pictures: PictureServices(inspector: options.pictures, slides: options.decoder, maxUploadBytes: local.api.maxUploadBytes),
                           monitoring: APIMonitoring(metrics: groups.map(\.metrics), startedAt: link.status.startedAt), events: events,
-                          logger: logger, channel: channel, television: groups[0].television, plays: plays)
+                          logger: logger, channel: channel, television: groups[0].television, plays: plays,
+                          board: BoardHealthWatch(stateDirectory: stateDirectory))
         for group in groups { group.joinEvents(plays: plays, events: events) }
         self.store = store
         self.plays = plays
@@ -137,6 +138,7 @@ public final class KioskAssembly {
             Task { await api.channel?.run() },
             Task { await plays?.run() },
             startupDoctor(),
+            watchBoardHealth(),
         ]
         if let uploader = plays?.uploader { logger.info("uploading plays to \(uploader.url)") }
         if let channel = api.channel { logger.info("following the channel \(channel.settings.url)") }
@@ -184,6 +186,31 @@ public final class KioskAssembly {
                 logger.info("doctor: \(report.status.rawValue); the report is in \(directory)/\(Doctor.fileName) (GET /api/v1/doctor)")
             } catch {
                 logger.warning("doctor: the report cannot be saved: \(error)")
+            }
+        }
+    }
+
+    /// The board's power and storage, read every minute (`BoardHealthWatch`)
+    /// off the display thread, for the status and `/metrics`. A subject whose
+    /// status changes is logged, a worse one as a warning; the first reading
+    /// is not, since the doctor at start has just said the same.
+    private func watchBoardHealth() -> Task<Void, Never> {
+        let board = api.board, logger = logger
+        return Task.detached(priority: .background) {
+            guard let board else { return }
+            var first = true
+            while !Task.isCancelled {
+                let changes = board.check(at: WallClock.now())
+                for change in changes where !first {
+                    let subject = change.subject
+                    if change.isWorse {
+                        logger.warning("board health: \(subject.id) is now \(subject.status.rawValue): \(subject.findings.joined(separator: " "))")
+                    } else {
+                        logger.notice("board health: \(subject.id) is now \(subject.status.rawValue) (was \(change.previous?.rawValue ?? "unread")): \(subject.summary)")
+                    }
+                }
+                first = false
+                try? await Task.sleep(for: BoardHealthWatch.interval)
             }
         }
     }

@@ -65,8 +65,9 @@ public final class DRMPlaneCommitter {
     /// routed, `MODE_ID`, `ACTIVE`, the planes), blocking until it is on screen.
     public func modeset(_ mode: DRMMode, settings: [DRMPlaneSetting]) throws(DRMError) {
         let blob = try DRMPropertyBlob(card: card, mode: mode)
-        let request = [(connectorID, connectorCRTC, UInt64(crtcID)), (crtcID, modeProperty, UInt64(blob.id)),
-                       (crtcID, activeProperty, 1)] + (try properties(of: settings))
+        let routing: [(UInt32, UInt32, UInt64)] = [(connectorID, connectorCRTC, UInt64(crtcID)), (crtcID, modeProperty, UInt64(blob.id)),
+                                                   (crtcID, activeProperty, 1)]
+        let request = routing + (try properties(of: settings))
         try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "atomic modeset \(mode) with \(settings.count) planes")
         modeBlob = consume blob
         remember(settings)
@@ -87,6 +88,8 @@ public final class DRMPlaneCommitter {
     /// Commits `settings`, blocking until they are on screen; with
     /// `capture`, the frame they compose is also written into its buffer.
     public func commit(_ settings: [DRMPlaneSetting], capture: DRMWriteback.Capture? = nil) throws(DRMError) {
+        // A capture whose restore failed left the output off its CRTC, or the writeback on it.
+        try restoreIfPending()
         let request = try properties(of: changed(settings))
         guard let capture else {
             try commit(request, flags: 0, what: "atomic commit of \(settings.count) planes")
@@ -94,18 +97,16 @@ public final class DRMPlaneCommitter {
             return
         }
         if !writebackAlone {
-            do {
-                try commitCapturing(request, capture, detachingOutput: false)
-                remember(settings)
-                return
-            } catch {
-                // VKMS in 6.1 cannot clone its writeback encoder with its output's
-                // (drm_atomic_check_valid_clones): the writeback must be the CRTC's only connector.
-                writebackAlone = true
-            }
+            // Only a refused capture commit (nothing applied) makes the next try detach the output;
+            // a fence that never came or a failed restore is thrown as it is.
+            if try commitCapturing(request, settings, capture, detachingOutput: false) { return }
+            // VKMS in 6.1 cannot clone its writeback encoder with its output's
+            // (drm_atomic_check_valid_clones): the writeback must be the CRTC's only connector.
+            writebackAlone = true
         }
-        try commitCapturing(request, capture, detachingOutput: true)
-        remember(settings)
+        if try !commitCapturing(request, settings, capture, detachingOutput: true) {
+            throw .unsupported(card: card.path, reason: "the driver refuses a writeback capture on this CRTC")
+        }
     }
 
     /// Makes the next commit send every plane's setting, not only those that
@@ -113,6 +114,13 @@ public final class DRMPlaneCommitter {
     /// before this one, a VT switch).
     public func resendAll() {
         committed = [:]
+    }
+
+    /// Forgets what the planes showed of `framebuffer`, before its owner
+    /// removes it: the kernel reuses a removed framebuffer's ID, and a new
+    /// buffer with the old one's ID and geometry must not pass for "unchanged".
+    public func forget(framebuffer: UInt32) {
+        committed = committed.filter { $0.value.framebuffer != framebuffer }
     }
 
     /// The settings that differ from what their planes show now.
@@ -126,32 +134,57 @@ public final class DRMPlaneCommitter {
 
     /// Whether a capture must take the output's connector off the CRTC while it runs.
     private var writebackAlone = false
+    /// A capture's routing still to be undone: its restore commit failed.
+    private var pendingRestore: (writeback: DRMWriteback, detachedOutput: Bool)?
 
-    private func commitCapturing(_ planes: [(UInt32, UInt32, UInt64)], _ capture: DRMWriteback.Capture,
-                                 detachingOutput: Bool) throws(DRMError) {
+    /// The writeback connector off the CRTC and, if a capture took it off, the output back on.
+    private func restore(_ writeback: DRMWriteback, detachedOutput: Bool) throws(DRMError) {
+        var restore: [(UInt32, UInt32, UInt64)] = [(writeback.connectorID, writeback.crtcProperty, 0)]
+        if detachedOutput { restore.append((connectorID, connectorCRTC, UInt64(crtcID))) }
+        pendingRestore = (writeback, detachedOutput)
+        try commit(restore, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "detaching the writeback connector")
+        pendingRestore = nil
+    }
+
+    private func restoreIfPending() throws(DRMError) {
+        if let pending = pendingRestore { try restore(pending.writeback, detachedOutput: pending.detachedOutput) }
+    }
+
+    /// One capture: false when the driver refused the capture commit (nothing changed); true
+    /// once the frame is written. Other failures are thrown, after the planes' settings are
+    /// remembered, since the capture commit applied them.
+    private func commitCapturing(_ planes: [(UInt32, UInt32, UInt64)], _ settings: [DRMPlaneSetting],
+                                 _ capture: DRMWriteback.Capture, detachingOutput: Bool) throws(DRMError) -> Bool {
         // The kernel writes a sync file descriptor here, signalled when the writeback is done.
         var fence: Int32 = -1
         let writeback = capture.writeback
         var request = planes
         if detachingOutput { request.append((connectorID, connectorCRTC, 0)) }
-        try withUnsafeMutablePointer(to: &fence) { (pointer) throws(DRMError) in
+        let refused = withUnsafeMutablePointer(to: &fence) { pointer -> Bool in
             request += [(writeback.connectorID, writeback.crtcProperty, UInt64(crtcID)),
                         (writeback.connectorID, writeback.framebufferProperty, UInt64(capture.buffer.framebufferID)),
                         (writeback.connectorID, writeback.fenceProperty, UInt64(UInt(bitPattern: pointer)))]
             // Routing a connector to or from the CRTC is a modeset in the kernel's eyes.
-            try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "atomic commit with writeback")
+            do {
+                try commit(request, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "atomic commit with writeback")
+                return false
+            } catch {
+                return true
+            }
         }
+        if refused { return false }
+        remember(settings)
         defer { if fence >= 0 { close(fence) } }
         var waited: DRMError?
         if fence >= 0 {
             var poll = pollfd(fd: fence, events: Int16(POLLIN), revents: 0)
             if Glibc.poll(&poll, 1, 5000) != 1 { waited = .call("poll of the writeback fence", errno: .timedOut, subject: card.path) }
         }
-        // Put the output back on the CRTC and the writeback connector off it, whatever the wait gave.
-        var restore: [(UInt32, UInt32, UInt64)] = [(writeback.connectorID, writeback.crtcProperty, 0)]
-        if detachingOutput { restore.append((connectorID, connectorCRTC, UInt64(crtcID))) }
-        try commit(restore, flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), what: "detaching the writeback connector")
+        // Put the output back on the CRTC and the writeback connector off it, whatever the wait gave;
+        // a restore that fails is tried again before the next capture.
+        try restore(writeback, detachedOutput: detachingOutput)
         if let waited { throw waited }
+        return true
     }
 
     /// The property triples for `settings`; a setting that needs a property its plane lacks is refused.

@@ -64,6 +64,9 @@ struct SerialWorkerTests {
             let worker = SerialWorker(name: "test owner")
         }
         var owners: [Owner?] = (0..<20).map { _ in Owner() }
+        // Each thread names itself once it runs, a moment after its worker is made.
+        let started = MonotonicClock.now() + .seconds(5)
+        while threads(named: "test owner") < 20 && MonotonicClock.now() < started { usleep(1_000) }
         #expect(threads(named: "test owner") == 20)
         for index in owners.indices {
             // The job holds the owner; the test lets go first, so the owner, and its worker, are released on the worker's own thread.

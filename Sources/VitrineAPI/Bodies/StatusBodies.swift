@@ -34,12 +34,15 @@ public struct StatusBody: Codable, Hashable, Sendable {
     @ExplicitNull public var attract: AttractStatusBody?
     /// The pictures the decoding sandbox refused, newest first (`POST /api/v1/pictures/retry` tries them again).
     public var refusedPictures: [RefusedPictureBody]
+    /// The board's power and storage, read every minute; nil before the first reading.
+    @ExplicitNull public var board: BoardHealthBody?
 
     public init(slide: Int?, slideCount: Int, playing: Bool, pausedBecause: [String], output: String, inputDevices: [String],
                 configVersion: String, uptimeSeconds: Double, recentErrors: [String], vitrineVersion: String, screen: PowerState,
                 schedule: ScheduleStatusBody?, override: OverrideBody?, channel: ChannelStatusBody?, tv: TelevisionStatusBody?,
-                attract: AttractStatusBody? = nil, refusedPictures: [RefusedPictureBody] = []) {
+                attract: AttractStatusBody? = nil, refusedPictures: [RefusedPictureBody] = [], board: BoardHealthBody? = nil) {
         self.refusedPictures = refusedPictures
+        self.board = board
         self.slide = slide
         self.slideCount = slideCount
         self.playing = playing

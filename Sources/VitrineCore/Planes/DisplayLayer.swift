@@ -40,9 +40,14 @@ public struct DisplayLayer: Hashable, Sendable {
         self.opacity = opacity
     }
 
-    /// Whether the source is stretched or shrunk to the destination (needs a plane that scales).
+    /// Whether the display's scaler must resample it: the source is stretched
+    /// or shrunk to the destination, or starts between pixels (a Ken Burns
+    /// rectangle at exactly 1:1, which a plane that does not scale would
+    /// show from the whole pixel, dropping the fraction the CPU interpolates).
     public var isScaled: Bool {
-        source.width != Double(destination.width) || source.height != Double(destination.height)
+        let fixed = source.fixed16
+        return source.width != Double(destination.width) || source.height != Double(destination.height)
+            || fixed.x & 0xFFFF != 0 || fixed.y & 0xFFFF != 0
     }
 
     /// Whether it is a `.fill`: no buffer, composed by the CPU.
@@ -90,7 +95,12 @@ public struct SourceRect: Hashable, Sendable, CustomStringConvertible {
 
     /// In 16.16 fixed point, as `SRC_X`, `SRC_Y`, `SRC_W` and `SRC_H` take it.
     public var fixed16: (x: UInt32, y: UInt32, width: UInt32, height: UInt32) {
-        func fixed(_ value: Double) -> UInt32 { UInt32(clamping: Int64((max(value, 0) * 65536).rounded())) }
+        // Source rectangles lie inside their buffers, so never negative; a value that is not
+        // finite (a layer of an empty output) is 0 rather than a trap.
+        func fixed(_ value: Double) -> UInt32 {
+            guard value.isFinite else { return 0 }
+            return UInt32(clamping: Int64((min(max(value, 0), 65535) * 65536).rounded()))
+        }
         return (fixed(x), fixed(y), fixed(width), fixed(height))
     }
 

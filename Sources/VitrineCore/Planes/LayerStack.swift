@@ -36,8 +36,10 @@ public struct LayerStack: Hashable, Sendable {
         for layer in scene.layers {
             // The compositor's rounding, so both paths put a slide on the same column.
             let dx = Int((layer.offset * Double(width) + 0.5).rounded(.down))
-            let opacity = min(max(layer.opacity, 0), 1)
-            guard (opacity * 256).rounded() > 0, dx < width, dx > -width else { continue }
+            // Quantised as the compositor does (in 256ths): the last frames of a crossfade
+            // that it draws opaque are opaque here too, and `isOpaque` agrees with its coverage test.
+            let opacity = (min(max(layer.opacity, 0), 1) * 256).rounded() / 256
+            guard opacity > 0, dx < width, dx > -width else { continue }
             let first = max(0, dx), count = min(width, dx + width) - first
             guard count > 0 else { continue }
             let destination = PixelRect(x: first, y: 0, width: count, height: height)

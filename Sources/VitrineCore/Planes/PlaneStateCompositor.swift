@@ -58,18 +58,18 @@ public struct PlaneStateCompositor: Sendable {
         case .slide(let sceneLayer):
             guard let picture = picture(sceneLayer), picture.frame.size == layer.bufferSize else { return }
             let frame = picture.frame
-            let sampler: FrameRegionSampler? = layer.isScaled || picture.region != nil
-                ? FrameRegionSampler(frame: frame, region: FrameRect(
-                    x: layer.source.x / Double(frame.width), y: layer.source.y / Double(frame.height),
-                    width: layer.source.width / Double(frame.width), height: layer.source.height / Double(frame.height)),
-                    output: PixelSize(width: destination.width, height: destination.height))
-                : nil
+            // A Ken Burns layer is sampled as the compositor samples it: its whole rectangle across
+            // the output, the layer's columns taken from it (so a clipped layer's columns fall
+            // where the compositor's do, to the 16.16 step).
+            let dx = Int((sceneLayer.offset * Double(output.width) + 0.5).rounded(.down))
+            let sampler = picture.region.map { FrameRegionSampler(frame: frame, region: $0, output: output) }
+            let firstColumn = destination.x - dx
             let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: destination.width)
             defer { scratch.deallocate() }
             for y in 0..<destination.height {
                 let source: UnsafePointer<UInt32>
                 if let sampler {
-                    sampler.draw(row: y, columns: 0..<destination.width, into: scratch)
+                    sampler.draw(row: destination.y + y, columns: firstColumn..<(firstColumn + destination.width), into: scratch)
                     PixelRowKernels.finish()
                     source = UnsafePointer(scratch)
                 } else {

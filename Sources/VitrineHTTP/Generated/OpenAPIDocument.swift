@@ -907,6 +907,18 @@ paths:
                     lastRefused: "2026-11-27T09:12:03Z"
                     refusals: 1
                     heldBack: true
+                board:
+                  status: warning
+                  checkedAt: "2026-11-27T09:13:00Z"
+                  subjects:
+                    - id: power
+                      status: warning
+                      summary: Under-voltage happened since boot
+                      findings: ["Under-voltage happened since boot: the supply dips under load. Use the official supply and a short, thick cable."]
+                    - id: storage
+                      status: ok
+                      summary: "no errors; / is /dev/mmcblk0p2 (ext4) on /, read-write"
+                      findings: []
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -955,6 +967,7 @@ paths:
                       channel: null
                       tv: null
                       attract: null
+                      board: null
                   - name: DSI-1
                     connectors: [DSI-1]
                     status:
@@ -975,6 +988,7 @@ paths:
                       channel: null
                       tv: null
                       attract: null
+                      board: null
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -2348,6 +2362,49 @@ components:
           maxItems: 64
           items:
             $ref: "#/components/schemas/RefusedPicture"
+        board:
+          description: The board's power and storage, read again every minute (`vitrine doctor`'s power and storage sections); null before the first reading.
+          nullable: true
+          allOf:
+            - $ref: "#/components/schemas/BoardHealth"
+    BoardHealth:
+      type: object
+      additionalProperties: false
+      required: [status, checkedAt, subjects]
+      properties:
+        status:
+          type: string
+          enum: [ok, unavailable, warning, problem]
+          description: The worst subject's status. `unavailable` is a board that cannot tell (no under-voltage reporting on a PC), said rather than judged.
+        checkedAt:
+          type: string
+          format: date-time
+          description: When it was read.
+        subjects:
+          type: array
+          maxItems: 8
+          items:
+            $ref: "#/components/schemas/BoardHealthSubject"
+    BoardHealthSubject:
+      type: object
+      additionalProperties: false
+      required: [id, status, summary, findings]
+      properties:
+        id:
+          type: string
+          enum: [power, storage]
+          description: "`power`: under-voltage and throttling (raspberrypi-hwmon's alarm, or Raspberry Pi's get_throttled) and the SoC's temperature; `storage`: ext4's error counts, a file system the kernel turned read-only, free space."
+        status:
+          type: string
+          enum: [ok, unavailable, warning, problem]
+        summary:
+          type: string
+        findings:
+          type: array
+          description: What to act on, in words; empty when nothing.
+          maxItems: 32
+          items:
+            type: string
     RefusedPicture:
       type: object
       additionalProperties: false

@@ -2,6 +2,7 @@ import Hummingbird
 import VitrineAPI
 import VitrineChannelFollower
 import VitrineCore
+import VitrineDoctor
 import VitrinePlays
 import VitrineRuntime
 import VitrineSystem
@@ -22,6 +23,7 @@ struct MonitoringRoutes {
     let channel: ChannelFollower?
     let television: CECTelevision?
     let plays: ProofOfPlay?
+    let board: BoardHealthWatch?
     let authenticator: APIAuthenticator
     let connections: ConnectionLimiter?
     let probe = DisplayHealthProbe()
@@ -38,6 +40,7 @@ struct MonitoringRoutes {
             if let channel = channel { text += ChannelStatusReport.metrics(channel) }
             if let television = television { text += TelevisionReport.metrics(television.status) }
             if let plays = plays { text += plays.metrics() }
+            if let health = board?.current { text += BoardHealthReport.metrics(health) }
             text += PrometheusExposition.guards(authentication: authenticator.snapshot, connections: connections?.snapshot,
                                                 heap: heap.sample())
             return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")

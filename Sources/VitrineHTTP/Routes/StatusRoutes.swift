@@ -5,6 +5,7 @@ import VitrineAPI
 import VitrineChannelFollower
 import VitrineConfig
 import VitrineCore
+import VitrineDoctor
 import VitrinePNG
 import VitrineRuntime
 import VitrineState
@@ -17,6 +18,8 @@ struct StatusRoutes {
     let channel: ChannelFollower?
     let television: CECTelevision?
     let slides: any SlideDecoder
+    /// The board's health, read every minute by the kiosk; nil where nobody reads it (tests).
+    let board: BoardHealthWatch?
     /// How long the display thread has to answer a screenshot or health ping.
     static let displayTimeout: Duration = .seconds(3)
 
@@ -49,7 +52,8 @@ struct StatusRoutes {
             channel: channel.map { ChannelStatusBody($0, wall: WallClock.now()) },
             tv: television.map { TelevisionStatusBody($0.status) },
             attract: status.attract.map { AttractStatusBody($0, now: now) },
-            refusedPictures: slides.refusedPictures.map(RefusedPictureBody.init))
+            refusedPictures: slides.refusedPictures.map(RefusedPictureBody.init),
+            board: board?.current.map(BoardHealthReport.body))
     }
 
     private func control(_ request: Request) async throws -> Response {

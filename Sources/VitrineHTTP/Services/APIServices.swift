@@ -4,6 +4,7 @@ import VitrineAPI
 import VitrineChannelFollower
 import VitrineConfig
 import VitrineCore
+import VitrineDoctor
 import VitrinePlays
 import VitrineRuntime
 
@@ -29,12 +30,15 @@ public struct APIServices: Sendable {
     public let television: CECTelevision?
     /// Proof of play: the log of slides shown and its upload, if kept.
     public let plays: ProofOfPlay?
+    /// The board's power and storage, read every minute by the kiosk's assembly, if watched.
+    public let board: BoardHealthWatch?
     let logger: Logger
 
     /// Joins the parts, then starts what must start with them: the stored
     /// overrides shown again, and the first collection of unused assets.
     public init(apply: ApplyPath, pictures: PictureServices, monitoring: APIMonitoring, events: EventHub, logger: Logger,
-                channel: ChannelFollower? = nil, television: CECTelevision? = nil, plays: ProofOfPlay? = nil) {
+                channel: ChannelFollower? = nil, television: CECTelevision? = nil, plays: ProofOfPlay? = nil,
+                board: BoardHealthWatch? = nil) {
         self.link = apply.link
         self.apply = apply
         self.pictures = pictures
@@ -43,6 +47,7 @@ public struct APIServices: Sendable {
         self.channel = channel
         self.television = television
         self.plays = plays
+        self.board = board
         self.logger = logger
         overrides = EmergencyOverrides(store: apply.store, link: apply.link, events: events, logger: logger)
         // A channel's new version takes the path a push takes.

@@ -734,6 +734,7 @@
       renderRefusedPictures(status.refusedPictures || []);
       renderSchedule(status.schedule);
       renderTelevision(status.tv);
+      renderBoard(status.board);
       renderOverride(state.outputs.length > 1 ? groups.map((group) => group.status.override) : [status.override]);
     } catch (error) {
       if (state.token) {
@@ -794,6 +795,18 @@
     const reported = tv.reported === null ? 'has not reported its power' : `reports ${names[tv.reported]}`;
     $('#tv-state').textContent = `The TV ${wanted} and ${reported} (${tv.adapter}, ${tv.physicalAddress}).`;
     $('#tv-problem').textContent = tv.problem || '';
+  }
+
+  /// The board's power and storage when something needs acting on
+  /// (under-voltage, throttling, storage errors); hidden while all is well or unread.
+  function renderBoard(board) {
+    const troubled = board ? board.subjects.filter((subject) => subject.status === 'warning' || subject.status === 'problem') : [];
+    $('#board-box').hidden = troubled.length === 0;
+    if (troubled.length === 0) return;
+    $('#board-findings').replaceChildren(...troubled.flatMap((subject) =>
+      (subject.findings.length ? subject.findings : [subject.summary]).map((text) =>
+        element('li', {}, element('strong', {text: `${subject.id} (${subject.status}): `}), text))));
+    $('#board-checked').textContent = `Read ${localTime(board.checkedAt)}; read again every minute.`;
   }
 
   // MARK: Emergency override

@@ -12,20 +12,13 @@ import VitrineSystem
 ///
 /// The card must have atomic modesetting on (`DRMCard.enableAtomic`).
 public final class DRMPlaneCommitter {
-    struct PlaneProperties {
-        var fbID: UInt32, crtcID: UInt32
-        var srcX: UInt32, srcY: UInt32, srcW: UInt32, srcH: UInt32
-        var crtcX: UInt32, crtcY: UInt32, crtcW: UInt32, crtcH: UInt32
-        var alpha: UInt32?, zpos: UInt32?
-    }
-
     public let card: DRMCard
     public let crtcID: UInt32
     private let connectorID: UInt32
     private let connectorCRTC: UInt32
     private let modeProperty: UInt32
     private let activeProperty: UInt32
-    private let planes: [UInt32: PlaneProperties]
+    private let planes: [UInt32: AtomicProperties.Plane]
     /// The mode on screen since `modeset`, kept alive as long as it is.
     private var modeBlob: DRMPropertyBlob?
     /// What each plane was last committed with. An atomic request changes
@@ -37,27 +30,22 @@ public final class DRMPlaneCommitter {
     /// For the output of `connectorID` on `crtcID`, driving `planeIDs`.
     public init(card: DRMCard, connectorID: UInt32, crtcID: UInt32, planeIDs: [UInt32]) throws(DRMError) {
         func missing(_ what: String) -> DRMError { .unsupported(card: card.path, reason: "no \(what) property for an atomic commit") }
-        let connector = card.properties(of: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
-        let crtc = card.properties(of: crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC))
-        guard let connectorCRTC = connector["CRTC_ID"]?.id else { throw missing("connector CRTC_ID") }
-        guard let mode = crtc["MODE_ID"]?.id, let active = crtc["ACTIVE"]?.id else { throw missing("CRTC MODE_ID or ACTIVE") }
-        var planes: [UInt32: PlaneProperties] = [:]
+        guard let connector = AtomicProperties.Connector(card.properties(of: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR)))
+        else { throw missing("connector CRTC_ID") }
+        guard let crtc = AtomicProperties.CRTC(card.properties(of: crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC)))
+        else { throw missing("CRTC MODE_ID or ACTIVE") }
+        var planes: [UInt32: AtomicProperties.Plane] = [:]
         for id in planeIDs {
-            let p = card.properties(of: id, type: UInt32(DRM_MODE_OBJECT_PLANE))
-            guard let fbID = p["FB_ID"]?.id, let planeCRTC = p["CRTC_ID"]?.id,
-                  let srcX = p["SRC_X"]?.id, let srcY = p["SRC_Y"]?.id, let srcW = p["SRC_W"]?.id, let srcH = p["SRC_H"]?.id,
-                  let crtcX = p["CRTC_X"]?.id, let crtcY = p["CRTC_Y"]?.id, let crtcW = p["CRTC_W"]?.id, let crtcH = p["CRTC_H"]?.id
+            guard let plane = AtomicProperties.Plane(card.properties(of: id, type: UInt32(DRM_MODE_OBJECT_PLANE)))
             else { throw missing("plane \(id) position") }
-            planes[id] = PlaneProperties(fbID: fbID, crtcID: planeCRTC, srcX: srcX, srcY: srcY, srcW: srcW, srcH: srcH,
-                                         crtcX: crtcX, crtcY: crtcY, crtcW: crtcW, crtcH: crtcH,
-                                         alpha: p["alpha"]?.id, zpos: p["zpos"]?.id)
+            planes[id] = plane
         }
         self.card = card
         self.crtcID = crtcID
         self.connectorID = connectorID
-        self.connectorCRTC = connectorCRTC
-        modeProperty = mode
-        activeProperty = active
+        connectorCRTC = connector.crtcID
+        modeProperty = crtc.modeID
+        activeProperty = crtc.active
         self.planes = planes
     }
 
@@ -223,13 +211,6 @@ public final class DRMPlaneCommitter {
     }
 
     private func commit(_ settings: [(UInt32, UInt32, UInt64)], flags: UInt32, what: String) throws(DRMError) {
-        guard let request = drmModeAtomicAlloc() else { throw .call("drmModeAtomicAlloc", errno: .noMemory, subject: card.path) }
-        defer { drmModeAtomicFree(request) }
-        for (object, property, value) in settings {
-            guard drmModeAtomicAddProperty(request, object, property, value) >= 0 else {
-                throw .call("drmModeAtomicAddProperty", errno: .lastCall, subject: card.path)
-            }
-        }
-        guard drmModeAtomicCommit(card.descriptor, request, flags, nil) == 0 else { throw modesetError(what, card: card) }
+        try card.atomicCommit(settings, flags: flags, what: what)
     }
 }

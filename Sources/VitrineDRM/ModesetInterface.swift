@@ -105,12 +105,45 @@ final class LegacyModeset: ModesetInterface {
 /// The property IDs an atomic commit needs, looked up by name once
 /// (`drmModeObjectGetProperties`, `drmModeGetProperty`) rather than per frame.
 struct AtomicProperties {
-    struct Connector { var crtcID: UInt32 }
-    struct CRTC { var modeID: UInt32; var active: UInt32 }
+    struct Connector {
+        var crtcID: UInt32
+
+        init?(_ properties: DRMObjectProperties) {
+            guard let crtcID = properties["CRTC_ID"]?.id else { return nil }
+            self.crtcID = crtcID
+        }
+    }
+
+    struct CRTC {
+        var modeID: UInt32
+        var active: UInt32
+
+        init?(_ properties: DRMObjectProperties) {
+            guard let modeID = properties["MODE_ID"]?.id, let active = properties["ACTIVE"]?.id else { return nil }
+            self.modeID = modeID
+            self.active = active
+        }
+    }
+
+    /// A plane's position properties, and its `alpha` and `zpos` where it has them.
     struct Plane {
         var fbID: UInt32, crtcID: UInt32
         var srcX: UInt32, srcY: UInt32, srcW: UInt32, srcH: UInt32
         var crtcX: UInt32, crtcY: UInt32, crtcW: UInt32, crtcH: UInt32
+        var alpha: UInt32?, zpos: UInt32?
+
+        /// Nil when a position property is missing.
+        init?(_ p: DRMObjectProperties) {
+            guard let fbID = p["FB_ID"]?.id, let crtcID = p["CRTC_ID"]?.id,
+                  let srcX = p["SRC_X"]?.id, let srcY = p["SRC_Y"]?.id, let srcW = p["SRC_W"]?.id, let srcH = p["SRC_H"]?.id,
+                  let crtcX = p["CRTC_X"]?.id, let crtcY = p["CRTC_Y"]?.id, let crtcW = p["CRTC_W"]?.id, let crtcH = p["CRTC_H"]?.id
+            else { return nil }
+            (self.fbID, self.crtcID) = (fbID, crtcID)
+            (self.srcX, self.srcY, self.srcW, self.srcH) = (srcX, srcY, srcW, srcH)
+            (self.crtcX, self.crtcY, self.crtcW, self.crtcH) = (crtcX, crtcY, crtcW, crtcH)
+            alpha = p["alpha"]?.id
+            zpos = p["zpos"]?.id
+        }
     }
 
     var connector: Connector
@@ -123,19 +156,12 @@ struct AtomicProperties {
     init?(card: DRMCard, routing: OutputRouting) {
         // The primary plane that can feed this CRTC.
         guard let primary = card.primaryPlane(feeding: routing.crtcIndex) else { return nil }
-        let connector = card.properties(of: routing.connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
-        let crtc = card.properties(of: routing.crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC))
-        guard let connectorCRTC = connector["CRTC_ID"]?.id,
-              let modeID = crtc["MODE_ID"]?.id, let active = crtc["ACTIVE"]?.id else { return nil }
-        let p = primary.properties
-        guard let fbID = p["FB_ID"]?.id, let crtcID = p["CRTC_ID"]?.id,
-              let srcX = p["SRC_X"]?.id, let srcY = p["SRC_Y"]?.id, let srcW = p["SRC_W"]?.id, let srcH = p["SRC_H"]?.id,
-              let crtcX = p["CRTC_X"]?.id, let crtcY = p["CRTC_Y"]?.id, let crtcW = p["CRTC_W"]?.id, let crtcH = p["CRTC_H"]?.id
-        else { return nil }
-        self.connector = Connector(crtcID: connectorCRTC)
-        self.crtc = CRTC(modeID: modeID, active: active)
-        self.plane = Plane(fbID: fbID, crtcID: crtcID, srcX: srcX, srcY: srcY, srcW: srcW, srcH: srcH,
-                           crtcX: crtcX, crtcY: crtcY, crtcW: crtcW, crtcH: crtcH)
+        guard let connector = Connector(card.properties(of: routing.connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))),
+              let crtc = CRTC(card.properties(of: routing.crtcID, type: UInt32(DRM_MODE_OBJECT_CRTC))),
+              let plane = Plane(primary.properties) else { return nil }
+        self.connector = connector
+        self.crtc = crtc
+        self.plane = plane
         self.planeID = primary.id
     }
 }
@@ -220,15 +246,22 @@ final class AtomicModeset: ModesetInterface {
     private func commit(_ settings: [(UInt32, UInt32, UInt64)], flags: UInt32, testOnly: Bool,
                         what: String) throws(DRMError) {
         let flags = testOnly ? flags & ~UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_TEST_ONLY) : flags
-        guard let request = drmModeAtomicAlloc() else { throw .call("drmModeAtomicAlloc", errno: .noMemory, subject: card.path) }
+        try card.atomicCommit(settings, flags: flags, what: testOnly ? "test of \(what)" : what)
+    }
+}
+
+extension DRMCard {
+    /// One `drmModeAtomicCommit` of `settings` (object, property, value), built
+    /// with `drmModeAtomicAlloc` and `drmModeAtomicAddProperty`; a refusal
+    /// names `what` (`modesetError`: a lost master is `.masterHeld`).
+    func atomicCommit(_ settings: [(UInt32, UInt32, UInt64)], flags: UInt32, what: String) throws(DRMError) {
+        guard let request = drmModeAtomicAlloc() else { throw .call("drmModeAtomicAlloc", errno: .noMemory, subject: path) }
         defer { drmModeAtomicFree(request) }
         for (object, property, value) in settings {
             guard drmModeAtomicAddProperty(request, object, property, value) >= 0 else {
-                throw .call("drmModeAtomicAddProperty", errno: .lastCall, subject: card.path)
+                throw .call("drmModeAtomicAddProperty", errno: .lastCall, subject: path)
             }
         }
-        guard drmModeAtomicCommit(card.descriptor, request, flags, nil) == 0 else {
-            throw modesetError(testOnly ? "test of \(what)" : what, card: card)
-        }
+        guard drmModeAtomicCommit(descriptor, request, flags, nil) == 0 else { throw modesetError(what, card: self) }
     }
 }

@@ -27,22 +27,15 @@ public struct IndicatorLayer: Sendable {
         self.count = count
         self.style = style
         masks = PageIndicator.dots(count: count, style: style, output: output).map { dot in
-            let x0 = max(bounds.x, Int((dot.centerX - dot.radius - 1).rounded(.down)))
-            let x1 = min(bounds.x + bounds.width - 1, Int((dot.centerX + dot.radius + 1).rounded(.up)))
-            let y0 = max(bounds.y, Int((dot.centerY - dot.radius - 1).rounded(.down)))
-            let y1 = min(bounds.y + bounds.height - 1, Int((dot.centerY + dot.radius + 1).rounded(.up)))
-            guard x0 <= x1, y0 <= y1 else { return DotMask(rect: PixelRect(x: 0, y: 0, width: 0, height: 0), coverage: []) }
-            var coverage: [UInt16] = []
-            coverage.reserveCapacity((x1 - x0 + 1) * (y1 - y0 + 1))
-            for y in y0...y1 {
-                let dy = Double(y) + 0.5 - dot.centerY
-                for x in x0...x1 {
-                    let dx = Double(x) + 0.5 - dot.centerX
-                    let value = min(max(dot.radius + 0.5 - (dx * dx + dy * dy).squareRoot(), 0), 1)
-                    coverage.append(UInt16((value * 65535).rounded()))
-                }
+            guard let rect = dot.pixels(within: bounds) else {
+                return DotMask(rect: PixelRect(x: 0, y: 0, width: 0, height: 0), coverage: [])
             }
-            return DotMask(rect: PixelRect(x: x0 - bounds.x, y: y0 - bounds.y, width: x1 - x0 + 1, height: y1 - y0 + 1),
+            var coverage: [UInt16] = []
+            coverage.reserveCapacity(rect.width * rect.height)
+            for y in rect.y..<rect.maxY {
+                for x in rect.x..<rect.maxX { coverage.append(UInt16((dot.coverage(x: x, y: y) * 65535).rounded())) }
+            }
+            return DotMask(rect: PixelRect(x: rect.x - bounds.x, y: rect.y - bounds.y, width: rect.width, height: rect.height),
                            coverage: coverage)
         }
     }

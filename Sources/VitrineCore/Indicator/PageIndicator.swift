@@ -38,6 +38,24 @@ public struct IndicatorDot: Hashable, Sendable {
     public var centerX: Double
     public var centerY: Double
     public var radius: Double
+
+    /// The pixels the dot touches, its anti-aliased edge included, inside
+    /// `clip`; nil when none is.
+    public func pixels(within clip: PixelRect) -> PixelRect? {
+        let x0 = max(clip.x, Int((centerX - radius - 1).rounded(.down)))
+        let x1 = min(clip.x + clip.width - 1, Int((centerX + radius + 1).rounded(.up)))
+        let y0 = max(clip.y, Int((centerY - radius - 1).rounded(.down)))
+        let y1 = min(clip.y + clip.height - 1, Int((centerY + radius + 1).rounded(.up)))
+        guard x0 <= x1, y0 <= y1 else { return nil }
+        return PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+    }
+
+    /// How much of output pixel (`x`, `y`) the dot covers, 0...1, by the
+    /// pixel centre's distance to its edge.
+    public func coverage(x: Int, y: Int) -> Double {
+        let dx = Double(x) + 0.5 - centerX, dy = Double(y) + 0.5 - centerY
+        return min(max(radius + 0.5 - (dx * dx + dy * dy).squareRoot(), 0), 1)
+    }
 }
 
 /// Geometry and drawing of the page indicator.
@@ -87,18 +105,13 @@ public enum PageIndicator {
     public static func draw(_ state: IndicatorState, style: IndicatorStyle, into canvas: PixelCanvas) {
         for (index, dot) in dots(count: state.count, style: style, output: canvas.size).enumerated() {
             let color = color(ofDot: index, state: state, style: style)
-            guard color.alpha > 0 else { continue }
-            let x0 = max(0, Int((dot.centerX - dot.radius - 1).rounded(.down)))
-            let x1 = min(canvas.size.width - 1, Int((dot.centerX + dot.radius + 1).rounded(.up)))
-            let y0 = max(0, Int((dot.centerY - dot.radius - 1).rounded(.down)))
-            let y1 = min(canvas.size.height - 1, Int((dot.centerY + dot.radius + 1).rounded(.up)))
-            guard x0 <= x1, y0 <= y1 else { continue }
-            for y in y0...y1 {
+            guard color.alpha > 0,
+                  let rect = dot.pixels(within: PixelRect(x: 0, y: 0, width: canvas.size.width, height: canvas.size.height))
+            else { continue }
+            for y in rect.y..<rect.maxY {
                 let row = canvas.row(y)
-                let dy = Double(y) + 0.5 - dot.centerY
-                for x in x0...x1 {
-                    let dx = Double(x) + 0.5 - dot.centerX
-                    let coverage = min(max(dot.radius + 0.5 - (dx * dx + dy * dy).squareRoot(), 0), 1)
+                for x in rect.x..<rect.maxX {
+                    let coverage = dot.coverage(x: x, y: y)
                     guard coverage > 0 else { continue }
                     let alpha = UInt32((coverage * Double(color.alpha) / 255 * 256).rounded())
                     row[x] = PixelBlend.blend(color.xrgb, over: row[x], alpha256: alpha)

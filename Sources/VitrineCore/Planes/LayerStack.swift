@@ -83,15 +83,17 @@ public struct LayerStack: Hashable, Sendable {
     /// or nil when no dot is drawn.
     public static func indicatorBounds(_ state: IndicatorState, style: IndicatorStyle, output: PixelSize) -> PixelRect? {
         var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        let whole = PixelRect(x: 0, y: 0, width: output.width, height: output.height)
         for (index, dot) in PageIndicator.dots(count: state.count, style: style, output: output).enumerated() {
-            guard PageIndicator.color(ofDot: index, state: state, style: style).alpha > 0 else { continue }
-            minX = min(minX, max(0, Int((dot.centerX - dot.radius - 1).rounded(.down))))
-            maxX = max(maxX, min(output.width - 1, Int((dot.centerX + dot.radius + 1).rounded(.up))))
-            minY = min(minY, max(0, Int((dot.centerY - dot.radius - 1).rounded(.down))))
-            maxY = max(maxY, min(output.height - 1, Int((dot.centerY + dot.radius + 1).rounded(.up))))
+            guard PageIndicator.color(ofDot: index, state: state, style: style).alpha > 0,
+                  let rect = dot.pixels(within: whole) else { continue }
+            minX = min(minX, rect.x)
+            maxX = max(maxX, rect.maxX)
+            minY = min(minY, rect.y)
+            maxY = max(maxY, rect.maxY)
         }
-        guard minX <= maxX, minY <= maxY else { return nil }
-        return PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+        guard minX < maxX, minY < maxY else { return nil }
+        return PixelRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     /// The scene that draws layers `range` of this stack (the bottom ones

@@ -138,7 +138,6 @@ public final class KioskAssembly {
             Task { await api.channel?.run() },
             Task { await plays?.run() },
             startupDoctor(),
-            watchBoardHealth(),
         ]
         if let uploader = plays?.uploader { logger.info("uploading plays to \(uploader.url)") }
         if let channel = api.channel { logger.info("following the channel \(channel.settings.url)") }
@@ -173,11 +172,17 @@ public final class KioskAssembly {
     /// can be had without SSH; what it finds wrong (under-voltage, a file
     /// system gone read-only, too little CMA) is logged as warnings too. Its
     /// checks only read (no DRM master, no probe of a leased connector's CRTC).
+    ///
+    /// Then the board's power and storage, read again every minute
+    /// (`BoardHealthWatch`) for the status and `/metrics`, the report's own
+    /// sections being the first reading: a subject whose status changes is
+    /// logged, a worse one as a warning.
     private func startupDoctor() -> Task<Void, Never> {
-        let directory = store.directory, touch = store.current.configuration.touch, logger = logger
+        let directory = store.directory, touch = store.current.configuration.touch, logger = logger, board = api.board
         return Task.detached(priority: .background) {
+            let now = WallClock.now()
             let report = Doctor.report(Doctor.standardChecks(stateDirectory: directory, touch: touch), version: VitrineVersion.current,
-                                       now: WallClock.now())
+                                       now: now)
             for section in report.sections where section.worstStatus >= .warning {
                 for finding in section.findings { logger.warning("doctor: \(finding)") }
             }
@@ -187,21 +192,13 @@ public final class KioskAssembly {
             } catch {
                 logger.warning("doctor: the report cannot be saved: \(error)")
             }
-        }
-    }
-
-    /// The board's power and storage, read every minute (`BoardHealthWatch`)
-    /// off the display thread, for the status and `/metrics`. A subject whose
-    /// status changes is logged, a worse one as a warning; the first reading
-    /// is not, since the doctor at start has just said the same.
-    private func watchBoardHealth() -> Task<Void, Never> {
-        let board = api.board, logger = logger
-        return Task.detached(priority: .background) {
             guard let board else { return }
-            var first = true
+            // What the doctor just logged is not logged again.
+            board.record(report, at: now)
             while !Task.isCancelled {
-                let changes = board.check(at: WallClock.now())
-                for change in changes where !first {
+                try? await Task.sleep(for: BoardHealthWatch.interval)
+                guard !Task.isCancelled else { return }
+                for change in board.check(at: WallClock.now()) {
                     let subject = change.subject
                     if change.isWorse {
                         logger.warning("board health: \(subject.id) is now \(subject.status.rawValue): \(subject.findings.joined(separator: " "))")
@@ -209,8 +206,6 @@ public final class KioskAssembly {
                         logger.notice("board health: \(subject.id) is now \(subject.status.rawValue) (was \(change.previous?.rawValue ?? "unread")): \(subject.summary)")
                     }
                 }
-                first = false
-                try? await Task.sleep(for: BoardHealthWatch.interval)
             }
         }
     }

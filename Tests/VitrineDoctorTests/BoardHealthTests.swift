@@ -61,6 +61,19 @@ struct BoardHealthTests {
         #expect(watch.current?.subjects.last?.findings.first?.contains("5 errors") == true)
     }
 
+    @Test func theDoctorsReportAtStartIsTheFirstReading() throws {
+        let tree = try Tree([Self.firmware: "0x50000\n", "/proc/self/mountinfo": Self.mountinfo,
+                             "/sys/fs/ext4/mmcblk0p2/errors_count": "0\n"])
+        let watch = BoardHealthWatch(stateDirectory: "/", system: tree.system)
+        let report = Doctor.report(Doctor.standardChecks(stateDirectory: "/"), on: tree.system, version: "test", now: Self.at(0))
+        // The warning the doctor found (and logged) is the reading's; its other sections are left out.
+        #expect(watch.record(report, at: Self.at(0)).map(\.subject.id) == ["power"])
+        #expect(watch.current?.subjects.map(\.id) == ["power", "storage"])
+        #expect(watch.current?.status == .warning)
+        // A minute later the same files: nothing changed, nothing to log.
+        #expect(watch.check(at: Self.at(60)).isEmpty)
+    }
+
     @Test func theFirstReadingReportsOnlyWhatIsWrong() {
         let reading = BoardHealth(subjects: [
             .init(id: "power", status: .unavailable, summary: "no reporting", findings: []),

@@ -11,16 +11,20 @@ public final class BoardHealthWatch: Sendable {
     public static let interval: Duration = .seconds(60)
 
     private let checks: [any DoctorCheck]
+    /// The doctor sections its checks make (`power`, `storage`).
+    private let subjects: Set<String>
     private let system: DoctorSystem
     private let last = Mutex<BoardHealth?>(nil)
 
     /// Watches power (`PowerCheck`) and the storage under `/` and `stateDirectory` (`StorageCheck`).
     public convenience init(stateDirectory: String, system: DoctorSystem = DoctorSystem()) {
-        self.init(checks: [PowerCheck(), StorageCheck(stateDirectory: stateDirectory)], system: system)
+        self.init(checks: [PowerCheck(), StorageCheck(stateDirectory: stateDirectory)], subjects: ["power", "storage"],
+                  system: system)
     }
 
-    init(checks: [any DoctorCheck], system: DoctorSystem) {
+    init(checks: [any DoctorCheck], subjects: Set<String>, system: DoctorSystem) {
         self.checks = checks
+        self.subjects = subjects
         self.system = system
     }
 
@@ -30,8 +34,19 @@ public final class BoardHealthWatch: Sendable {
     /// Reads now (wall time `now`, passed in), keeps the reading, and returns what changed since the last.
     @discardableResult
     public func check(at now: WallInstant) -> [BoardHealth.Change] {
-        let reading = BoardHealth(sections: checks.map { $0.run(on: system) }, checkedAt: now)
-        return last.withLock { previous in
+        keep(BoardHealth(sections: checks.map { $0.run(on: system) }, checkedAt: now))
+    }
+
+    /// Takes the watched subjects of a report made at `now` (the doctor's at
+    /// start, which reads the same files) as a reading, so that they are not
+    /// read twice; returns what changed since the last.
+    @discardableResult
+    public func record(_ report: DoctorReport, at now: WallInstant) -> [BoardHealth.Change] {
+        keep(BoardHealth(sections: report.sections.filter { subjects.contains($0.id) }, checkedAt: now))
+    }
+
+    private func keep(_ reading: BoardHealth) -> [BoardHealth.Change] {
+        last.withLock { previous in
             defer { previous = reading }
             return reading.changes(since: previous)
         }

@@ -55,12 +55,11 @@ public struct DisplaysCheck: DoctorCheck {
                 // Each connected output at its preferred mode, with the planes its CRTC would get:
                 // with several screens, each one's share of the overlays (`PlaneShare`, as the
                 // kiosk's leases divide them), else every plane that can feed its CRTC.
-                let connected = outputs.outputs.filter { $0.connector.status == .connected }
-                let crtcs = connected.compactMap { $0.crtcIndex(crtcCount: outputs.crtcIDs.count) }
-                let share = connected.count > 1 ? try? PlaneShare.decide(planes: planes.map(\.plane), crtcs: crtcs) : nil
-                for output in connected {
-                    guard let mode = output.connector.modes.first(where: \.isPreferred) ?? output.connector.modes.first,
-                          let crtc = output.crtcIndex(crtcCount: outputs.crtcIDs.count) else { continue }
+                let routed = outputs.outputs.filter { $0.connector.status == .connected }
+                    .compactMap { output in output.crtcIndex(crtcCount: outputs.crtcIDs.count).map { (output, crtc: $0) } }
+                let share = routed.count > 1 ? try? PlaneShare.decide(planes: planes.map(\.plane), crtcs: routed.map(\.crtc)) : nil
+                for (output, crtc) in routed {
+                    guard let mode = output.connector.modes.first(where: \.isPreferred) ?? output.connector.modes.first else { continue }
                     let usable = share?.shares[crtc].map { Set($0.planeIDs) }
                     var section = TransitionPaths.section(
                         planes: planes.filter { usable?.contains($0.plane.id) ?? $0.plane.canFeed(crtc: crtc) }.map(\.displayPlane),

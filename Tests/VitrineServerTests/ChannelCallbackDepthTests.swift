@@ -7,21 +7,29 @@ import VitrineCore
 @testable import VitrineState
 @testable import VitrineURLImages
 
-/// How far below the top of the calling thread's stack this call runs, in bytes:
-/// the end of the mapping in /proc/self/maps that holds a local variable (Glibc's
-/// module has no `pthread_getattr_np`). A call through the same code from the same
-/// kind of thread runs at the same depth; one through a chain of thunks that grows
-/// runs deeper each time.
-func stackDepthHere() -> Int {
-    var local = 0
-    let address = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
-    guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return 0 }
-    for line in maps.split(separator: "\n") {
-        let range = line.prefix { $0 != " " }.split(separator: "-")
-        guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16) else { continue }
-        if start <= address && address < end { return Int(end - address) }
+/// Where a call runs: the calling thread and the address of a local in the caller's
+/// frame. On one thread, the same call through the same code is made at the same
+/// address, and a call through a chain of thunks that grows is made lower each time.
+/// (No file is read: an earlier version read /proc/self/maps, which fails while
+/// another suite holds every descriptor, and whose stack mappings can merge.)
+struct CallSite: Sendable {
+    let thread: UInt
+    let address: UInt
+
+    @inline(never)
+    static func here() -> CallSite {
+        var local = 0
+        let address = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+        return CallSite(thread: UInt(pthread_self()), address: address)
     }
-    return 0
+
+    /// Each call's depth below the shallowest call made on its own thread, in bytes,
+    /// in the order the calls came.
+    static func depths(of sites: [CallSite]) -> [Int] {
+        var shallowest: [UInt: UInt] = [:]
+        for site in sites { shallowest[site.thread] = max(shallowest[site.thread] ?? 0, site.address) }
+        return sites.map { Int(bitPattern: shallowest[$0.thread]! &- $0.address) }
+    }
 }
 
 /// Issue 39, part 6: on a kiosk following a channel, each version applied left two
@@ -63,10 +71,10 @@ struct ChannelCallbackDepthTests {
     @Test func aFollowerCallsItsHandlersAtOneDepthVersionAfterVersion() async throws {
         let fixture = try await ChannelFixture()
         let (follower, _) = try fixture.follower()
-        let applyDepths = Mutex<[Int]>([])
-        let uploadDepths = Mutex<[Int]>([])
-        follower.onApply { _ in let depth = stackDepthHere(); applyDepths.withLock { $0.append(depth) } }
-        follower.onPlaysUpload { _ in let depth = stackDepthHere(); uploadDepths.withLock { $0.append(depth) } }
+        let applySites = Mutex<[CallSite]>([])
+        let uploadSites = Mutex<[CallSite]>([])
+        follower.onApply { _ in let site = CallSite.here(); applySites.withLock { $0.append(site) } }
+        follower.onPlaysUpload { _ in let site = CallSite.here(); uploadSites.withLock { $0.append(site) } }
         let versions = 120
         for version in 1...versions {
             // Two playlists in turn: each version changes what the kiosk shows, so each is handed over.
@@ -74,11 +82,13 @@ struct ChannelCallbackDepthTests {
             await follower.poll()
             #expect(follower.snapshot.applied?.version == UInt64(version))
         }
-        for (name, depths) in [("onApply", applyDepths.withLock { $0 }), ("onPlaysUpload", uploadDepths.withLock { $0 })] {
+        for (name, sites) in [("onApply", applySites.withLock { $0 }), ("onPlaysUpload", uploadSites.withLock { $0 })] {
+            let depths = CallSite.depths(of: sites)
             #expect(depths.count == versions, "\(name) was called \(depths.count) times for \(versions) versions")
             guard depths.count == versions else { continue }
-            // The calls may come from different threads, and so from a few different depths,
-            // but the deepest of the last 20 is no deeper than the deepest of the first 20.
+            // The calls may come from different threads and a few different paths, so from a
+            // few different depths on each thread, but the deepest of the last 20 is no
+            // deeper than the deepest of the first 20.
             // With two thunks more per version, it was tens of KiB deeper by the 120th.
             let first = depths.prefix(20).max()!, last = depths.suffix(20).max()!
             #expect(last <= first + 1024, "\(name) runs \(last - first) bytes deeper after \(versions) versions")

@@ -21,6 +21,10 @@ public enum ConfigDocument {
             "rotation": JSONValue(c.output.rotation), "width": JSONValue(c.output.width), "height": JSONValue(c.output.height),
             "preview": .string(c.output.preview),
         ]
+        // Written only when set otherwise than the default: keys that came after a configuration's
+        // bytes were first stored must not change its version (SlideBytesPinTests).
+        if c.output.planes != OutputConfiguration().planes { output["planes"] = .string(c.output.planes.rawValue) }
+        if c.output.planeMemoryMiB != OutputConfiguration().planeMemoryMiB { output["planeMemory"] = JSONValue(c.output.planeMemoryMiB) }
         if let card = c.output.card { output["card"] = .string(card) }
         if let connector = c.output.connector { output["connector"] = .string(connector) }
         if let mode = c.output.mode { output["mode"] = .string(mode.description) }

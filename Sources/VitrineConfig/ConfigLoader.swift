@@ -191,6 +191,8 @@ public enum ConfigLoader {
             c.output.connector = o.read("connector") { $0.string($1, at: $2) } ?? c.output.connector
             c.output.mode = o.read("mode") { $0.displayMode($1, at: $2) } ?? c.output.mode
             c.output.modesetting = o.read("modesetting") { $0.choice($1, at: $2, as: ModesettingInterface.self) } ?? c.output.modesetting
+            c.output.planes = o.read("planes") { $0.choice($1, at: $2, as: PlanePlanner.Mode.self) } ?? c.output.planes
+            c.output.planeMemoryMiB = o.read("planeMemory") { $0.integer($1, at: $2, in: 16...4096) } ?? c.output.planeMemoryMiB
             c.output.rotation = o.read("rotation") { $0.rotation($1, at: $2)?.rawValue } ?? c.output.rotation
             c.output.width = o.read("width") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.width
             c.output.height = o.read("height") { $0.integer($1, at: $2, in: 16...16384) } ?? c.output.height

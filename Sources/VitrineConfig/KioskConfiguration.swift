@@ -210,6 +210,13 @@ public struct OutputConfiguration: Hashable, Sendable {
     /// The mode; nil uses the display's preferred mode.
     public var mode: DisplayModeSpec?
     public var modesetting: ModesettingInterface = .auto
+    /// Whether frames may go on the display's overlay planes (`auto`, where the
+    /// output has overlays and atomic modesetting) or are always composed on the
+    /// CPU (`cpu`, for a board whose planes misbehave).
+    public var planes: PlanePlanner.Mode = .auto
+    /// The most memory the slides' scan-out buffers take, in MiB: on a Raspberry
+    /// Pi they come from CMA, which other users share.
+    public var planeMemoryMiB = 96
     /// How far the panel is turned: the picture (and touch) turn clockwise by this many degrees.
     public var rotation = 0
     /// The output size when headless (a DRM display uses its mode's size).

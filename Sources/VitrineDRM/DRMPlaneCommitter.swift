@@ -97,6 +97,22 @@ public final class DRMPlaneCommitter {
         }
     }
 
+    /// Queues `settings` for the next vblank without waiting
+    /// (`DRM_MODE_ATOMIC_NONBLOCK`), asking for a flip-complete event on the
+    /// card's descriptor (`DRM_MODE_PAGE_FLIP_EVENT`), which `DRMScanout`
+    /// reads. False when no plane's setting changed: nothing was committed, and
+    /// no event will come (a request naming no plane names no CRTC, and the
+    /// kernel sends events only for the CRTCs a request touches).
+    public func flip(_ settings: [DRMPlaneSetting]) throws(DRMError) -> Bool {
+        let changed = changed(settings)
+        guard !changed.isEmpty else { return false }
+        try restoreIfPending()
+        try commit(try properties(of: changed), flags: UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK),
+                   what: "atomic flip of \(changed.count) planes")
+        remember(settings)
+        return true
+    }
+
     /// Makes the next commit send every plane's setting, not only those that
     /// changed: after anything else may have set the planes (another master
     /// before this one, a VT switch).

@@ -34,6 +34,10 @@ public final class DRMScanout {
     private var buffers: [DRMFramebuffer]
     private var front = 0
     private var state: ScanoutState = .awaitingFirstFrame(.lit)
+    /// Whether the pending flip shows the back buffer, so that its completion
+    /// swaps the buffers: false for a frame on planes that drew nothing into it
+    /// (the primary plane shows a slide's own buffer, or the still background).
+    private var flipShowsBack = true
     private let saved: SavedCRTC?
 
     /// Picks the connector (by name, or the first connected), the mode
@@ -140,8 +144,37 @@ public final class DRMScanout {
         case .scanningOut(let panel):
             guard panel.isLit else { throw notShowing }
             try interface.flip(framebuffer: buffers[back].framebufferID)
+            flipShowsBack = true
             state = .flipPending
         }
+    }
+
+    // MARK: Planes
+
+    public var crtcID: UInt32 { routing.crtcID }
+    /// The CRTC's index among the card's (a lease's own) CRTCs: what a plane's `possible_crtcs` mask names.
+    public var crtcIndex: Int { routing.crtcIndex }
+    /// The back buffer's framebuffer ID: what the primary plane takes for a frame composed into `backCanvas()`.
+    public var backFramebufferID: UInt32? { buffers.count == 2 ? buffers[1 - front].framebufferID : nil }
+
+    /// Whether a frame may go on the planes now: the mode is set (the first
+    /// frame goes by `present()`, a modeset), no flip is pending, and the
+    /// display is there and lit.
+    public var acceptsPlaneFrame: Bool {
+        if case .scanningOut(let panel) = state { panel.isLit } else { false }
+    }
+
+    /// Shows a frame whose planes `commit` queues (`DRMPlaneCommitter.flip`),
+    /// with the flip's completion read as `present()`'s is. `composedIntoBack`:
+    /// the primary plane shows the back buffer, drawn for this frame, so the
+    /// buffers swap at the flip. `commit` returns false when nothing changed on
+    /// the planes: no flip is pending then. Call it only when `acceptsPlaneFrame`.
+    public func presentPlanes(composedIntoBack: Bool, commit: () throws(DRMError) -> Bool) throws(DRMError) -> Bool {
+        guard acceptsPlaneFrame else { throw notShowing }
+        guard try commit() else { return false }
+        flipShowsBack = composedIntoBack
+        state = .flipPending
+        return true
     }
 
     private var notShowing: DRMError {
@@ -162,7 +195,7 @@ public final class DRMScanout {
         let completions = DRMEventParser.flipCompletions(in: Array(buffer.prefix(count)))
         if !completions.isEmpty, state == .flipPending {
             state = .scanningOut(.lit)
-            front = 1 - front
+            if flipShowsBack { front = 1 - front }
         }
         return completions
     }
@@ -339,182 +372,5 @@ public final class DRMScanout {
         state = .givenBack
         saved?.restore()
         buffers.removeAll()
-    }
-
-    // MARK: Choosing
-
-    static func choose(connectorNamed name: String?, from connectors: [DRMConnector], card: String) throws(DRMError) -> DRMConnector {
-        if let name {
-            guard let named = connectors.first(where: { $0.name == name }) else {
-                throw .connectorNotFound(card: card, requested: name, available: connectors.map(\.name))
-            }
-            guard named.status != .disconnected else {
-                throw .noConnectedConnector(card: card, connectors: connectors.map(\.description))
-            }
-            return named
-        }
-        guard let connected = connectors.first(where: isDefaultCandidate) else {
-            throw .noConnectedConnector(card: card, connectors: connectors.map(\.description))
-        }
-        return connected
-    }
-
-    /// How many modes `firstAccepted` asks the driver about before it gives up.
-    static let maximumModesTried = 8
-
-    /// The modes to offer the driver, best first: the requested one (or the
-    /// preferred one). With no request, the connector's other modes follow,
-    /// largest and fastest first, for a driver that refuses the best (an HDMI
-    /// port's clock limit, a panel's EDID promising more than the link carries).
-    /// An explicit request is honoured or refused, never swapped for another size.
-    static func candidates(mode request: DRMModeRequest?, for connector: DRMConnector) throws(DRMError) -> [DRMMode] {
-        let first = try choose(mode: request, for: connector)
-        guard request == nil else { return [first] }
-        var others: [DRMMode] = []
-        for mode in connector.modes.sorted(by: { ($0.width * $0.height, $0.refreshMillihertz) > ($1.width * $1.height, $1.refreshMillihertz) })
-        where !mode.hasSameTimings(as: first) && !others.contains(where: { $0.hasSameTimings(as: mode) }) {
-            others.append(mode)
-        }
-        return [first] + others
-    }
-
-    /// The first of `candidates` the driver accepts on this output, with two
-    /// buffers of its size (`reusing` the ones given, when they have it). The
-    /// atomic interface asks with a test commit (`DRM_MODE_ATOMIC_TEST_ONLY`),
-    /// so a refused mode gives way to the next rather than to a black screen;
-    /// the legacy one cannot ask, so its first candidate is taken and the
-    /// modeset reports a refusal. Another process holding the display is not a
-    /// refusal of the mode: that error ends the search. At most
-    /// `maximumModesTried` are asked: each needs buffers of its size (a 5K
-    /// mode's are 88 MB), and a driver that refuses that many refuses them all.
-    static func firstAccepted(_ candidates: [DRMMode], on connector: DRMConnector, interface: ModesetInterface,
-                              card: DRMCard, reusing existing: [DRMFramebuffer] = []) throws(DRMError) -> (DRMMode, [DRMFramebuffer]) {
-        var refusals: [String] = []
-        var buffers = existing
-        for mode in candidates.prefix(maximumModesTried) {
-            if buffers.count != 2 || buffers[0].size != mode.size {
-                buffers = [try DRMFramebuffer(card: card, size: mode.size), try DRMFramebuffer(card: card, size: mode.size)]
-            }
-            guard interface.canTest else { return (mode, buffers) }
-            do {
-                try interface.test(framebuffer: buffers[0].framebufferID, mode: mode)
-                return (mode, buffers)
-            } catch .masterHeld(let path) {
-                throw .masterHeld(path: path)
-            } catch {
-                refusals.append("\(mode): \(error)")
-            }
-        }
-        throw .modeRefused(connector: connector.name, refusals: refusals)
-    }
-
-    static func choose(mode request: DRMModeRequest?, for connector: DRMConnector) throws(DRMError) -> DRMMode {
-        let available = connector.modes.map { $0.description + ($0.isPreferred ? " (preferred)" : "") }
-        guard let request else {
-            guard let preferred = connector.modes.preferred else {
-                throw .modeUnavailable(connector: connector.name, requested: "any", available: available)
-            }
-            return preferred
-        }
-        guard let match = request.match(in: connector.modes) else {
-            throw .modeUnavailable(connector: connector.name, requested: request.description, available: available)
-        }
-        return match
-    }
-
-    /// The CRTC for `connector`: `preferred` when its encoders can drive it,
-    /// else the one its encoder drives now, else the first its encoders can
-    /// drive (`routeIndex`).
-    static func route(_ connector: DRMConnector, card: DRMCard, preferring preferred: Int? = nil) throws(DRMError) -> OutputRouting {
-        try card.withResources { (resources) throws(DRMError) -> OutputRouting in
-            let crtcs = (0..<Int(resources.count_crtcs)).map { resources.crtcs[$0] }
-            if let preferred, (0..<min(crtcs.count, 32)).contains(preferred),
-               connector.encoderIDs.contains(where: { (card.encoder($0)?.possibleCRTCs ?? 0) & (1 << UInt32(preferred)) != 0 }) {
-                return OutputRouting(connectorID: connector.id, crtcID: crtcs[preferred], crtcIndex: preferred)
-            }
-            let current = card.currentCRTC(of: connector, among: crtcs)
-            // The encoders are asked only when the connector is on no CRTC, as they always were.
-            let masks = current != nil ? [] : connector.encoderIDs.map { card.encoder($0)?.possibleCRTCs ?? 0 }
-            guard let index = routeIndex(current: current, encoderMasks: masks, crtcCount: crtcs.count) else {
-                throw .unsupported(card: card.path, reason: "no CRTC can drive \(connector.name)")
-            }
-            return OutputRouting(connectorID: connector.id, crtcID: crtcs[index], crtcIndex: index)
-        }
-    }
-
-    /// The CRTC index the one output takes, as it always has: the one it is on
-    /// now, else, encoder by encoder in the connector's order, the lowest its
-    /// encoder can drive. (`CRTCAssignment` gives the same for a connector alone
-    /// on a card, except where a later encoder can drive a lower CRTC than the first.)
-    static func routeIndex(current: Int?, encoderMasks: [UInt32], crtcCount: Int) -> Int? {
-        if let current, (0..<crtcCount).contains(current) { return current }
-        for mask in encoderMasks {
-            if let index = (0..<min(crtcCount, 32)).first(where: { mask & (1 << UInt32($0)) != 0 }) { return index }
-        }
-        return nil
-    }
-
-    /// Whether `choose(connectorNamed: nil, …)` may take this connector: the
-    /// first connected one that offers modes is the kiosk's one output.
-    static func isDefaultCandidate(_ connector: DRMConnector) -> Bool {
-        connector.status == .connected && !connector.modes.isEmpty
-    }
-}
-
-/// The CRTC's configuration before Vitrine took it (`drmModeGetCrtc`), put back
-/// with `drmModeSetCrtc` at exit: usually the text console's framebuffer.
-struct SavedCRTC {
-    let card: DRMCard
-    let crtcID: UInt32
-    let connectorID: UInt32
-    let framebufferID: UInt32
-    let x: UInt32, y: UInt32
-    let mode: drmModeModeInfo?
-
-    init?(card: DRMCard, crtcID: UInt32, connectorID: UInt32) {
-        guard let crtc = drmModeGetCrtc(card.descriptor, crtcID) else { return nil }
-        defer { drmModeFreeCrtc(crtc) }
-        self.card = card
-        self.crtcID = crtcID
-        self.connectorID = connectorID
-        framebufferID = crtc.pointee.buffer_id
-        x = crtc.pointee.x
-        y = crtc.pointee.y
-        mode = crtc.pointee.mode_valid != 0 ? crtc.pointee.mode : nil
-    }
-
-    func restore() {
-        var connector = connectorID
-        if var mode, framebufferID != 0 {
-            drmModeSetCrtc(card.descriptor, crtcID, framebufferID, x, y, &connector, 1, &mode)
-        } else {
-            drmModeSetCrtc(card.descriptor, crtcID, 0, 0, 0, nil, 0, nil)
-        }
-    }
-}
-
-/// Parses what `read` returns on a DRM fd: `struct drm_event` headers, each
-/// followed by its payload; flip completions are `struct drm_event_vblank`.
-public enum DRMEventParser {
-    static let flipComplete: UInt32 = 0x02  // DRM_EVENT_FLIP_COMPLETE
-
-    public static func flipCompletions(in bytes: [UInt8]) -> [DRMFlipCompletion] {
-        func u32(_ at: Int) -> UInt32 {
-            UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
-        }
-        var completions: [DRMFlipCompletion] = []
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            let type = u32(offset), length = Int(u32(offset + 4))
-            guard length >= 8, offset + length <= bytes.count else { break }
-            // type, length, user_data (8), tv_sec, tv_usec, sequence, crtc_id
-            if type == flipComplete, length >= 32 {
-                let seconds = Int64(u32(offset + 16)), microseconds = Int64(u32(offset + 20))
-                completions.append(DRMFlipCompletion(
-                    timestampNanoseconds: seconds * 1_000_000_000 + microseconds * 1000, sequence: u32(offset + 24)))
-            }
-            offset += length
-        }
-        return completions
     }
 }

@@ -55,21 +55,6 @@ struct PlanesBenchReport: Codable {
     var kinds: [Row]
 }
 
-/// What a driver's test commit judged of a plan: which layers on which
-/// planes, and which are scaled; positions and opacities within a shape are
-/// taken to be judged alike, so a transition tests once, not every frame.
-struct PlanShape: Hashable {
-    var primary: PlanePlan.Primary
-    var placements: [PlanePlan.Placement]
-    var scaled: [Bool]
-
-    init(_ plan: PlanePlan, _ stack: LayerStack) {
-        primary = plan.primary
-        placements = plan.overlays
-        scaled = stack.layers.map(\.isScaled)
-    }
-}
-
 /// The buffers and frames of one `vitrine bench planes` run: two output-sized
 /// slides and a Ken Burns frame a quarter larger, each in memory (what the CPU
 /// path reads) and in a dumb buffer (what a plane scans out), a still black

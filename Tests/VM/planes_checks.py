@@ -17,6 +17,11 @@ side by side, at 1920x1080 and 3840x2160. The checks:
   (planning, drawing the dots) is at most a tenth of the CPU path's composing;
   the whole frame's ratio, commit included, is reported beside it.
 
+Then the kiosk itself runs on VKMS (planes-kiosk.yaml): its frames go on the
+planes (the log's count by path at exit), it pages on time, and its
+screenshot, composed from the plane state as the display blends the planes,
+equals `vitrine render` of the same instant within the same rounding.
+
 VKMS is unloaded afterwards. The figures are kept in WORK/planes-SIZE.json.
 """
 import json
@@ -91,5 +96,50 @@ def planes_checks(guest, results, args, mirror, work):
                           "the dots) is at most a tenth of the CPU path's composing",
                           all((kinds[k]["planesPlanMicroseconds"] + kinds[k]["planesDrawMicroseconds"])
                               <= 0.1 * kinds[k]["cpuComposeMicroseconds"] for k in carried), detail)
+        kiosk_on_planes(guest, results)
     finally:
         guest.run("rmmod vkms", timeout=60)
+
+
+# The largest channel difference between two binary PPMs of one size, in the
+# guest (busybox): `cmp -l` lists each differing byte in octal.
+MAX_DIFFERENCE = r"""cmp -l {a} {b} | awk 'function o(s,  n, i) {{ n = 0; for (i = 1; i <= length(s); i++) n = n * 8 + substr(s, i, 1); return n }}
+{{ d = o($2) - o($3); if (d < 0) d = -d; if (d > m) m = d; c++ }} END {{ print m + 0, c + 0 }}'"""
+
+
+def kiosk_on_planes(guest, results):
+    log, state, pid = "/tmp/planes-kiosk.log", "/tmp/planes-kiosk-state", "/tmp/planes-kiosk.pid"
+    _, card = guest.run("grep -l DRIVER=vkms /sys/class/drm/card*/device/uevent | head -1 | cut -d/ -f5")
+    card = card.strip().splitlines()[-1] if card.strip() else "card1"
+    guest.run(f"sed 's#CARD#/dev/dri/{card}#' /vm/planes-kiosk.yaml > /vm/planes-kiosk-vkms.yaml")
+    guest.run("ip link set lo up")
+    guest.run(f"vitrine run --config /vm/planes-kiosk-vkms.yaml --state-dir {state} --log-level debug > {log} 2>&1 & echo $! > {pid}")
+    guest.wait_for_log(log, "first frame on screen")
+    # Three page changes (at 1.5 s, 3.6 s, 5.7 s), then held at rest.
+    guest.run("sleep 6.5")
+    token = f"--to http://127.0.0.1:8080 --token \"$(cat {state}/api-token)\""
+    guest.run(f"vitrine remote pause {token} > /dev/null 2>&1; sleep 1.5")
+    _, status = guest.run(f"vitrine remote status {token} 2>&1 | grep -o '\"slide\" *: *[0-9]*' | grep -o '[0-9]*$'")
+    _, shot = guest.run(f"vitrine remote screenshot {token} -o /tmp/planes-shot.ppm 2>&1")
+    guest.stop_kiosk(pid)
+    _, paths = guest.run(f"grep -o 'frames by path on the display.s planes: .*' {log}")
+    _, notice = guest.run(f"grep -c 'frames go on the display.s planes' {log}")
+    _, errors = guest.run(f"grep -E ' (error|critical) |cannot present' {log} | head -3")
+    pages = guest.count_in_log(log, "page changed")
+    counts = dict((name, int(n)) for n, name in re.findall(r"(\d+) (planes|mixed|cpu)", paths))
+    results.check("the kiosk on VKMS puts its frames on the planes: slides at rest and sliding, with the dots, "
+                  "and pages on time",
+                  notice.strip().endswith("1") and counts.get("planes", 0) >= 10 and pages >= 3 and not errors.strip(),
+                  f"{paths.strip()}; {pages} page changes; errors: {errors.strip()[:300] or 'none'}")
+    # The slide at rest after the pause: red (slide 0) at 0.5 s, blue (slide 1) at 2.5 s.
+    slide = 1 if status.split()[-1:] == ["1"] else 0
+    at = 2.5 if slide == 1 else 0.5
+    guest.run(f"vitrine render --config /vm/planes-kiosk-vkms.yaml --at {at} --size 1024x768 --out /tmp/planes-ref.ppm > /dev/null 2>&1")
+    _, compared = guest.run(MAX_DIFFERENCE.format(a="/tmp/planes-shot.ppm", b="/tmp/planes-ref.ppm") + " 2>&1")
+    numbers = compared.strip().splitlines()[-1].split() if compared.strip() else []
+    worst = int(numbers[0]) if len(numbers) == 2 and numbers[0].isdigit() else None
+    results.check("the kiosk's screenshot on planes (the plane state composed on the CPU) equals vitrine render "
+                  "of the same slide at rest",
+                  worst is not None and worst <= MAX_WRITEBACK_DIFFERENCE,
+                  f"slide {slide}: max channel difference {worst}, {numbers[1] if len(numbers) == 2 else '?'} bytes differ; "
+                  f"{shot.strip()[-120:]}")

@@ -176,7 +176,7 @@ struct UnknownKeyTests {
         #expect(issues("indicator:\n  colour: \"#FFF\"\n") == [#"indicator.colour: unknown key (did you mean "color"?)"#])
         #expect(issues("touch:\n  resume_delay: 2s\n") == [#"touch.resume_delay: unknown key (did you mean "resumeDelay"?)"#])
         #expect(issues("decode:\n  cache: 5\n") == ["decode.cache: unknown key (known keys: cacheSlides, maxPixels)"])
-        #expect(issues("output:\n  size: 800x600\n") == ["output.size: unknown key (known keys: card, connector, display, height, mode, modesetting, preview, rotation, width)"])
+        #expect(issues("output:\n  size: 800x600\n") == ["output.size: unknown key (known keys: card, connector, display, height, mode, modesetting, planeMemory, planes, preview, rotation, width)"])
         #expect(issues("slides:\n  - path: a.jpg\n  - path: b.jpg\n    duraton: 3s\n")
             == [#"slides[1].duraton: unknown key (did you mean "duration"?)"#])
         #expect(issues("slides:\n  - path: a.jpg\n    image: b.jpg\n")

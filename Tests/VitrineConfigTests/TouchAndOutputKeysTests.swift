@@ -124,6 +124,19 @@ struct TouchAndOutputKeysTests {
         #expect(issues("output: {modesetting: fast}") == ["output.modesetting: must be one of auto, atomic, legacy, found fast"])
     }
 
+    @Test func planesKeysAreReadCheckedAndWrittenOnlyWhenSet() throws {
+        let defaults = try ConfigLoader.parse("slides: [a.jpg]")
+        #expect(defaults.output.planes == .auto && defaults.output.planeMemoryMiB == 96)
+        // Left out of the stored document at their defaults, so that no stored configuration changes version.
+        #expect(ConfigDocument.tree(defaults)["output"]?["planes"] == nil)
+        #expect(ConfigDocument.tree(defaults)["output"]?["planeMemory"] == nil)
+        let set = try ConfigLoader.parse("slides: [a.jpg]\noutput: {planes: cpu, planeMemory: 256}")
+        #expect(set.output.planes == .cpu && set.output.planeMemoryMiB == 256)
+        #expect(try ConfigLoader.parse(String(decoding: ConfigDocument.json(set), as: UTF8.self)) == set)
+        #expect(issues("output: {planes: gpu}") == ["output.planes: must be one of auto, cpu, found gpu"])
+        #expect(issues("output: {planeMemory: 8}") == ["output.planeMemory: must be between 16 and 4096, found 8"])
+    }
+
     @Test func tapActions() throws {
         let configuration = try ConfigLoader.parse("""
             slides:

@@ -35,7 +35,7 @@ package enum DisplaySelection {
                 case .several(let card, let several, let connectors):
                     report(several, logger: logger)
                     let interface = DRMInterfacePreference(rawValue: output.modesetting.rawValue) ?? .auto
-                    let lessor = DRMLessor(card: card, interface: interface, logger: logger)
+                    let lessor = DRMLessor(card: card, interface: interface, planeOptions: output.planeOptions, logger: logger)
                     let groups = try OutputGroupDisplays.open(several, connectors: connectors, on: lessor, logger: logger)
                     return KioskDisplays(groups: groups, keepAlive: [card])
                 case .single(let single, let singlePlan, let planned):
@@ -44,7 +44,7 @@ package enum DisplaySelection {
                 if let plan { report(plan, logger: logger) }
                 // The mode a hotplug asks for again: the driven output's, with a plan.
                 let request: DisplayModeSpec? = if let plan { plan.driven.first?.requestedMode } else { output.mode }
-                let display = DRMDisplay(scanout: scanout, modeRequest: request, logger: logger)
+                let display = DRMDisplay(scanout: scanout, modeRequest: request, planes: output.planeOptions, logger: logger)
                 logger.notice("displaying on \(display.description)")
                 guard let plan else { return KioskDisplays(display) }
                 // The plan tells the touch binding which listed outputs are there, and their sizes.
@@ -144,4 +144,9 @@ struct NoPlannedOutput: Error, CustomStringConvertible {
         }
         return "no output in outputs can be driven on \(card)" + (listed.isEmpty ? "" : ": " + listed.joined(separator: "; "))
     }
+}
+
+extension OutputConfiguration {
+    /// `output.planes` and `output.planeMemory`, as a DRM display takes them.
+    var planeOptions: PlaneOptions { PlaneOptions(mode: planes, memoryBytes: planeMemoryMiB << 20) }
 }

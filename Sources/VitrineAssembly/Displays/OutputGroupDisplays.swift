@@ -86,6 +86,8 @@ package protocol OutputLessor {
 package struct DRMLessor: OutputLessor {
     package let card: DRMCard
     package let interface: DRMInterfacePreference
+    /// What each leased output does with the overlay planes of its share.
+    package var planeOptions: PlaneOptions? = nil
     package let logger: Logger
 
     package var path: String { card.path }
@@ -101,6 +103,6 @@ package struct DRMLessor: OutputLessor {
                              standIn: (output.mode.width, output.mode.height, Int(output.mode.refreshHertz.rounded())), interface: interface)
             : try DRMScanout(card: lease.card, connectorName: output.connector, mode: output.requestedMode, interface: interface)
         if waiting { logger.notice("\(output.connector) is waiting for its display: shown from when a hotplug brings one") }
-        return DRMDisplay(scanout: scanout, modeRequest: output.requestedMode, logger: logger)
+        return DRMDisplay(scanout: scanout, modeRequest: output.requestedMode, planes: planeOptions, logger: logger)
     }
 }

@@ -3431,6 +3431,17 @@ components:
           type: string
           enum: [auto, atomic, legacy]
           default: auto
+        planes:
+          type: string
+          enum: [auto, cpu]
+          default: auto
+          description: '`auto`: frames go on the display''s overlay planes where the output has them (atomic modesetting); `cpu`: every frame is composed on the CPU.'
+        planeMemory:
+          type: integer
+          minimum: 16
+          maximum: 4096
+          default: 96
+          description: The most memory the slides' scan-out buffers take, in MiB (on a Raspberry Pi, from CMA).
         rotation:
           type: integer
           enum: [0, 90, 180, 270]

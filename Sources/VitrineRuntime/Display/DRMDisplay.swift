@@ -7,6 +7,8 @@ import VitrineDRM
 /// connector is unplugged and plugged back or its modes change.
 public final class DRMDisplay: DisplayBackend {
     private let scanout: DRMScanout
+    /// Frames on the overlay planes, where the output has them and `output.planes` allows.
+    private let planes: PlanePresenter?
     private let modeRequest: DRMModeRequest?
     private let uevents: UeventMonitor?
     private let logger: Logger
@@ -19,10 +21,11 @@ public final class DRMDisplay: DisplayBackend {
     public private(set) var lastFlip: DRMFlipCompletion?
     public private(set) var framesPresented = 0
 
-    public init(scanout: DRMScanout, modeRequest: DRMModeRequest?, logger: Logger) {
+    public init(scanout: DRMScanout, modeRequest: DRMModeRequest?, planes options: PlaneOptions? = nil, logger: Logger) {
         self.scanout = scanout
         self.modeRequest = modeRequest
         self.logger = logger
+        planes = options.flatMap { PlanePresenter.make(for: scanout, options: $0, logger: logger) }
         cardDevice = scanout.card.deviceNumber
         do {
             uevents = try UeventMonitor()
@@ -63,7 +66,7 @@ public final class DRMDisplay: DisplayBackend {
         try scanout.setPower(on: on)
         // On again: the kiosk draws the present at once rather than leaving the
         // frame from before the screen went dark.
-        if on { generation += 1 }
+        if on { setAnew() }
         logger.notice("display \(on ? "on" : "off")", metadata: ["connector": "\(scanout.connector.name)", "frames_presented": "\(framesPresented)"])
     }
     public var isShowing: Bool { scanout.isShowing }
@@ -74,11 +77,22 @@ public final class DRMDisplay: DisplayBackend {
     public func present(at now: MonotonicInstant) throws {
         try scanout.present()
         framesPresented += 1
+        // A page flip of the primary plane alone: the planes' state is no longer what the presenter sent.
+        planes?.displaySetAnew(size: scanout.size, refreshHz: scanout.mode.refreshHertz)
+    }
+
+    /// A display that set the CRTC up anew draws again at once (and, with planes, sends every plane's setting).
+    private func setAnew() {
+        generation += 1
+        planes?.displaySetAnew(size: scanout.size, refreshHz: scanout.mode.refreshHertz)
     }
 
     public func handleEvents(on descriptor: Int32) throws {
         if descriptor == scanout.card.descriptor {
-            if let completion = try scanout.handleEvents().last { lastFlip = completion }
+            if let completion = try scanout.handleEvents().last {
+                lastFlip = completion
+                planes?.flipCompleted()
+            }
             if hotplugAfterFlip, !scanout.isFlipPending {
                 hotplugAfterFlip = false
                 followHotplug()
@@ -124,7 +138,7 @@ public final class DRMDisplay: DisplayBackend {
             case .modeSet(let previous, let resized):
                 // A new generation makes the kiosk draw again straight away, and
                 // decode again for a new size.
-                generation += 1
+                setAnew()
                 logger.notice("\(connector) is connected: mode set again", metadata: [
                     "mode": "\(scanout.mode)", "previous": "\(previous)", "resized": "\(resized)",
                     "frames_presented": "\(framesPresented)",
@@ -135,5 +149,33 @@ public final class DRMDisplay: DisplayBackend {
         }
     }
 
-    public func close() { scanout.restore() }
+    public func close() {
+        // Giving the CRTC back sets its primary plane only: overlays would stay over the console.
+        planes?.switchOffOverlays()
+        scanout.restore()
+    }
+}
+
+// MARK: Planes
+
+extension DRMDisplay: LayeredDisplay {
+    public var takesLayers: Bool { planes != nil }
+
+    public func present(_ scene: Scene, compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?,
+                        at now: MonotonicInstant) throws {
+        guard let planes, scanout.acceptsPlaneFrame else {
+            // The first frame sets the mode (a modeset of the primary plane): composed on the CPU.
+            guard let canvas = scanout.backCanvas() else { throw DRMError.unsupported(card: scanout.card.path, reason: "no buffer to draw into") }
+            compositor.compose(scene, into: canvas, picture: pictures)
+            try present(at: now)
+            return
+        }
+        if try planes.present(scene, on: scanout, compositor: compositor, pictures: pictures) { framesPresented += 1 }
+    }
+
+    public func screenshot(compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?) -> PixelImage? {
+        planes?.screenshot(compositor: compositor, pictures: pictures)
+    }
+
+    public var framesByPlanesPath: [String: Int] { planes?.framesByPath ?? [:] }
 }

@@ -76,3 +76,29 @@ extension DisplayBackend {
     public var connectorName: String? { nil }
     public var connectorReference: (card: UInt32, connector: UInt32)? { nil }
 }
+
+/// A display that can put a frame's layers on planes of its own rather than
+/// take a composed canvas (`DRMDisplay` on an output with overlay planes).
+public protocol LayeredDisplay: DisplayBackend {
+    /// Whether frames go through `present(_:compositor:pictures:at:)`; false:
+    /// the output has no overlay planes, or `output.planes` is `cpu`.
+    var takesLayers: Bool { get }
+    /// Presents `scene`, on the planes as the driver accepts, the rest
+    /// composed on the CPU. Call it only when `isReadyForFrame`.
+    func present(_ scene: Scene, compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?, at now: MonotonicInstant) throws
+    /// The frame last presented as the planes show it, composed on the CPU; nil before one.
+    func screenshot(compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?) -> PixelImage?
+    /// Frames presented by path ("planes", "mixed", "cpu").
+    var framesByPlanesPath: [String: Int] { get }
+}
+
+/// What `output.planes` and `output.planeMemory` ask of a DRM output.
+public struct PlaneOptions: Hashable, Sendable {
+    public var mode: PlanePlanner.Mode
+    public var memoryBytes: Int
+
+    public init(mode: PlanePlanner.Mode, memoryBytes: Int) {
+        self.mode = mode
+        self.memoryBytes = memoryBytes
+    }
+}

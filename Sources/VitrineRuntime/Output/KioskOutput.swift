@@ -48,6 +48,13 @@ final class KioskOutput {
     /// The picture must be drawn again even if the scene is the same (a new store, the screen lit again).
     func invalidate() { renderer.invalidate() }
 
+    /// The display's planes, when frames go there: an upright panel only (the
+    /// planes are not asked to turn a frame; vc4 cannot turn by 90°).
+    private var layered: LayeredDisplay? {
+        guard rotation == .up, let layered = display as? LayeredDisplay, layered.takesLayers else { return nil }
+        return layered
+    }
+
     /// A new configuration's dots and colours, drawn from the next frame.
     func use(_ compositor: Compositor) {
         renderer.compositor = compositor
@@ -83,10 +90,15 @@ final class KioskOutput {
         if pacing.isTooSoon(now) { return nil }
         // Not ready means a flip is pending (its completion wakes the loop), or
         // the display is away (a hotplug brings it back).
-        guard display.isReadyForFrame, let canvas = display.acquireCanvas() else { return nil }
-        renderer.render(scene, size: logicalSize, into: canvas) { store.picture(for: $0) }
+        guard display.isReadyForFrame else { return nil }
         do {
-            try display.present(at: now)
+            if let layered {
+                try layered.present(scene, compositor: renderer.compositor, pictures: { store.picture(for: $0) }, at: now)
+            } else {
+                guard let canvas = display.acquireCanvas() else { return nil }
+                renderer.render(scene, size: logicalSize, into: canvas) { store.picture(for: $0) }
+                try display.present(at: now)
+            }
         } catch {
             logger.error("cannot present a frame: \(error)")
             return nil
@@ -127,8 +139,14 @@ final class KioskOutput {
     func screenWentDark() { plays.screenWentDark() }
 
     /// The scene on screen composed again into memory of its own (a screenshot).
+    /// With planes, the frame as they show it (`PlaneStateCompositor`): copying
+    /// the primary plane's buffer would miss the overlays.
     func screenshot(fallback: Scene, store: SlideFrameStore) -> PixelImage {
-        renderer.screenshot(size: logicalSize, fallback: fallback) { store.picture(for: $0) }
+        if let layered, renderer.lastDrawn != nil,
+           let image = layered.screenshot(compositor: renderer.compositor, pictures: { store.picture(for: $0) }) {
+            return image
+        }
+        return renderer.screenshot(size: logicalSize, fallback: fallback) { store.picture(for: $0) }
     }
 
     /// When the loop must wake for the next frame, if it wants one: a redraw
@@ -152,6 +170,10 @@ final class KioskOutput {
         if let summary = pacing.kenBurnsFrameGaps.summary { logger.notice("frame pacing during Ken Burns motion: \(summary)") }
         // The pacing above is of the frames drawn for the group; each screen of
         // a composite flips on its own vblank, and a slower one skips some.
+        if let layered, !layered.framesByPlanesPath.isEmpty {
+            let counts = ["planes", "mixed", "cpu"].map { "\(layered.framesByPlanesPath[$0] ?? 0) \($0)" }
+            logger.notice("frames by path on the display's planes: \(counts.joined(separator: ", "))")
+        }
         if let composite = display as? CompositeDisplay {
             logger.notice("frames per screen: \(composite.memberFrameCounts.map(\.summary).joined(separator: "; "))")
         }

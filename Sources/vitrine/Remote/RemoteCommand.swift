@@ -3,6 +3,7 @@ import FoundationEssentials
 import VitrineConfig
 import VitrineClient
 import VitrineAPI
+import VitrinePNG
 
 /// `vitrine remote status|outputs|next|previous|pause|resume|goto N|screenshot|power [on|off]|override set|clear|show`;
 /// each that addresses the screen takes `--output NAME` for one output group of several.
@@ -67,7 +68,8 @@ struct RemoteCommand: ParsableCommand {
     struct Screenshot: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "screenshot", abstract: "Save the frame on screen as a PNG.")
         // -o stays the file, as before; --output names the screen, as everywhere else.
-        @Option(name: [.customShort("o"), .customLong("file")], help: "Where to save it.")
+        @Option(name: [.customShort("o"), .customLong("file")],
+                help: "Where to save it: PNG, or binary PPM when it ends in .ppm (as `vitrine render` writes, to compare raw pixels).")
         var file = "screenshot.png"
         @OptionGroup var remote: RemoteOptions
         @OptionGroup var output: OutputOption
@@ -76,10 +78,11 @@ struct RemoteCommand: ParsableCommand {
             let client = try remote.client()
             let path = output.path("/api/v1/screenshot")
             let reply = try waitFor { try await client.send(.GET, path) }
-            guard FileManager.default.createFile(atPath: file, contents: Data(reply.body)) else {
+            let bytes = file.hasSuffix(".ppm") ? PPM.encode(try PNGCodec.decode(Array(reply.body))) : Array(reply.body)
+            guard FileManager.default.createFile(atPath: file, contents: Data(bytes)) else {
                 throw ValidationError("cannot write \(file)")
             }
-            print("\(file): \(reply.body.count) bytes")
+            print("\(file): \(bytes.count) bytes")
         }
     }
 }

@@ -260,7 +260,7 @@ let package = Package(
             name: "VitrineRuntimeTests",
             dependencies: [
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
-                "PictureTestSupport", systemPackage,
+                "PictureTestSupport", "ServerTestSupport", systemPackage,
             ],
             exclude: ["Golden", "PNGFixtures", "AnimationFixtures"]),
         .testTarget(

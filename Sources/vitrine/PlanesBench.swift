@@ -20,7 +20,7 @@ struct PlanesBench: ParsableCommand {
     @Option(help: "The first card whose driver has this name, e.g. vkms.") var driver: String?
     @Option(help: "The mode, WIDTHxHEIGHT.") var size = "1920x1080"
     @Option(help: "Timed frames of each kind on each path.") var frames = 10
-    @Option(help: "Compose on the CPU only (the display.planes: cpu setting).") var mode: String = "auto"
+    @Option(help: "Compose on the CPU only (the output.planes: cpu setting).") var mode: String = "auto"
     @Option(help: "Write the figures as JSON here.") var json: String?
 
     func run() throws {

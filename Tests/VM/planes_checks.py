@@ -103,26 +103,51 @@ def planes_checks(guest, results, args, mirror, work):
 
 # The largest channel difference between two binary PPMs of one size, in the
 # guest (busybox): `cmp -l` lists each differing byte in octal.
-MAX_DIFFERENCE = r"""cmp -l {a} {b} | awk 'function o(s,  n, i) {{ n = 0; for (i = 1; i <= length(s); i++) n = n * 8 + substr(s, i, 1); return n }}
-{{ d = o($2) - o($3); if (d < 0) d = -d; if (d > m) m = d; c++ }} END {{ print m + 0, c + 0 }}'"""
+MAX_DIFFERENCE = ("cmp -l {a} {b} | awk 'function o(s,  n, i) {{ n = 0; for (i = 1; i <= length(s); i++) n = n * 8 + substr(s, i, 1); return n }} "
+                  "{{ d = o($2) - o($3); if (d < 0) d = -d; if (d > m) m = d; c++ }} END {{ print m + 0, c + 0 }}'")
 
 
-def kiosk_on_planes(guest, results):
-    log, state, pid = "/tmp/planes-kiosk.log", "/tmp/planes-kiosk-state", "/tmp/planes-kiosk.pid"
-    _, card = guest.run("grep -l DRIVER=vkms /sys/class/drm/card*/device/uevent | head -1 | cut -d/ -f5")
-    card = card.strip().splitlines()[-1] if card.strip() else "card1"
-    guest.run(f"sed 's#CARD#/dev/dri/{card}#' /vm/planes-kiosk.yaml > /vm/planes-kiosk-vkms.yaml")
-    guest.run("ip link set lo up")
-    guest.run(f"vitrine run --config /vm/planes-kiosk-vkms.yaml --state-dir {state} --log-level debug > {log} 2>&1 & echo $! > {pid}")
+def run_kiosk(guest, config, name, screenshot=None):
+    """Runs the kiosk on `config` for three page changes, pauses it, and stops it.
+    Returns its log's path, the main (display) thread's CPU seconds (user and
+    system, from /proc) from the first frame to the third page change's end, the slide at rest after the pause, and the
+    screenshot command's output (with `screenshot`, a PPM path)."""
+    log, state, pid = f"/tmp/{name}.log", f"/tmp/{name}-state", f"/tmp/{name}.pid"
+    guest.run(f"vitrine run --config {config} --state-dir {state} --log-level debug > {log} 2>&1 & echo $! > {pid}")
     guest.wait_for_log(log, "first frame on screen")
+    # utime and stime of the main thread, which runs the (one) output group's display loop, in clock
+    # ticks: read from the first frame to the end of the third page change, so that start-up
+    # (configuration, the doctor's report, the first decode) is not counted.
+    read_ticks = f"cut -d')' -f2 /proc/$(cat {pid})/task/$(cat {pid})/stat | awk '{{print $12 + $13}}'; getconf CLK_TCK 2> /dev/null || echo 100"
+    _, first_ticks = guest.run(read_ticks)
     # Three page changes (at 1.5 s, 3.6 s, 5.7 s), then held at rest.
     guest.run("sleep 6.5")
+    _, ticks = guest.run(read_ticks)
     token = f"--to http://127.0.0.1:8080 --token \"$(cat {state}/api-token)\""
     guest.run(f"vitrine remote pause {token} > /dev/null 2>&1; sleep 1.5")
     _, status = guest.run(f"vitrine remote status {token} 2>&1 | grep -o '\"slide\" *: *[0-9]*' | grep -o '[0-9]*$'")
-    _, shot = guest.run(f"vitrine remote screenshot {token} -o /tmp/planes-shot.ppm 2>&1")
+    shot = ""
+    if screenshot:
+        _, shot = guest.run(f"vitrine remote screenshot {token} -o {screenshot} 2>&1")
     guest.stop_kiosk(pid)
+    before = [int(n) for n in re.findall(r"^\s*(\d+)\s*$", first_ticks, re.M)]
+    after = [int(n) for n in re.findall(r"^\s*(\d+)\s*$", ticks, re.M)]
+    seconds = (after[-2] - before[-2]) / after[-1] if len(before) >= 2 and len(after) >= 2 and after[-1] else None
+    slide = 1 if status.split()[-1:] == ["1"] else 0
+    return log, seconds, slide, shot
+
+
+def kiosk_on_planes(guest, results):
+    _, card = guest.run("grep -l DRIVER=vkms /sys/class/drm/card*/device/uevent | head -1 | cut -d/ -f5")
+    card = card.strip().splitlines()[-1] if card.strip() else "card1"
+    config, cpu_config = "/vm/planes-kiosk-vkms.yaml", "/vm/planes-kiosk-vkms-cpu.yaml"
+    guest.run(f"sed 's#CARD#/dev/dri/{card}#' /vm/planes-kiosk.yaml > {config}")
+    guest.run(f"sed 's#CARD#/dev/dri/{card}#; s#mode: 1024x768#mode: 1024x768, planes: cpu#' /vm/planes-kiosk.yaml > {cpu_config}")
+    guest.run("ip link set lo up")
+    log, planes_seconds, slide, shot = run_kiosk(guest, config, "planes-kiosk", screenshot="/tmp/planes-shot.ppm")
     _, paths = guest.run(f"grep -o 'frames by path on the display.s planes: .*' {log}")
+    # The shell reports the kiosk's end ("[1]+ Done ...") before the next command's output.
+    paths = "\n".join(line for line in paths.splitlines() if "frames by path" in line)
     _, notice = guest.run(f"grep -c 'frames go on the display.s planes' {log}")
     _, errors = guest.run(f"grep -E ' (error|critical) |cannot present' {log} | head -3")
     pages = guest.count_in_log(log, "page changed")
@@ -132,9 +157,8 @@ def kiosk_on_planes(guest, results):
                   notice.strip().endswith("1") and counts.get("planes", 0) >= 10 and pages >= 3 and not errors.strip(),
                   f"{paths.strip()}; {pages} page changes; errors: {errors.strip()[:300] or 'none'}")
     # The slide at rest after the pause: red (slide 0) at 0.5 s, blue (slide 1) at 2.5 s.
-    slide = 1 if status.split()[-1:] == ["1"] else 0
     at = 2.5 if slide == 1 else 0.5
-    guest.run(f"vitrine render --config /vm/planes-kiosk-vkms.yaml --at {at} --size 1024x768 --out /tmp/planes-ref.ppm > /dev/null 2>&1")
+    guest.run(f"vitrine render --config {config} --at {at} --size 1024x768 --out /tmp/planes-ref.ppm > /dev/null 2>&1")
     _, compared = guest.run(MAX_DIFFERENCE.format(a="/tmp/planes-shot.ppm", b="/tmp/planes-ref.ppm") + " 2>&1")
     numbers = compared.strip().splitlines()[-1].split() if compared.strip() else []
     worst = int(numbers[0]) if len(numbers) == 2 and numbers[0].isdigit() else None
@@ -143,3 +167,13 @@ def kiosk_on_planes(guest, results):
                   worst is not None and worst <= MAX_WRITEBACK_DIFFERENCE,
                   f"slide {slide}: max channel difference {worst}, {numbers[1] if len(numbers) == 2 else '?'} bytes differ; "
                   f"{shot.strip()[-120:]}")
+    # The same run with output.planes: cpu, side by side: every frame composed, as before.
+    cpu_log, cpu_seconds, _, _ = run_kiosk(guest, cpu_config, "planes-kiosk-cpu")
+    _, forced = guest.run(f"grep -c 'composed on the CPU (output.planes: cpu)' {cpu_log}")
+    cpu_pages = guest.count_in_log(cpu_log, "page changed")
+    results.check("with output.planes: cpu the kiosk composes every frame on the CPU; on the planes its display "
+                  "thread spends less CPU over the same run",
+                  forced.strip().endswith("1") and cpu_pages >= 3 and planes_seconds is not None and cpu_seconds is not None
+                  and planes_seconds < cpu_seconds,
+                  f"display thread CPU from the first frame through three slide transitions with the dots (1024x768): planes "
+                  f"{planes_seconds} s, CPU path {cpu_seconds} s; {cpu_pages} page changes on the CPU path")

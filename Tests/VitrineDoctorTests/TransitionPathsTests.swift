@@ -36,6 +36,6 @@ struct TransitionPathsTests {
         #expect(facts["Ken Burns"]?.contains("vkms's planes do not scale") == true, "\(facts)")
         let forced = TransitionPaths.section(planes: DisplayPlane.vc4Output(overlays: 8), driver: "vc4",
                                              output: PixelSize(width: 1920, height: 1080), refreshHz: 60, mode: .cpu)
-        #expect(Self.facts(forced).values.allSatisfy { $0.hasPrefix("cpu") && $0.contains("display.planes: cpu") })
+        #expect(Self.facts(forced).values.allSatisfy { $0.hasPrefix("cpu") && $0.contains("output.planes: cpu") })
     }
 }

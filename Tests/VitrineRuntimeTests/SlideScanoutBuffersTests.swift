@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServerTestSupport
 import Synchronization
 import Testing
 import VitrineCore
@@ -52,6 +53,8 @@ struct SlideScanoutBuffersTests {
 
     static let frameBytes = 64 * 32 * 4
 
+    static func lines(_ log: CapturedLog) -> [String] { log.text.isEmpty ? [] : log.text.components(separatedBy: "\n") }
+
     /// Asks until the copy has landed (at most two seconds).
     static func ready(_ buffers: SlideScanoutBuffers<MemoryBuffer>, _ frame: PixelImage,
                       shown: Set<UInt32> = []) async throws -> MemoryBuffer {
@@ -99,12 +102,12 @@ struct SlideScanoutBuffersTests {
     }
 
     @Test func aSlideLargerThanTheBudgetIsRefusedAndLoggedOnce() {
-        let log = LogLines()
+        let log = CapturedLog()
         let buffers = SlideScanoutBuffers<MemoryBuffer>(budgetBytes: Self.frameBytes - 1, logger: log.logger,
                                                         make: { frame throws(DRMError) in try Maker().make(frame) })
         let frame = Self.frame(7)
         for _ in 0..<3 { #expect(buffers.buffer(for: frame, shown: []) == nil) }
-        let lines = log.lines
+        let lines = Self.lines(log)
         #expect(lines.count == 1)
         #expect(lines.first?.contains("output.planeMemory") == true, "\(lines)")
         #expect(buffers.bytesInUse == 0)
@@ -121,35 +124,17 @@ struct SlideScanoutBuffersTests {
         buffers.collect()
         #expect(buffers.count == 0 && buffers.bytesInUse == 0)
 
-        let log = LogLines()
+        let log = CapturedLog()
         let failing = SlideScanoutBuffers<MemoryBuffer>(budgetBytes: 4 * Self.frameBytes, logger: log.logger,
                                                         make: { frame throws(DRMError) in try Maker(failing: true).make(frame) })
         let first = Self.frame(1), second = Self.frame(2)
         #expect(failing.buffer(for: first, shown: []) == nil)
         #expect(failing.buffer(for: second, shown: []) == nil)
-        for _ in 0..<100 where log.lines.isEmpty || failing.bytesInUse > 0 {
+        for _ in 0..<100 where Self.lines(log).isEmpty || failing.bytesInUse > 0 {
             failing.collect()
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(log.lines.count == 1 && log.lines.first?.contains("cannot make a scan-out buffer") == true, "\(log.lines)")
+        #expect(Self.lines(log).count == 1 && Self.lines(log).first?.contains("cannot make a scan-out buffer") == true, "\(Self.lines(log))")
         #expect(failing.bytesInUse == 0, "a failed copy keeps no budget")
-    }
-}
-
-/// The warnings a logger was given.
-final class LogLines: Sendable {
-    private let kept = Mutex<[String]>([])
-    var lines: [String] { kept.withLock { $0 } }
-    var logger: Logger { Logger(label: "test") { _ in Handler(log: self) } }
-
-    private struct Handler: LogHandler {
-        let log: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { log.kept.withLock { $0.append("\(event.level) \(event.message)") } }
     }
 }

@@ -13,7 +13,7 @@ public enum PlaneRefusal: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .forcedCPU: "the configuration composes on the CPU (display.planes: cpu)"
+        case .forcedCPU: "the configuration composes on the CPU (output.planes: cpu)"
         case .noPrimary: "the output has no primary plane listed"
         case .backgroundShows: "the background shows, so the bottom layer cannot be the primary plane"
         case .primaryMustCoverOutput: "the driver's primary plane must cover the whole output"

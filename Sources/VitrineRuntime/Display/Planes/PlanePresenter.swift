@@ -71,7 +71,14 @@ final class PlanePresenter {
             }
         }
         let dotsIndex = stack.layers.firstIndex { if case .indicator = $0.content { true } else { false } }
-        if let dotsIndex { buffers[dotsIndex] = try dots.prepare(for: stack.layers[dotsIndex], card: card) }
+        if let dotsIndex {
+            do {
+                buffers[dotsIndex] = try dots.prepare(for: stack.layers[dotsIndex], card: card)
+            } catch {
+                // Without their buffers the dots are composed with the layers under them.
+                warnOnce("cannot make the page dots' scan-out buffers: \(error); the dots are composed on the CPU")
+            }
+        }
         let back = scanout.backFramebufferID ?? 0
         func settings(_ plan: PlanePlan, background: DRMLayerBuffer?) -> [DRMPlaneSetting] {
             let composition = plan.primary == .composition(composed: 0..<0) ? background?.framebufferID ?? 0 : back
@@ -104,8 +111,16 @@ final class PlanePresenter {
         }
         let background = plan.primary == .composition(composed: 0..<0) ? self.background?.buffer : nil
         let frameSettings = settings(plan, background: background)
-        let queued = try scanout.presentPlanes(composedIntoBack: composes) { () throws(DRMError) -> Bool in
-            try committer.flip(frameSettings)
+        let queued: Bool
+        do {
+            queued = try scanout.presentPlanes(composedIntoBack: composes) { () throws(DRMError) -> Bool in
+                try committer.flip(frameSettings)
+            }
+        } catch {
+            // A driver that passed the test and refuses the commit: that shape is not offered again
+            // until the display is set up anew, so the next frame takes the next plan, not the same failure.
+            tested[PlanShape(plan, stack)] = false
+            throw error
         }
         lastFrame = (plan, stack)
         count(plan)
@@ -173,6 +188,14 @@ final class PlanePresenter {
         ])
     }
 
+    private var warned: Set<String> = []
+
+    /// Logs `message` once for the life of this output.
+    private func warnOnce(_ message: String) {
+        guard warned.insert(message).inserted else { return }
+        logger.warning("\(message)")
+    }
+
     /// A still buffer of the background colour, for a primary plane that
     /// shows nothing else; made when first needed (nil, logged, if it cannot be).
     private func backgroundBuffer(_ size: PixelSize, color: RGBAColor) -> DRMLayerBuffer? {
@@ -183,7 +206,7 @@ final class PlanePresenter {
             background = (buffer, color)
             return buffer
         } catch {
-            logger.warning("cannot make the background's scan-out buffer: \(error); such frames are composed on the CPU")
+            warnOnce("cannot make the background's scan-out buffer: \(error); such frames are composed on the CPU")
             return nil
         }
     }

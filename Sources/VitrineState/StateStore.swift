@@ -42,20 +42,22 @@ public struct StoredConfiguration: Sendable {
 /// Pushes are serialised by one lock, so concurrent ones apply one at a time
 /// and `If-Match` sees each result.
 public final class StateStore: Sendable {
+    // Internal rather than private: the extensions in StateStore+Assets, +DeviceValues,
+    // +Token and +Files (one concern each, so that no file is over 450 lines) share this state.
     public let directory: String
     public let assets: AssetStore
     /// The local file's settings that never come from a push: `api` and `output`,
     /// and where paths lead on this machine.
-    private let local: KioskConfiguration
+    let local: KioskConfiguration
     /// The local file's own `output.rotation`, which `local` has unless a
     /// channel set one for this device (device.json).
-    private let fileRotation: Int
-    private let logger: Logger
+    let fileRotation: Int
+    let logger: Logger
     /// The system calls every file of the state directory goes through (a test's faults, or `.live`).
     package let system: SystemCalls
-    private let state: Mutex<(current: StoredConfiguration, previous: StoredConfiguration?)>
+    let state: Mutex<(current: StoredConfiguration, previous: StoredConfiguration?)>
     /// What holds assets besides the configurations (an emergency override), asked under the state lock.
-    private let assetHolders = Mutex<[@Sendable () -> AssetHold?]>([])
+    let assetHolders = Mutex<[@Sendable () -> AssetHold?]>([])
 
     public enum Origin: String, Sendable {
         case seeded = "seeded from the configuration file"
@@ -245,7 +247,7 @@ public final class StateStore: Sendable {
     }
 
     /// `pushed` as stored, once it has what the local `outputs` shows.
-    private func storable(_ pushed: KioskConfiguration) throws -> StoredConfiguration {
+    func storable(_ pushed: KioskConfiguration) throws -> StoredConfiguration {
         let outputsIssues = Self.localOutputsIssues(in: pushed, local: local)
         guard outputsIssues.isEmpty else {
             throw StateStoreRefusal.lacksLocalOutputs(issues: outputsIssues)
@@ -255,7 +257,7 @@ public final class StateStore: Sendable {
 
     /// Under the state lock: `ifMatch` against the current version, then
     /// `make`'s configuration stored as the current one.
-    private func commit(ifMatch: String?, _ make: (StoredConfiguration) throws -> StoredConfiguration) throws -> Change {
+    func commit(ifMatch: String?, _ make: (StoredConfiguration) throws -> StoredConfiguration) throws -> Change {
         try state.withLock { state in
             if let ifMatch, ifMatch != "*", ifMatch != state.current.version {
                 throw StateStoreRefusal.versionChanged(since: ifMatch, current: state.current.version)
@@ -289,260 +291,5 @@ public final class StateStore: Sendable {
             state = (previous, was)
             return Change(current: previous, previousVersion: was.version, changed: true)
         }
-    }
-
-    /// Deletes an asset unless the current or previous configuration names it,
-    /// directly or as the download of one of its URLs (`downloads`: URL to asset id).
-    /// Under the state lock, so a push cannot start using it half-way.
-    public func deleteAsset(_ id: String, downloads: [String: String]) throws {
-        try requireWritable()
-        try state.withLock { state in
-            guard assets.contains(id) else { throw StateStoreRefusal.noSuchAsset(id: id) }
-            for (label, stored) in [("current", state.current), ("previous", state.previous)] {
-                guard let stored else { continue }
-                if Self.assetIDs(in: stored.configuration, downloads: downloads).contains(id) {
-                    throw StateStoreRefusal.assetInUse(id: id, by: "the \(label) configuration (version \(stored.version))")
-                }
-            }
-            if let hold = otherHolds().first(where: { $0.ids.contains(id) }) {
-                throw StateStoreRefusal.assetInUse(id: id, by: hold.holder)
-            }
-            try assets.remove(id)
-        }
-    }
-
-    /// Asset ids the configuration's slides and placeholder name.
-    static func assetIDs(in c: KioskConfiguration, downloads: [String: String]) -> Set<String> {
-        var ids = Set<String>()
-        for path in c.allSlides.map(\.slide.path) + [c.placeholder].compactMap({ $0 }) {
-            switch SlideSource(path) {
-            case .asset(let id): ids.insert(id)
-            case .url(let url): if let id = downloads[url] { ids.insert(id) }
-            case .file: break
-            }
-        }
-        return ids
-    }
-
-    /// Asset ids the current or previous configuration uses, or another holder (an override).
-    public func assetsInUse(downloads: [String: String]) -> Set<String> {
-        state.withLock { state in
-            [state.current, state.previous].compactMap { $0 }.reduce(into: Set<String>()) {
-                $0.formUnion(Self.assetIDs(in: $1.configuration, downloads: downloads))
-            }.union(otherHolds().flatMap(\.ids))
-        }
-    }
-
-    /// Removes the assets `retention` lets go: none that the current or previous
-    /// configuration, or another holder (an override), uses; decided and done
-    /// under the state lock, so a push naming an asset cannot race its removal.
-    /// Returns the ids removed.
-    @discardableResult
-    public func collectUnusedAssets(downloads: [String: String], retention: AssetRetention = AssetRetention(),
-                                    now: Double = Date().timeIntervalSince1970) -> [String] {
-        guard readOnlyReason == nil else { return [] }
-        return state.withLock { state in
-            let inUse = [state.current, state.previous].compactMap { $0 }.reduce(into: Set<String>()) {
-                $0.formUnion(Self.assetIDs(in: $1.configuration, downloads: downloads))
-            }.union(otherHolds().flatMap(\.ids))
-            let stored = assets.list().map { (id: $0.id, size: $0.size, added: $0.added) }
-            var removed: [String] = []
-            for id in retention.victims(stored, inUse: inUse, now: now) {
-                do {
-                    try assets.remove(id)
-                    removed.append(id)
-                } catch {
-                    logger.warning("cannot remove the unused asset \(id): \(error)")
-                }
-            }
-            if !removed.isEmpty {
-                logger.info("removed \(removed.count) pictures no configuration uses", metadata: ["assets": "\(removed.joined(separator: ","))"])
-            }
-            return removed
-        }
-    }
-
-    /// Assets something besides the configurations uses, and what that is (for the 409's message).
-    public struct AssetHold: Sendable {
-        public var holder: String
-        public var ids: Set<String>
-
-        public init(holder: String, ids: Set<String>) {
-            self.holder = holder
-            self.ids = ids
-        }
-    }
-
-    /// Adds a holder of assets that `deleteAsset` refuses to delete and
-    /// `assetsInUse` lists. `hold` is asked under the state lock.
-    public func addAssetHolder(_ hold: @escaping @Sendable () -> AssetHold?) {
-        assetHolders.withLock { $0.append(hold) }
-    }
-
-    /// Runs `body` under the state lock, so that no asset is deleted while it
-    /// runs: what checks that assets exist and then starts holding them does
-    /// both in one step.
-    public func holdingAssets<T: Sendable>(_ body: () throws -> T) throws -> T {
-        try state.withLock { _ in try body() }
-    }
-
-    private func otherHolds() -> [AssetHold] {
-        assetHolders.withLock { $0 }.compactMap { $0() }
-    }
-
-    // MARK: Per-device values
-
-    static let deviceFileName = "device.json"
-
-    /// Records the output rotation a channel sets for this device (nil: none,
-    /// the local file's own) in device.json, which the next start reads: the
-    /// display's rotation is set when the kiosk starts, as for an edit of the
-    /// local file. Returns whether it differs from the rotation in force, so
-    /// takes a restart to show.
-    @discardableResult
-    public func setDeviceRotation(_ rotation: Int?) throws -> Bool {
-        try requireWritable()
-        let path = directory + "/" + Self.deviceFileName
-        // None is written as {} (durably, as a value is) rather than by removing the file.
-        if Self.deviceRotation(in: directory) != rotation, rotation != nil || access(path, F_OK) == 0 {
-            try FileIO.writeAtomically(Array((rotation.map { "{\"rotation\": \($0)}" } ?? "{}").utf8) + [0x0A], to: path, mode: 0o640)
-        }
-        return (rotation ?? fileRotation) != local.output.rotation
-    }
-
-    /// The rotation device.json records, if it holds one.
-    static func deviceRotation(in directory: String) -> Int? {
-        guard let bytes = try? FileIO.read(directory + "/" + deviceFileName, limit: 4096),
-              let object = try? JSONValue(parsing: bytes),
-              let rotation = object["rotation"]?.int, [0, 90, 180, 270].contains(rotation) else { return nil }
-        return rotation
-    }
-
-    // MARK: Token
-
-    /// The API token: the configured one, or the one generated into
-    /// `api-token` on first start (mode 0600). The token itself is never
-    /// logged, only the file that holds it: a journal is read by more people,
-    /// kept longer and copied further than a mode-0600 file.
-    ///
-    /// A state directory that cannot be written puts a generated token in
-    /// `runtimeDirectory` (`$RUNTIME_DIRECTORY`, /run/vitrine under the shipped
-    /// unit) instead, where it lasts until the kiosk restarts; without one, the
-    /// API cannot be used until `api.token` is configured.
-    public func apiToken(configured: String?,
-                         runtimeDirectory: String? = ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"]) throws -> String {
-        if let configured { return configured }
-        let path = directory + "/api-token"
-        if let bytes = try? FileIO.read(path) {
-            let token = String(decoding: bytes, as: UTF8.self).trimmingWhitespace
-            if token.count >= APIConfiguration.minimumTokenLength { return token }
-            logger.warning("\(path) holds no usable token (fewer than \(APIConfiguration.minimumTokenLength) characters); generating a new one")
-        }
-        var random = SystemRandomNumberGenerator()
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        // Not starting with "-" or "_": `vitrine push --token T` would read a leading "-" as an option.
-        let token = String((0..<43).map { index in
-            alphabet[Int(random.next(upperBound: UInt64(index == 0 ? alphabet.count - 2 : alphabet.count)))]
-        })
-        try keep(generated: token, readOnlyReason: readOnlyReason, runtimeDirectory: runtimeDirectory)
-        return token
-    }
-
-    /// Stores a generated token and logs where it is, never what it is.
-    func keep(generated token: String, readOnlyReason: String?, runtimeDirectory: String?) throws {
-        let file = Array((token + "\n").utf8)
-        guard let readOnlyReason else {
-            let path = directory + "/api-token"
-            try FileIO.writeAtomically(file, to: path, mode: 0o600)
-            logger.notice("generated an API token into \(path) (mode 0600): read it there (sudo cat \(path))")
-            return
-        }
-        // The first path of a colon-separated list: systemd gives several when a unit names several.
-        if let runtime = runtimeDirectory?.split(separator: ":").first.map(String.init), !runtime.isEmpty,
-           (try? FileIO.writeAtomically(file, to: runtime + "/api-token", mode: 0o600)) != nil {
-            logger.notice("generated an API token, which cannot be stored (\(readOnlyReason)): it is in \(runtime)/api-token (mode 0600) until the kiosk restarts")
-        } else {
-            logger.warning("generated an API token, which cannot be stored (\(readOnlyReason)) and has no runtime directory to go to: set api.token in the configuration file to use the API")
-        }
-    }
-
-    // MARK: Files
-
-    /// The digest of what a configuration shows: its canonical JSON without the
-    /// machine's own sections (`output`, `outputs`; `api` is never in it).
-    static func showDigest(_ configuration: KioskConfiguration) -> String {
-        var tree = ConfigDocument.tree(configuration)
-        tree.removeValue(forKey: "output")
-        tree.removeValue(forKey: "outputs")
-        return ContentDigest.sha256(JSONValue.object(tree).encoded([.sortedKeys, .withoutEscapingSlashes]))
-    }
-
-    /// `configuration` as stored: the pushable part in canonical JSON, with the
-    /// local file's `api`, `output` and path bindings applied to the value.
-    static func stored(_ configuration: KioskConfiguration, local: KioskConfiguration) -> StoredConfiguration {
-        var value = configuration
-        value.api = local.api
-        value.channel = local.channel
-        value.plays = local.plays
-        value.output = local.output
-        value.outputs = local.outputs
-        value.baseDirectory = local.baseDirectory
-        value.assetDirectory = local.assetDirectory
-        let json = ConfigDocument.json(value)
-        return StoredConfiguration(configuration: value, json: json, version: ContentDigest.version(of: json))
-    }
-
-    private static func load(_ path: String, local: KioskConfiguration, logger: Logger) -> StoredConfiguration? {
-        guard let bytes = try? FileIO.read(path) else { return nil }
-        do {
-            let parsed = try ConfigLoader.parse(String(decoding: bytes, as: UTF8.self), baseDirectory: local.baseDirectory, source: path)
-            return stored(parsed, local: local)
-        } catch {
-            // Cannot happen through this store (it writes only validated JSON,
-            // atomically); a hand-edited file can. Say so and fall back.
-            logger.error("ignoring \(path): \(error)")
-            return nil
-        }
-    }
-
-    private static func write(_ stored: StoredConfiguration, to path: String, system: SystemCalls) throws {
-        try FileIO.writeAtomically(stored.json, to: path, mode: 0o640, system: system)
-    }
-
-    /// `mkdir -p`, keeping the errno of the step that failed.
-    static func makeDirectories(_ path: String, mode: mode_t) throws {
-        var partial = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            partial += "/" + component
-            // Only what is missing: mkdir on an existing directory in an unwritable
-            // parent can fail with EACCES rather than EEXIST.
-            if access(partial, F_OK) != 0 { try makeDirectory(partial, mode: mode) }
-        }
-    }
-
-    static func makeDirectory(_ path: String, mode: mode_t) throws {
-        if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError("mkdir", subject: path) }
-    }
-
-    /// Temporary files a crash left behind mid-write: never valid, always safe to remove.
-    static func removeStaleTemporaries(in directory: String, system: SystemCalls) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.contains(".tmp-") { try? FileIO.remove(directory + "/" + name, system: system) }
-    }
-}
-
-/// The state directory cannot be made or written.
-public struct StateDirectoryError: Error, CustomStringConvertible {
-    public var directory: String
-    public var reason: String
-    public var description: String {
-        "cannot use \(directory) as the state directory (--state-dir): \(reason)"
-    }
-}
-
-extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

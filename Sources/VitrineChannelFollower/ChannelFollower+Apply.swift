@@ -1,0 +1,127 @@
+import FoundationEssentials
+import Glibc
+import Logging
+import NIOPosix
+import Synchronization
+import VitrineChannel
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+import VitrineSystem
+import VitrineState
+
+/// A verified version's pictures downloaded and checked, then the version stored and handed to the kiosk.
+extension ChannelFollower {
+    /// Downloads one blob, checks it against the manifest and stores it as the
+    /// asset of its SHA-256. False (with the refusal or error recorded) if not.
+    func download(_ blob: ChannelBlob, of manifest: ChannelManifest) async -> Bool {
+        let url = settings.url(of: blob.path)
+        let bytes: [UInt8]
+        do {
+            switch try await origin.get(url, ifNoneMatch: nil, limit: Int(clamping: blob.size)) {
+            case .fetched(let body, _): bytes = body
+            case .missing, .notModified:
+                fail("\(url): the origin does not have this picture of version \(manifest.version) (yet)")
+                return false
+            }
+        } catch is ChannelOrigin.TooLarge {
+            record(.refused(.blobMismatch(.tooLarge(blob)), version: manifest.version))
+            return false
+        } catch {
+            fail("\(error)")
+            return false
+        }
+        do {
+            try blob.check(bytes)
+        } catch {
+            // Never stored: the asset store holds only what the manifest promised.
+            record(.refused(.blobMismatch(error), version: manifest.version))
+            return false
+        }
+        let maxPixels = manifest.configuration.decode.maxPixels
+        let image: InspectedImage
+        do {
+            let pictures = self.pictures
+            image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, named: url, maxPixels: maxPixels) }
+        } catch let failure as ImageInspection.Failure {
+            let reason: String
+            switch failure { case .notAnImage(let text), .undecodable(let text), .overPixelLimit(let text): reason = text }
+            record(.refused(.blobUnusable(path: blob.path, reason: reason), version: manifest.version))
+            return false
+        } catch {
+            fail("cannot inspect \(url): \(error)")
+            return false
+        }
+        do {
+            let name = "channel v\(manifest.version) \(blob.sha256.prefix(12))"
+            // blob.check hashed the bytes against the manifest's SHA-256: the asset's id.
+            let digest = blob.sha256
+            _ = try await NIOThreadPool.singleton.runIfActive { [store] in try store.assets.add(bytes, verifiedDigest: digest, image: image, name: name) }
+        } catch {
+            fail("cannot store \(url) in \(store.assets.directory): \(error)")
+            return false
+        }
+        return true
+    }
+
+    /// Stores the version and hands it to the kiosk.
+    ///
+    /// The order is what makes a SIGKILL at any moment leave the previous
+    /// version or the new one, never a mix:
+    /// 1. every picture is in the asset store already, each written to a
+    ///    temporary file, fsynced and renamed (AssetStore), so config.json
+    ///    never names a picture that is not durable;
+    /// 2. config.json is replaced (StateStore: config.previous.json, then
+    ///    config.json, each temporary file, fsync, rename, fsync of the
+    ///    directory); that rename is the switch;
+    /// 3. only then is the version recorded (channel-state.json, the same way).
+    /// Killed between 2 and 3, the kiosk restarts on the new configuration with
+    /// the old version recorded; the configuration's version differs from the
+    /// record's, so the same version is accepted once more and recorded, nothing
+    /// older. Recording first would be worse: killed before 2, the kiosk would
+    /// believe the version applied and never apply it.
+    ///
+    /// `manifest` is this kiosk's selection (`ChannelManifest.selecting`). A
+    /// version whose selection stores the same configuration (another group's
+    /// playlist changed) is recorded as applied but not handed to the display.
+    /// The device's rotation goes to device.json, and like its touch
+    /// calibration takes effect at the next start.
+    func apply(_ manifest: ChannelManifest, pair: FetchedPair) async {
+        let configuration = manifest.configurationWithAssets
+        let rotation = settings.device.flatMap { manifest.devices[$0]?.rotation }
+        let change: StateStore.Change
+        let restartFor: [String]
+        do {
+            (change, restartFor) = try await NIOThreadPool.singleton.runIfActive { [store] in
+                let touchBefore = store.current.configuration.touch
+                let change = try store.replace(with: configuration, ifMatch: nil)
+                var restartFor = try store.setDeviceRotation(rotation) ? ["output.rotation \(rotation.map(String.init) ?? "from the local file")"] : []
+                let touch = change.current.configuration.touch
+                if touch.calibration != touchBefore.calibration || touch.devices != touchBefore.devices { restartFor.append("touch calibration") }
+                return (change, restartFor)
+            }
+        } catch {
+            record(.applyFailed("cannot store version \(manifest.version) in \(store.directory): \(error)"))
+            return
+        }
+        if !restartFor.isEmpty {
+            logger.notice("channel \(settings.url): version \(manifest.version) sets \(restartFor.joined(separator: " and ")) for this device\(settings.device.map { " (\($0))" } ?? ""); it takes effect at the next start of vitrine")
+        }
+        let applied = AppliedChannelVersion(
+            version: manifest.version, published: manifest.published, expires: manifest.expires, appliedAt: wallClock(),
+            manifestETag: pair.manifestETag, signatureETag: pair.signatureETag, configurationVersion: change.current.version,
+            playsUpload: manifest.playsUpload, rootVersion: snapshot.root?.version ?? 0)
+        let record = ChannelFollowRecord(url: settings.url(of: ""), applied: applied)
+        do {
+            try await NIOThreadPool.singleton.runIfActive { [recordPath] in try FileIO.writeAtomically(record.json, to: recordPath, mode: 0o640) }
+        } catch {
+            // The configuration is stored and shows; only the record is missing, so
+            // after a restart this version is accepted once more (see above).
+            logger.error("cannot record channel version \(manifest.version) in \(recordPath): \(error)")
+        }
+        if change.changed { applyHandler.withLock { $0 }?.call(change.current) }
+        playsUploadHandler.withLock { $0 }?.call(manifest.playsUpload)
+        lastPair.withLock { $0?.settled = true }
+        self.record(.applied(applied))
+    }
+}

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import VitrineCore
 import VitrineDRM
+import VitrineSystem
 
 /// What `vitrine bench planes` measured, per kind of frame.
 struct PlanesBenchReport: Codable {
@@ -304,11 +305,8 @@ final class PlanesBenchRun {
         return image
     }
 
-    static func threadCPUTime() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) * 1e6 + Double(time.tv_nsec) / 1e3
-    }
+    /// The display thread's CPU time so far, in microseconds.
+    static func threadCPUTime() -> Double { ThreadCPUClock.now().secondsValue * 1e6 }
 
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()

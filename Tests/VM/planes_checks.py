@@ -110,7 +110,8 @@ MAX_DIFFERENCE = ("cmp -l {a} {b} | awk 'function o(s,  n, i) {{ n = 0; for (i =
 def run_kiosk(guest, config, name, screenshot=None):
     """Runs the kiosk on `config` for three page changes, pauses it, and stops it.
     Returns its log's path, the main (display) thread's CPU seconds (user and
-    system, from /proc) from the first frame to the third page change's end, the slide at rest after the pause, and the
+    system, from /proc) from the first frame to the third page change's end,
+    /metrics' frame CPU time by path ({path: {sum, count}}), the slide at rest after the pause, and the
     screenshot command's output (with `screenshot`, a PPM path)."""
     log, state, pid = f"/tmp/{name}.log", f"/tmp/{name}-state", f"/tmp/{name}.pid"
     guest.run(f"vitrine run --config {config} --state-dir {state} --log-level debug > {log} 2>&1 & echo $! > {pid}")
@@ -123,6 +124,11 @@ def run_kiosk(guest, config, name, screenshot=None):
     # Three page changes (at 1.5 s, 3.6 s, 5.7 s), then held at rest.
     guest.run("sleep 6.5")
     _, ticks = guest.run(read_ticks)
+    # The kiosk's own count: each frame's path and the display thread's CPU time to draw and present it.
+    _, metrics = guest.run("printf 'GET /metrics HTTP/1.0\\r\\n\\r\\n' | nc -w 5 127.0.0.1 8080 | grep '^vitrine_frame_cpu_seconds_'")
+    per_path = {}
+    for kind, path, value in re.findall(r'^vitrine_frame_cpu_seconds_(sum|count)\{path="(\w+)"\} ([0-9.e+-]+)', metrics, re.M):
+        per_path.setdefault(path, {})[kind] = float(value)
     token = f"--to http://127.0.0.1:8080 --token \"$(cat {state}/api-token)\""
     guest.run(f"vitrine remote pause {token} > /dev/null 2>&1; sleep 1.5")
     _, status = guest.run(f"vitrine remote status {token} 2>&1 | grep -o '\"slide\" *: *[0-9]*' | grep -o '[0-9]*$'")
@@ -134,7 +140,7 @@ def run_kiosk(guest, config, name, screenshot=None):
     after = [int(n) for n in re.findall(r"^\s*(\d+)\s*$", ticks, re.M)]
     seconds = (after[-2] - before[-2]) / after[-1] if len(before) >= 2 and len(after) >= 2 and after[-1] else None
     slide = 1 if status.split()[-1:] == ["1"] else 0
-    return log, seconds, slide, shot
+    return log, seconds, slide, shot, per_path
 
 
 def kiosk_on_planes(guest, results):
@@ -144,7 +150,7 @@ def kiosk_on_planes(guest, results):
     guest.run(f"sed 's#CARD#/dev/dri/{card}#' /vm/planes-kiosk.yaml > {config}")
     guest.run(f"sed 's#CARD#/dev/dri/{card}#; s#mode: 1024x768#mode: 1024x768, planes: cpu#' /vm/planes-kiosk.yaml > {cpu_config}")
     guest.run("ip link set lo up")
-    log, planes_seconds, slide, shot = run_kiosk(guest, config, "planes-kiosk", screenshot="/tmp/planes-shot.ppm")
+    log, planes_seconds, slide, shot, planes_metrics = run_kiosk(guest, config, "planes-kiosk", screenshot="/tmp/planes-shot.ppm")
     _, paths = guest.run(f"grep -o 'frames by path on the display.s planes: .*' {log}")
     # The shell reports the kiosk's end ("[1]+ Done ...") before the next command's output.
     paths = "\n".join(line for line in paths.splitlines() if "frames by path" in line)
@@ -156,6 +162,16 @@ def kiosk_on_planes(guest, results):
                   "and pages on time",
                   notice.strip().endswith("1") and counts.get("planes", 0) >= 10 and pages >= 3 and not errors.strip(),
                   f"{paths.strip()}; {pages} page changes; errors: {errors.strip()[:300] or 'none'}")
+    def mean_ms(metrics, path):
+        entry = metrics.get(path, {})
+        return entry["sum"] / entry["count"] * 1000 if entry.get("count") else None
+    planes_ms, cpu_ms = mean_ms(planes_metrics, "planes"), mean_ms(cpu_metrics, "cpu")
+    results.check("/metrics counts the kiosk's frames by path with the display thread's CPU time each: on the planes, "
+                  "less per frame than composed on the CPU",
+                  planes_ms is not None and cpu_ms is not None and planes_ms < cpu_ms
+                  and planes_metrics.get("cpu", {}).get("count", 0) <= 1,
+                  f"planes run: {planes_metrics}; cpu run: {cpu_metrics}; mean per frame: planes "
+                  f"{planes_ms and round(planes_ms, 3)} ms, CPU path {cpu_ms and round(cpu_ms, 3)} ms")
     # The slide at rest after the pause: red (slide 0) at 0.5 s, blue (slide 1) at 2.5 s.
     at = 2.5 if slide == 1 else 0.5
     guest.run(f"vitrine render --config {config} --at {at} --size 1024x768 --out /tmp/planes-ref.ppm > /dev/null 2>&1")
@@ -168,7 +184,7 @@ def kiosk_on_planes(guest, results):
                   f"slide {slide}: max channel difference {worst}, {numbers[1] if len(numbers) == 2 else '?'} bytes differ; "
                   f"{shot.strip()[-120:]}")
     # The same run with output.planes: cpu, side by side: every frame composed, as before.
-    cpu_log, cpu_seconds, _, _ = run_kiosk(guest, cpu_config, "planes-kiosk-cpu")
+    cpu_log, cpu_seconds, _, _, cpu_metrics = run_kiosk(guest, cpu_config, "planes-kiosk-cpu")
     _, forced = guest.run(f"grep -c 'composed on the CPU (output.planes: cpu)' {cpu_log}")
     cpu_pages = guest.count_in_log(cpu_log, "page changed")
     results.check("with output.planes: cpu the kiosk composes every frame on the CPU; on the planes its display "

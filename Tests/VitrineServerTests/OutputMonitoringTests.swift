@@ -59,6 +59,13 @@ struct OutputMonitoringTests {
         let metrics = harness.api.monitoring.metrics
         #expect(metrics.map(\.output) == ["HDMI-A-1", "DSI-1"])
         #expect(await harness.eventually { metrics.allSatisfy { $0.metrics.snapshot.framesPresented > 0 } })
+        // Every frame of a headless display is composed on the CPU, and its cost is counted by that path alone.
+        #expect(await harness.eventually { metrics.allSatisfy { ($0.metrics.snapshot.frameCPU[.cpu]?.count ?? 0) > 0 } })
+        for snapshot in metrics.map(\.metrics.snapshot) {
+            let cpu = snapshot.frameCPU[.cpu] ?? KioskMetrics.GapHistogram()
+            #expect(cpu.count <= snapshot.framesPresented && cpu.seconds > 0 && cpu.bucketCounts.last == cpu.count)
+            #expect(snapshot.frameCPU[.planes]?.count == 0 && snapshot.frameCPU[.mixed]?.count == 0)
+        }
         try await harness.application().test(.router) { client in
             let (status, _) = try await sendJSON(client, .post, "/api/v1/control?output=DSI-1", #"{"command": "next"}"#)
             #expect(status == .accepted)
@@ -76,6 +83,8 @@ struct OutputMonitoringTests {
                 #expect(text.contains("vitrine_screen_on{output=\"DSI-1\"} 1\n"))
                 #expect(text.contains("vitrine_decode_seconds_bucket{output=\"DSI-1\",le=\"+Inf\"}"))
                 #expect(text.contains("vitrine_frame_gap_seconds_count{output=\"HDMI-A-1\",motion=\"transition\"}"))
+                #expect(text.contains("vitrine_frame_cpu_seconds_count{output=\"HDMI-A-1\",path=\"planes\"} 0\n"))
+                #expect(text.contains("vitrine_frame_cpu_seconds_bucket{output=\"DSI-1\",path=\"cpu\",le=\"0.0167\"}"))
                 #expect(!text.contains("\nvitrine_slide_changes_total "), "no bare sample beside the labelled ones")
                 // Each family's HELP and TYPE once, however many outputs.
                 #expect(text.components(separatedBy: "# TYPE vitrine_decode_seconds histogram\n").count == 2)
@@ -91,6 +100,7 @@ struct OutputMonitoringTests {
         #expect(bare.contains("vitrine_slide_changes_total 3\n"))
         #expect(bare.contains("vitrine_decode_seconds_sum 0.0\n"))
         #expect(bare.contains("vitrine_frame_gap_seconds_sum{motion=\"kenburns\"} 0.0\n"))
+        #expect(bare.contains("vitrine_frame_cpu_seconds_sum{path=\"mixed\"} 0.0\n"))
         #expect(!bare.contains("output="))
     }
 }

@@ -79,6 +79,15 @@ enum PrometheusExposition {
                           bounds: KioskMetrics.frameGapBuckets, counts: gaps.bucketCounts, sum: gaps.seconds, count: gaps.count)
             }
         }
+        out.append("# HELP vitrine_frame_cpu_seconds The display thread's CPU time to draw and present one frame, by path: all on the display's planes, mixed, or composed on the CPU.")
+        out.append("# TYPE vitrine_frame_cpu_seconds histogram")
+        for (output, kiosk) in loops {
+            for path in FramePath.allCases {
+                let work = kiosk.frameCPU[path] ?? KioskMetrics.GapHistogram()
+                histogram(&out, "vitrine_frame_cpu_seconds", labels: labels(output: output, "path=\"\(path.rawValue)\""),
+                          bounds: KioskMetrics.frameCPUBuckets, counts: work.bucketCounts, sum: work.seconds, count: work.count)
+            }
+        }
         out.metric("vitrine_api_requests_total", "counter", "API requests by method and status.",
                    requests.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") })
         out.metric("vitrine_uptime_seconds", "gauge", "Seconds since the kiosk started.", "\(uptimeSeconds)")

@@ -162,15 +162,17 @@ extension DRMDisplay: LayeredDisplay {
     public var takesLayers: Bool { planes != nil }
 
     public func present(_ scene: Scene, compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?,
-                        at now: MonotonicInstant) throws {
+                        at now: MonotonicInstant) throws -> FramePath {
         guard let planes, scanout.acceptsPlaneFrame else {
             // The first frame sets the mode (a modeset of the primary plane): composed on the CPU.
             guard let canvas = scanout.backCanvas() else { throw DRMError.unsupported(card: scanout.card.path, reason: "no buffer to draw into") }
             compositor.compose(scene, into: canvas, picture: pictures)
             try present(at: now)
-            return
+            return .cpu
         }
-        if try planes.present(scene, on: scanout, compositor: compositor, pictures: pictures) { framesPresented += 1 }
+        let frame = try planes.present(scene, on: scanout, compositor: compositor, pictures: pictures)
+        if frame.queued { framesPresented += 1 }
+        return frame.path
     }
 
     public func screenshot(compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?) -> PixelImage? {

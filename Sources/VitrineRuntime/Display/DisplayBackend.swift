@@ -84,8 +84,9 @@ public protocol LayeredDisplay: DisplayBackend {
     /// the output has no overlay planes, or `output.planes` is `cpu`.
     var takesLayers: Bool { get }
     /// Presents `scene`, on the planes as the driver accepts, the rest
-    /// composed on the CPU. Call it only when `isReadyForFrame`.
-    func present(_ scene: Scene, compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?, at now: MonotonicInstant) throws
+    /// composed on the CPU; returns the path it took. Call it only when `isReadyForFrame`.
+    func present(_ scene: Scene, compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?,
+                 at now: MonotonicInstant) throws -> FramePath
     /// The frame last presented as the planes show it, composed on the CPU; nil before one.
     func screenshot(compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?) -> PixelImage?
     /// Frames presented by path ("planes", "mixed", "cpu").

@@ -296,6 +296,7 @@ public final class Kiosk {
         guard let presented = output.draw(presentation, store: store, configuration: configuration, logger: logger) else { return }
         link.metrics.framePresented()
         if let gap = presented.frameGap { link.metrics.frameGap(gap) }
+        link.metrics.frameWork(presented.work)
         reportFirstFrame(presentation.scene, at: presentation.instant)
         if let shown = presented.slideShown { link.send(.slideShown(shown)) }
     }

@@ -8,6 +8,10 @@ public final class KioskMetrics: Sendable {
     /// and two periods of a 60 Hz display (16.7 ms, 33.3 ms), the floor one
     /// period less 2 ms (14.7 ms) lands in the 15.5 ms bucket, and 3 periods (50 ms).
     public static let frameGapBuckets: [Double] = [0.005, 0.010, 0.0155, 0.0175, 0.020, 0.025, 0.0334, 0.050, 0.0667, 0.100, 0.250, 1]
+    /// Frame CPU-time histogram bucket upper bounds, in seconds: from a frame on
+    /// the planes (a fraction of a millisecond) to a 4K Ken Burns frame composed
+    /// on a Pi's CPU (tens of milliseconds), with a 60 Hz period (16.7 ms) among them.
+    public static let frameCPUBuckets: [Double] = [0.0002, 0.0005, 0.001, 0.002, 0.005, 0.010, 0.0167, 0.0334, 0.050, 0.100, 0.250, 1]
 
     /// Gaps between consecutive frames of one motion, as a Prometheus histogram.
     public struct GapHistogram: Hashable, Sendable {
@@ -16,6 +20,13 @@ public final class KioskMetrics: Sendable {
         public var seconds = 0.0
         public var count = 0
         public init() {}
+
+        mutating func add(_ seconds: Double, bounds: [Double]) {
+            for (index, bound) in bounds.enumerated() where seconds <= bound { bucketCounts[index] += 1 }
+            bucketCounts[bounds.count] += 1
+            self.seconds += seconds
+            count += 1
+        }
     }
 
     public struct Snapshot: Hashable, Sendable {
@@ -30,6 +41,9 @@ public final class KioskMetrics: Sendable {
         public var screenOn = true
         /// Frame gaps while a transition animates, and while a Ken Burns picture moves.
         public var frameGaps: [FrameMotion: GapHistogram] = Dictionary(uniqueKeysWithValues: FrameMotion.allCases.map { ($0, GapHistogram()) })
+        /// The display thread's CPU time per frame, by the path the frame took
+        /// (bucketed by `frameCPUBuckets`, which has as many bounds as `frameGapBuckets`).
+        public var frameCPU: [FramePath: GapHistogram] = Dictionary(uniqueKeysWithValues: FramePath.allCases.map { ($0, GapHistogram()) })
     }
 
     private let mutex = Mutex()
@@ -45,17 +59,11 @@ public final class KioskMetrics: Sendable {
     func screenLit(_ lit: Bool) { mutex.withLock { current.screenOn = lit } }
 
     func frameGap(_ gap: FrameGap) {
-        let seconds = gap.duration.secondsValue
-        mutex.withLock {
-            var histogram = current.frameGaps[gap.motion] ?? GapHistogram()
-            for (index, bound) in Self.frameGapBuckets.enumerated() where seconds <= bound {
-                histogram.bucketCounts[index] += 1
-            }
-            histogram.bucketCounts[Self.frameGapBuckets.count] += 1
-            histogram.seconds += seconds
-            histogram.count += 1
-            current.frameGaps[gap.motion] = histogram
-        }
+        mutex.withLock { current.frameGaps[gap.motion, default: GapHistogram()].add(gap.duration.secondsValue, bounds: Self.frameGapBuckets) }
+    }
+
+    func frameWork(_ work: FrameWork) {
+        mutex.withLock { current.frameCPU[work.path, default: GapHistogram()].add(work.cpu.secondsValue, bounds: Self.frameCPUBuckets) }
     }
 
     func decoded(in duration: Duration) {

@@ -1,6 +1,7 @@
 import Logging
 import VitrineConfig
 import VitrineCore
+import VitrineSystem
 
 /// The display side of the loop: the display, and when and what goes on it.
 ///
@@ -32,6 +33,8 @@ final class KioskOutput {
         var slideShown: SlideShown?
         /// The time since the frame before, when both were drawn for the same motion.
         var frameGap: FrameGap?
+        /// The path the frame took, and the display thread's CPU time to draw and present it.
+        var work: FrameWork
     }
 
     init(display: DisplayBackend, configuration: KioskConfiguration) {
@@ -91,13 +94,16 @@ final class KioskOutput {
         // Not ready means a flip is pending (its completion wakes the loop), or
         // the display is away (a hotplug brings it back).
         guard display.isReadyForFrame else { return nil }
+        let started = ThreadCPUClock.now()
+        let path: FramePath
         do {
             if let layered {
-                try layered.present(scene, compositor: renderer.compositor, pictures: { store.picture(for: $0) }, at: now)
+                path = try layered.present(scene, compositor: renderer.compositor, pictures: { store.picture(for: $0) }, at: now)
             } else {
                 guard let canvas = display.acquireCanvas() else { return nil }
                 renderer.render(scene, size: logicalSize, into: canvas) { store.picture(for: $0) }
                 try display.present(at: now)
+                path = .cpu
             }
         } catch {
             logger.error("cannot present a frame: \(error)")
@@ -109,7 +115,7 @@ final class KioskOutput {
         latency.framePresented()
         let shown = plays.presented(scene, configuration: configuration, decoded: { store.frame(of: $0) != nil },
                                     flipPending: display.isFlipPending, at: now)
-        return Presented(slideShown: shown, frameGap: gap)
+        return Presented(slideShown: shown, frameGap: gap, work: FrameWork(path: path, cpu: ThreadCPUClock.now() - started))
     }
 
     /// A slower screen of a composite display that skipped the frame on

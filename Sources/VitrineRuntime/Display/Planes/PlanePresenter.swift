@@ -52,9 +52,10 @@ final class PlanePresenter {
     private var shownFramebuffers: Set<UInt32> { Set((onScreen + (pending ?? [])).map(\.framebufferID)) }
 
     /// Plans, draws and queues one frame of `scene` on `scanout` (which must
-    /// accept a plane frame). False when the planes already show it.
+    /// accept a plane frame): the path it took, and whether it was queued
+    /// (false when the planes already show it).
     func present(_ scene: Scene, on scanout: DRMScanout, compositor: Compositor,
-                 pictures: (Scene.Layer) -> LayerPicture?) throws(DRMError) -> Bool {
+                 pictures: (Scene.Layer) -> LayerPicture?) throws(DRMError) -> (path: FramePath, queued: Bool) {
         slides.collect()
         let output = scanout.size
         let stack = LayerStack(scene: scene, output: output, indicator: compositor.indicator) { layer in
@@ -124,11 +125,12 @@ final class PlanePresenter {
         }
         lastFrame = (plan, stack)
         count(plan)
-        guard queued else { return false }
+        let path = FramePath(rawValue: plan.path) ?? .cpu
+        guard queued else { return (path, false) }
         dots.queued(showing: dotsShown)
         let used = Set(frameSettings.map(\.framebuffer))
         pending = (Array(buffers.values) + (background.map { [$0] } ?? [])).filter { used.contains($0.framebufferID) }
-        return true
+        return (path, true)
     }
 
     /// The pending flip completed: what it queued is on screen; what it replaced may go.

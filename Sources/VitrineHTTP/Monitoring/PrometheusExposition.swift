@@ -70,24 +70,23 @@ enum PrometheusExposition {
             histogram(&out, "vitrine_decode_seconds", labels: labels(output: output), bounds: KioskMetrics.decodeBuckets,
                       counts: kiosk.decodeBucketCounts, sum: kiosk.decodeSeconds, count: kiosk.decodeCount)
         }
-        out.append("# HELP vitrine_frame_gap_seconds Time between consecutive frames presented for one motion: a transition, or a Ken Burns picture moving.")
-        out.append("# TYPE vitrine_frame_gap_seconds histogram")
-        for (output, kiosk) in loops {
-            for motion in FrameMotion.allCases {
-                let gaps = kiosk.frameGaps[motion] ?? KioskMetrics.GapHistogram()
-                histogram(&out, "vitrine_frame_gap_seconds", labels: labels(output: output, "motion=\"\(motion.rawValue)\""),
-                          bounds: KioskMetrics.frameGapBuckets, counts: gaps.bucketCounts, sum: gaps.seconds, count: gaps.count)
+        /// One histogram family with a label of its own (`motion`, `path`), every value of it for every output.
+        func labelled<Key: RawRepresentable<String>>(_ name: String, help: String, label: String, _ keys: [Key], bounds: [Double],
+                                                     _ histograms: (KioskMetrics.Snapshot) -> [Key: KioskMetrics.GapHistogram]) {
+            out.append("# HELP \(name) \(help)")
+            out.append("# TYPE \(name) histogram")
+            for (output, kiosk) in loops {
+                for key in keys {
+                    let values = histograms(kiosk)[key] ?? KioskMetrics.GapHistogram()
+                    histogram(&out, name, labels: labels(output: output, "\(label)=\"\(key.rawValue)\""),
+                              bounds: bounds, counts: values.bucketCounts, sum: values.seconds, count: values.count)
+                }
             }
         }
-        out.append("# HELP vitrine_frame_cpu_seconds The display thread's CPU time to draw and present one frame, by path: all on the display's planes, mixed, or composed on the CPU.")
-        out.append("# TYPE vitrine_frame_cpu_seconds histogram")
-        for (output, kiosk) in loops {
-            for path in FramePath.allCases {
-                let work = kiosk.frameCPU[path] ?? KioskMetrics.GapHistogram()
-                histogram(&out, "vitrine_frame_cpu_seconds", labels: labels(output: output, "path=\"\(path.rawValue)\""),
-                          bounds: KioskMetrics.frameCPUBuckets, counts: work.bucketCounts, sum: work.seconds, count: work.count)
-            }
-        }
+        labelled("vitrine_frame_gap_seconds", help: "Time between consecutive frames presented for one motion: a transition, or a Ken Burns picture moving.",
+                 label: "motion", FrameMotion.allCases, bounds: KioskMetrics.frameGapBuckets) { $0.frameGaps }
+        labelled("vitrine_frame_cpu_seconds", help: "The display thread's CPU time to draw and present one frame, by path: all on the display's planes, mixed, or composed on the CPU.",
+                 label: "path", FramePath.allCases, bounds: KioskMetrics.frameCPUBuckets) { $0.frameCPU }
         out.metric("vitrine_api_requests_total", "counter", "API requests by method and status.",
                    requests.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") })
         out.metric("vitrine_uptime_seconds", "gauge", "Seconds since the kiosk started.", "\(uptimeSeconds)")

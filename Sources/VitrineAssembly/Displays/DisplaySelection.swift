@@ -148,5 +148,5 @@ struct NoPlannedOutput: Error, CustomStringConvertible {
 
 extension OutputConfiguration {
     /// `output.planes` and `output.planeMemory`, as a DRM display takes them.
-    var planeOptions: PlaneOptions { PlaneOptions(mode: planes, memoryBytes: planeMemoryMiB << 20) }
+    var planeOptions: PlaneOptions { PlaneOptions(mode: planes, memoryBytes: planeMemoryMiB << 20, turned: rotation != 0) }
 }

@@ -103,6 +103,8 @@ package struct DRMLessor: OutputLessor {
                              standIn: (output.mode.width, output.mode.height, Int(output.mode.refreshHertz.rounded())), interface: interface)
             : try DRMScanout(card: lease.card, connectorName: output.connector, mode: output.requestedMode, interface: interface)
         if waiting { logger.notice("\(output.connector) is waiting for its display: shown from when a hotplug brings one") }
-        return DRMDisplay(scanout: scanout, modeRequest: output.requestedMode, planes: planeOptions, logger: logger)
+        // Each output's own rotation (an `outputs` entry's, or output.rotation) decides whether its frames are turned.
+        let frames = planeOptions.map { PlaneOptions(mode: $0.mode, memoryBytes: $0.memoryBytes, turned: output.rotation != .none) }
+        return DRMDisplay(scanout: scanout, modeRequest: output.requestedMode, planes: frames, logger: logger)
     }
 }

@@ -178,6 +178,4 @@ extension DRMDisplay: LayeredDisplay {
     public func screenshot(compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?) -> PixelImage? {
         planes?.screenshot(compositor: compositor, pictures: pictures)
     }
-
-    public var framesByPlanesPath: [String: Int] { planes?.framesByPath ?? [:] }
 }

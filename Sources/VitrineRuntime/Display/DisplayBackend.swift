@@ -89,17 +89,19 @@ public protocol LayeredDisplay: DisplayBackend {
                  at now: MonotonicInstant) throws -> FramePath
     /// The frame last presented as the planes show it, composed on the CPU; nil before one.
     func screenshot(compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?) -> PixelImage?
-    /// Frames presented by path ("planes", "mixed", "cpu").
-    var framesByPlanesPath: [String: Int] { get }
 }
 
 /// What `output.planes` and `output.planeMemory` ask of a DRM output.
 public struct PlaneOptions: Hashable, Sendable {
     public var mode: PlanePlanner.Mode
     public var memoryBytes: Int
+    /// The panel is turned (`rotation`): its frames are composed upright and
+    /// turned on the CPU, as the planes are not asked to turn them.
+    public var turned: Bool
 
-    public init(mode: PlanePlanner.Mode, memoryBytes: Int) {
+    public init(mode: PlanePlanner.Mode, memoryBytes: Int, turned: Bool = false) {
         self.mode = mode
         self.memoryBytes = memoryBytes
+        self.turned = turned
     }
 }

@@ -17,6 +17,8 @@ final class KioskOutput {
     private let rotation: ExifOrientation
     private var pacing: FramePacing
     private var latency = InputLatencyTracker()
+    /// Frames drawn by path, for the log at the end when the display has planes.
+    private var framesByPath: [FramePath: Int] = [:]
     /// Which slide a presented frame first shows at rest, for proof of play.
     private var plays = PlayReporter()
     private var displayGeneration: Int
@@ -109,6 +111,7 @@ final class KioskOutput {
             logger.error("cannot present a frame: \(error)")
             return nil
         }
+        framesByPath[path, default: 0] += 1
         let gap = pacing.presented(at: now, animating: presentation.isAnimating, kenBurns: kenBurnsMoving)
         renderer.presented(scene, version: version)
         needsRedraw = false
@@ -176,8 +179,8 @@ final class KioskOutput {
         if let summary = pacing.kenBurnsFrameGaps.summary { logger.notice("frame pacing during Ken Burns motion: \(summary)") }
         // The pacing above is of the frames drawn for the group; each screen of
         // a composite flips on its own vblank, and a slower one skips some.
-        if let layered, !layered.framesByPlanesPath.isEmpty {
-            let counts = ["planes", "mixed", "cpu"].map { "\(layered.framesByPlanesPath[$0] ?? 0) \($0)" }
+        if layered != nil {
+            let counts = FramePath.allCases.map { "\(framesByPath[$0] ?? 0) \($0.rawValue)" }
             logger.notice("frames by path on the display's planes: \(counts.joined(separator: ", "))")
         }
         if let composite = display as? CompositeDisplay {

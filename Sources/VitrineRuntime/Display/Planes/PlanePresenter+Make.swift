@@ -4,13 +4,17 @@ import VitrineDRM
 
 extension PlanePresenter {
     /// A presenter for `scanout`'s output, or nil (logged) where frames are
-    /// composed on the CPU as before: `output.planes: cpu`, legacy modesetting
+    /// composed on the CPU as before: `output.planes: cpu`, a turned panel, legacy modesetting
     /// (no atomic commits to test and set planes with), or no overlay plane for
     /// the output's CRTC (bochs, virtio-gpu; a lease with no overlays in its share).
     static func make(for scanout: DRMScanout, options: PlaneOptions, logger: Logger) -> PlanePresenter? {
         let connector = scanout.connector.name
         guard options.mode == .auto else {
             logger.info("\(connector): every frame is composed on the CPU (output.planes: cpu)")
+            return nil
+        }
+        guard !options.turned else {
+            logger.info("\(connector): every frame is composed on the CPU: the panel is turned (rotation), which the planes are not asked to do")
             return nil
         }
         guard scanout.interfaceName == "atomic" else {

@@ -34,9 +34,8 @@ final class PlanePresenter {
     private var pending: [DRMLayerBuffer]?
     /// The frame last queued: what a screenshot composes.
     private(set) var lastFrame: (plan: PlanePlan, stack: LayerStack)?
-    /// Frames presented by path ("planes", "mixed", "cpu"), for the log at the end.
-    private(set) var framesByPath: [String: Int] = [:]
-    private var lastPath: String?
+    /// The path of the frame before, so that a change of path is logged once.
+    private var lastPath: FramePath?
 
     init(card: DRMCard, planes: [DisplayPlane], committer: DRMPlaneCommitter, planner: PlanePlanner, memoryBytes: Int,
          logger: Logger) {
@@ -124,8 +123,8 @@ final class PlanePresenter {
             throw error
         }
         lastFrame = (plan, stack)
-        count(plan)
         let path = FramePath(rawValue: plan.path) ?? .cpu
+        logChange(to: path, plan)
         guard queued else { return (path, false) }
         dots.queued(showing: dotsShown)
         let used = Set(frameSettings.map(\.framebuffer))
@@ -180,12 +179,11 @@ final class PlanePresenter {
         return image
     }
 
-    /// One line per change of path, at debug level; the counts go to the log at the end.
-    private func count(_ plan: PlanePlan) {
-        framesByPath[plan.path, default: 0] += 1
-        guard plan.path != lastPath else { return }
-        lastPath = plan.path
-        logger.debug("frames on the planes path: \(plan.path)", metadata: [
+    /// One line per change of path, at debug level (each frame's path is counted by `KioskOutput`).
+    private func logChange(to path: FramePath, _ plan: PlanePlan) {
+        guard path != lastPath else { return }
+        lastPath = path
+        logger.debug("frames on the planes path: \(path.rawValue)", metadata: [
             "overlays": "\(plan.overlays.count)", "composed_layers": "\(plan.composedLayers.count)",
         ])
     }

@@ -17,6 +17,8 @@
 #   - the unit /usr/local/lib/systemd/system/vitrine.service, enabled, and a
 #     udev rule that makes DRM cards visible to systemd (the unit waits for
 #     dev-dri-card0.device);
+#   - vitrine-reboot.path and vitrine-reboot.service beside it, the path
+#     enabled: the board rebooted when the API asks (POST /api/v1/reboot);
 #   - console blanking and the cursor off: on a Raspberry Pi, consoleblank=0
 #     and vt.global_cursor_default=0 on the kernel command line
 #     (/boot/firmware/cmdline.txt, from the next boot); everywhere, the unit
@@ -68,6 +70,7 @@ fi
 # Where things go, inside the target.
 BIN=/usr/local/bin/vitrine
 UNIT=/usr/local/lib/systemd/system/vitrine.service
+REBOOT_UNITS=(vitrine-reboot.path vitrine-reboot.service)
 UDEV_RULE=/etc/udev/rules.d/70-vitrine.rules
 DOC=/usr/local/share/doc/vitrine
 CONFIG_DIR=/etc/vitrine
@@ -147,11 +150,13 @@ cmdline_file() {
 
 uninstall() {
     if [ "$live" = yes ]; then
-        systemctl disable --now vitrine.service 2>/dev/null || true
+        systemctl disable --now vitrine.service vitrine-reboot.path 2>/dev/null || true
     elif [ -e "$root$UNIT" ]; then
-        systemctl "${systemctl_root[@]}" disable vitrine.service 2>/dev/null || true
+        systemctl "${systemctl_root[@]}" disable vitrine.service vitrine-reboot.path 2>/dev/null || true
     fi
     remove_path "$UNIT"
+    local unit
+    for unit in "${REBOOT_UNITS[@]}"; do remove_path "$(dirname "$UNIT")/$unit"; done
     remove_path "$UDEV_RULE"
     remove_path "$BIN"
     remove_path "$DOC"
@@ -344,6 +349,10 @@ install_all() {
     ensure_user
     ensure_config
     install_file "$repo/deploy/systemd/vitrine.service" "$UNIT" 0644
+    local unit
+    for unit in "${REBOOT_UNITS[@]}"; do
+        install_file "$repo/deploy/systemd/$unit" "$(dirname "$UNIT")/$unit" 0644
+    done
     local rule
     rule=$(mktemp)
     printf '%s\n' \
@@ -367,6 +376,12 @@ install_all() {
     if ! systemctl "${systemctl_root[@]}" is-enabled --quiet vitrine.service 2>/dev/null; then
         [ "$live" = yes ] && systemctl daemon-reload
         systemctl "${systemctl_root[@]}" enable vitrine.service 2>&1 | sed 's/^/install.sh: /'
+        changed=yes
+    fi
+    if ! systemctl "${systemctl_root[@]}" is-enabled --quiet vitrine-reboot.path 2>/dev/null; then
+        [ "$live" = yes ] && systemctl daemon-reload
+        systemctl "${systemctl_root[@]}" enable vitrine-reboot.path 2>&1 | sed 's/^/install.sh: /'
+        [ "$live" = yes ] && systemctl start vitrine-reboot.path
         changed=yes
     fi
 

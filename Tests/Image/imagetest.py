@@ -496,15 +496,34 @@ def run_suite(args):
         # What should be on screen from here on: the pushed playlist, unless the push failed.
         expected = pushed if pushed_shown else first
 
-        # (c) It survives a reboot, which boots with the root file system read-only,
+        # (c) It survives a reboot (asked for through the API), which boots with the root file system read-only,
         # as kiosks that protect their SD card run (with /tmp a tmpfs, which the
         # unit's PrivateTmp needs): the kiosk shows what it stored, and changes
         # answer 503 saying why. The root is made writable again afterwards.
         guest.run("cp /etc/fstab /etc/fstab.rw && printf '/dev/vda\\t/\\text4\\tro\\t0\\t1\\n"
                   "tmpfs\\t/tmp\\ttmpfs\\tmode=1777\\t0\\t0\\n' > /etc/fstab && sync")
-        guest.process.stdin.write(b"systemctl reboot\n")
-        guest.process.stdin.flush()
-        guest.wait_for(rb"reboot: Restarting system", 180)
+        # The reboot is the API's (POST /api/v1/reboot): the kiosk leaves its request in
+        # /run/vitrine, the package's vitrine-reboot.path starts vitrine-reboot.service
+        # (root), which reboots two seconds later. Nothing else here reboots the machine.
+        _, path_state = guest.run("systemctl is-enabled vitrine-reboot.path; systemctl is-active vitrine-reboot.path")
+        try:
+            reboot_status, reboot_answer = http("POST", base + "/api/v1/reboot", args.token)
+        except OSError as error:
+            reboot_status, reboot_answer = None, str(error)
+        asked = time.monotonic()
+        try:
+            guest.wait_for(rb"reboot: Restarting system", 180)
+            rebooted = time.monotonic() - asked
+        except TimeoutError:
+            # The API did not reboot it: reboot as before, so that the checks after still run.
+            rebooted = None
+            guest.process.stdin.write(b"systemctl reboot\n")
+            guest.process.stdin.flush()
+            guest.wait_for(rb"reboot: Restarting system", 180)
+        results.check("POST /api/v1/reboot answers 202 and the board reboots through vitrine-reboot.path (the kiosk stays unprivileged)",
+                      reboot_status == 202 and rebooted is not None and path_state.split()[-2:] == ["enabled", "active"],
+                      f"HTTP {reboot_status} {str(reboot_answer).strip()[:120]}; vitrine-reboot.path "
+                      f"{' '.join(path_state.split())}; the kernel restarted {rebooted and round(rebooted, 1)} s after the request")
         guest.started = time.monotonic()
         back = boot_checks(guest, results, measurements, "reboot", expected,
                            "the pushed playlist" if pushed_shown else "the image's configuration, as the push failed")

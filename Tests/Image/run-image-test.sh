@@ -80,17 +80,22 @@ package_installed() {
     # shellcheck disable=SC2016  # ${Status} is dpkg-query's field, not the shell's
     chroot "$root" dpkg-query -W -f='${Status}' vitrine 2> /dev/null | grep -q "install ok installed" \
         && test -x "$root/usr/bin/vitrine" && test -f "$root/lib/systemd/system/vitrine.service" \
+        && test -f "$root/lib/systemd/system/vitrine-reboot.path" && test -f "$root/lib/systemd/system/vitrine-reboot.service" \
         && test -f "$root/lib/udev/rules.d/70-vitrine.rules"
 }
 libraries_found() {
     chroot "$root" ldd /usr/bin/vitrine > "$out/ldd.txt" 2>&1 && ! grep -q "not found" "$out/ldd.txt"
 }
-enabled() { test -L "$root/etc/systemd/system/multi-user.target.wants/vitrine.service"; }
+enabled() {
+    test -L "$root/etc/systemd/system/multi-user.target.wants/vitrine.service" \
+        && test -L "$root/etc/systemd/system/multi-user.target.wants/vitrine-reboot.path"
+}
 configuration_kept() {
     cmp -s "$out/vitrine.yaml" "$root/etc/vitrine/vitrine.yaml" && test -f "$root/etc/vitrine/images/01-welcome.jpg"
 }
 removed_keeping_state() {
     ! test -e "$root/usr/bin/vitrine" && ! test -e "$root/lib/systemd/system/vitrine.service" \
+        && ! test -e "$root/lib/systemd/system/vitrine-reboot.path" \
         && grep -q "^vitrine:" "$root/etc/passwd" && test -d "$root/var/lib/vitrine" && test -d "$root/etc/vitrine/images"
 }
 reinstalled_with_starter() {
@@ -141,8 +146,13 @@ manifest > "$out/manifest-2"
 check "a second run says nothing changed" grep -q "nothing changed" <<< "$second"
 check "a second run changes no file, mode, owner or time" cmp -s "$out/manifest-1" "$out/manifest-2"
 check "the unit is enabled" test -L "$root/etc/systemd/system/multi-user.target.wants/vitrine.service"
+check "the reboot path is installed and enabled" test -L "$root/etc/systemd/system/multi-user.target.wants/vitrine-reboot.path" \
+    -a -f "$root/usr/local/lib/systemd/system/vitrine-reboot.service"
 uninstalled() {
     ! test -e "$root/usr/local/lib/systemd/system/vitrine.service" && ! test -e "$root/usr/local/bin/vitrine" \
+        && ! test -e "$root/usr/local/lib/systemd/system/vitrine-reboot.path" \
+        && ! test -e "$root/usr/local/lib/systemd/system/vitrine-reboot.service" \
+        && ! test -L "$root/etc/systemd/system/multi-user.target.wants/vitrine-reboot.path" \
         && ! test -e "$root/etc/udev/rules.d/70-vitrine.rules" \
         && ! test -L "$root/etc/systemd/system/multi-user.target.wants/vitrine.service" \
         && ! grep -q '^vitrine:' "$root/etc/passwd"

@@ -172,6 +172,15 @@ sed -e 's|/usr/local/bin/vitrine|/usr/bin/vitrine|g' \
 if grep -n '/usr/local\|install\.sh' "$stage/lib/systemd/system/vitrine.service"; then
     die "deploy/systemd/vitrine.service changed: the lines above still name /usr/local or install.sh; update the sed above"
 fi
+# The reboot path and the service it starts (POST /api/v1/reboot), likewise.
+for unit in vitrine-reboot.path vitrine-reboot.service; do
+    sed -e 's|/usr/local/share/doc/vitrine|/usr/share/doc/vitrine|g' \
+        -e 's|Installed by deploy/install.sh;|Installed by the vitrine package;|' \
+        "$repo/deploy/systemd/$unit" > "$stage/lib/systemd/system/$unit"
+    if grep -n '/usr/local\|install\.sh' "$stage/lib/systemd/system/$unit"; then
+        die "deploy/systemd/$unit changed: the lines above still name /usr/local or install.sh; update the sed above"
+    fi
+done
 # The rule is written by install.sh; take it from there rather than keep a copy.
 mapfile -t rule < <(grep -o "SUBSYSTEM==[^']*" "$repo/deploy/install.sh")
 [ ${#rule[@]} -eq 1 ] || die "expected exactly one udev rule (SUBSYSTEM==...) in deploy/install.sh, found ${#rule[@]}"

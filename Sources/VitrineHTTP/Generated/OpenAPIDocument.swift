@@ -76,6 +76,8 @@ tags:
     description: Proof of play, the log of the slides shown (docs/fleet.md, "Proof of play").
   - name: doctor
     description: The board's report, `vitrine doctor`'s (docs/raspberry-pi.md, "vitrine doctor").
+  - name: board
+    description: The board itself, for one that needs it rebooted.
 
 paths:
   /:
@@ -1701,6 +1703,50 @@ paths:
               schema:
                 $ref: "#/components/schemas/Error"
 
+  /api/v1/reboot:
+    post:
+      tags: [board]
+      operationId: rebootBoard
+      summary: Reboot the board
+      description: |
+        Reboots the whole board, for one that needs it (a wedged driver, a kernel update), without SSH. The kiosk runs
+        unprivileged and reboots nothing itself: it leaves a request in its runtime directory (/run/vitrine), which
+        the package's `vitrine-reboot.path` unit watches, and `vitrine-reboot.service` (root) reboots two seconds
+        later, so that this answer reaches the caller. The kiosk stops as at any shutdown and starts again with the
+        board. No request body.
+      security:
+        - bearerAuth: []
+      responses:
+        "202":
+          description: The board reboots after `afterSeconds`.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/RebootAccepted"
+              example:
+                rebooting: true
+                afterSeconds: 2
+        "400":
+          $ref: "#/components/responses/UnknownQueryParameter"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/TooManyFailedAuthentications"
+        "409":
+          description: This kiosk cannot reboot its board (the `vitrine-reboot.path` unit is not installed, or the kiosk was not started by `vitrine.service`); the message says which.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+              example:
+                error: "this kiosk cannot reboot its board: the vitrine-reboot.path unit is not installed (the vitrine package installs it, and deploy/install.sh)"
+        "500":
+          description: The request file could not be written; the message names it.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+
 components:
   securitySchemes:
     bearerAuth:
@@ -2830,6 +2876,17 @@ components:
         state:
           type: string
           enum: ["on", "off"]
+    RebootAccepted:
+      type: object
+      additionalProperties: false
+      required: [rebooting, afterSeconds]
+      properties:
+        rebooting:
+          type: boolean
+        afterSeconds:
+          type: integer
+          minimum: 0
+          description: How long until the board reboots.
     ControlAccepted:
       type: object
       additionalProperties: false

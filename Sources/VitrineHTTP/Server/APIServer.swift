@@ -48,6 +48,7 @@ public enum APIServer {
         EventRoutes(events: services.events).add(to: routes)
         PlaysRoutes(plays: services.plays, link: link).add(to: routes)
         DoctorRoutes(stateDirectory: services.apply.store.directory).add(to: routes)
+        RebootRoutes(reboot: services.reboot, logger: services.logger).add(to: routes)
         return (router, table)
     }
 

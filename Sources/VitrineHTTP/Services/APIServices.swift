@@ -32,13 +32,15 @@ public struct APIServices: Sendable {
     public let plays: ProofOfPlay?
     /// The board's power and storage, read every minute by the kiosk's assembly, if watched.
     public let board: BoardHealthWatch?
+    /// How the board is rebooted when the API asks (`POST /api/v1/reboot`).
+    public var reboot: BoardReboot
     let logger: Logger
 
     /// Joins the parts, then starts what must start with them: the stored
     /// overrides shown again, and the first collection of unused assets.
     public init(apply: ApplyPath, pictures: PictureServices, monitoring: APIMonitoring, events: EventHub, logger: Logger,
                 channel: ChannelFollower? = nil, television: CECTelevision? = nil, plays: ProofOfPlay? = nil,
-                board: BoardHealthWatch? = nil) {
+                board: BoardHealthWatch? = nil, reboot: BoardReboot = BoardReboot()) {
         self.link = apply.link
         self.apply = apply
         self.pictures = pictures
@@ -48,6 +50,7 @@ public struct APIServices: Sendable {
         self.television = television
         self.plays = plays
         self.board = board
+        self.reboot = reboot
         self.logger = logger
         overrides = EmergencyOverrides(store: apply.store, link: apply.link, events: events, logger: logger)
         // A channel's new version takes the path a push takes.

@@ -1,0 +1,27 @@
+import Hummingbird
+import Logging
+import VitrineAPI
+
+/// `POST /api/v1/reboot`: the board rebooted, for one that needs it (a wedged
+/// driver, a kernel update), through the package's privileged path unit
+/// (`BoardReboot`). 202 once the request is left for it; 409 where this kiosk
+/// has no such path (not installed by the package, or not run by systemd),
+/// saying why. The kiosk stops as at any shutdown: the screen is given back,
+/// the play log is flushed.
+struct RebootRoutes {
+    let reboot: BoardReboot
+    let logger: Logger
+
+    func add(to router: RecordingRouter<APIRequestContext>) {
+        router.post("/api/v1/reboot") { _, _ in
+            if let reason = reboot.unavailableReason { throw APIError(.conflict, reason) }
+            do {
+                try reboot.request()
+            } catch {
+                throw APIError(.internalServerError, "cannot ask for a reboot: \(error)")
+            }
+            logger.notice("the board reboots in \(BoardReboot.delaySeconds) s, as asked through the API (POST /api/v1/reboot)")
+            return try JSONResponse.make(.accepted, encoding: RebootAccepted(afterSeconds: BoardReboot.delaySeconds))
+        }
+    }
+}

@@ -57,7 +57,12 @@ public final class KioskAssembly {
         // configuration shows, and are read once, here.
         let local = store.current.configuration
         let events = EventHub()
-        let plays = Self.proofOfPlay(stateDirectory: stateDirectory, local: local, device: options.device, logger: logger)
+        // Read every minute once the kiosk runs (`startupDoctor`); its last reading goes to the
+        // status, /metrics and each batch of plays uploaded.
+        let board = BoardHealthWatch(stateDirectory: stateDirectory)
+        let plays = Self.proofOfPlay(stateDirectory: stateDirectory, local: local, device: options.device, logger: logger) {
+            board.current.map(BoardHealthBody.init)
+        }
         let fetcher = URLImageFetcher(store: store, settings: local.api, maxPixels: local.decode.maxPixels, pictures: options.pictures,
                                       events: events, logger: logger)
         var configuration = ApplyPath.initialConfiguration(store, fetcher: fetcher)
@@ -89,7 +94,7 @@ public final class KioskAssembly {
                           pictures: PictureServices(inspector: options.pictures, slides: options.decoder, maxUploadBytes: local.api.maxUploadBytes),
                           monitoring: APIMonitoring(metrics: groups.map(\.metrics), startedAt: link.status.startedAt), events: events,
                           logger: logger, channel: channel, television: groups[0].television, plays: plays,
-                          board: BoardHealthWatch(stateDirectory: stateDirectory))
+                          board: board)
         for group in groups { group.joinEvents(plays: plays, events: events) }
         self.store = store
         self.plays = plays
@@ -101,11 +106,11 @@ public final class KioskAssembly {
     /// Proof of play as the local file asks. The screen matters more than its
     /// log: a log that cannot be kept is reported and left off.
     private static func proofOfPlay(stateDirectory: String, local: KioskConfiguration, device: String?,
-                                    logger: Logger) -> ProofOfPlay? {
+                                    logger: Logger, boardHealth: @escaping @Sendable () -> BoardHealthBody?) -> ProofOfPlay? {
         do {
             return try ProofOfPlay(stateDirectory: stateDirectory, settings: local.plays,
                                    device: device ?? local.channel?.device ?? ProofOfPlay.hostName(), logger: logger,
-                                   policy: local.api.outbound)
+                                   policy: local.api.outbound, boardHealth: boardHealth)
         } catch {
             logger.error("proof of play is off: \(error)")
             return nil

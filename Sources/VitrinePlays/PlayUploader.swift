@@ -9,6 +9,7 @@ import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 import VitrineSystem
+import VitrineAPI
 
 /// POSTs the play log in batches to `plays.upload` (AsyncHTTPClient, as the
 /// URL slides use): the I/O edge of `PlayUploadQueue`, which decides when and
@@ -47,13 +48,16 @@ public final class PlayUploader: Sendable {
     private let signingKey: SignifySecretKey?
     private let cursorPath: String
     private let queue: Mutex<PlayUploadQueue>
+    /// The board's last health reading, sent with each batch.
+    private let boardHealth: @Sendable () -> BoardHealthBody?
     private let published: Mutex<Status>
 
     /// - Parameter policy: where the receiver may be (the local file's `api.allowAddresses`).
     /// - Parameter signingKey: signs each batch; nil sends them unsigned.
     public init(settings: PlaysConfiguration, log: PlayLog, device: String, logger: Logger, policy: OutboundPolicy,
                 signingKey: SignifySecretKey? = nil, timeout: Duration = .seconds(30), start: MonotonicInstant = MonotonicClock.now(),
-                backoffBase: Duration = .seconds(10)) {
+                backoffBase: Duration = .seconds(10), boardHealth: @escaping @Sendable () -> BoardHealthBody? = { nil }) {
+        self.boardHealth = boardHealth
         url = settings.upload ?? ""
         self.policy = policy
         self.signingKey = signingKey
@@ -134,7 +138,7 @@ public final class PlayUploader: Sendable {
 
     private func send(_ records: [PlayRecord]) async throws {
         let dropped = queue.withLock { $0.droppedUnsent(logDropped: log.status.dropped) }
-        let batch = PlayUploadBatch(device: device, dropped: dropped, plays: records.map(\.body))
+        let batch = PlayUploadBatch(device: device, dropped: dropped, plays: records.map(\.body), board: boardHealth())
         let data = try JSONText.encode(batch, [.sortedKeys, .withoutEscapingSlashes])
         var request = HTTPClientRequest(url: url)
         request.method = .POST

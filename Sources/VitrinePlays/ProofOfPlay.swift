@@ -21,6 +21,7 @@ public final class ProofOfPlay: Sendable {
     private let device: String
     private let logger: Logger
     private let policy: OutboundPolicy
+    private let boardHealth: @Sendable () -> BoardHealthBody?
     /// Signs upload batches (`PlaySigningKey`); nil when it could not be made.
     public let signingKey: SignifySecretKey?
     private struct Uploading {
@@ -35,8 +36,10 @@ public final class ProofOfPlay: Sendable {
     ///   - device: the kiosk's name in upload batches.
     ///   - channelUpload: the URL the followed channel named when last applied, if any.
     /// - Parameter policy: where uploads may go (the local file's `api.allowAddresses`).
+    ///   - boardHealth: the board's last health reading, sent with each batch.
     public init(stateDirectory: String, settings: PlaysConfiguration, device: String, logger: Logger, policy: OutboundPolicy,
-                bounds: PlayLogLayout.Bounds = .standard, channelUpload: String? = nil) throws(SystemError) {
+                bounds: PlayLogLayout.Bounds = .standard, channelUpload: String? = nil,
+                boardHealth: @escaping @Sendable () -> BoardHealthBody? = { nil }) throws(SystemError) {
         let log = try PlayLog(directory: stateDirectory + "/plays", bounds: bounds, logger: logger,
                               hashFile: { ContentDigest.sha256(file: $0) })
         self.log = log
@@ -44,12 +47,14 @@ public final class ProofOfPlay: Sendable {
         self.device = device
         self.logger = logger
         self.policy = policy
+        self.boardHealth = boardHealth
         let signingKey = PlaySigningKey.loadOrCreate(directory: log.directory, device: device, logger: logger)
         self.signingKey = signingKey
         var effective = settings
         effective.upload = settings.upload ?? channelUpload
         uploading = Mutex(Uploading(uploader: effective.upload.map { _ in
-            PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy, signingKey: signingKey)
+            PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy, signingKey: signingKey,
+                         boardHealth: boardHealth)
         }))
     }
 
@@ -66,7 +71,8 @@ public final class ProofOfPlay: Sendable {
         var effective = settings
         effective.upload = url
         let next = url.map { _ in
-            PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy, signingKey: signingKey)
+            PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy, signingKey: signingKey,
+                         boardHealth: boardHealth)
         }
         uploading.withLock { state in
             state.task?.cancel()

@@ -163,6 +163,40 @@ struct PlaysTests {
         await receiver.stop()
     }
 
+    /// Each batch carries the board's last health reading, so that a fleet's operator sees
+    /// under-voltage and storage errors where the plays arrive; none before the first reading.
+    @Test func batchesCarryTheBoardsLastHealthReading() async throws {
+        let directory = NSTemporaryDirectory() + "vitrine-plays-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let receiver = try await PlayReceiver()
+        let log = try Self.log(directory, plays: 3)
+        var settings = PlaysConfiguration()
+        settings.upload = receiver.url
+        settings.batch = 2
+        settings.interval = .seconds(60)
+        let reading = Mutex<BoardHealthBody?>(nil)
+        let uploader = PlayUploader(settings: settings, log: log, device: "lobby-left", logger: Logger(label: "test"),
+                                    policy: .loopbackAllowed, timeout: .seconds(30), backoffBase: .milliseconds(50),
+                                    boardHealth: { reading.withLock { $0 } })
+        await uploader.attempt()
+        #expect(receiver.bodies.count == 1 && receiver.bodies.first?["board"] == nil, "no reading yet, no board")
+        reading.withLock {
+            $0 = BoardHealthBody(status: "problem", checkedAt: "2026-11-28T04:00:00Z", subjects: [
+                BoardHealthSubjectBody(id: "power", status: "problem", summary: "Under-voltage now",
+                                       findings: ["Under-voltage now: the supply is too weak for the board."]),
+                BoardHealthSubjectBody(id: "storage", status: "ok", summary: "No errors", findings: []),
+            ])
+        }
+        await uploader.attempt()
+        let board = try #require(receiver.bodies.last?["board"] as? [String: Any])
+        #expect(board["status"] as? String == "problem" && board["checkedAt"] as? String == "2026-11-28T04:00:00Z")
+        let subjects = try #require(board["subjects"] as? [[String: Any]])
+        #expect(subjects.map { $0["id"] as? String } == ["power", "storage"])
+        #expect((subjects[0]["findings"] as? [String])?.first?.hasPrefix("Under-voltage now") == true)
+        #expect(receiver.sequences == [1, 2, 3])
+        await receiver.stop()
+    }
+
     /// Each batch is signed with the kiosk's own key, made at first start in
     /// the log's directory and kept: the receiver checks the signature of the
     /// exact bytes with device.pub, here and with signify-openbsd.

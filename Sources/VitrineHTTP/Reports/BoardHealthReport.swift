@@ -1,15 +1,8 @@
 import VitrineAPI
 import VitrineDoctor
 
-/// The board's last health reading as the status and `/metrics` give it.
+/// The board's last health reading as `/metrics` gives it (the status's is `BoardHealthBody(_:)`, below).
 enum BoardHealthReport {
-    static func body(_ health: BoardHealth) -> BoardHealthBody {
-        BoardHealthBody(status: health.status.rawValue, checkedAt: health.checkedAt.description,
-                        subjects: health.subjects.map {
-                            BoardHealthSubjectBody(id: $0.id, status: $0.status.rawValue, summary: $0.summary, findings: $0.findings)
-                        })
-    }
-
     /// Prometheus lines (text format 0.0.4): each subject's status as a
     /// labelled gauge, 1 for the state it is in, so an alert can fire on
     /// `vitrine_board_health{state="problem"} == 1`.
@@ -25,5 +18,15 @@ enum BoardHealthReport {
             "# TYPE vitrine_board_findings gauge",
             "vitrine_board_findings \(health.subjects.reduce(0) { $0 + $1.findings.count })",
         ]).joined(separator: "\n") + "\n"
+    }
+}
+
+extension BoardHealthBody {
+    /// The reading as the status, and each batch of plays uploaded, carry it.
+    package init(_ health: BoardHealth) {
+        self.init(status: health.status.rawValue, checkedAt: health.checkedAt.description,
+                  subjects: health.subjects.map {
+                      BoardHealthSubjectBody(id: $0.id, status: $0.status.rawValue, summary: $0.summary, findings: $0.findings)
+                  })
     }
 }

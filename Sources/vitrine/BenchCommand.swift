@@ -314,13 +314,15 @@ struct DecodeOnce: ParsableCommand {
 /// and sensor-like noise, so the JPEG has a photo's entropy rather than a flat
 /// colour's.
 enum SyntheticPhoto {
-    static func make(size: PixelSize) -> PixelImage {
+    /// `variant` 1 is the benchmarks' picture; another is a different one (mirrored, other noise).
+    static func make(size: PixelSize, variant: UInt32 = 1) -> PixelImage {
         let image = PixelImage(size: size)
-        var seed: UInt32 = 0x1234_5678
+        var seed: UInt32 = 0x1234_5678 ^ (variant &- 1)
         for y in 0..<size.height {
             let fy = Double(y) / Double(size.height)
             for x in 0..<size.width {
-                let fx = Double(x) / Double(size.width)
+                let across = Double(x) / Double(size.width)
+                let fx = variant % 2 == 1 ? across : 1 - across
                 seed = seed &* 1_664_525 &+ 1_013_904_223
                 let noise = Double(seed >> 27) - 16
                 let wave = 40 * sin(fx * 37 + sin(fy * 11) * 3) * cos(fy * 23)

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
+import Logging
 import VitrineConfig
+import VitrineCore
 import VitrineDoctor
 import VitrineRuntime
 import VitrineSystem
@@ -23,6 +25,11 @@ struct DoctorCommand: ParsableCommand {
 
     @Flag(help: "Print the JSON rather than the text.") var json = false
 
+    @Option(help: ArgumentHelp("Also run the kiosk on each connected output for this many seconds of each kind of frame (slide transition, crossfade, Ken Burns) and report their pacing, paths and CPU time per frame. Needs the display: stop the kiosk first (systemctl stop vitrine).", valueName: "seconds"))
+    var pacing: Int?
+
+    @Option(help: "With --pacing: cpu composes every frame on the CPU, as output.planes: cpu does.") var planes: String = "auto"
+
     func run() throws {
         var touch = TouchConfiguration()
         if let config {
@@ -31,8 +38,16 @@ struct DoctorCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let report = Doctor.report(Doctor.standardChecks(stateDirectory: stateDir == "-" ? "/var/lib/vitrine" : stateDir, touch: touch),
+        guard let planesMode = PlanePlanner.Mode(rawValue: planes) else { throw ValidationError("bad --planes \(planes): auto or cpu") }
+        if let pacing, !(1...600).contains(pacing) { throw ValidationError("bad --pacing \(pacing): 1 to 600 seconds") }
+        var report = Doctor.report(Doctor.standardChecks(stateDirectory: stateDir == "-" ? "/var/lib/vitrine" : stateDir, touch: touch),
                                    version: VitrineVersion.current, now: WallClock.now())
+        if let pacing {
+            var logger = Logger(label: "vitrine")
+            logger.logLevel = .warning
+            let run = PacingRun(seconds: pacing, planes: PlaneOptions(mode: planesMode, memoryBytes: 96 << 20), logger: logger)
+            report.sections.append(run.section())
+        }
         if json {
             print(String(decoding: try Doctor.json(report), as: UTF8.self), terminator: "")
         } else {

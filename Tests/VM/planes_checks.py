@@ -97,6 +97,7 @@ def planes_checks(guest, results, args, mirror, work):
                           all((kinds[k]["planesPlanMicroseconds"] + kinds[k]["planesDrawMicroseconds"])
                               <= 0.1 * kinds[k]["cpuComposeMicroseconds"] for k in carried), detail)
         kiosk_on_planes(guest, results)
+        doctor_pacing(guest, results)
     finally:
         guest.run("rmmod vkms", timeout=60)
 
@@ -193,3 +194,29 @@ def kiosk_on_planes(guest, results):
                   and planes_metrics.get("cpu", {}).get("count", 0) <= 1,
                   f"planes run: {planes_metrics}; cpu run: {cpu_metrics}; mean per frame: planes "
                   f"{planes_ms and round(planes_ms, 3)} ms, CPU path {cpu_ms and round(cpu_ms, 3)} ms")
+
+
+def doctor_pacing(guest, results):
+    """`vitrine doctor --pacing`: the kiosk on every connected output in turn (virtio-gpu's two heads and
+    VKMS), 3 s of each kind of frame, with what its metrics counted: on VKMS the slide transition's
+    frames on the planes, on virtio-gpu on the CPU, and every kind's frames presented."""
+    status, output = guest.run("vitrine doctor --pacing 3 --state-dir - --json > /tmp/pacing.json 2> /tmp/pacing.err; "
+                               "echo status $?; cat /tmp/pacing.err | tail -3", timeout=600)
+    _, text = guest.run("cat /tmp/pacing.json")
+    try:
+        start = text.index("{")
+        report = json.loads(text[start:])
+        pacing = next(section for section in report["sections"] if section["id"] == "pacing")
+    except (ValueError, StopIteration, KeyError) as error:
+        results.check("vitrine doctor --pacing reports each output's pacing", False, f"{error}: {output.strip()[-300:]}")
+        return
+    outputs = {sub["title"]: {fact["name"]: fact["value"] for fact in sub["facts"]} for sub in pacing["subsections"]}
+    vkms = [facts for title, facts in outputs.items() if "card" in title and "planes at" in facts.get("slide transition", "")]
+    every = all(not facts.get(kind, "0 frame").startswith("0 frame") for facts in outputs.values()
+                for kind in ("slide transition", "crossfade", "Ken Burns"))
+    cpu_only = [facts for facts in outputs.values() if "planes at" not in facts.get("slide transition", "")]
+    results.check("vitrine doctor --pacing drives every connected output with the kiosk: each kind of frame presented, "
+                  "the slide transition on VKMS's planes and on virtio-gpu's CPU path, with the CPU time per frame",
+                  len(outputs) >= 2 and every and len(vkms) == 1 and len(cpu_only) >= 1,
+                  "; ".join(f"{title}: " + " | ".join(f"{k}: {v}" for k, v in facts.items()) for title, facts in outputs.items())[:1500]
+                  + f"; findings: {pacing.get('findings', [])}")

@@ -39,7 +39,8 @@ struct DoctorCommand: ParsableCommand {
             }
         }
         guard let planesMode = PlanePlanner.Mode(rawValue: planes) else { throw ValidationError("bad --planes \(planes): auto or cpu") }
-        if let pacing, !(1...600).contains(pacing) { throw ValidationError("bad --pacing \(pacing): 1 to 600 seconds") }
+        // At least 3 s: each kind's motion starts a second after its first frame, which waits for two pictures' decodes.
+        if let pacing, !(3...600).contains(pacing) { throw ValidationError("bad --pacing \(pacing): 3 to 600 seconds") }
         var report = Doctor.report(Doctor.standardChecks(stateDirectory: stateDir == "-" ? "/var/lib/vitrine" : stateDir, touch: touch),
                                    version: VitrineVersion.current, now: WallClock.now())
         if let pacing {

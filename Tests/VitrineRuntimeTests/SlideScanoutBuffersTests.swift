@@ -29,12 +29,14 @@ struct SlideScanoutBuffersTests {
     /// Counts the buffers made, and which thread made them.
     final class Maker: Sendable {
         let made = Mutex<(count: Int, onCaller: Bool)>((0, false))
+        let attempts = Mutex(0)
         let failing: Bool
         let caller = pthread_self()
         init(failing: Bool = false) { self.failing = failing }
 
         func make(_ frame: PixelImage) throws(DRMError) -> MemoryBuffer {
             let onCaller = pthread_equal(pthread_self(), caller) != 0
+            attempts.withLock { $0 += 1 }
             if failing { throw .call("DRM_IOCTL_MODE_CREATE_DUMB", errno: .noMemory, subject: "/dev/dri/card0") }
             return made.withLock { made in
                 made.count += 1
@@ -125,8 +127,9 @@ struct SlideScanoutBuffersTests {
         #expect(buffers.count == 0 && buffers.bytesInUse == 0)
 
         let log = CapturedLog()
+        let failingMaker = Maker(failing: true)
         let failing = SlideScanoutBuffers<MemoryBuffer>(budgetBytes: 4 * Self.frameBytes, logger: log.logger,
-                                                        make: { frame throws(DRMError) in try Maker(failing: true).make(frame) })
+                                                        make: { frame throws(DRMError) in try failingMaker.make(frame) })
         let first = Self.frame(1), second = Self.frame(2)
         #expect(failing.buffer(for: first, shown: []) == nil)
         #expect(failing.buffer(for: second, shown: []) == nil)
@@ -136,5 +139,12 @@ struct SlideScanoutBuffersTests {
         }
         #expect(Self.lines(log).count == 1 && Self.lines(log).first?.contains("cannot make a scan-out buffer") == true, "\(Self.lines(log))")
         #expect(failing.bytesInUse == 0, "a failed copy keeps no budget")
+        // A frame whose buffer could not be made is not tried again while it lives: one attempt, not one a frame.
+        for _ in 0..<5 {
+            #expect(failing.buffer(for: first, shown: []) == nil)
+            failing.collect()
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(failingMaker.attempts.withLock { $0 } == 2, "each failed frame was tried once")
     }
 }

@@ -17,7 +17,25 @@ struct RebootRoutesTests {
                                          logger: Logger(label: "test"))
     }
 
-    @Test("with the unit installed, 202 and the request file in the runtime directory; 401 without the token, 400 with a query key")
+    /// The path unit's part, as vitrine-reboot.service does it first: the request removed once it appears.
+    static func takeRequests(at path: String) -> Task<Int, Never> {
+        Task.detached {
+            var taken = 0
+            while !Task.isCancelled {
+                if FileManager.default.fileExists(atPath: path) {
+                    // Only a request written whole: 0600, its one line.
+                    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                    let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int
+                    if text == "reboot asked for through the API\n", mode == 0o600 { taken += 1 }
+                    try? FileManager.default.removeItem(atPath: path)
+                }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return taken
+        }
+    }
+
+    @Test("with the unit taking it, 202 once the request is taken; 401 without the token, 400 with a query key")
     func aRebootIsLeftForThePathUnit() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
@@ -26,6 +44,7 @@ struct RebootRoutesTests {
         let unit = harness.stateDirectory + "/../vitrine-reboot.path"
         try Array("[Path]\n".utf8).write(to: unit)
         let request = runtime + "/reboot-requested"
+        let unitTask = Self.takeRequests(at: request)
         try await Self.application(harness, BoardReboot(runtimeDirectory: runtime, unitFiles: ["/nonexistent/unit", unit])).test(.router) { client in
             try await client.execute(uri: "/api/v1/reboot", method: .post) { response in
                 #expect(response.status == .unauthorized)
@@ -39,10 +58,27 @@ struct RebootRoutesTests {
                 let body = json(response.body)
                 #expect(body["rebooting"] as? Bool == true && body["afterSeconds"] as? Int == 2)
             }
-            #expect(FileManager.default.fileExists(atPath: request))
-            let attributes = try FileManager.default.attributesOfItem(atPath: request)
-            #expect((attributes[.posixPermissions] as? Int) == 0o600)
         }
+        unitTask.cancel()
+        #expect(await unitTask.value == 1, "the unit took one request, written whole with mode 0600")
+    }
+
+    @Test("with the unit installed but not running, 409 saying so, and the request withdrawn so that a later start reboots nothing")
+    func aRequestNothingTakesIsWithdrawn() async throws {
+        let harness = try ServerHarness()
+        defer { harness.close() }
+        let runtime = harness.stateDirectory + "/../run-idle"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let unit = harness.stateDirectory + "/../vitrine-reboot.path"
+        try Array("[Path]\n".utf8).write(to: unit)
+        let reboot = BoardReboot(runtimeDirectory: runtime, unitFiles: [unit], takeTimeout: .milliseconds(300))
+        try await Self.application(harness, reboot).test(.router) { client in
+            try await client.execute(uri: "/api/v1/reboot", method: .post, headers: authorized()) { response in
+                #expect(response.status == .conflict)
+                #expect((json(response.body)["error"] as? String)?.contains("vitrine-reboot.path is installed but not running") == true)
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).isEmpty)
     }
 
     @Test("without the unit, or not started by systemd, 409 naming what is missing, and nothing written")

@@ -1712,8 +1712,8 @@ paths:
         Reboots the whole board, for one that needs it (a wedged driver, a kernel update), without SSH. The kiosk runs
         unprivileged and reboots nothing itself: it leaves a request in its runtime directory (/run/vitrine), which
         the package's `vitrine-reboot.path` unit watches, and `vitrine-reboot.service` (root) reboots two seconds
-        later, so that this answer reaches the caller. The kiosk stops as at any shutdown and starts again with the
-        board. No request body.
+        later, so that this answer reaches the caller. The answer comes once the unit has taken the request (within
+        milliseconds). The kiosk stops as at any shutdown and starts again with the board. No request body.
       security:
         - bearerAuth: []
       responses:
@@ -1733,7 +1733,7 @@ paths:
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
         "409":
-          description: This kiosk cannot reboot its board (the `vitrine-reboot.path` unit is not installed, or the kiosk was not started by `vitrine.service`); the message says which.
+          description: This kiosk cannot reboot its board (the `vitrine-reboot.path` unit is not installed, or installed but not running, so that nothing took the request within 3 s, which is then withdrawn; or the kiosk was not started by `vitrine.service`); the message says which.
           content:
             application/json:
               schema:

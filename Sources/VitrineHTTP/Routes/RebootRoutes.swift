@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import VitrineAPI
+import VitrineConfig
 
 /// `POST /api/v1/reboot`: the board rebooted, for one that needs it (a wedged
 /// driver, a kernel update), through the package's privileged path unit
@@ -15,10 +16,16 @@ struct RebootRoutes {
     func add(to router: RecordingRouter<APIRequestContext>) {
         router.post("/api/v1/reboot") { _, _ in
             if let reason = reboot.unavailableReason { throw APIError(.conflict, reason) }
+            let outcome: BoardReboot.Outcome
             do {
-                try reboot.request()
+                outcome = try await reboot.request()
             } catch {
                 throw APIError(.internalServerError, "cannot ask for a reboot: \(error)")
+            }
+            guard outcome == .taken else {
+                throw APIError(.conflict, "this kiosk cannot reboot its board: nothing took the request within "
+                    + "\(DurationSyntax.format(reboot.takeTimeout)); vitrine-reboot.path is installed but not running "
+                    + "(systemctl enable --now vitrine-reboot.path)")
             }
             logger.notice("the board reboots in \(BoardReboot.delaySeconds) s, as asked through the API (POST /api/v1/reboot)")
             return try JSONResponse.make(.accepted, encoding: RebootAccepted(afterSeconds: BoardReboot.delaySeconds))

@@ -20,11 +20,17 @@ public struct BoardReboot: Sendable {
     /// How long `vitrine-reboot.service` waits before rebooting (its `ExecStartPre=sleep`).
     public static let delaySeconds = 2
     public static let requestFileName = "reboot-requested"
+    /// The package's (/lib, /usr/lib), deploy/install.sh's (/usr/local/lib), an administrator's (/etc).
     public static let standardUnitFiles = ["/etc/systemd/system/vitrine-reboot.path", "/lib/systemd/system/vitrine-reboot.path",
-                                           "/usr/lib/systemd/system/vitrine-reboot.path"]
+                                           "/usr/lib/systemd/system/vitrine-reboot.path",
+                                           "/usr/local/lib/systemd/system/vitrine-reboot.path"]
+    /// How long the request may wait for the path unit to take it (it takes it within
+    /// milliseconds when it runs: the service removes the file first).
+    public let takeTimeout: Duration
 
     public init(runtimeDirectory: String? = ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"],
-                unitFiles: [String] = BoardReboot.standardUnitFiles) {
+                unitFiles: [String] = BoardReboot.standardUnitFiles, takeTimeout: Duration = .seconds(3)) {
+        self.takeTimeout = takeTimeout
         // systemd lists several directories, colon-separated, when a unit has several; Vitrine's has one.
         requestFile = runtimeDirectory.flatMap { $0.split(separator: ":").first }.map { "\($0)/\(Self.requestFileName)" }
         self.unitFiles = unitFiles
@@ -42,10 +48,28 @@ public struct BoardReboot: Sendable {
         return nil
     }
 
-    /// Leaves the request for the path unit. Throws, naming the file, when it cannot be written.
-    public func request() throws {
+    /// What became of a request.
+    public enum Outcome: Equatable, Sendable {
+        /// The path unit took it: the board reboots.
+        case taken
+        /// Nothing took it within `takeTimeout` (the path unit is installed but disabled or
+        /// stopped); it was withdrawn, so that starting the unit later does not reboot the board then.
+        case notTaken
+    }
+
+    /// Leaves the request for the path unit and waits for it to be taken.
+    /// Throws, naming the file, when it cannot be written.
+    public func request() async throws -> Outcome {
         guard let requestFile else { throw SystemError("open", errno: .noSuchFileOrDirectory, subject: "$RUNTIME_DIRECTORY") }
         // Written whole and renamed into place, so that the path unit sees it appear once; /run is memory, so not fsynced.
         try FileIO.writeAtomically(Array("reboot asked for through the API\n".utf8), to: requestFile, mode: 0o600, durable: false)
+        let deadline = ContinuousClock.now + takeTimeout
+        while ContinuousClock.now < deadline {
+            if access(requestFile, F_OK) != 0 { return .taken }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if access(requestFile, F_OK) != 0 { return .taken }
+        unlink(requestFile)
+        return .notTaken
     }
 }

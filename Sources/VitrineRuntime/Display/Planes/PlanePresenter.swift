@@ -60,14 +60,16 @@ final class PlanePresenter {
         let stack = LayerStack(scene: scene, output: output, indicator: compositor.indicator) { layer in
             pictures(layer).map { LayerStack.Picture(frameSize: $0.frame.size, region: $0.region) }
         }
-        // Each slide layer's scan-out buffer, where one is ready (an upload starts otherwise).
-        let shown = shownFramebuffers
+        // Each slide layer's scan-out buffer, where one is ready (an upload starts otherwise). Each one
+        // taken joins `shown`, so that making room for the next slide's never drops it.
+        var shown = shownFramebuffers
         var buffers: [Int: DRMLayerBuffer] = [:]
         // A scaled layer (a Ken Burns slide) on a display that cannot scale is composed: not copied for nothing.
         for (index, layer) in stack.layers.enumerated() where planner.traits.scales || !layer.isScaled {
             if case .slide(let sceneLayer) = layer.content, let frame = pictures(sceneLayer)?.frame,
                let buffer = slides.buffer(for: frame, shown: shown) {
                 buffers[index] = buffer
+                shown.insert(buffer.framebufferID)
             }
         }
         let dotsIndex = stack.layers.firstIndex { if case .indicator = $0.content { true } else { false } }
@@ -80,22 +82,23 @@ final class PlanePresenter {
             }
         }
         let back = scanout.backFramebufferID ?? 0
-        func settings(_ plan: PlanePlan, background: DRMLayerBuffer?) -> [DRMPlaneSetting] {
-            let composition = plan.primary == .composition(composed: 0..<0) ? background?.framebufferID ?? 0 : back
-            return DRMPlaneSetting.settings(for: plan, of: stack, planes: planes, composition: composition) {
-                buffers[$0]?.framebufferID ?? 0
-            }
+        /// `composition`: what a primary plane that shows no layer's own buffer shows.
+        func settings(_ plan: PlanePlan, composition: UInt32) -> [DRMPlaneSetting] {
+            DRMPlaneSetting.settings(for: plan, of: stack, planes: planes, composition: composition) { buffers[$0]?.framebufferID ?? 0 }
         }
         let plan = planner.plan(for: stack) { candidate in
             // A layer on a plane needs its buffer; one still being copied is composed meanwhile.
             let placed = candidate.overlays.map(\.layer) + { if case .layer(let index) = candidate.primary { [index] } else { [] } }()
             guard placed.allSatisfy({ buffers[$0] != nil }) else { return false }
             // A primary plane that shows the background alone shows a still buffer of it, made once.
-            let background = candidate.primary == .composition(composed: 0..<0) ? backgroundBuffer(output, color: compositor.background) : nil
-            if candidate.primary == .composition(composed: 0..<0), background == nil { return false }
+            var composition = back
+            if candidate.primary == .composition(composed: 0..<0) {
+                guard let background = backgroundBuffer(output, color: compositor.background) else { return false }
+                composition = background.framebufferID
+            }
             let shape = PlanShape(candidate, stack)
             if let known = tested[shape] { return known }
-            let accepted = committer.test(settings(candidate, background: background)) == nil
+            let accepted = committer.test(settings(candidate, composition: composition)) == nil
             tested[shape] = accepted
             return accepted
         }
@@ -105,12 +108,16 @@ final class PlanePresenter {
             dotsShown = dots.draw(state, layer: stack.layers[dotsIndex], style: compositor.indicator, output: output)
             buffers[dotsIndex] = dotsShown
         }
-        let composes = !plan.composedLayers.isEmpty
+        // A primary that shows the background alone shows its still buffer: made now if no candidate
+        // tested it (the CPU plan of a frame with no layers at all), and drawn into the back buffer
+        // like any composition if it cannot be made.
+        let showsBackground = plan.primary == .composition(composed: 0..<0)
+        let background = showsBackground ? backgroundBuffer(output, color: compositor.background) : nil
+        let composes = !plan.composedLayers.isEmpty || (showsBackground && background == nil)
         if composes, let canvas = scanout.backCanvas() {
             compositor.compose(stack.scene(composing: plan.composedLayers), into: canvas, picture: pictures)
         }
-        let background = plan.primary == .composition(composed: 0..<0) ? self.background?.buffer : nil
-        let frameSettings = settings(plan, background: background)
+        let frameSettings = settings(plan, composition: background?.framebufferID ?? back)
         let queued: Bool
         do {
             queued = try scanout.presentPlanes(composedIntoBack: composes) { () throws(DRMError) -> Bool in

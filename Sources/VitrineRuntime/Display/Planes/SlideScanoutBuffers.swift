@@ -55,6 +55,10 @@ final class SlideScanoutBuffers<Buffer: ScanoutBuffer> {
     private var entries: [ObjectIdentifier: Entry] = [:]
     /// Uploads queued or running, with the bytes each reserved against the budget.
     private var uploading: [ObjectIdentifier: Int] = [:]
+    /// Frames whose buffer could not be made (CMA short, a size the driver refuses): not tried
+    /// again while they live, so that a failure costs one attempt, not one a frame.
+    private var failed: [ObjectIdentifier: Weak] = [:]
+    private struct Weak { weak var frame: PixelImage? }
     private var useCount = 0
     private var refusalLogged = false
 
@@ -79,7 +83,7 @@ final class SlideScanoutBuffers<Buffer: ScanoutBuffer> {
             entries[key]?.lastUsed = useCount
             return entry.buffer
         }
-        guard uploading[key] == nil else { return nil }
+        guard uploading[key] == nil, failed[key]?.frame !== frame else { return nil }
         let needed = Self.bytes(of: frame.size)
         guard makeRoom(for: needed, shown: shown) else {
             if !refusalLogged {
@@ -106,6 +110,7 @@ final class SlideScanoutBuffers<Buffer: ScanoutBuffer> {
             case .success(let buffer):
                 entries[upload.key] = Entry(frame: upload.frame, buffer: buffer, lastUsed: useCount)
             case .failure(let error):
+                failed[upload.key] = Weak(frame: upload.frame)
                 if !refusalLogged {
                     refusalLogged = true
                     logger.warning("cannot make a scan-out buffer for a \(upload.frame.size) slide (\(error)): such slides are composed on the CPU")
@@ -113,6 +118,7 @@ final class SlideScanoutBuffers<Buffer: ScanoutBuffer> {
             }
         }
         entries = entries.filter { $0.value.frame != nil }
+        failed = failed.filter { $0.value.frame != nil }
     }
 
     /// Drops every buffer (the display was set up at another size, or the planes path stops).

@@ -230,6 +230,10 @@ def head_matches(guest, vitrine, config, work, name, head, output, size=None):
     change came between the count and the dump."""
     for attempt in range(2):
         changes = len(page_change_times(guest, LOG, output))
+        # A page change is logged before its frame is drawn and flipped: at 5120x2160 under TCG,
+        # a tenth of a second or more later. One logged just before the count may not be on
+        # screen yet, so the dump waits that long; a change after the count is caught below.
+        time.sleep(0.6)
         shown = dump_head(guest, work, f"{name}-{attempt}", head)
         if len(page_change_times(guest, LOG, output)) == changes:
             break

@@ -17,6 +17,15 @@ struct RebootRoutesTests {
                                          logger: Logger(label: "test"))
     }
 
+    /// A runtime directory beside the harness's state, and an installed unit file there.
+    static func board(_ harness: ServerHarness, runtime name: String) throws -> (runtime: String, unit: String) {
+        let runtime = harness.stateDirectory + "/../" + name
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let unit = harness.stateDirectory + "/../vitrine-reboot.path"
+        try Array("[Path]\n".utf8).write(to: unit)
+        return (runtime, unit)
+    }
+
     /// The path unit's part, as vitrine-reboot.service does it first: the request removed once it appears.
     static func takeRequests(at path: String) -> Task<Int, Never> {
         Task.detached {
@@ -39,10 +48,7 @@ struct RebootRoutesTests {
     func aRebootIsLeftForThePathUnit() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        let runtime = harness.stateDirectory + "/../run"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-        let unit = harness.stateDirectory + "/../vitrine-reboot.path"
-        try Array("[Path]\n".utf8).write(to: unit)
+        let (runtime, unit) = try Self.board(harness, runtime: "run")
         let request = runtime + "/reboot-requested"
         let unitTask = Self.takeRequests(at: request)
         try await Self.application(harness, BoardReboot(runtimeDirectory: runtime, unitFiles: ["/nonexistent/unit", unit])).test(.router) { client in
@@ -67,10 +73,7 @@ struct RebootRoutesTests {
     func aRequestNothingTakesIsWithdrawn() async throws {
         let harness = try ServerHarness()
         defer { harness.close() }
-        let runtime = harness.stateDirectory + "/../run-idle"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-        let unit = harness.stateDirectory + "/../vitrine-reboot.path"
-        try Array("[Path]\n".utf8).write(to: unit)
+        let (runtime, unit) = try Self.board(harness, runtime: "run-idle")
         let reboot = BoardReboot(runtimeDirectory: runtime, unitFiles: [unit], takeTimeout: .milliseconds(300))
         try await Self.application(harness, reboot).test(.router) { client in
             try await client.execute(uri: "/api/v1/reboot", method: .post, headers: authorized()) { response in
@@ -94,8 +97,7 @@ struct RebootRoutesTests {
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).isEmpty)
-        let unit = harness.stateDirectory + "/../vitrine-reboot.path"
-        try Array("[Path]\n".utf8).write(to: unit)
+        let (_, unit) = try Self.board(harness, runtime: "run-unused")
         try await Self.application(harness, BoardReboot(runtimeDirectory: nil, unitFiles: [unit])).test(.router) { client in
             try await client.execute(uri: "/api/v1/reboot", method: .post, headers: authorized()) { response in
                 #expect(response.status == .conflict)

@@ -29,6 +29,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "vitrine", targets: ["vitrine"]),
+        .executable(name: "vitrine-video", targets: ["vitrine-video"]),
         // For the fuzz targets in Fuzz/ (a package of their own, depending on this one by path).
         .library(name: "VitrineCore", targets: ["VitrineCore"]),
         .library(name: "VitrineConfig", targets: ["VitrineConfig"]),
@@ -104,6 +105,11 @@ let package = Package(
         .systemLibrary(
             name: "CLibSeccomp", path: "Sources/CLibSeccomp", pkgConfig: "libseccomp",
             providers: [.apt(["libseccomp-dev"])]),
+        // FFmpeg's demuxers, decoders and scaler, for video slides (VitrineFFmpeg). Linked only by the
+        // sandboxed video helper, `vitrine-video`, never by the kiosk itself.
+        .systemLibrary(
+            name: "CLibAV", path: "Sources/CLibAV", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
         // libyaml's event parser, for the configuration: the tree is composed in VitrineYAML.
         .systemLibrary(
             name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
@@ -120,6 +126,7 @@ let package = Package(
         .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineYAML", dependencies: ["CLibYAML"]),
         .target(name: "VitrineSeccomp", dependencies: ["CLibSeccomp", systemPackage]),
+        .target(name: "VitrineFFmpeg", dependencies: ["CLibAV", "VitrineCore"]),
 
         // MARK: Pure core and configuration
         .target(name: "VitrineCore", dependencies: ["CPixelRows"]),
@@ -232,6 +239,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The sandboxed video decoder the kiosk starts for each video slide (docs/architecture.md,
+        // "Video"): a program of its own so that FFmpeg is never mapped into the kiosk.
+        .executableTarget(
+            name: "vitrine-video",
+            dependencies: ["VitrineSandbox", "VitrineFFmpeg", "VitrineCore"]),
 
         // MARK: Tests
         .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore"]),
@@ -251,6 +263,7 @@ let package = Package(
         .testTarget(name: "VitrineGIFTests", dependencies: ["VitrineGIF", "VitrineCore", "PictureTestSupport"], exclude: ["Fixtures"]),
         // VitrinePNG and libpng read heif-convert's PNGs, the reference the fixtures are compared with.
         .testTarget(name: "VitrineHEIFTests", dependencies: ["VitrineHEIF", "VitrineCore", "VitrinePNG", "CLibPNG", "PictureTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "VitrineFFmpegTests", dependencies: ["VitrineFFmpeg", "VitrineCore", "PictureTestSupport"]),
         .testTarget(name: "VitrineCECTests", dependencies: ["VitrineCEC", "VitrineCore", systemPackage]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(

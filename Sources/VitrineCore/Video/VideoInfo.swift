@@ -1,0 +1,37 @@
+/// What a video file holds, as its container and first video stream say:
+/// enough for the kiosk to decide whether it can play it and for how long.
+public struct VideoInfo: Hashable, Sendable {
+    /// The container as FFmpeg names its demuxer ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
+    public var container: String
+    /// The video codec ("h264", "hevc", "vp9", "av1").
+    public var codec: String
+    /// The picture's size in stored pixels.
+    public var size: PixelSize
+    /// The size it is shown at: `size` with the stream's sample aspect ratio applied.
+    public var displaySize: PixelSize
+    /// Frames a second, as the stream gives its average; nil when it gives none.
+    public var frameRate: Double?
+    /// How long the video plays; nil when the container does not say (a live capture).
+    public var duration: Duration?
+    /// Whether the file carries sound.
+    public var hasAudio: Bool
+
+    public init(container: String, codec: String, size: PixelSize, displaySize: PixelSize? = nil, frameRate: Double?,
+                duration: Duration?, hasAudio: Bool) {
+        self.container = container
+        self.codec = codec
+        self.size = size
+        self.displaySize = displaySize ?? size
+        self.frameRate = frameRate
+        self.duration = duration
+        self.hasAudio = hasAudio
+    }
+
+    /// "h264 1920x1080 30 fps 12.0 s (mov,mp4,m4a,3gp,3g2,mj2)", for logs and `check-config`.
+    public var summary: String {
+        var parts = ["\(codec) \(size.width)x\(size.height)"]
+        if let frameRate { parts.append("\(fixedPoint(frameRate, decimals: frameRate.rounded() == frameRate ? 0 : 2)) fps") }
+        if let duration { parts.append("\(fixedPoint(Double(duration.nanoseconds) / 1e9, decimals: 1)) s") }
+        return parts.joined(separator: " ") + " (\(container))"
+    }
+}

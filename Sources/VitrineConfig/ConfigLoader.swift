@@ -301,11 +301,13 @@ public enum ConfigLoader {
         let action = object.read("action") { reader, node, path in readAction(node, at: path, reader: reader) }
         let attractOnly = object.read("attractOnly") { $0.bool($1, at: $2) } ?? false
         let kenBurns = object.read("kenBurns") { readKenBurns($1, at: $2, reader: $0) }
+        let loop = object.read("loop") { $0.bool($1, at: $2) } ?? false
+        if loop, duration == nil { reader.report(object.child("loop"), "needs duration: how long the video loops (loop: true, duration: 5m)") }
         extra(&object)
         let pathKey = object.child("path")
         guard let file = file.flatMap({ validPath($0, at: pathKey, reader: reader) }) else { return nil }
         return SlideConfiguration(path: file, duration: duration, fit: fit, action: action, attractOnly: attractOnly,
-                                  kenBurns: kenBurns)
+                                  kenBurns: kenBurns, loop: loop)
     }
 
     /// `attractOnly` slides need attract mode, which decides when nobody is

@@ -118,15 +118,29 @@ public struct SlideConfiguration: Hashable, Sendable {
     /// Overrides the top-level `kenBurns` for this slide; `.off` turns it off
     /// here, nil takes the top-level one.
     public var kenBurns: KenBurns?
+    /// A video slide plays again and again, with no seam, for its `duration`
+    /// (`loop: true`, which needs one); without it a video plays once, and is
+    /// cut at `duration` when the slide has one. A picture ignores it.
+    public var loop: Bool
 
     public init(path: String, duration: Duration? = nil, fit: FitMode? = nil, action: TapAction? = nil,
-                attractOnly: Bool = false, kenBurns: KenBurns? = nil) {
+                attractOnly: Bool = false, kenBurns: KenBurns? = nil, loop: Bool = false) {
         self.path = path
         self.duration = duration
         self.fit = fit
         self.action = action
         self.attractOnly = attractOnly
         self.kenBurns = kenBurns
+        self.loop = loop
+    }
+
+    /// How long the slide plays if its file is a video.
+    public var videoLength: VideoLength {
+        switch (duration, loop) {
+        case (let duration?, true): .loop(for: duration)
+        case (let duration?, false): .stop(after: duration)
+        case (nil, _): .wholeVideo
+        }
     }
 }
 

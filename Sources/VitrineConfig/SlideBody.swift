@@ -20,21 +20,24 @@ public struct SlideBody: Codable, Hashable, Sendable {
     /// The slide's own pan and zoom (`false` turns the top-level one off here);
     /// written only when the slide sets it, for the same reason.
     public var kenBurns: KenBurnsBody?
+    /// True when a video slide loops for its duration; written only then.
+    public var loop: Bool?
 
     public init(path: String, duration: String? = nil, fit: FitMode? = nil, action: TapActionBody? = nil,
-                attractOnly: Bool? = nil, kenBurns: KenBurnsBody? = nil) {
+                attractOnly: Bool? = nil, kenBurns: KenBurnsBody? = nil, loop: Bool? = nil) {
         self.path = path
         self.duration = duration
         self.fit = fit
         self.action = action
         self.attractOnly = attractOnly
         self.kenBurns = kenBurns
+        self.loop = loop
     }
 
     public init(_ slide: SlideConfiguration) {
         self.init(path: slide.path, duration: slide.duration.map(DurationSyntax.format), fit: slide.fit,
                   action: slide.action.map(TapActionBody.init), attractOnly: slide.attractOnly ? true : nil,
-                  kenBurns: slide.kenBurns.map(KenBurnsBody.init))
+                  kenBurns: slide.kenBurns.map(KenBurnsBody.init), loop: slide.loop ? true : nil)
     }
 
     /// The slide's JSON object.
@@ -45,6 +48,7 @@ public struct SlideBody: Codable, Hashable, Sendable {
         if let action { entry["action"] = action.document }
         if attractOnly == true { entry["attractOnly"] = true }
         if let kenBurns { entry["kenBurns"] = kenBurns.document }
+        if loop == true { entry["loop"] = true }
         return entry
     }
 

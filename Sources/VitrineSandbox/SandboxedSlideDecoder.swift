@@ -9,9 +9,12 @@ import VitrineSystem
 /// the kiosk gets a frame or a `SlideError` naming the file and the reason.
 public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
     public let pool: DecodePool
+    /// Where video slides go: a `vitrine-video` helper each.
+    public let videos: SandboxedVideoOpener
 
-    public init(pool: DecodePool) {
+    public init(pool: DecodePool, videos: SandboxedVideoOpener = SandboxedVideoOpener()) {
         self.pool = pool
+        self.videos = videos
     }
 
     public func picture(for request: SlideRequest, frameStorage: PixelStorage?) throws(SlideError) -> DecodedSlide {
@@ -27,6 +30,10 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
         if let held = pool.refusals.heldBack(key) {
             throw SlideError(file: request.file, reason: .isolated(RefusalBook.heldBackReason(held)))
         }
+        if VideoFile.isVideo(file) {
+            let video = try openVideo(file, request: request, key: key, frameStorage: frameStorage)
+            return DecodedSlide(frame: video.poster, video: video)
+        }
         do {
             let decoded = try decode(file, request: request, frameStorage: frameStorage)
             pool.refusals.decoded(key)
@@ -39,6 +46,19 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
             throw error
         } catch {
             throw SlideError(file: request.file, reason: .isolated("\(error)"))
+        }
+    }
+
+    /// Opens a video slide in a helper of its own; a video that stopped its helper is held back as a picture is.
+    private func openVideo(_ file: borrowing OpenFile, request: SlideRequest, key: RefusedPictures.Key,
+                           frameStorage: PixelStorage?) throws(SlideError) -> any SlideVideo {
+        do {
+            let video = try videos.open(request, descriptor: file.descriptor, posterStorage: frameStorage)
+            pool.refusals.decoded(key)
+            return video
+        } catch {
+            pool.refusals.record(key, file: request.file, reason: error.reasonDescription, heldBack: false)
+            throw error
         }
     }
 

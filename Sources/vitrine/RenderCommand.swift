@@ -4,6 +4,7 @@ import VitrineConfig
 import VitrineCore
 import VitrinePNG
 import VitrineRuntime
+import VitrineSandbox
 import VitrineSystem
 
 struct RenderCommand: ParsableCommand {
@@ -45,7 +46,9 @@ struct RenderCommand: ParsableCommand {
         var configuration = try loadConfiguration(config, logger: logger)
         if let name = try renderedOutput(configuration) { configuration = configuration.shown(onOutput: name) }
         if let wall { configuration = try scheduled(configuration, at: wall, logger: logger) }
-        let renderer = FrameRenderer(configuration: configuration, output: size.flatMap(PixelSize.init(parsing:)))
+        // Pictures in this process, as the kiosk's helpers decode them; videos in video helpers, as the kiosk plays them.
+        let renderer = FrameRenderer(configuration: configuration, output: size.flatMap(PixelSize.init(parsing:)),
+                                     decoder: InProcessSlideDecoder(videos: SandboxedVideoOpener()))
         let (frame, failures) = renderer.render(at: at)
         for failure in failures { logger.error("\(failure)") }
         do {

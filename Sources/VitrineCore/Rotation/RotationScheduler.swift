@@ -67,6 +67,14 @@ public struct RotationScheduler: Hashable, Sendable {
         deadline = isPlaying ? start + dwell : nil
     }
 
+    /// The slide on screen stays `dwell` instead of the dwell it began with (a
+    /// video's length, known once the video is open): a scheduled change moves
+    /// by the difference, so that it still counts from the slide's start.
+    public mutating func dwellChanged(to dwell: Duration) {
+        if let deadline { self.deadline = deadline + (dwell - currentDwell) }
+        currentDwell = dwell
+    }
+
     public mutating func pause(_ reason: PauseReason) {
         pauseReasons.insert(reason)
         deadline = nil

@@ -7,8 +7,10 @@ extension KioskConfiguration {
     public func slideRequests(output: PixelSize) -> [SlideRequest] {
         slides.map { slide in
             let motion = kenBurns(of: slide)?.motion(picture: slide.path, dwell: slide.duration ?? interval)
-            return SlideRequest(file: slide.path, resolvedPath: resolve(slide.path), fit: slide.fit ?? fit,
-                                background: background, output: output, maxPixels: decode.maxPixels, kenBurns: motion)
+            var request = SlideRequest(file: slide.path, resolvedPath: resolve(slide.path), fit: slide.fit ?? fit,
+                                       background: background, output: output, maxPixels: decode.maxPixels, kenBurns: motion)
+            request.videoLength = slide.videoLength
+            return request
         }
     }
 
@@ -54,8 +56,16 @@ extension SlideFrameStore {
     /// playback (its first frame while a finger holds it); otherwise as
     /// `frame(for:)` gives it.
     public func frame(for layer: Scene.Layer) -> PixelImage? {
+        if let video = playingVideo(of: layer) { return layer.playback.isHeld ? video.poster : video.frame(at: layer.playback.elapsed) }
         if let (animation, index) = animationFrame(of: layer) { return animation.frame(index) }
         return frame(for: layer.content)
+    }
+
+    /// The video of `layer`'s slide, while its own first frame is there to show
+    /// (a failed one shows the still placeholder).
+    private func playingVideo(of layer: Scene.Layer) -> (any SlideVideo)? {
+        guard case .slide(let slide) = layer.content, let video = video(of: slide), frame(of: slide) != nil else { return nil }
+        return video
     }
 
     /// The animation of `layer`'s slide and the frame its playback shows (the
@@ -73,6 +83,17 @@ extension SlideFrameStore {
         var drawn = scene
         for index in drawn.layers.indices {
             let layer = drawn.layers[index]
+            if let video = playingVideo(of: layer) {
+                // The frame this playback shows, chosen now (choosing again at the same
+                // time gives the same frame): a new frame is a new scene, and is drawn.
+                if layer.playback.isHeld {
+                    drawn.layers[index].playback = LayerPlayback(elapsed: .zero, isHeld: true)
+                } else {
+                    _ = video.frame(at: layer.playback.elapsed)
+                    drawn.layers[index].playback = LayerPlayback(elapsed: video.shownTime ?? .zero)
+                }
+                continue
+            }
             let animation: SlideAnimation? = if case .slide(let slide) = layer.content { self.animation(of: slide) } else { nil }
             if let motion = kenBurns(of: layer.content) {
                 // A Ken Burns picture past its end, or held by a finger, looks the same
@@ -92,6 +113,12 @@ extension SlideFrameStore {
     public func nextMotionChange(in scene: Scene, at now: MonotonicInstant) -> MonotonicInstant? {
         var soonest: MonotonicInstant?
         for layer in scene.layers where !layer.playback.isHeld {
+            if let video = playingVideo(of: layer) {
+                guard let change = video.nextChange(after: layer.playback.elapsed) else { continue }
+                let instant = now + (change - layer.playback.elapsed)
+                soonest = min(soonest ?? instant, instant)
+                continue
+            }
             guard case .slide(let slide) = layer.content, let animation = animation(of: slide),
                   let change = animation.timeline.nextChange(after: layer.playback.elapsed) else { continue }
             let instant = now + (change - layer.playback.elapsed)
@@ -105,7 +132,9 @@ extension SlideFrameStore {
     /// The Ken Burns motion `content` shows: its slide's, while the slide's own
     /// frame is there to show it (a failed one shows the still placeholder).
     public func kenBurns(of content: SlideContent) -> KenBurnsMotion? {
-        guard case .slide(let index) = content, let motion = kenBurns(ofSlide: index), frame(of: index) != nil else { return nil }
+        // A video is shown whole: its frames are framed for the output as they are decoded.
+        guard case .slide(let index) = content, let motion = kenBurns(ofSlide: index), frame(of: index) != nil,
+              video(of: index) == nil else { return nil }
         return motion
     }
 
@@ -120,8 +149,12 @@ extension SlideFrameStore {
     public func pictureNow(for layer: Scene.Layer) -> LayerPicture? { picture(for: layer, framingNow: true) }
 
     private func picture(for layer: Scene.Layer, framingNow: Bool) -> LayerPicture? {
+        if let video = playingVideo(of: layer) {
+            if layer.playback.isHeld { return LayerPicture(frame: video.poster) }
+            return LayerPicture(frame: framingNow ? video.frameNow(at: layer.playback.elapsed) : video.frame(at: layer.playback.elapsed))
+        }
         let animated = animationFrame(of: layer).map { framingNow ? $0.0.frameNow($0.1) : $0.0.frame($0.1) }
-        if case .slide(let index) = layer.content, let still = frame(of: index), let motion = kenBurns(ofSlide: index) {
+        if case .slide(let index) = layer.content, let still = frame(of: index), let motion = kenBurns(of: layer.content) {
             return LayerPicture(frame: animated ?? still, region: motion.rect(at: layer.playback))
         }
         return (animated ?? frame(for: layer.content)).map { LayerPicture(frame: $0) }

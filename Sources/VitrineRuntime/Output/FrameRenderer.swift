@@ -9,10 +9,14 @@ import VitrineCore
 public struct FrameRenderer {
     public let configuration: KioskConfiguration
     public let output: PixelSize
+    private let decoder: any SlideDecoder
 
-    public init(configuration: KioskConfiguration, output: PixelSize? = nil) {
+    /// - Parameter decoder: in this process, with video slides in video
+    ///   helpers when `vitrine render` hands an opener in.
+    public init(configuration: KioskConfiguration, output: PixelSize? = nil, decoder: any SlideDecoder = InProcessSlideDecoder()) {
         self.configuration = configuration
         self.output = output ?? configuration.outputSize
+        self.decoder = decoder
     }
 
     /// The frame at `seconds` after start, and the failures met on the way.
@@ -20,7 +24,7 @@ public struct FrameRenderer {
         let store = SlideFrameStore(
             slides: configuration.slideRequests(output: output),
             placeholder: configuration.placeholderRequest(output: output),
-            capacity: max(configuration.decode.cacheSlides, 4), scratch: .keptWarm, decoder: InProcessSlideDecoder(), onChange: {})
+            capacity: max(configuration.decode.cacheSlides, 4), scratch: .keptWarm, decoder: decoder, onChange: {})
         var engine = CarouselEngine(settings: configuration.carouselSettings, start: .zero)
         var failures: [SlideError] = []
         if configuration.onImageError == .skip {
@@ -31,6 +35,14 @@ public struct FrameRenderer {
                 store.waitUntilIdle()
                 if case .failed = store.state(of: slide) { engine.markUnavailable(slide, at: .zero) }
             }
+        }
+        // The kiosk learns a video slide's length while the slide before it
+        // shows; here every video is opened first to reach the same dwells.
+        let requests = configuration.slideRequests(output: output)
+        for slide in requests.indices where requests[slide].resolvedPath.map(VideoFile.isVideo(atPath:)) == true {
+            store.request([slide])
+            store.waitUntilIdle()
+            VideoSlideLengths.apply(store: store, configuration: configuration, engine: &engine)
         }
         engine.advance(to: .seconds(seconds))
         let scene = engine.scene(at: .seconds(seconds))

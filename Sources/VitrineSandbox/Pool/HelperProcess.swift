@@ -27,7 +27,7 @@ final class HelperProcess {
     /// no Swift backtracer, and nothing of the kiosk's (a token in the
     /// environment stays there).
     /// Then waits for its hello: confined and ready, or why not.
-    init(executable: String, arguments: [String], startDeadline: Duration) throws(HelperStop) {
+    init(executable: String, name: String = "vitrine", arguments: [String], startDeadline: Duration) throws(HelperStop) {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw .unavailable("socketpair: \(String(cString: strerror(errno)))")
@@ -55,7 +55,7 @@ final class HelperProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         // argv[0] is what ps shows: "vitrine decode-helper …", whatever path started it.
-        let argv: [UnsafeMutablePointer<CChar>?] = (["vitrine"] + arguments).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([name] + arguments).map { strdup($0) } + [nil]
         // No Swift backtracer: on a crash it would start a process and read files, which the filter forbids,
         // and the helper would die of SIGSYS instead of the signal that names the crash.
         let environment: [UnsafeMutablePointer<CChar>?] = ["MALLOC_ARENA_MAX=1", "SWIFT_BACKTRACE=enable=no", "PATH=/usr/bin:/bin"].map { (text: String) in strdup(text) } + [nil]
@@ -102,19 +102,24 @@ final class HelperProcess {
 
     /// Sends `job` with `descriptors` and waits for the reply until `deadline`.
     func run(_ job: DecodeJob, descriptors: [Int32], deadline: Duration) throws(HelperStop) -> DecodeReply {
-        served += 1
-        do {
-            try DescriptorPassing.send(socket, job.encoded, descriptors: descriptors)
-        } catch {
-            throw stopped()
-        }
-        let bytes = try receive(deadline: deadline)
+        let bytes = try exchange(job.encoded, descriptors: descriptors, deadline: deadline)
         do {
             return try DecodeReply(decoding: bytes)
         } catch {
             end()
             throw .malformedReply("\(error)")
         }
+    }
+
+    /// Sends `message` with `descriptors` and waits for one message back until `deadline`.
+    func exchange(_ message: [UInt8], descriptors: [Int32], deadline: Duration) throws(HelperStop) -> [UInt8] {
+        served += 1
+        do {
+            try DescriptorPassing.send(socket, message, descriptors: descriptors)
+        } catch {
+            throw stopped()
+        }
+        return try receive(deadline: deadline)
     }
 
     /// Waits for one message; past `deadline` the helper is killed.

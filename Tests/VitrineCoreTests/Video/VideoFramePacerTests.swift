@@ -135,3 +135,16 @@ import Testing
         #expect(VideoLength.stop(after: .seconds(20)).slideDuration(videoDuration: .seconds(12)) == .seconds(12))
     }
 }
+
+@Suite struct VideoSignatureTests {
+    private func box(_ brand: String) -> [UInt8] { [0, 0, 0, 24] + Array("ftyp".utf8) + Array(brand.utf8) }
+
+    @Test func videosAreToldFromPicturesByTheirFirstBytes() {
+        #expect(VideoSignature.isVideo([0x1A, 0x45, 0xDF, 0xA3, 0x01, 0, 0, 0, 0, 0, 0, 0x1F]))
+        for brand in ["isom", "mp42", "avc1", "qt  ", "M4V ", "iso5", "dash"] { #expect(VideoSignature.isVideo(box(brand)), "\(brand)") }
+        for brand in ["heic", "mif1", "avif", "avis", "msf1"] { #expect(!VideoSignature.isVideo(box(brand)), "\(brand)") }
+        #expect(!VideoSignature.isVideo([0xFF, 0xD8, 0xFF, 0xE0]))
+        #expect(!VideoSignature.isVideo([UInt8]()))
+        #expect(!VideoSignature.isVideo(Array("GIF89a".utf8)))
+    }
+}

@@ -8,10 +8,13 @@ import VitrineSystem
 public struct DecodedSlide: Sendable {
     public var frame: PixelImage
     public var animation: AnimatedFrames?
+    /// A video slide's frames, decoded as it plays; `frame` is its first.
+    public var video: (any SlideVideo)?
 
-    public init(frame: PixelImage, animation: AnimatedFrames? = nil) {
+    public init(frame: PixelImage, animation: AnimatedFrames? = nil, video: (any SlideVideo)? = nil) {
         self.frame = frame
         self.animation = animation
+        self.video = video
     }
 }
 

@@ -61,12 +61,25 @@ public final class InProcessSlideDecoder: SlideDecoder, @unchecked Sendable {
     private let lock = Mutex()
     /// Guarded by `lock`: TurboJPEG handles are single-threaded.
     private var workspace: SlideDecodingWorkspace?
+    /// Where video slides go; nil: a video slide fails with the reason. Video
+    /// is never decoded in this process (FFmpeg is not linked into it), even
+    /// here: a video helper decodes it (`SlideVideoOpener`).
+    private let videos: (any SlideVideoOpener)?
 
-    public init() {}
+    public init(videos: (any SlideVideoOpener)? = nil) {
+        self.videos = videos
+    }
 
     public func picture(for request: SlideRequest, frameStorage: PixelStorage?) throws(SlideError) -> DecodedSlide {
+        if let path = request.resolvedPath, let file = VideoFile.openIfVideo(path) {
+            guard let videos else {
+                throw SlideError(file: request.file, reason: .isolated("video is not available here: only the kiosk, render and check-config play video"))
+            }
+            let video = try videos.open(request, descriptor: file.descriptor, posterStorage: frameStorage)
+            return DecodedSlide(frame: video.poster, video: video)
+        }
         // withLock rethrows untyped errors: carry the typed one out in a Result.
-        try lock.withLock {
+        return try lock.withLock {
             Result { () throws(SlideError) -> DecodedSlide in
                 try SlideDecoding.picture(for: request, workspace: try workspaceLocked(), frameStorage: frameStorage)
             }

@@ -26,6 +26,8 @@ public struct SlideRequest: Hashable, Sendable {
     /// most: 1 for a still slide; the motion's closest zoom for a Ken Burns
     /// one, unless `kenBurnsFramePixelLimit` holds it lower (`isHeadroomLimited`).
     public let frameScale: Double
+    /// How long the slide plays if its file is a video; a picture ignores it.
+    public var videoLength: VideoLength = .wholeVideo
 
     public init(file: String, resolvedPath: String?, fit: FitMode, background: RGBAColor, output: PixelSize, maxPixels: Int,
                 kenBurns: KenBurnsMotion? = nil) {

@@ -58,6 +58,8 @@ public final class SlideFrameStore: @unchecked Sendable {
         var frames: [Int: PixelImage] = [:]
         /// The slides whose pictures are animated (their first frame is in `frames`).
         var animations: [Int: SlideAnimation] = [:]
+        /// The slides that are videos (their first frame is in `frames`), each with its helper.
+        var videos: [Int: any SlideVideo] = [:]
         /// Slides with frames, least recently used first: eviction starts at the front.
         var recency: [Int] = []
         var failures: [Int: SlideError] = [:]
@@ -209,6 +211,13 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// The animation of `slide`, when its picture is animated and decoded.
     func animation(of slide: Int) -> SlideAnimation? { lock.withLock { book.animations[slide] } }
 
+    /// The video of `slide`, when its file is a video and it is decoded.
+    public func video(of slide: Int) -> (any SlideVideo)? { lock.withLock { book.videos[slide] } }
+
+    /// The videos resident now, by slide: for the slide lengths the engine
+    /// learns once a video is open, and for the status.
+    public var residentVideos: [Int: any SlideVideo] { lock.withLock { book.videos } }
+
     /// An animation frame was framed: the picture on screen may change.
     private func animationFrameReady() {
         lock.withLock { book.changeCount += 1 }
@@ -262,11 +271,14 @@ public final class SlideFrameStore: @unchecked Sendable {
                         self?.animationFrameReady()
                     }
                 }
+                book.videos[slide] = decoded.video
+                decoded.video?.whenFrameLands { [weak self] in self?.animationFrameReady() }
                 touch(slide)
                 evict()
             case .failure(let error):
                 book.frames[slide] = nil
                 book.animations[slide] = nil
+                book.videos[slide] = nil
                 book.recency.removeAll { $0 == slide }
                 book.failures[slide] = error
                 book.unreported.append((slide, error))
@@ -375,6 +387,7 @@ public final class SlideFrameStore: @unchecked Sendable {
             } else {
                 var evicted = book.frames.removeValue(forKey: candidate)
                 book.animations[candidate] = nil
+                book.videos[candidate] = nil
                 book.recency.remove(at: index)
                 // Only memory nobody else holds can be reused: the display thread may
                 // still be compositing from a frame it fetched before the eviction.

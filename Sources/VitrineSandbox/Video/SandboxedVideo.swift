@@ -1,0 +1,284 @@
+import Glibc
+import Synchronization
+import VitrineCore
+import VitrineRuntime
+import VitrineSystem
+
+/// A video slide played from a `vitrine-video` helper of its own: the helper
+/// decodes frames into a ring of output-sized slots shared with the kiosk
+/// (`SharedPixelBuffer`), a worker thread here keeps the ring full ahead of
+/// the slide's time, and the display thread takes the frame each refresh
+/// shows (`VideoFramePacer`) without waiting.
+///
+/// Whatever the file does to the helper (a crash, a stall past the deadline,
+/// a refusal), the video stops on the frame it showed last, `failure` says
+/// why, and the kiosk goes on. The helper is killed and reaped when the slide
+/// is let go (`deinit`), so a video no longer resident holds no process.
+public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
+    public let info: VideoInfo
+    public let poster: PixelImage
+    public var length: Duration? { request.videoLength.slideDuration(videoDuration: info.duration) }
+
+    private let request: SlideRequest
+    private let helper: HelperProcess
+    private let limits: HelperLimits
+    private let ring: SharedPixelBuffer
+    /// One image over each slot of the ring.
+    private let slots: [PixelImage]
+    private let worker = SerialWorker(name: "vitrine video")
+    private let state: Mutex<State>
+
+    /// What the display thread and the worker share.
+    private struct State {
+        /// Decoded frames in slide time, oldest first; the first may be the one on screen.
+        var queue: [(slot: Int, time: Duration)] = []
+        var free: [Int]
+        var timeline: VideoLoopTimeline
+        var pacer: VideoFramePacer
+        var shown: (slot: Int, time: Duration)?
+        /// The slot shown before `shown`, not written again until the next frame is chosen.
+        var retired: Int?
+        /// The last pass ended, or the length was reached: no more frames come.
+        var finished = false
+        var failure: String?
+        var filling = false
+        /// The display found no frame after the one it shows: wake it when one lands.
+        var awaited = false
+        var lastAsked: Duration?
+        /// Bumped when the slide plays again from the start: a fill under way is of the old playback.
+        var playback = 0
+        var rewindWanted = false
+        var wake: (@Sendable () -> Void)?
+    }
+
+    /// The most memory a ring may take: output-sized frames, at least three.
+    public static let ringBudgetBytes = 48 << 20
+
+    /// The slots a ring of `output`-sized frames has: as many as fit the budget, 3 to 8.
+    static func slotCount(for output: PixelSize) -> Int {
+        max(3, min(8, ringBudgetBytes / max(1, output.pixelCount * 4)))
+    }
+
+    /// Starts a helper, opens the video on `descriptor` in it, and decodes
+    /// the first frame into `posterStorage` (or new memory).
+    init(request: SlideRequest, descriptor: Int32, executable: String, limits: HelperLimits, refreshPeriod: Duration,
+         posterStorage: PixelStorage?) throws(SlideError) {
+        self.request = request
+        self.limits = limits
+        let fail = { (reason: String) in SlideError(file: request.file, reason: .isolated(reason)) }
+        let helper: HelperProcess
+        do {
+            helper = try HelperProcess(executable: executable, name: "vitrine-video",
+                                       arguments: ["--address-space-mib", "\(limits.addressSpaceMiB)", "--cpu-seconds", "\(limits.cpuSeconds)"],
+                                       startDeadline: .seconds(10))
+        } catch {
+            throw fail(error.description)
+        }
+        let slotCount = Self.slotCount(for: request.output)
+        let frameBytes = request.output.pixelCount * 4
+        let ring: SharedPixelBuffer
+        do {
+            ring = try SharedPixelBuffer(byteCount: frameBytes * slotCount, name: "vitrine-video")
+        } catch {
+            throw SlideError(file: request.file, reason: .file(error))
+        }
+        let open = VideoJob.OpenJob(file: request.file, fit: request.fit, background: request.background, output: request.output,
+                                    maxPixels: request.maxPixels, slotCount: slotCount, version: VitrineVersion.current)
+        let info: VideoInfo
+        do {
+            let bytes = try helper.exchange(VideoJob.open(open).encoded, descriptors: [descriptor, ring.descriptor], deadline: limits.deadline)
+            switch try VideoReply(decoding: bytes) {
+            case .opened(let opened): info = opened
+            case .refused(let why): throw fail(why)
+            case .frames, .rewound: throw fail("decoding stopped: an answer to another request")
+            }
+        } catch let error as SlideError {
+            throw error
+        } catch let stop as HelperStop {
+            throw fail(stop.description)
+        } catch {
+            throw fail("decoding stopped: \(error)")
+        }
+        self.info = info
+        self.helper = helper
+        self.ring = ring
+        slots = (0..<slotCount).map { PixelImage(size: request.output, storage: ring.storage(offset: $0 * frameBytes)) }
+        // The first frame, now: it is the slide's still until the slide plays.
+        var timeline = VideoLoopTimeline(length: request.videoLength, frameRate: info.frameRate)
+        let first: VideoReply.DecodedVideoFrame
+        do {
+            let reply = try VideoReply(decoding: helper.exchange(VideoJob.fill(slots: [0]).encoded, descriptors: [], deadline: limits.deadline))
+            switch reply {
+            case .frames(let frames, _):
+                guard let frame = frames.first, frame.slot == 0 else { throw fail("the video has no frame") }
+                first = frame
+            case .refused(let why): throw fail(why)
+            case .opened, .rewound: throw fail("decoding stopped: an answer to another request")
+            }
+        } catch let error as SlideError {
+            throw error
+        } catch let stop as HelperStop {
+            throw fail(stop.description)
+        } catch {
+            throw fail("decoding stopped: \(error)")
+        }
+        var state = State(free: Array(1..<slotCount), timeline: timeline, pacer: VideoFramePacer(refreshPeriod: refreshPeriod))
+        if let time = timeline.slideTime(ofFrameAt: first.timestamp) {
+            state.queue = [(0, time)]
+            state.timeline = timeline
+        } else {
+            state.free.append(0)
+        }
+        self.state = Mutex(state)
+        let poster = PixelImage(size: request.output, storage: posterStorage ?? PixelStorage(capacity: frameBytes))
+        poster.pixels.update(fromContentsOf: slots[0].pixels)
+        self.poster = poster
+    }
+
+    deinit {
+        helper.end()
+    }
+
+    public var failure: String? { state.withLock { $0.failure } }
+    public var pacing: VideoPacingSummary { state.withLock { $0.pacer.summary } }
+    public var shownTime: Duration? { state.withLock { $0.shown?.time } }
+
+    /// Who to wake when a frame the display waited for lands (the frame store).
+    public func whenFrameLands(_ wake: @escaping @Sendable () -> Void) {
+        state.withLock { $0.wake = wake }
+    }
+
+    public func frame(at time: Duration) -> PixelImage {
+        let (image, wantsFill) = state.withLock { state -> (PixelImage, Bool) in
+            let chosen = choose(at: time, in: &state)
+            if chosen.wantsFill { state.filling = true }
+            return chosen
+        }
+        if wantsFill { worker.async { [weak self] in self?.fill() } }
+        return image
+    }
+
+    public func frameNow(at time: Duration) -> PixelImage {
+        while true {
+            let done = state.withLock { state -> Bool in
+                // Let go of what is past, so that the ring has room for what comes.
+                _ = choose(at: time, in: &state)
+                if state.finished || state.failure != nil { return true }
+                let half = state.pacer.refreshPeriod / 2
+                return state.queue.contains { $0.time >= time + half }
+            }
+            if done || !worker.sync({ [self] in fill() }) { break }
+        }
+        return state.withLock { state in choose(at: time, in: &state).image }
+    }
+
+    public func nextChange(after time: Duration) -> Duration? {
+        state.withLock { state in
+            state.queue.first { frame in state.shown.map { frame.time > $0.time } ?? true && frame.time > time }?.time
+        }
+    }
+
+    /// Under the lock: the frame for `time`, letting go of the frames before
+    /// it; whether the worker should decode more.
+    private func choose(at time: Duration, in state: inout State) -> (image: PixelImage, wantsFill: Bool) {
+        // Asked for a time well before the last one: the slide plays again from its start.
+        if let last = state.lastAsked, time + .milliseconds(500) < last {
+            restart(&state)
+        }
+        state.lastAsked = time
+        if let index = state.pacer.choose(from: state.queue.map(\.time), at: time), state.queue[index].slot != state.shown?.slot {
+            // The frame that leaves the screen is kept one choice longer: a
+            // compose or a plane upload begun with it may still read it.
+            for released in state.queue[..<index] where released.slot != state.shown?.slot {
+                state.free.append(released.slot)
+            }
+            if let retired = state.retired { state.free.append(retired) }
+            state.retired = state.shown?.slot
+            state.queue.removeFirst(index)
+            state.shown = state.queue.first
+        }
+        let hasNext = state.queue.count > 1 || (state.shown == nil && !state.queue.isEmpty)
+        if !hasNext && !state.finished && state.failure == nil { state.awaited = true }
+        let wantsFill = !state.filling && !state.finished && state.failure == nil && !state.free.isEmpty
+        let image = state.shown.map { slots[$0.slot] } ?? poster
+        return (image, wantsFill)
+    }
+
+    /// Under the lock: every decoded frame is let go, and the video starts again.
+    private func restart(_ state: inout State) {
+        state.free.append(contentsOf: state.queue.map(\.slot))
+        if let retired = state.retired { state.free.append(retired) }
+        state.queue.removeAll()
+        state.shown = nil
+        state.retired = nil
+        state.finished = false
+        state.timeline = VideoLoopTimeline(length: request.videoLength, frameRate: info.frameRate)
+        state.pacer = VideoFramePacer(refreshPeriod: state.pacer.refreshPeriod)
+        state.playback += 1
+        state.rewindWanted = true
+    }
+
+    /// On the worker (or, once, in `init`): decodes frames into every free
+    /// slot, rewinding for a loop or a new playback. Returns whether it made progress.
+    @discardableResult
+    private func fill() -> Bool {
+        let (slotsToFill, playback, rewind) = state.withLock { state -> ([Int], Int, Bool) in
+            state.filling = true
+            let rewind = state.rewindWanted
+            state.rewindWanted = false
+            return (state.finished || state.failure != nil ? [] : state.free, state.playback, rewind)
+        }
+        defer { state.withLock { $0.filling = false } }
+        guard !slotsToFill.isEmpty else { return false }
+        do {
+            if rewind { try exchangeRewind() }
+            let bytes = try helper.exchange(VideoJob.fill(slots: slotsToFill).encoded, descriptors: [], deadline: limits.deadline)
+            let reply = try VideoReply(decoding: bytes)
+            var needsRewind = false
+            let wake = state.withLock { state -> (@Sendable () -> Void)? in
+                guard state.playback == playback else { return nil }
+                switch reply {
+                case .frames(let frames, let ended):
+                    for frame in frames {
+                        guard let index = state.free.firstIndex(of: frame.slot) else { continue }
+                        guard let time = state.timeline.slideTime(ofFrameAt: frame.timestamp) else {
+                            state.finished = true
+                            break
+                        }
+                        state.free.remove(at: index)
+                        state.queue.append((frame.slot, time))
+                    }
+                    if ended && !state.finished {
+                        if state.timeline.passEnded() { needsRewind = true } else { state.finished = true }
+                    }
+                case .refused(let why):
+                    state.failure = why
+                case .opened, .rewound:
+                    state.failure = "decoding stopped: an answer to another request"
+                }
+                guard state.awaited else { return nil }
+                state.awaited = false
+                return state.wake
+            }
+            if needsRewind { state.withLock { $0.rewindWanted = true } }
+            wake?()
+            return true
+        } catch {
+            let reason = (error as? HelperStop)?.description ?? "decoding stopped: \(error)"
+            let wake = state.withLock { state -> (@Sendable () -> Void)? in
+                state.failure = reason
+                return state.wake
+            }
+            wake?()
+            return false
+        }
+    }
+
+    private func exchangeRewind() throws {
+        let reply = try VideoReply(decoding: helper.exchange(VideoJob.rewind.encoded, descriptors: [], deadline: limits.deadline))
+        guard reply == .rewound else {
+            if case .refused(let why) = reply { throw HelperStop.malformedReply(why) }
+            throw HelperStop.malformedReply("an answer to another request")
+        }
+    }
+}

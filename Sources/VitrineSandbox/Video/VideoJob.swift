@@ -1,0 +1,179 @@
+import VitrineCore
+import VitrineRuntime
+
+/// One request to a video helper (`vitrine-video`). Unlike a picture helper,
+/// which answers one job and forgets it, a video helper serves one video for
+/// its life: `open` hands it the file and the frame ring (as descriptors
+/// beside the message), then `fill` asks for the next frames into free slots
+/// of the ring, and `rewind` starts the video again.
+enum VideoJob: Equatable, Sendable {
+    case open(OpenJob)
+    /// Decode the next frames, one into each of `slots`, in order.
+    case fill(slots: [Int])
+    /// Go back to the first frame (a loop, or the slide shown again).
+    case rewind
+
+    struct OpenJob: Equatable, Sendable {
+        /// The file as the configuration names it, for the helper's messages.
+        var file: String
+        var fit: FitMode
+        var background: RGBAColor
+        /// The size every frame is drawn at.
+        var output: PixelSize
+        var maxPixels: Int
+        /// The ring: `slotCount` frames of `output`'s size, one after another.
+        var slotCount: Int
+        /// The kiosk's version: a helper from another package version refuses to serve.
+        var version: String
+    }
+
+    /// The descriptors an `open` carries: the video and the ring.
+    static let descriptorLimit = 2
+    /// The most slots a ring has.
+    static let slotLimit = 16
+
+    private enum Tag: UInt8 { case open = 1, fill, rewind }
+
+    static let magic: UInt32 = 0x5654_5631 // "VTV1"
+
+    var encoded: [UInt8] {
+        var writer = WireWriter()
+        writer.put(Self.magic)
+        switch self {
+        case .open(let job):
+            writer.put(Tag.open.rawValue)
+            writer.put(job.file)
+            writer.put(job.fit.rawValue)
+            writer.put(job.background.xrgb)
+            writer.put(job.background.alpha)
+            writer.put(Int64(job.output.width))
+            writer.put(Int64(job.output.height))
+            writer.put(Int64(job.maxPixels))
+            writer.put(Int64(job.slotCount))
+            writer.put(job.version)
+        case .fill(let slots):
+            writer.put(Tag.fill.rawValue)
+            writer.put(Int64(slots.count))
+            for slot in slots { writer.put(Int64(slot)) }
+        case .rewind:
+            writer.put(Tag.rewind.rawValue)
+        }
+        return writer.bytes
+    }
+
+    init(decoding bytes: [UInt8]) throws(WireReader.Malformed) {
+        var reader = WireReader(bytes)
+        guard try reader.get(UInt32.self) == Self.magic else { throw WireReader.Malformed(what: "not a video job of this build") }
+        switch Tag(rawValue: try reader.get(UInt8.self)) {
+        case .open:
+            let file = try reader.getString()
+            guard let fit = FitMode(rawValue: try reader.getString()) else { throw WireReader.Malformed(what: "an unknown fit") }
+            let xrgb = try reader.get(UInt32.self), alpha = try reader.get(UInt8.self)
+            let background = RGBAColor(red: UInt8(truncatingIfNeeded: xrgb >> 16), green: UInt8(truncatingIfNeeded: xrgb >> 8),
+                                       blue: UInt8(truncatingIfNeeded: xrgb), alpha: alpha)
+            let output = PixelSize(width: try reader.getInt(in: 1...WireBounds.side.upperBound, "width"),
+                                   height: try reader.getInt(in: 1...WireBounds.side.upperBound, "height"))
+            self = .open(OpenJob(file: file, fit: fit, background: background, output: output,
+                                 maxPixels: try reader.getInt(in: WireBounds.pixels, "maxPixels"),
+                                 slotCount: try reader.getInt(in: 1...Self.slotLimit, "slot count"),
+                                 version: try reader.getString()))
+        case .fill:
+            let count = try reader.getInt(in: 0...Self.slotLimit, "slot count")
+            var slots: [Int] = []
+            for _ in 0..<count { slots.append(try reader.getInt(in: 0...(Self.slotLimit - 1), "slot")) }
+            self = .fill(slots: slots)
+        case .rewind:
+            self = .rewind
+        case nil:
+            throw WireReader.Malformed(what: "an unknown video job")
+        }
+        guard reader.isAtEnd else { throw WireReader.Malformed(what: "bytes after the video job") }
+    }
+}
+
+/// What a video helper answers.
+enum VideoReply: Equatable, Sendable {
+    case opened(VideoInfo)
+    /// Frames written, in order: each slot and its timestamp in the video;
+    /// `ended`: the video ended after them (no more frames until a rewind).
+    case frames([DecodedVideoFrame], ended: Bool)
+    case rewound
+    /// The video cannot be played, or stopped being playable; the reason as an operator reads it.
+    case refused(String)
+
+    struct DecodedVideoFrame: Equatable, Sendable {
+        var slot: Int
+        var timestamp: Duration
+    }
+
+    private enum Tag: UInt8 { case opened = 1, frames, rewound, refused }
+
+    static let magic: UInt32 = 0x5654_5732 // "VTW2"
+
+    var encoded: [UInt8] {
+        var writer = WireWriter()
+        writer.put(Self.magic)
+        switch self {
+        case .opened(let info):
+            writer.put(Tag.opened.rawValue)
+            writer.put(info.container)
+            writer.put(info.codec)
+            writer.put(Int64(info.size.width))
+            writer.put(Int64(info.size.height))
+            writer.put(Int64(info.displaySize.width))
+            writer.put(Int64(info.displaySize.height))
+            writer.put(info.frameRate ?? 0)
+            writer.put(info.duration?.nanoseconds ?? -1)
+            writer.put(info.hasAudio)
+        case .frames(let frames, let ended):
+            writer.put(Tag.frames.rawValue)
+            writer.put(Int64(frames.count))
+            for frame in frames {
+                writer.put(Int64(frame.slot))
+                writer.put(frame.timestamp.nanoseconds)
+            }
+            writer.put(ended)
+        case .rewound:
+            writer.put(Tag.rewound.rawValue)
+        case .refused(let message):
+            writer.put(Tag.refused.rawValue)
+            writer.put(message)
+        }
+        return writer.bytes
+    }
+
+    /// Reads a reply: the kiosk reads what a helper sends as hostile.
+    init(decoding bytes: [UInt8]) throws(WireReader.Malformed) {
+        var reader = WireReader(bytes)
+        guard try reader.get(UInt32.self) == Self.magic else { throw WireReader.Malformed(what: "not a video reply of this build") }
+        switch Tag(rawValue: try reader.get(UInt8.self)) {
+        case .opened:
+            let container = try reader.getString(), codec = try reader.getString()
+            let size = PixelSize(width: try reader.getInt(in: WireBounds.side, "width"), height: try reader.getInt(in: WireBounds.side, "height"))
+            let display = PixelSize(width: try reader.getInt(in: WireBounds.side, "width"), height: try reader.getInt(in: WireBounds.side, "height"))
+            let rate = try reader.getDouble()
+            guard rate.isFinite, rate >= 0, rate <= 1000 else { throw WireReader.Malformed(what: "frame rate \(rate)") }
+            let duration = try reader.get(Int64.self)
+            self = .opened(VideoInfo(container: container, codec: codec, size: size, displaySize: display,
+                                     frameRate: rate > 0 ? rate : nil, duration: duration >= 0 ? .nanoseconds(duration) : nil,
+                                     hasAudio: try reader.getBool()))
+        case .frames:
+            let count = try reader.getInt(in: 0...VideoJob.slotLimit, "frame count")
+            var frames: [DecodedVideoFrame] = []
+            for _ in 0..<count {
+                let slot = try reader.getInt(in: 0...(VideoJob.slotLimit - 1), "slot")
+                let timestamp = try reader.get(Int64.self)
+                guard timestamp >= 0 else { throw WireReader.Malformed(what: "a negative timestamp") }
+                frames.append(DecodedVideoFrame(slot: slot, timestamp: .nanoseconds(timestamp)))
+            }
+            self = .frames(frames, ended: try reader.getBool())
+        case .rewound:
+            self = .rewound
+        case .refused:
+            self = .refused(try reader.getString())
+        case nil:
+            throw WireReader.Malformed(what: "an unknown video reply")
+        }
+        guard reader.isAtEnd else { throw WireReader.Malformed(what: "bytes after the video reply") }
+    }
+}

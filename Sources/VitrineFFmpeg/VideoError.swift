@@ -49,7 +49,7 @@ public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noVideoStream: "the file holds no video stream"
         case .unsupportedCodec(let codec): "its codec, \(codec), cannot be decoded by this build of FFmpeg"
         case .tooManyPixels(let size, let limit):
-            "its pictures are \(size.width)x\(size.height), over video.maxPixels (\(limit) pixels)"
+            "its pictures are \(size.width)x\(size.height), over decode.maxPixels (\(limit) pixels)"
         case .corrupt(let detail): "the file is damaged or cut short (\(detail))"
         case .outOfMemory(let detail): "out of memory while decoding (\(detail))"
         case .failed(let call, let code, let message): "\(call) failed: \(message) [\(code)]"

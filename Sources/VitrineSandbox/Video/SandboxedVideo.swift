@@ -140,6 +140,8 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
     }
 
     public var failure: String? { state.withLock { $0.failure } }
+    /// The helper's process id (for tests that stop it).
+    var helperID: pid_t { helper.pid }
     public var pacing: VideoPacingSummary { state.withLock { $0.pacer.summary } }
     public var shownTime: Duration? { state.withLock { $0.shown?.time } }
 

@@ -1,0 +1,144 @@
+import Foundation
+import Glibc
+import PictureTestSupport
+import Testing
+import VitrineConfig
+import VitrineCore
+import VitrineRuntime
+@testable import VitrineSandbox
+
+/// Video slides played from `vitrine-video` helpers, on clips `ffmpeg` makes now.
+@Suite(.serialized) struct SandboxedVideoTests {
+    /// The `vitrine-video` built beside this test runner.
+    static var helper: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("vitrine-video").path
+    }
+
+    static let opener = SandboxedVideoOpener(executable: helper)
+
+    private func open(_ path: String, length: VideoLength = .wholeVideo, maxPixels: Int = 8_000_000,
+                      opener: SandboxedVideoOpener = opener) throws(SlideError) -> SandboxedVideo {
+        var request = SlideRequest(file: "clip", resolvedPath: path, fit: .contain, background: RGBAColor(red: 0, green: 0, blue: 0),
+                                   output: PixelSize(width: 320, height: 240), maxPixels: maxPixels)
+        request.videoLength = length
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        return try opener.open(request, descriptor: descriptor, posterStorage: nil) as! SandboxedVideo
+    }
+
+    @Test func framesAtKnownInstantsCarryTheirNumbers() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 2)
+        defer { clip.remove() }
+        let video = try open(clip.path)
+        #expect(video.info.codec == "h264")
+        #expect(video.length.map { abs(Double($0.nanoseconds) / 1e9 - 2) < 0.05 } == true)
+        #expect(NumberedClip.number(in: video.poster) == 0)
+        for (seconds, expected) in [(0.5, 12), (0.52, 13), (1.0, 25), (1.97, 49)] {
+            let frame = video.frameNow(at: .milliseconds(Int64(seconds * 1000)))
+            #expect(NumberedClip.number(in: frame) == expected, "at \(seconds) s")
+        }
+        #expect(video.failure == nil)
+    }
+
+    @Test func theDisplayNeverWaitsAndFramesFollowTheClock() throws {
+        let clip = try NumberedClip(codec: .vp9, framesPerSecond: 30, seconds: 1)
+        defer { clip.remove() }
+        let video = try open(clip.path)
+        // A 60 Hz loop for 1.2 s of real time: each refresh takes what is on hand.
+        let start = ContinuousClock.now
+        var numbers: [Int] = []
+        for refresh in 0..<72 {
+            let time = Duration.nanoseconds(Int64(refresh) * 16_666_667)
+            let asked = ContinuousClock.now
+            let frame = video.frame(at: time)
+            // Never waits for the decoder: well under a refresh even on a busy machine.
+            #expect(ContinuousClock.now - asked < .milliseconds(50))
+            numbers.append(NumberedClip.number(in: frame))
+            let next = start + time + .nanoseconds(16_666_667)
+            if next > ContinuousClock.now { Thread.sleep(forTimeInterval: Double((next - ContinuousClock.now).components.attoseconds) / 1e18) }
+        }
+        // The numbers never go back, reach the last frame, and the summary accounts for every frame.
+        #expect(numbers == numbers.sorted())
+        #expect(numbers.last == 29)
+        let pacing = video.pacing
+        #expect(pacing.shown + pacing.droppedLate + pacing.droppedByDesign == 30)
+        #expect(pacing.droppedByDesign == 0)
+    }
+
+    @Test func aLoopPlaysPassAfterPassAndAReplayStartsAgain() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 1)
+        defer { clip.remove() }
+        let video = try open(clip.path, length: .loop(for: .seconds(3)))
+        #expect(video.length == .seconds(3))
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(980))) == 24)
+        // The second pass starts where the first one's last frame ended, at 1 s.
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(1010))) == 0)
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(2500))) == 12)
+        // The slide shown again: from the first frame.
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(90))) == 2)
+    }
+
+    @Test func aStoppedHelperEndsTheVideoOnItsLastFrame() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 2)
+        defer { clip.remove() }
+        let video = try open(clip.path)
+        let before = NumberedClip.number(in: video.frameNow(at: .milliseconds(200)))
+        kill(video.helperID, SIGKILL)
+        // Whatever was decoded plays out; then the video stands on its last frame and says why.
+        let after = video.frameNow(at: .milliseconds(1900))
+        #expect(NumberedClip.number(in: after) >= before)
+        #expect(video.failure?.contains("killed") == true, "\(video.failure ?? "no failure")")
+    }
+
+    @Test func badFilesAreRefusedWithTheirReason() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-video-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // An MP4's signature, then nothing a demuxer can read.
+        let garbage = directory.appendingPathComponent("garbage.mp4").path
+        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [UInt8](repeating: 0xAB, count: 4000)).write(to: URL(fileURLWithPath: garbage))
+        #expect(throws: SlideError.self) { try open(garbage) }
+
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 0.2)
+        defer { clip.remove() }
+        do {
+            _ = try open(clip.path, maxPixels: 10_000)
+            Issue.record("a picture over the limit was opened")
+        } catch {
+            #expect(error.description.contains("decode.maxPixels"), "\(error)")
+            #expect(error.file == "clip")
+        }
+        let missing = SandboxedVideoOpener(executable: nil)
+        do {
+            _ = try open(clip.path, opener: missing)
+            Issue.record("a video opened with no helper")
+        } catch {
+            #expect(error.description.contains("vitrine-video"))
+        }
+    }
+
+    @Test func renderShowsTheVideoFrameOfItsInstant() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 2)
+        defer { clip.remove() }
+        let yaml = """
+            interval: 1s
+            output: {width: 320, height: 240}
+            transition: {type: slide, duration: 500ms}
+            slides:
+              - \(SandboxFixtures.path("deploy/demo/images/01-welcome.jpg"))
+              - \(clip.path)
+            """
+        let configuration = try ConfigLoader.parse(yaml)
+        let renderer = FrameRenderer(configuration: configuration, decoder: InProcessSlideDecoder(videos: Self.opener))
+        // Slide 0 rests until 1 s, the video comes in until 1.5 s, then plays 2 s (it stays as long as it lasts).
+        for (seconds, expected) in [(1.5, 0), (2.0, 12), (3.2, 42), (3.45, 48)] {
+            let (frame, failures) = renderer.render(at: seconds)
+            #expect(failures.isEmpty)
+            #expect(NumberedClip.number(in: frame) == expected, "at \(seconds) s")
+        }
+        // After the video, the first slide again (loop), sliding in from 3.5 s: at 4.0 s it is at rest, no bars.
+        let (after, _) = renderer.render(at: 4.1)
+        let welcome = renderer.render(at: 0.5).frame
+        #expect(difference(after, welcome).pixels == 0)
+    }
+}

@@ -228,7 +228,7 @@ let package = Package(
         // MARK: Decoding in sandboxed helper processes (docs/architecture.md, "Decoding sandbox")
         .target(
             name: "VitrineSandbox",
-            dependencies: ["VitrineRuntime", "VitrineCore", "VitrineSystem", "VitrineHEIF", "VitrineSeccomp", "CLinuxProcess", systemPackage,
+            dependencies: ["VitrineRuntime", "VitrineCore", "VitrineSystem", "VitrineHEIF", "VitrinePNG", "VitrineSeccomp", "CLinuxProcess", systemPackage,
                            .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "vitrine",

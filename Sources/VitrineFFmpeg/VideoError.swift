@@ -45,7 +45,7 @@ public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notAVideo(let detail): "not a video this kiosk can read (\(detail))"
+        case .notAVideo(let detail): "cannot be read as a video: \(detail)"
         case .noVideoStream: "the file holds no video stream"
         case .unsupportedCodec(let codec): "its codec, \(codec), cannot be decoded by this build of FFmpeg"
         case .tooManyPixels(let size, let limit):

@@ -65,7 +65,9 @@ public final class VideoFileReader {
         // On failure avformat_open_input has freed the context (not the custom I/O).
         guard status >= 0, let format else {
             let error = VideoError(code: status, call: "avformat_open_input")
-            throw fail(status == vitrine_averror_invaliddata() ? .notAVideo("no demuxer recognised it") : error)
+            throw fail(status == vitrine_averror_invaliddata()
+                       ? .notAVideo("no demuxer can read it: not a video, or one damaged or cut short before its index (\(VideoError.words(for: status)))")
+                       : error)
         }
         status = avformat_find_stream_info(format, nil)
         guard status >= 0 else { throw fail(VideoError(code: status, call: "avformat_find_stream_info")) }

@@ -1,6 +1,7 @@
 import Glibc
 import CLinuxProcess
 import VitrineCore
+import VitrinePNG
 import VitrineRuntime
 import VitrineSystem
 
@@ -16,10 +17,57 @@ import VitrineSystem
 /// and a rejected upload's staging file is gone, with nothing to try again.
 public struct SandboxedPictureInspector: PictureInspector {
     public let pool: DecodePool
+    /// Where videos are probed: a `vitrine-video` helper each.
+    public let videos: SandboxedVideoOpener
 
-    public init(pool: DecodePool) { self.pool = pool }
+    public init(pool: DecodePool, videos: SandboxedVideoOpener = SandboxedVideoOpener()) {
+        self.pool = pool
+        self.videos = videos
+    }
+
+    /// Opens the video in a helper and decodes its first frame, at a small size.
+    public func videoProblem(file path: String, maxPixels: Int) -> String? {
+        do {
+            _ = try inspectVideo(file: path, maxPixels: maxPixels)
+            return nil
+        } catch {
+            return error.problem
+        }
+    }
+
+    public func inspectVideo(file path: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
+        let video = try openVideo(path, output: PixelSize(width: 64, height: 36), maxPixels: maxPixels)
+        return InspectedImage(kind: InspectedImage.Kind(video: video.info), size: video.info.displaySize)
+    }
+
+    /// The first frame, fitted within `bounds` at the video's own shape, as a PNG.
+    public func videoThumbnail(file path: String, bounds: PixelSize, maxPixels: Int) throws(ImageInspection.Failure) -> [UInt8] {
+        let probe = try openVideo(path, output: PixelSize(width: 64, height: 36), maxPixels: maxPixels)
+        let placed = SlideLayout.placement(of: probe.info.displaySize, in: bounds, fit: .contain)
+        let video = try openVideo(path, output: PixelSize(width: placed.width, height: placed.height), maxPixels: maxPixels)
+        do {
+            return try PNGCodec.encode(video.poster, fast: true)
+        } catch {
+            throw .undecodable("its thumbnail cannot be written: \(error)")
+        }
+    }
+
+    private func openVideo(_ path: String, output: PixelSize, maxPixels: Int) throws(ImageInspection.Failure) -> any SlideVideo {
+        let request = SlideRequest(file: path, resolvedPath: path, fit: .contain, background: RGBAColor(red: 0, green: 0, blue: 0),
+                                   output: output, maxPixels: maxPixels)
+        do {
+            let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
+            return try videos.open(request, descriptor: file.descriptor, posterStorage: nil)
+        } catch let error as SlideError {
+            let reason = error.reasonDescription
+            throw reason.contains("decode.maxPixels") ? .overPixelLimit(reason) : .undecodable(reason)
+        } catch {
+            throw .undecodable("\(error)")
+        }
+    }
 
     public func inspect(file path: String, named name: String, maxPixels: Int) throws -> InspectedImage {
+        if VideoFile.isVideo(atPath: path) { return try inspectVideo(file: path, maxPixels: maxPixels) }
         let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
         let key = RefusalBook.key(of: try file.status())
         return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor], key: key, name: name,

@@ -180,7 +180,7 @@ struct UnknownKeyTests {
         #expect(issues("slides:\n  - path: a.jpg\n  - path: b.jpg\n    duraton: 3s\n")
             == [#"slides[1].duraton: unknown key (did you mean "duration"?)"#])
         #expect(issues("slides:\n  - path: a.jpg\n    image: b.jpg\n")
-            == ["slides[0].image: unknown key (known keys: action, attractOnly, duration, fit, kenBurns, path)"])
+            == ["slides[0].image: unknown key (known keys: action, attractOnly, duration, fit, kenBurns, loop, path)"])
     }
 
     @Test func theHintIsTheSameEveryTime() {
@@ -282,7 +282,7 @@ struct SlideErrorTests {
             "slides[0].path: is required",
             "slides[0].duration: must be greater than 0",
             "slides[0].fit: must be one of contain, cover, stretch, found fill",
-            "slides[0].image: unknown key (known keys: action, attractOnly, duration, fit, kenBurns, path)",
+            "slides[0].image: unknown key (known keys: action, attractOnly, duration, fit, kenBurns, loop, path)",
         ])
         #expect(issues("slides:\n  - path: \"\"\n    duration: -1\n") == [
             "slides[0].duration: must be greater than 0",

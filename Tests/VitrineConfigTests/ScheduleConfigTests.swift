@@ -88,7 +88,7 @@ struct ScheduleConfigTests {
         #expect(issues("schedule:\n  playlists:\n    day:\n      - {path: a.jpg, duraton: 3s}\n")
             == [#"schedule.playlists.day[0].duraton: unknown key (did you mean "duration"?)"#])
         #expect(issues("schedule:\n  playlists:\n    day:\n      - {path: a.jpg, valid: 2026-01-01}\n")
-            == ["schedule.playlists.day[0].valid: unknown key (known keys: action, attractOnly, duration, fit, from, kenBurns, path, until)"])
+            == ["schedule.playlists.day[0].valid: unknown key (known keys: action, attractOnly, duration, fit, from, kenBurns, loop, path, until)"])
         #expect(issues("schedule:\n  playlists:\n    day: [{path: a.jpg, action: {goto: 1}}]\n")
             == ["schedule.playlists.day[0].action.goto: there is no slide 1: the playlist has 1 slides (counting from 0)"])
         #expect(issues("schedule:\n  playlists:\n    day: [{path: a.jpg, from: 2026-12-02, until: 2026-12-01}]\n")
@@ -101,7 +101,7 @@ struct ScheduleConfigTests {
         #expect(issues("schedule:\n  playlists:\n    day: a.jpg\n") == ["schedule.playlists.day: must be a list, found a.jpg"])
         // Top-level slides keep their keys: validity is a schedule playlist's.
         #expect(issues("slides: [{path: a.jpg, from: 2026-01-01}]")
-            == ["slides[0].from: unknown key (known keys: action, attractOnly, duration, fit, kenBurns, path)"])
+            == ["slides[0].from: unknown key (known keys: action, attractOnly, duration, fit, kenBurns, loop, path)"])
     }
 
     // MARK: Every error, with its key path

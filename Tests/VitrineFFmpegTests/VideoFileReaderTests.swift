@@ -90,7 +90,7 @@ import VitrineCore
             Issue.record("a text file opened as a video")
         } catch let error as VideoError {
             guard case .notAVideo = error else { Issue.record("\(error)"); return }
-            #expect("\(error)".contains("not a video"))
+            #expect("\(error)".contains("cannot be read as a video"))
         }
     }
 

@@ -209,7 +209,7 @@ struct APIBodyTests {
         #expect(try Self.json(decoded) == example)
         try Self.expectMatches(decoded, schema: "Asset")
         let kinds = try #require(((try Self.schema("Asset")["properties"] as? [String: Any])?["type"] as? [String: Any])?["enum"] as? [String])
-        #expect(Set(kinds) == ["jpeg", "png", "webp", "gif", "heif"])
+        #expect(Set(kinds) == ["jpeg", "png", "webp", "gif", "heif", "mp4", "webm", "matroska"])
         // A stored asset's description: `added` in whole seconds, UTC.
         let asset = Asset(id: decoded.id, name: "beach.jpg", kind: .jpeg, size: 12345, width: 1920, height: 1080, added: 1_795_338_000.7)
         #expect(asset.body(inUse: true) == decoded)

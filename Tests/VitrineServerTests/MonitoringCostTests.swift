@@ -15,7 +15,8 @@ struct MonitoringCostTests {
         let loops = [FakeDisplayLoop(), FakeDisplayLoop()]
         for loop in loops { loop.pingDelay = .milliseconds(200) }
         let groups = loops.enumerated().map { OutputGroupLink(connectors: ["HDMI-A-\($0.offset + 1)"], loop: $0.element) }
-        let probe = DisplayHealthProbe(freshFor: .milliseconds(800))
+        // Kept 2 s: long enough that a machine busy with other suites still asks again within it.
+        let probe = DisplayHealthProbe(freshFor: .seconds(2))
         let readings = await withTaskGroup(of: DisplayHealthProbe.Reading.self) { tasks in
             for _ in 0..<50 { tasks.addTask { await probe.reading(of: groups) } }
             return await tasks.reduce(into: []) { $0.append($1) }
@@ -25,7 +26,7 @@ struct MonitoringCostTests {
         #expect(loops.map(\.pings) == [1, 1])
         _ = await probe.reading(of: groups)
         #expect(loops.map(\.pings) == [1, 1], "kept for freshFor")
-        try await Task.sleep(for: .milliseconds(900))
+        try await Task.sleep(for: .milliseconds(2100))
         _ = await probe.reading(of: groups)
         #expect(loops.map(\.pings) == [2, 2], "asked again once the reading is old")
     }

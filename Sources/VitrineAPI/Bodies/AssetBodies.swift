@@ -5,7 +5,7 @@ import FoundationEssentials
 /// describes). The answer to an upload, each item of the asset list, and the
 /// data of the `assetAdded` event.
 public struct AssetBody: Codable, Hashable, Sendable {
-    public enum Kind: String, Codable, Hashable, Sendable { case jpeg, png, webp, gif, heif }
+    public enum Kind: String, Codable, Hashable, Sendable { case jpeg, png, webp, gif, heif, mp4, webm, matroska }
 
     /// The SHA-256 of the stored bytes, lower-case hexadecimal.
     public var id: String

@@ -2311,7 +2311,7 @@ components:
           description: The file name it was first uploaded under.
         type:
           type: string
-          enum: [jpeg, png, webp, gif, heif]
+          enum: [jpeg, png, webp, gif, heif, mp4, webm, matroska]
         size:
           type: integer
           minimum: 0
@@ -2747,6 +2747,15 @@ components:
           description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
         kenBurns:
           $ref: "#/components/schemas/KenBurns"
+        loop:
+          $ref: "#/components/schemas/VideoLoop"
+    VideoLoop:
+      type: boolean
+      default: false
+      description: |
+        For a video slide (MP4, Matroska or WebM: H.264, HEVC, VP9 or AV1): true plays the video again and again, with
+        no seam, for the slide's `duration`, which it needs. Without it a video plays once, for as long as it lasts, and
+        is cut at `duration` when the slide has one. A picture ignores it. Written back only when true.
     OverrideSlidePath:
       type: string
       description: |
@@ -3116,6 +3125,8 @@ components:
               description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
             kenBurns:
               $ref: "#/components/schemas/KenBurns"
+            loop:
+              $ref: "#/components/schemas/VideoLoop"
     PushedConfiguration:
       type: object
       additionalProperties: false
@@ -3215,6 +3226,8 @@ components:
               description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
             kenBurns:
               $ref: "#/components/schemas/KenBurns"
+            loop:
+              $ref: "#/components/schemas/VideoLoop"
     PushedSlidePath:
       type: string
       minLength: 1
@@ -3664,6 +3677,8 @@ components:
               description: Shows the slide only while nobody is using the kiosk. From a visitor's first touch until attract mode (`touch.attract`, which it needs) goes back home, the slide leaves paging, and one on screen gives way to the next slide. Written back only when true.
             kenBurns:
               $ref: "#/components/schemas/KenBurns"
+            loop:
+              $ref: "#/components/schemas/VideoLoop"
             from:
               $ref: "#/components/schemas/ScheduleMoment"
             until:

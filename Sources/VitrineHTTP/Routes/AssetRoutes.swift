@@ -31,6 +31,9 @@ struct AssetRoutes {
             let asset = try existing(context)
             let maxPixels = apply.store.current.configuration.decode.maxPixels
             let png = try await offload {
+                if asset.kind.isVideo {
+                    return try Self.videoThumbnail(apply.store.assets.path(asset.id), named: asset.name, maxPixels: maxPixels, pictures: pictures.inspector)
+                }
                 let bytes = try apply.store.assets.bytes(asset.id)
                 return try Self.thumbnail(bytes, named: asset.name, maxPixels: maxPixels, pictures: pictures.inspector)
             }
@@ -46,6 +49,10 @@ struct AssetRoutes {
             guard let file = configuration.resolve(path) else { throw APIError(.notFound, "\(path) has not been downloaded yet") }
             let maxPixels = configuration.decode.maxPixels
             let png = try await offload {
+                // A video is opened where it is, never read into the kiosk's memory.
+                if VideoFile.isVideo(atPath: file) {
+                    return try Self.videoThumbnail(file, named: path, maxPixels: maxPixels, pictures: pictures.inspector)
+                }
                 let bytes: [UInt8]
                 do { bytes = try VitrineSystem.FileIO.read(file, limit: 2_000_000_000) } catch let error as SystemError {
                     throw APIError(.notFound, "\(path): cannot read: \(error.reason)")
@@ -94,7 +101,7 @@ struct AssetRoutes {
             image = try await offload { try pictures.inspector.inspect(file: upload.path, named: label, maxPixels: maxPixels) }
         } catch let failure as ImageInspection.Failure {
             switch failure {
-            case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG, PNG, WebP, GIF or HEIF")
+            case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG, PNG, WebP, GIF or HEIF picture, or an MP4, WebM or Matroska video")
             case .undecodable(let reason): throw APIError(.unprocessableContent, "\(label) cannot be decoded: \(reason)")
             case .overPixelLimit(let reason):
                 throw APIError(.conflict, "\(label) is too large for this kiosk's configuration: \(reason); push a larger decode.maxPixels or upload a smaller picture")
@@ -150,8 +157,17 @@ struct AssetRoutes {
     /// A thumbnail, or the API's error for why there is none: 409 for a picture over
     /// the configuration's `decode.maxPixels`, 422 for one that does not decode.
     static func thumbnail(_ bytes: [UInt8], named name: String, maxPixels: Int, pictures: any PictureInspector) throws -> [UInt8] {
+        try thumbnailFailures(named: name) { try pictures.thumbnail(bytes: bytes, bounds: thumbnailBounds, maxPixels: maxPixels) }
+    }
+
+    /// A video's thumbnail: its first frame, from the file where it lies.
+    static func videoThumbnail(_ path: String, named name: String, maxPixels: Int, pictures: any PictureInspector) throws -> [UInt8] {
+        try thumbnailFailures(named: name) { try pictures.videoThumbnail(file: path, bounds: thumbnailBounds, maxPixels: maxPixels) }
+    }
+
+    private static func thumbnailFailures(named name: String, _ make: () throws -> [UInt8]) throws -> [UInt8] {
         do {
-            return try pictures.thumbnail(bytes: bytes, bounds: thumbnailBounds, maxPixels: maxPixels)
+            return try make()
         } catch let failure as ImageInspection.Failure {
             switch failure {
             case .notAnImage(let reason), .undecodable(let reason): throw APIError(.unprocessableContent, "\(name): \(reason)")

@@ -151,7 +151,8 @@ extension SlideFrameStore {
     private func picture(for layer: Scene.Layer, framingNow: Bool) -> LayerPicture? {
         if let video = playingVideo(of: layer) {
             if layer.playback.isHeld { return LayerPicture(frame: video.poster) }
-            return LayerPicture(frame: framingNow ? video.frameNow(at: layer.playback.elapsed) : video.frame(at: layer.playback.elapsed))
+            let frame = framingNow ? video.frameNow(at: layer.playback.elapsed) : video.frame(at: layer.playback.elapsed)
+            return LayerPicture(frame: frame, changesInPlace: frame !== video.poster)
         }
         let animated = animationFrame(of: layer).map { framingNow ? $0.0.frameNow($0.1) : $0.0.frame($0.1) }
         if case .slide(let index) = layer.content, let still = frame(of: index), let motion = kenBurns(of: layer.content) {

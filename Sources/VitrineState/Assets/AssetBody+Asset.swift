@@ -10,6 +10,9 @@ extension Asset {
         case .webp: .webp
         case .gif: .gif
         case .heif: .heif
+        case .mp4: .mp4
+        case .webm: .webm
+        case .matroska: .matroska
         }
         return AssetBody(id: id, ref: reference, name: name, type: type, size: size, width: width, height: height,
                   inUse: inUse, added: Date(timeIntervalSince1970: added.rounded(.down)).formatted(.iso8601))

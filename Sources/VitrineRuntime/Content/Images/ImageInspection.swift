@@ -10,8 +10,10 @@ import VitrineSystem
 public struct InspectedImage: Hashable, Sendable {
     public enum Kind: String, Sendable {
         case jpeg, png, webp, gif, heif
+        /// Videos: MP4 (or QuickTime), WebM, and other Matroska.
+        case mp4, webm, matroska
 
-        /// The media type the picture is served as.
+        /// The media type the picture or video is served as.
         public var contentType: String {
             switch self {
             case .jpeg: "image/jpeg"
@@ -19,6 +21,27 @@ public struct InspectedImage: Hashable, Sendable {
             case .webp: "image/webp"
             case .gif: "image/gif"
             case .heif: "image/heif"
+            case .mp4: "video/mp4"
+            case .webm: "video/webm"
+            case .matroska: "video/x-matroska"
+            }
+        }
+
+        /// The kind of a video FFmpeg opened: its demuxer, and for Matroska whether its codec is one WebM allows.
+        public init(video: VideoInfo) {
+            if video.container.contains("mp4") || video.container.contains("mov") {
+                self = .mp4
+            } else if ["vp8", "vp9", "av1"].contains(video.codec) {
+                self = .webm
+            } else {
+                self = .matroska
+            }
+        }
+
+        public var isVideo: Bool {
+            switch self {
+            case .mp4, .webm, .matroska: true
+            case .jpeg, .png, .webp, .gif, .heif: false
             }
         }
     }

@@ -20,6 +20,29 @@ public protocol PictureInspector: Sendable {
     /// Why the picture whose first bytes are `head` cannot be shown, from its
     /// headers alone, or nil (`ImageInspection.headerProblem`).
     func headerProblem(_ head: [UInt8], fileGoesOn: Bool, maxPixels: Int) -> String?
+    /// Why the video at `path` cannot be played, or nil: its container and
+    /// stream opened and its first frame decoded, in a video helper.
+    func videoProblem(file path: String, maxPixels: Int) -> String?
+    /// The video at `path`, opened in a video helper: its kind and size.
+    /// - Throws: `ImageInspection.Failure` (`undecodable`, `overPixelLimit`).
+    func inspectVideo(file path: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage
+    /// A PNG of the video's first frame within `bounds`.
+    func videoThumbnail(file path: String, bounds: PixelSize, maxPixels: Int) throws(ImageInspection.Failure) -> [UInt8]
+}
+
+extension PictureInspector {
+    static var noVideoHelper: String { "a video, which only the video helper (vitrine-video) can open" }
+
+    /// An inspector with no video helper says so.
+    public func videoProblem(file path: String, maxPixels: Int) -> String? { "is \(Self.noVideoHelper)" }
+
+    public func inspectVideo(file path: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
+        throw .undecodable("it is \(Self.noVideoHelper)")
+    }
+
+    public func videoThumbnail(file path: String, bounds: PixelSize, maxPixels: Int) throws(ImageInspection.Failure) -> [UInt8] {
+        throw .undecodable("it is \(Self.noVideoHelper)")
+    }
 }
 
 /// `ImageInspection` in this process: for tests, and the commands that read

@@ -66,8 +66,10 @@ final class PlanePresenter {
         var buffers: [Int: DRMLayerBuffer] = [:]
         // A scaled layer (a Ken Burns slide) on a display that cannot scale is composed: not copied for nothing.
         for (index, layer) in stack.layers.enumerated() where planner.traits.scales || !layer.isScaled {
-            if case .slide(let sceneLayer) = layer.content, let frame = pictures(sceneLayer)?.frame,
-               let buffer = slides.buffer(for: frame, shown: shown) {
+            // A video's frames are written in place in its ring: composed until the
+            // helper decodes into scan-out buffers of its own (docs/architecture.md, "Video").
+            if case .slide(let sceneLayer) = layer.content, let picture = pictures(sceneLayer), !picture.changesInPlace,
+               let buffer = slides.buffer(for: picture.frame, shown: shown) {
                 buffers[index] = buffer
                 shown.insert(buffer.framebufferID)
             }

@@ -1,9 +1,11 @@
 # Vitrine developer entry points. `make run` and `make test` are the README's two commands.
 SWIFT ?= swift
 # Build: the C libraries Vitrine links (see Package.swift's system-library targets).
-BUILD_PACKAGES := pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev libseccomp-dev
-# Test: djpeg, dwebp (with webpmux), gif2rgb (giflib-tools) and heif-convert (libheif-examples) are the reference decoders the fixture tests compare against.
-TEST_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples signify-openbsd
+BUILD_PACKAGES := pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev libseccomp-dev \
+	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
+# Test: djpeg, dwebp (with webpmux), gif2rgb (giflib-tools) and heif-convert (libheif-examples) are the reference decoders the fixture tests compare against;
+# ffmpeg makes the numbered video clips the video tests play.
+TEST_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples signify-openbsd ffmpeg
 # Benchmarks: the reference tools measured side by side.
 BENCH_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples libvips-tools time
 # Packages: dpkg-dev for dpkg-shlibdeps, chrpath and binutils for the binary, lintian to check them.

@@ -2,7 +2,7 @@
 # Installs Vitrine as a boot-to-kiosk service on Debian 12 (bookworm) or
 # Raspberry Pi OS bookworm. Run as root from a checkout of the sources.
 #
-#   deploy/install.sh [--binary PATH] [--root DIR] [--no-start]
+#   deploy/install.sh [--binary PATH] [--video-helper PATH] [--root DIR] [--no-start]
 #   deploy/install.sh --uninstall [--purge] [--root DIR]
 #
 # Installing:
@@ -11,6 +11,10 @@
 #   - the binary at /usr/local/bin/vitrine: the one given with --binary, or else
 #     built here with `swift build -c release --static-swift-stdlib` (a Swift
 #     toolchain must be on PATH);
+#   - the video helper at /usr/local/libexec/vitrine/vitrine-video, with the
+#     FFmpeg libraries it links: the one given with --video-helper, or, when
+#     the binary is built here, built beside it; without one, video slides say
+#     that video is not installed and pictures play on;
 #   - the system user `vitrine`, in the groups video, input and render;
 #   - a starter /etc/vitrine/vitrine.yaml and the demo pictures in
 #     /etc/vitrine/images, only where there are none (yours are never touched);
@@ -41,6 +45,7 @@ repo=$(cd "$here/.." && pwd)
 
 root=""
 binary=""
+video_helper=""
 action=install
 purge=no
 start=yes
@@ -52,6 +57,7 @@ usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) [ $# -ge 2 ] || die "--binary needs a path"; binary=$2; shift 2 ;;
+        --video-helper) [ $# -ge 2 ] || die "--video-helper needs a path"; video_helper=$2; shift 2 ;;
         --root) [ $# -ge 2 ] || die "--root needs a directory"; root=${2%/}; shift 2 ;;
         --uninstall) action=uninstall; shift ;;
         --purge) purge=yes; shift ;;
@@ -69,6 +75,7 @@ fi
 
 # Where things go, inside the target.
 BIN=/usr/local/bin/vitrine
+VIDEO_HELPER=/usr/local/libexec/vitrine/vitrine-video
 UNIT=/usr/local/lib/systemd/system/vitrine.service
 REBOOT_UNITS=(vitrine-reboot.path vitrine-reboot.service)
 UDEV_RULE=/etc/udev/rules.d/70-vitrine.rules
@@ -77,7 +84,11 @@ CONFIG_DIR=/etc/vitrine
 STATE_DIR=/var/lib/vitrine
 CMDLINE_WORDS=(consoleblank=0 vt.global_cursor_default=0)
 RUNTIME_PACKAGES=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libheif1 libyaml-0-2 libseccomp2 tzdata zlib1g libstdc++6 libgcc-s1 util-linux)
-BUILD_PACKAGES=(pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev libseccomp-dev)
+BUILD_PACKAGES=(pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev libseccomp-dev
+                libavformat-dev libavcodec-dev libavutil-dev libswscale-dev)
+# What the video helper links, by release: FFmpeg 5.1 in Debian 12, 7.1 in Debian 13.
+VIDEO_PACKAGES_BOOKWORM=(libavformat59 libavcodec59 libavutil57 libswscale6)
+VIDEO_PACKAGES_TRIXIE=(libavformat61 libavcodec61 libavutil59 libswscale8)
 
 changed=no
 shadow_root=()
@@ -159,6 +170,7 @@ uninstall() {
     for unit in "${REBOOT_UNITS[@]}"; do remove_path "$(dirname "$UNIT")/$unit"; done
     remove_path "$UDEV_RULE"
     remove_path "$BIN"
+    remove_path "$VIDEO_HELPER"
     remove_path "$DOC"
     if [ "$live" = yes ]; then
         systemctl daemon-reload
@@ -215,6 +227,9 @@ build_binary() {
     say "building: swift build -c release --static-swift-stdlib --product vitrine"
     (cd "$repo" && swift build -c release --static-swift-stdlib --product vitrine >&2)
     binary="$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-path)/vitrine"
+    say "building: swift build -c release --static-swift-stdlib --product vitrine-video"
+    (cd "$repo" && swift build -c release --static-swift-stdlib --product vitrine-video >&2)
+    [ -n "$video_helper" ] || video_helper="$(dirname "$binary")/vitrine-video"
 }
 
 # Build dependencies go on the machine that builds, not into --root.
@@ -226,17 +241,17 @@ ensure_packages_host() {
 }
 
 check_libraries() {
-    local output
+    local output program=$1
     if [ -n "$root" ]; then
-        output=$(chroot "$root" /usr/bin/ldd "$BIN" 2>&1) || {
+        output=$(chroot "$root" /usr/bin/ldd "$program" 2>&1) || {
             say "cannot run ldd inside $root (another architecture?): not checking the libraries"
             return 0
         }
     else
-        output=$(ldd "$BIN" 2>&1) || die "ldd $BIN failed: $output"
+        output=$(ldd "$program" 2>&1) || die "ldd $program failed: $output"
     fi
     if grep -q "not found" <<< "$output"; then
-        die "$BIN needs libraries that are not installed: $(grep "not found" <<< "$output" | awk '{print $1}' | tr '\n' ' ')"
+        die "$program needs libraries that are not installed: $(grep "not found" <<< "$output" | awk '{print $1}' | tr '\n' ' ')"
     fi
 }
 
@@ -339,13 +354,25 @@ install_all() {
         # neither Depends nor ldd names, and apt here installs no Recommends.
         [ "$codename" = bookworm ] || RUNTIME_PACKAGES+=(libheif-plugin-libde265 libheif-plugin-dav1d)
     fi
-    ensure_packages "${RUNTIME_PACKAGES[@]}"
     if [ -z "$binary" ]; then
         build_binary
     fi
+    if [ -n "$video_helper" ]; then
+        [ -f "$video_helper" ] || die "no video helper at $video_helper"
+        if [ "${codename:-bookworm}" = bookworm ]; then
+            RUNTIME_PACKAGES+=("${VIDEO_PACKAGES_BOOKWORM[@]}")
+        else
+            RUNTIME_PACKAGES+=("${VIDEO_PACKAGES_TRIXIE[@]}")
+        fi
+    fi
+    ensure_packages "${RUNTIME_PACKAGES[@]}"
     [ -f "$binary" ] || die "no binary at $binary"
     install_file "$binary" "$BIN" 0755
-    check_libraries
+    check_libraries "$BIN"
+    if [ -n "$video_helper" ]; then
+        install_file "$video_helper" "$VIDEO_HELPER" 0755
+        check_libraries "$VIDEO_HELPER"
+    fi
     ensure_user
     ensure_config
     install_file "$repo/deploy/systemd/vitrine.service" "$UNIT" 0644

@@ -120,7 +120,17 @@ if [ -z "$binary" ]; then
     say "swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine"
     (cd "$repo" && swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine)
     binary=$repo/.build-static/release/vitrine
+    # The video helper, which links FFmpeg so that the kiosk does not: the same
+    # scratch and flags, so only its own two modules are compiled.
+    say "swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine-video"
+    (cd "$repo" && swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine-video)
 fi
+# The video helper goes beside the binary it was built with. The arm64
+# cross-build has none yet (its sysroot has no FFmpeg): that package plays
+# pictures, and a video slide says the helper is not installed.
+video_helper=$(dirname "$binary")/vitrine-video
+[ -x "$video_helper" ] || video_helper=""
+video_build_id=""
 [ -f "$binary" ] || die "no binary at $binary"
 # The linker the Swift driver uses (gold here) writes a GNU build id by default;
 # the debug file is named after it, as Debian's dbgsym packages are.
@@ -156,6 +166,22 @@ chrpath -d "$stage/usr/bin/vitrine" > /dev/null
 "$OBJCOPY" --add-gnu-debuglink="$debug_file" "$stage/usr/bin/vitrine"
 help_binary=${VITRINE_DEB_HELP_BINARY:-$stage/usr/bin/vitrine}
 "$help_binary" --version > /dev/null || die "cannot run $help_binary (another architecture? set VITRINE_DEB_HELP_BINARY)"
+if [ -n "$video_helper" ]; then
+    # /usr/libexec/vitrine: a program for vitrine to start, not for people
+    # (SandboxedVideoOpener.installedHelper). Stripped and linked to its debug file as vitrine is.
+    video_build_id=$(readelf -n "$video_helper" | sed -n 's/^[[:space:]]*Build ID: \([0-9a-f]*\)$/\1/p')
+    [ ${#video_build_id} -ge 8 ] || die "$video_helper has no GNU build id"
+    install -d -m 0755 "$stage/usr/libexec/vitrine" "$dbgstage/usr/lib/debug/.build-id/${video_build_id:0:2}"
+    video_debug_file=$dbgstage/usr/lib/debug/.build-id/${video_build_id:0:2}/${video_build_id:2}.debug
+    "$OBJCOPY" --only-keep-debug --compress-debug-sections "$video_helper" "$video_debug_file"
+    chmod 0644 "$video_debug_file"
+    install -m 0755 "$video_helper" "$stage/usr/libexec/vitrine/vitrine-video"
+    "$STRIP" --remove-section=.comment --remove-section=.note "$stage/usr/libexec/vitrine/vitrine-video"
+    chrpath -d "$stage/usr/libexec/vitrine/vitrine-video" > /dev/null
+    "$OBJCOPY" --add-gnu-debuglink="$video_debug_file" "$stage/usr/libexec/vitrine/vitrine-video"
+else
+    say "no vitrine-video beside $binary: the package plays pictures only"
+fi
 
 # --- the unit, the udev rule, the starter configuration -------------------------
 
@@ -309,7 +335,10 @@ if [ -n "$shlibs_packages" ]; then
         search+=("-S$shlib/packages/$name")
     done < "$shlibs_packages"
 fi
-depends=$(cd "$shlib" && dpkg-architecture -a"$arch" -c dpkg-shlibdeps -O "${search[@]}" -e"$stage/usr/bin/vitrine" 2> "$out/stage/shlibdeps.log" \
+executables=(-e"$stage/usr/bin/vitrine")
+# The video helper's FFmpeg libraries (libavcodec, libavformat, libswscale) join the package's Depends.
+[ -z "$video_helper" ] || executables+=(-e"$stage/usr/libexec/vitrine/vitrine-video")
+depends=$(cd "$shlib" && dpkg-architecture -a"$arch" -c dpkg-shlibdeps -O "${search[@]}" "${executables[@]}" 2> "$out/stage/shlibdeps.log" \
     | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { cat "$out/stage/shlibdeps.log" >&2; die "dpkg-shlibdeps found no dependencies"; }
 depends="adduser, tzdata, $depends"
@@ -355,7 +384,7 @@ Depends: vitrine (= $version)
 Section: debug
 Priority: optional
 Description: debug symbols for vitrine
-Build-Ids: $build_id
+Build-Ids: $build_id${video_build_id:+ $video_build_id}
 EOF
 
 for tree in "$stage" "$dbgstage"; do

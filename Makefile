@@ -12,7 +12,7 @@ BENCH_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples libvips
 DEB_PACKAGES := dpkg-dev binutils chrpath lintian
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload bench-heif bench-outputs soak soak-ops openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload bench-heif bench-outputs bench-video soak soak-ops openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -138,6 +138,12 @@ bench-heif: release
 # pacing, headless, one output and two alternating in one run (docs/benchmarks.md, "Two outputs").
 bench-outputs: release
 	python3 Tests/Bench/outputs_memory_bench.py .build/release/vitrine
+
+# 60 s of 1080p30 H.264 played by the release kiosk and its video helper, and decoded by ffmpeg
+# in the same run: CPU time, memory and the pacing summary (docs/benchmarks.md, "Video").
+bench-video: release
+	@deploy/dev/ensure-packages.sh ffmpeg time
+	python3 Tests/Bench/video_bench.py .build/release/vitrine
 
 # 50 release kiosks following a channel from nginx, in one run: publish to every screen (p50/p99),
 # the origin's requests and bytes per kiosk-hour while nothing changes, a synced group's skew,

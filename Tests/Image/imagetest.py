@@ -416,6 +416,96 @@ def memory_checks(guest, results, measurements, base, token, work):
                   "; ".join(" ".join(line) for line in lines))
 
 
+def numbered_clip(path, seconds, fps=25):
+    """A 320x240 H.264 clip whose frames carry their numbers as ten bars (bit b of the
+    frame number lights bar b), as Tests/PictureTestSupport/NumberedClips.swift makes them."""
+    bars = "geq=lum='if(bitand(N\\,pow(2\\,floor(X*10/W)))\\,235\\,16)'"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"color=c=black:s=320x240:r={fps}:d={seconds}",
+                    "-vf", f"format=gray,{bars},format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-g", "12", path],
+                   check=True)
+
+
+def frame_number(image):
+    """The number a numbered clip's frame carries, filling the screen (a 4:3 screen, fit contain)."""
+    number = 0
+    for bit in range(10):
+        red, green, blue = image.pixel((2 * bit + 1) * image.width // 20, image.height // 2)
+        if green > 128:
+            number |= 1 << bit
+    return number
+
+
+def video_checks(guest, results, measurements, base, token, work):
+    """A video slide under the shipped unit: uploaded as an asset, shown by the
+    package's /usr/libexec/vitrine/vitrine-video (a sandboxed child of the kiosk),
+    playing at its own pace. A package without the helper (the arm64 one) refuses
+    the upload, saying why."""
+    clip = os.path.join(work, "numbered.mp4")
+    numbered_clip(clip, 8)
+    with open(clip, "rb") as f:
+        data = f.read()
+    has_helper = guest.value("test -x /usr/libexec/vitrine/vitrine-video && echo yes || echo no") == "yes"
+    try:
+        status, body = http("POST", base + "/api/v1/assets?name=numbered.mp4", token, data, "video/mp4", timeout=120)
+    except OSError as error:
+        status, body = str(error), ""
+    if not has_helper:
+        results.check("without the video helper (this package has none), a video upload is refused, naming it",
+                      status == 422 and "vitrine-video" in body, f"HTTP {status} {body.strip()[:200]}")
+        return
+    answer = json.loads(body) if status == 201 else {}
+    asset = answer.get("id")
+    thumbnail = http("GET", f"{base}/api/v1/assets/{asset}/thumbnail", token, timeout=120)[0] if asset else None
+    results.check("an MP4 upload is a video asset (type mp4, its size), and its thumbnail is made from a frame",
+                  status == 201 and answer.get("type") == "mp4" and (answer.get("width"), answer.get("height")) == (320, 240)
+                  and thumbnail == 200, f"HTTP {status} {body.strip()[:200]}; thumbnail {thumbnail}")
+    if not asset:
+        return
+    warnings_before = guest.value("journalctl -b --no-pager -u vitrine.service -p warning -o cat | wc -l")
+    config = {"slides": [f"asset:{asset}", "images/04-wide.jpg"], "interval": "60s", "background": "#000000",
+              "transition": {"type": "cut"}}
+    status, answer = http("PUT", base + "/api/v1/config", token, json.dumps(config).encode(), timeout=60)
+    # Screendumps while it plays: the frame numbers go up, at the clip's 25 frames a second.
+    readings = []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and len(readings) < 40:
+        shown = guest.screendump("video")
+        taken = time.monotonic()
+        number = frame_number(shown)
+        if 0 < number < 200:
+            readings.append((taken, number))
+        if readings and readings[-1][0] - readings[0][0] > 4:
+            break
+        time.sleep(0.1)
+    numbers = [number for _, number in readings]
+    rising = all(b >= a for a, b in zip(numbers, numbers[1:])) and len(set(numbers)) >= 5
+    rate = ((numbers[-1] - numbers[0]) / (readings[-1][0] - readings[0][0])) if len(readings) > 1 and readings[-1][0] > readings[0][0] else 0
+    measurements["video_frames_per_second_seen"] = round(rate, 1)
+    results.check("the video slide plays under the shipped unit: screendumps show its frame numbers rising at about 25 a second",
+                  status == 200 and rising and 18 <= rate <= 32,
+                  f"PUT {status}; numbers {numbers}; {rate:.1f} frames a second over "
+                  f"{readings and round(readings[-1][0] - readings[0][0], 1)} s")
+    _, listing = guest.run(
+        "main=$(systemctl show -p MainPID --value vitrine.service); "
+        "for status in /proc/[0-9]*/status; do "
+        "[ \"$(awk '/^PPid/{print $2}' $status 2>/dev/null)\" = \"$main\" ] || continue; "
+        "echo \"child $(awk '/^Seccomp:/{print $2}' $status) $(tr '\\0' ' ' < ${status%/status}/cmdline)\"; done")
+    videos = [line.split() for line in listing.splitlines() if line.startswith("child ") and "vitrine-video" in line]
+    results.check("it is decoded by vitrine-video, a child of the kiosk in seccomp filter mode",
+                  len(videos) == 1 and videos[0][1] == "2", listing.strip()[:300])
+    # The video ends (8 s), the carousel pages to the picture, and the kiosk logs how the frames went.
+    played = ""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and "video played" not in played:
+        played = guest.value("journalctl -b --no-pager -u vitrine.service -o cat | grep 'video played' | tail -1")
+        time.sleep(1)
+    measurements["video_played"] = played.strip()
+    warnings_after = guest.value("journalctl -b --no-pager -u vitrine.service -p warning -o cat | wc -l")
+    results.check("after its 8 s the carousel pages on, the kiosk logs the video's pacing, and nothing was logged as a warning",
+                  "video played" in played and "pacing=" in played and warnings_before == warnings_after,
+                  f"{played.strip()[:300]}; warning lines {warnings_before} -> {warnings_after}")
+
+
 def run_suite(args):
     work = os.path.abspath(args.work)
     shutil.rmtree(work, ignore_errors=True)
@@ -465,6 +555,9 @@ def run_suite(args):
         # screen (a 100-megapixel PNG and JPEG, 400 MB each decoded whole) are
         # uploaded, inspected and made into thumbnails in a fraction of it.
         memory_checks(guest, results, measurements, base, args.token, work)
+
+        # A video slide, played by the package's sandboxed video helper.
+        video_checks(guest, results, measurements, base, args.token, work)
 
         # (b) A configuration pushed through the API shows.
         deadline = time.monotonic() + 60

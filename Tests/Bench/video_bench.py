@@ -32,7 +32,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from startup_bench import DEMO, launch, stop  # noqa: E402
 
-PLAYED = re.compile(r"video played .*pacing=(.*?)(?: stopped=.*)?(?: video=.*)?$", re.M)
+# The log quotes a value with spaces: pacing="1800 shown, 0 late, 0 dropped (0 by design)".
+PLAYED = re.compile(r'video played .*pacing="([^"]*)"', re.M)
 
 
 def status_kib(pid, field):

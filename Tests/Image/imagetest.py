@@ -462,7 +462,8 @@ def video_checks(guest, results, measurements, base, token, work):
     if not asset:
         return
     warnings_before = guest.value("journalctl -b --no-pager -u vitrine.service -p warning -o cat | wc -l")
-    config = {"slides": [f"asset:{asset}", "images/04-wide.jpg"], "interval": "60s", "background": "#000000",
+    # A short interval for the picture: the push after this one waits for a slide boundary.
+    config = {"slides": [f"asset:{asset}", "images/04-wide.jpg"], "interval": "2s", "background": "#000000",
               "transition": {"type": "cut"}}
     status, answer = http("PUT", base + "/api/v1/config", token, json.dumps(config).encode(), timeout=60)
     # Screendumps while it plays: the frame numbers go up, at the clip's 25 frames a second.

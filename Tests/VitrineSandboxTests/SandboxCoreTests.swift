@@ -9,9 +9,9 @@ import VitrineCore
 struct SandboxCoreTests {
     @Test("jobs and replies read back as written")
     func roundTrip() throws {
-        let job = DecodeJob.slide(.init(file: "a/b.jpg", fit: .cover, background: RGBAColor(red: 1, green: 2, blue: 3, alpha: 4),
-                                        output: PixelSize(width: 1920, height: 1080), maxPixels: 50_000_000, frameScale: 1.42,
-                                        frameBytes: 123, animationBytes: 456))
+        let framing = WireFraming(file: "a/b.jpg", fit: .cover, background: RGBAColor(red: 1, green: 2, blue: 3, alpha: 4),
+                                  output: PixelSize(width: 1920, height: 1080), maxPixels: 50_000_000)
+        let job = DecodeJob.slide(.init(framing: framing, frameScale: 1.42, frameBytes: 123, animationBytes: 456))
         for job in [job, .inspect(maxPixels: 9), .thumbnail(bounds: PixelSize(width: 160, height: 90), maxPixels: 7),
                     .header(maxPixels: 3, fileGoesOn: true)] {
             #expect(try DecodeJob(decoding: job.encoded) == job)
@@ -24,6 +24,48 @@ struct SandboxCoreTests {
                       .header(problem: nil), .header(problem: "too big"), .refused(.overPixelLimit, message: "over")] {
             #expect(try DecodeReply(decoding: reply.encoded) == reply)
         }
+    }
+
+    @Test("video jobs and replies read back as written; a reply naming a slot outside the ring or a time before zero is refused")
+    func videoMessages() throws {
+        let framing = WireFraming(file: "promo.mp4", fit: .contain, background: RGBAColor(red: 9, green: 8, blue: 7),
+                                  output: PixelSize(width: 1280, height: 720), maxPixels: 8_000_000)
+        for job in [VideoJob.open(.init(framing: framing, slotCount: 6, version: "1.2.3")), .fill(slots: [0, 3, 5]), .rewind] {
+            #expect(try VideoJob(decoding: job.encoded) == job)
+        }
+        let info = VideoInfo(container: "matroska,webm", codec: "vp9", size: PixelSize(width: 640, height: 480),
+                             displaySize: PixelSize(width: 853, height: 480), frameRate: 29.97, duration: .milliseconds(12_345), hasAudio: true)
+        let frames = VideoReply.frames([.init(slot: 2, timestamp: .milliseconds(40)), .init(slot: 3, timestamp: .milliseconds(80))], ended: true)
+        for reply in [VideoReply.opened(info), .opened(VideoInfo(container: "x", codec: "y", size: PixelSize(width: 2, height: 2),
+                                                                  frameRate: nil, duration: nil, hasAudio: false)),
+                      frames, .rewound, .refused("damaged")] {
+            #expect(try VideoReply(decoding: reply.encoded) == reply)
+        }
+        var outside = WireWriter()
+        outside.put(VideoReply.magic)
+        outside.put(UInt8(2))
+        outside.put(Int64(1))
+        outside.put(Int64(VideoJob.slotLimit))
+        outside.put(Int64(0))
+        outside.put(false)
+        #expect(throws: WireReader.Malformed.self) { try VideoReply(decoding: outside.bytes) }
+        var backwards = WireWriter()
+        backwards.put(VideoReply.magic)
+        backwards.put(UInt8(2))
+        backwards.put(Int64(1))
+        backwards.put(Int64(0))
+        backwards.put(Int64(-5))
+        backwards.put(false)
+        #expect(throws: WireReader.Malformed.self) { try VideoReply(decoding: backwards.bytes) }
+        #expect(throws: WireReader.Malformed.self) { try VideoReply(decoding: Array(frames.encoded.dropLast())) }
+        // A ring of no slots, or of more than the limit, is not a job.
+        var empty = WireWriter()
+        empty.put(VideoJob.magic)
+        empty.put(UInt8(1))
+        empty.put(framing)
+        empty.put(Int64(0))
+        empty.put("1.2.3")
+        #expect(throws: WireReader.Malformed.self) { try VideoJob(decoding: empty.bytes) }
     }
 
     @Test("a reply cut short, padded, oversized or of another build is refused, never trusted")

@@ -149,36 +149,36 @@ dbgstage=$out/stage/vitrine-dbgsym
 rm -rf "$out/stage"
 mkdir -p "$stage/DEBIAN" "$dbgstage/DEBIAN"
 # Directories 0755 whatever the umask of whoever cloned: dpkg-deb keeps modes.
-install -d -m 0755 "$stage/usr/bin" "$dbgstage/usr/lib/debug/.build-id/${build_id:0:2}"
+install -d -m 0755 "$stage/usr/bin"
 
-# As dh_strip: the debug sections (compressed) into the .debug file first, then
-# the stripped copy, then the link from the copy to the .debug file (its name
+# ship PROGRAM BUILD_ID PATH: as dh_strip, the debug sections (compressed)
+# into the dbgsym tree's .build-id file first, then the stripped copy at PATH
+# in the package, then the link from the copy to the .debug file (its name
 # and CRC), which gdb follows; gdb also finds it by build id alone.
+ship() {
+    local program=$1 id=$2 target=$stage$3
+    local debug_file=$dbgstage/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+    install -d -m 0755 "$(dirname "$debug_file")" "$(dirname "$target")"
+    "$OBJCOPY" --only-keep-debug --compress-debug-sections "$program" "$debug_file"
+    chmod 0644 "$debug_file"
+    install -m 0755 "$program" "$target"
+    "$STRIP" --remove-section=.comment --remove-section=.note "$target"
+    # SwiftPM links with RUNPATH=$ORIGIN to find Swift's shared libraries beside
+    # the binary. With the standard library linked in there are none, and in
+    # /usr/bin it would only make the loader search /usr/bin for libraries.
+    chrpath -d "$target" > /dev/null
+    "$OBJCOPY" --add-gnu-debuglink="$debug_file" "$target"
+}
+ship "$binary" "$build_id" /usr/bin/vitrine
 debug_file=$dbgstage/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug
-"$OBJCOPY" --only-keep-debug --compress-debug-sections "$binary" "$debug_file"
-chmod 0644 "$debug_file"
-install -m 0755 "$binary" "$stage/usr/bin/vitrine"
-"$STRIP" --remove-section=.comment --remove-section=.note "$stage/usr/bin/vitrine"
-# SwiftPM links with RUNPATH=$ORIGIN to find Swift's shared libraries beside
-# the binary. With the standard library linked in there are none, and at
-# /usr/bin it would only make the loader search /usr/bin for libraries.
-chrpath -d "$stage/usr/bin/vitrine" > /dev/null
-"$OBJCOPY" --add-gnu-debuglink="$debug_file" "$stage/usr/bin/vitrine"
 help_binary=${VITRINE_DEB_HELP_BINARY:-$stage/usr/bin/vitrine}
 "$help_binary" --version > /dev/null || die "cannot run $help_binary (another architecture? set VITRINE_DEB_HELP_BINARY)"
 if [ -n "$video_helper" ]; then
     # /usr/libexec/vitrine: a program for vitrine to start, not for people
-    # (SandboxedVideoOpener.installedHelper). Stripped and linked to its debug file as vitrine is.
+    # (SandboxedVideoOpener.installedHelper).
     video_build_id=$(readelf -n "$video_helper" | sed -n 's/^[[:space:]]*Build ID: \([0-9a-f]*\)$/\1/p')
     [ ${#video_build_id} -ge 8 ] || die "$video_helper has no GNU build id"
-    install -d -m 0755 "$stage/usr/libexec/vitrine" "$dbgstage/usr/lib/debug/.build-id/${video_build_id:0:2}"
-    video_debug_file=$dbgstage/usr/lib/debug/.build-id/${video_build_id:0:2}/${video_build_id:2}.debug
-    "$OBJCOPY" --only-keep-debug --compress-debug-sections "$video_helper" "$video_debug_file"
-    chmod 0644 "$video_debug_file"
-    install -m 0755 "$video_helper" "$stage/usr/libexec/vitrine/vitrine-video"
-    "$STRIP" --remove-section=.comment --remove-section=.note "$stage/usr/libexec/vitrine/vitrine-video"
-    chrpath -d "$stage/usr/libexec/vitrine/vitrine-video" > /dev/null
-    "$OBJCOPY" --add-gnu-debuglink="$video_debug_file" "$stage/usr/libexec/vitrine/vitrine-video"
+    ship "$video_helper" "$video_build_id" /usr/libexec/vitrine/vitrine-video
 else
     say "no vitrine-video beside $binary: the package plays pictures only"
 fi

@@ -19,17 +19,7 @@ public enum DecodeHelper {
     static let readyMagic: UInt32 = 0x5654_4831 // "VTH1"
 
     public static func serve(limits: HelperLimits) -> Never {
-        var hello = WireWriter()
-        hello.put(readyMagic)
-        do {
-            try HelperConfinement.apply(limits)
-            hello.put(true)
-            hello.put("")
-        } catch {
-            hello.put(false)
-            hello.put(error.description)
-        }
-        guard (try? DescriptorPassing.send(socket, hello.bytes)) != nil else { exit(1) }
+        confineAndSayHello(limits)
         for _ in 0..<HelperLimits.decodesPerHelper {
             let message: (bytes: [UInt8], descriptors: [Int32])?
             do {
@@ -45,6 +35,22 @@ public enum DecodeHelper {
             MemoryPolicy.returnFreedMemory()
         }
         exit(0)
+    }
+
+    /// Confines the helper, then tells the kiosk whether that worked (the
+    /// first message of every helper, picture or video); exits if the kiosk is gone.
+    static func confineAndSayHello(_ limits: HelperLimits) {
+        var hello = WireWriter()
+        hello.put(readyMagic)
+        do {
+            try HelperConfinement.apply(limits)
+            hello.put(true)
+            hello.put("")
+        } catch {
+            hello.put(false)
+            hello.put(error.description)
+        }
+        guard (try? DescriptorPassing.send(socket, hello.bytes)) != nil else { exit(1) }
     }
 
     static func answer(_ bytes: [UInt8], descriptors: [Int32]) -> DecodeReply {

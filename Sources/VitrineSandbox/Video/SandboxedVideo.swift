@@ -82,22 +82,13 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         } catch {
             throw SlideError(file: request.file, reason: .file(error))
         }
-        let open = VideoJob.OpenJob(file: request.file, fit: request.fit, background: request.background, output: request.output,
-                                    maxPixels: request.maxPixels, slotCount: slotCount, version: VitrineVersion.current)
+        let framing = WireFraming(file: request.file, fit: request.fit, background: request.background, output: request.output,
+                                  maxPixels: request.maxPixels)
+        let open = VideoJob.OpenJob(framing: framing, slotCount: slotCount, version: VitrineVersion.current)
         let info: VideoInfo
-        do {
-            let bytes = try helper.exchange(VideoJob.open(open).encoded, descriptors: [descriptor, ring.descriptor], deadline: limits.deadline)
-            switch try VideoReply(decoding: bytes) {
-            case .opened(let opened): info = opened
-            case .refused(let why): throw fail(why)
-            case .frames, .rewound: throw fail("decoding stopped: an answer to another request")
-            }
-        } catch let error as SlideError {
-            throw error
-        } catch let stop as HelperStop {
-            throw fail(stop.description)
-        } catch {
-            throw fail("decoding stopped: \(error)")
+        switch try Self.ask(helper, .open(open), descriptors: [descriptor, ring.descriptor], limits: limits, file: request.file) {
+        case .opened(let opened): info = opened
+        case .frames, .rewound, .refused: throw fail("decoding stopped: an answer to another request")
         }
         self.info = info
         self.helper = helper
@@ -106,21 +97,11 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         // The first frame, now: it is the slide's still until the slide plays.
         var timeline = VideoLoopTimeline(length: request.videoLength, frameRate: info.frameRate)
         let first: VideoReply.DecodedVideoFrame
-        do {
-            let reply = try VideoReply(decoding: helper.exchange(VideoJob.fill(slots: [0]).encoded, descriptors: [], deadline: limits.deadline))
-            switch reply {
-            case .frames(let frames, _):
-                guard let frame = frames.first, frame.slot == 0 else { throw fail("the video has no frame") }
-                first = frame
-            case .refused(let why): throw fail(why)
-            case .opened, .rewound: throw fail("decoding stopped: an answer to another request")
-            }
-        } catch let error as SlideError {
-            throw error
-        } catch let stop as HelperStop {
-            throw fail(stop.description)
-        } catch {
-            throw fail("decoding stopped: \(error)")
+        switch try Self.ask(helper, .fill(slots: [0]), descriptors: [], limits: limits, file: request.file) {
+        case .frames(let frames, _):
+            guard let frame = frames.first, frame.slot == 0 else { throw fail("the video has no frame") }
+            first = frame
+        case .opened, .rewound, .refused: throw fail("decoding stopped: an answer to another request")
         }
         var state = State(free: Array(1..<slotCount), timeline: timeline, pacer: VideoFramePacer(refreshPeriod: refreshPeriod))
         if let time = timeline.slideTime(ofFrameAt: first.timestamp) {
@@ -137,6 +118,21 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
 
     deinit {
         helper.end()
+    }
+
+    /// One request while opening, its refusal or the helper's stop as the slide's error.
+    private static func ask(_ helper: HelperProcess, _ job: VideoJob, descriptors: [Int32], limits: HelperLimits,
+                            file: String) throws(SlideError) -> VideoReply {
+        let reply: VideoReply
+        do {
+            reply = try VideoReply(decoding: helper.exchange(job.encoded, descriptors: descriptors, deadline: limits.deadline))
+        } catch let stop as HelperStop {
+            throw SlideError(file: file, reason: .isolated(stop.description))
+        } catch {
+            throw SlideError(file: file, reason: .isolated("decoding stopped: \(error)"))
+        }
+        if case .refused(let why) = reply { throw SlideError(file: file, reason: .isolated(why)) }
+        return reply
     }
 
     public var failure: String? { state.withLock { $0.failure } }

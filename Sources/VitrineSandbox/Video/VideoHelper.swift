@@ -32,18 +32,8 @@ public enum VideoHelper {
     public static let defaultLimits = HelperLimits(addressSpaceMiB: 1024, cpuSeconds: 6 * 3600, deadline: .seconds(10))
 
     public static func serve(limits: HelperLimits, open: (Int32, Int) throws -> any VideoFrameDecoder) -> Never {
-        var hello = WireWriter()
-        hello.put(DecodeHelper.readyMagic)
-        do {
-            try HelperConfinement.apply(limits)
-            hello.put(true)
-            hello.put("")
-        } catch {
-            hello.put(false)
-            hello.put(error.description)
-        }
+        DecodeHelper.confineAndSayHello(limits)
         let socket = DecodeHelper.socket
-        guard (try? DescriptorPassing.send(socket, hello.bytes)) != nil else { exit(1) }
         var session: Session?
         while true {
             let message: (bytes: [UInt8], descriptors: [Int32])?
@@ -95,18 +85,18 @@ public enum VideoHelper {
                 throw Failure(description: "the video helper is version \(VitrineVersion.current), the kiosk \(job.version): reinstall the package")
             }
             guard descriptors.count == 2 else { throw Failure(description: "the video and its frame ring were not handed over") }
-            frameBytes = job.output.pixelCount * 4
+            frameBytes = job.framing.output.pixelCount * 4
             ringBytes = frameBytes * job.slotCount
             var info = stat()
             guard fstat(descriptors[1], &info) == 0, Int(info.st_size) >= ringBytes else {
-                throw Failure(description: "the frame ring is smaller than \(job.slotCount) frames of \(job.output)")
+                throw Failure(description: "the frame ring is smaller than \(job.slotCount) frames of \(job.framing.output)")
             }
             guard let mapped = mmap(nil, ringBytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptors[1], 0), mapped != MAP_FAILED else {
                 throw Failure(description: "the frame ring cannot be mapped (\(String(cString: strerror(errno))))")
             }
             close(descriptors[1])
             do {
-                decoder = try open(descriptors[0], job.maxPixels)
+                decoder = try open(descriptors[0], job.framing.maxPixels)
             } catch {
                 munmap(mapped, ringBytes)
                 throw error
@@ -122,9 +112,9 @@ public enum VideoHelper {
             for slot in slots {
                 guard slot < job.slotCount else { return .refused("slot \(slot) is outside the ring") }
                 let canvas = PixelCanvas(base: (ring + slot * frameBytes).assumingMemoryBound(to: UInt32.self),
-                                         size: job.output, stride: job.output.width)
+                                         size: job.framing.output, stride: job.framing.output.width)
                 do {
-                    guard let timestamp = try decoder.nextFrame(into: canvas, fit: job.fit, background: job.background) else {
+                    guard let timestamp = try decoder.nextFrame(into: canvas, fit: job.framing.fit, background: job.framing.background) else {
                         return .frames(frames, ended: true)
                     }
                     frames.append(.init(slot: slot, timestamp: timestamp))

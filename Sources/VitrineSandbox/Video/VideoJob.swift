@@ -14,14 +14,9 @@ enum VideoJob: Equatable, Sendable {
     case rewind
 
     struct OpenJob: Equatable, Sendable {
-        /// The file as the configuration names it, for the helper's messages.
-        var file: String
-        var fit: FitMode
-        var background: RGBAColor
-        /// The size every frame is drawn at.
-        var output: PixelSize
-        var maxPixels: Int
-        /// The ring: `slotCount` frames of `output`'s size, one after another.
+        /// How every frame is drawn: at `framing.output`'s size, fitted on the background.
+        var framing: WireFraming
+        /// The ring: `slotCount` frames of the output's size, one after another.
         var slotCount: Int
         /// The kiosk's version: a helper from another package version refuses to serve.
         var version: String
@@ -42,13 +37,7 @@ enum VideoJob: Equatable, Sendable {
         switch self {
         case .open(let job):
             writer.put(Tag.open.rawValue)
-            writer.put(job.file)
-            writer.put(job.fit.rawValue)
-            writer.put(job.background.xrgb)
-            writer.put(job.background.alpha)
-            writer.put(Int64(job.output.width))
-            writer.put(Int64(job.output.height))
-            writer.put(Int64(job.maxPixels))
+            writer.put(job.framing)
             writer.put(Int64(job.slotCount))
             writer.put(job.version)
         case .fill(let slots):
@@ -66,15 +55,7 @@ enum VideoJob: Equatable, Sendable {
         guard try reader.get(UInt32.self) == Self.magic else { throw WireReader.Malformed(what: "not a video job of this build") }
         switch Tag(rawValue: try reader.get(UInt8.self)) {
         case .open:
-            let file = try reader.getString()
-            guard let fit = FitMode(rawValue: try reader.getString()) else { throw WireReader.Malformed(what: "an unknown fit") }
-            let xrgb = try reader.get(UInt32.self), alpha = try reader.get(UInt8.self)
-            let background = RGBAColor(red: UInt8(truncatingIfNeeded: xrgb >> 16), green: UInt8(truncatingIfNeeded: xrgb >> 8),
-                                       blue: UInt8(truncatingIfNeeded: xrgb), alpha: alpha)
-            let output = PixelSize(width: try reader.getInt(in: 1...WireBounds.side.upperBound, "width"),
-                                   height: try reader.getInt(in: 1...WireBounds.side.upperBound, "height"))
-            self = .open(OpenJob(file: file, fit: fit, background: background, output: output,
-                                 maxPixels: try reader.getInt(in: WireBounds.pixels, "maxPixels"),
+            self = .open(OpenJob(framing: try reader.getFraming(sides: 1...WireBounds.side.upperBound),
                                  slotCount: try reader.getInt(in: 1...Self.slotLimit, "slot count"),
                                  version: try reader.getString()))
         case .fill:

@@ -22,12 +22,8 @@ enum DecodeJob: Equatable, Sendable {
     static let descriptorLimit = 3
 
     struct SlideJob: Equatable, Sendable {
-        /// The file as the configuration names it, for the helper's messages.
-        var file: String
-        var fit: FitMode
-        var background: RGBAColor
-        var output: PixelSize
-        var maxPixels: Int
+        /// The file as the configuration names it (for the helper's messages), and how it is framed.
+        var framing: WireFraming
         var frameScale: Double
         /// The frame buffer's size; the helper refuses a frame that does not fit.
         var frameBytes: Int
@@ -35,31 +31,24 @@ enum DecodeJob: Equatable, Sendable {
         var animationBytes: Int
 
         init(_ request: SlideRequest, frameBytes: Int, animationBytes: Int) {
-            file = request.file
-            fit = request.fit
-            background = request.background
-            output = request.output
-            maxPixels = request.maxPixels
-            frameScale = request.frameScale
-            self.frameBytes = frameBytes
-            self.animationBytes = animationBytes
+            self.init(framing: WireFraming(file: request.file, fit: request.fit, background: request.background, output: request.output,
+                                           maxPixels: request.maxPixels),
+                      frameScale: request.frameScale, frameBytes: frameBytes, animationBytes: animationBytes)
         }
 
-        init(file: String, fit: FitMode, background: RGBAColor, output: PixelSize, maxPixels: Int, frameScale: Double,
-             frameBytes: Int, animationBytes: Int) {
-            self.file = file
-            self.fit = fit
-            self.background = background
-            self.output = output
-            self.maxPixels = maxPixels
+        init(framing: WireFraming, frameScale: Double, frameBytes: Int, animationBytes: Int) {
+            self.framing = framing
             self.frameScale = frameScale
             self.frameBytes = frameBytes
             self.animationBytes = animationBytes
         }
 
+        var file: String { framing.file }
+
         /// The request the helper decodes: the same framing, without a path (it has the descriptor).
         var request: SlideRequest {
-            SlideRequest(file: file, fit: fit, background: background, output: output, maxPixels: maxPixels, frameScale: frameScale)
+            SlideRequest(file: framing.file, fit: framing.fit, background: framing.background, output: framing.output,
+                         maxPixels: framing.maxPixels, frameScale: frameScale)
         }
     }
 }
@@ -85,13 +74,7 @@ extension DecodeJob {
         switch self {
         case .slide(let job):
             writer.put(Tag.slide.rawValue)
-            writer.put(job.file)
-            writer.put(job.fit.rawValue)
-            writer.put(job.background.xrgb)
-            writer.put(job.background.alpha)
-            writer.put(Int64(job.output.width))
-            writer.put(Int64(job.output.height))
-            writer.put(Int64(job.maxPixels))
+            writer.put(job.framing)
             writer.put(job.frameScale)
             writer.put(Int64(job.frameBytes))
             writer.put(Int64(job.animationBytes))
@@ -116,16 +99,10 @@ extension DecodeJob {
         guard try reader.get(UInt32.self) == Self.magic else { throw WireReader.Malformed(what: "not a decode job of this build") }
         switch Tag(rawValue: try reader.get(UInt8.self)) {
         case .slide:
-            let file = try reader.getString()
-            guard let fit = FitMode(rawValue: try reader.getString()) else { throw WireReader.Malformed(what: "an unknown fit") }
-            let xrgb = try reader.get(UInt32.self), alpha = try reader.get(UInt8.self)
-            let background = RGBAColor(red: UInt8(truncatingIfNeeded: xrgb >> 16), green: UInt8(truncatingIfNeeded: xrgb >> 8),
-                                       blue: UInt8(truncatingIfNeeded: xrgb), alpha: alpha)
-            let output = PixelSize(width: try reader.getInt(in: WireBounds.side, "width"), height: try reader.getInt(in: WireBounds.side, "height"))
-            let maxPixels = try reader.getInt(in: WireBounds.pixels, "maxPixels")
+            let framing = try reader.getFraming(sides: WireBounds.side)
             let frameScale = try reader.getDouble()
             guard frameScale.isFinite, frameScale >= 1, frameScale <= 16 else { throw WireReader.Malformed(what: "frame scale \(frameScale)") }
-            self = .slide(SlideJob(file: file, fit: fit, background: background, output: output, maxPixels: maxPixels, frameScale: frameScale,
+            self = .slide(SlideJob(framing: framing, frameScale: frameScale,
                                    frameBytes: try reader.getInt(in: WireBounds.bufferBytes, "frame buffer"),
                                    animationBytes: try reader.getInt(in: WireBounds.bufferBytes, "animation buffer")))
         case .inspect:

@@ -1,3 +1,42 @@
+import VitrineCore
+
+/// How a picture or a video is framed for the output, as both kinds of job
+/// carry it: the file's name for messages, the fit, the background, the
+/// output's size and the pixel limit.
+struct WireFraming: Equatable, Sendable {
+    var file: String
+    var fit: FitMode
+    var background: RGBAColor
+    var output: PixelSize
+    var maxPixels: Int
+}
+
+extension WireWriter {
+    mutating func put(_ framing: WireFraming) {
+        put(framing.file)
+        put(framing.fit.rawValue)
+        put(framing.background.xrgb)
+        put(framing.background.alpha)
+        put(Int64(framing.output.width))
+        put(Int64(framing.output.height))
+        put(Int64(framing.maxPixels))
+    }
+}
+
+extension WireReader {
+    /// A framing whose output sides lie in `sides`.
+    mutating func getFraming(sides: ClosedRange<Int>) throws(Malformed) -> WireFraming {
+        let file = try getString()
+        guard let fit = FitMode(rawValue: try getString()) else { throw Malformed(what: "an unknown fit") }
+        let xrgb = try get(UInt32.self), alpha = try get(UInt8.self)
+        let background = RGBAColor(red: UInt8(truncatingIfNeeded: xrgb >> 16), green: UInt8(truncatingIfNeeded: xrgb >> 8),
+                                   blue: UInt8(truncatingIfNeeded: xrgb), alpha: alpha)
+        let output = PixelSize(width: try getInt(in: sides, "width"), height: try getInt(in: sides, "height"))
+        return WireFraming(file: file, fit: fit, background: background, output: output,
+                           maxPixels: try getInt(in: WireBounds.pixels, "maxPixels"))
+    }
+}
+
 /// The byte layout of the messages between the kiosk and its decoding
 /// helpers: fixed-width little-endian integers and length-prefixed UTF-8,
 /// nothing else. The kiosk reads what a helper sends as hostile: every read

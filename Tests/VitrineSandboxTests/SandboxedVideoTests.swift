@@ -142,3 +142,34 @@ import VitrineRuntime
         #expect(difference(after, welcome).pixels == 0)
     }
 }
+
+/// A video slide through the frame store, as the display loop draws it.
+@Suite struct VideoSlideStoreTests {
+    /// The loop chooses the frame once a turn (`drawnScene`, at the turn's time) and
+    /// draws the drawn scene, whose time is the frame's; drawing must not choose again
+    /// with that earlier time, which once restarted a video that had ended.
+    @Test func drawingTheDrawnSceneNeverRestartsTheVideo() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 2)
+        defer { clip.remove() }
+        let request = SlideRequest(file: "clip", resolvedPath: clip.path, fit: .contain, background: RGBAColor(red: 0, green: 0, blue: 0),
+                                   output: PixelSize(width: 320, height: 240), maxPixels: 8_000_000)
+        let store = SlideFrameStore(slides: [request], placeholder: nil, capacity: 2,
+                                    decoder: InProcessSlideDecoder(videos: SandboxedVideoTests.opener), onChange: {})
+        store.request([0])
+        store.waitUntilIdle()
+        let video = try #require(store.video(of: 0))
+        var numbers: [Int] = []
+        for step in 0...175 {
+            let time = Duration.milliseconds(20 * step)
+            _ = video.frameNow(at: time) // decoded ahead, so that the turn below has its frame on hand
+            let drawn = store.drawnScene(Scene(layers: [Scene.Layer(content: .slide(0), playback: LayerPlayback(elapsed: time))], indicator: nil))
+            let picture = try #require(store.picture(for: drawn.layers[0]))
+            numbers.append(NumberedClip.number(in: picture.frame))
+        }
+        // Every frame in order, then the last one stays after the video's end at 2 s.
+        #expect(numbers == numbers.sorted())
+        #expect(Set(numbers) == Set(0..<50))
+        #expect(numbers.suffix(70).allSatisfy { $0 == 49 })
+        #expect(video.pacing.shown == 50)
+    }
+}

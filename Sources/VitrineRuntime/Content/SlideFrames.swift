@@ -56,7 +56,7 @@ extension SlideFrameStore {
     /// playback (its first frame while a finger holds it); otherwise as
     /// `frame(for:)` gives it.
     public func frame(for layer: Scene.Layer) -> PixelImage? {
-        if let video = playingVideo(of: layer) { return layer.playback.isHeld ? video.poster : video.frame(at: layer.playback.elapsed) }
+        if let video = playingVideo(of: layer) { return layer.playback.isHeld ? video.poster : video.currentFrame }
         if let (animation, index) = animationFrame(of: layer) { return animation.frame(index) }
         return frame(for: layer.content)
     }
@@ -84,8 +84,10 @@ extension SlideFrameStore {
         for index in drawn.layers.indices {
             let layer = drawn.layers[index]
             if let video = playingVideo(of: layer) {
-                // The frame this playback shows, chosen now (choosing again at the same
-                // time gives the same frame): a new frame is a new scene, and is drawn.
+                // The frame this playback shows is chosen here, once a turn, at the
+                // scene's own time: a new frame is a new scene, and is drawn. What
+                // draws it then takes `currentFrame`, never choosing again with the
+                // drawn scene's time, which is the frame's, not the turn's.
                 if layer.playback.isHeld {
                     drawn.layers[index].playback = LayerPlayback(elapsed: .zero, isHeld: true)
                 } else {
@@ -151,7 +153,7 @@ extension SlideFrameStore {
     private func picture(for layer: Scene.Layer, framingNow: Bool) -> LayerPicture? {
         if let video = playingVideo(of: layer) {
             if layer.playback.isHeld { return LayerPicture(frame: video.poster) }
-            let frame = framingNow ? video.frameNow(at: layer.playback.elapsed) : video.frame(at: layer.playback.elapsed)
+            let frame = framingNow ? video.frameNow(at: layer.playback.elapsed) : video.currentFrame
             return LayerPicture(frame: frame, changesInPlace: frame !== video.poster)
         }
         let animated = animationFrame(of: layer).map { framingNow ? $0.0.frameNow($0.1) : $0.0.frame($0.1) }

@@ -156,6 +156,10 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         return image
     }
 
+    public var currentFrame: PixelImage {
+        state.withLock { state in state.shown.map { slots[$0.slot] } ?? poster }
+    }
+
     public func frameNow(at time: Duration) -> PixelImage {
         while true {
             let done = state.withLock { state -> Bool in

@@ -20,6 +20,10 @@ public protocol SlideVideo: AnyObject, Sendable {
     /// (`VideoFramePacer`); never waits: a frame not decoded yet leaves the
     /// one before it on screen, and the loop is woken when it lands.
     func frame(at time: Duration) -> PixelImage
+    /// The frame `frame(at:)` last chose, or the poster before it chose one:
+    /// what a frame drawn after that choice shows (the compositor, a plane, a
+    /// screenshot), without choosing again.
+    var currentFrame: PixelImage { get }
     /// The frame at `time`, waiting for the decoder if it must: for
     /// `vitrine render` and tests, never the display thread.
     func frameNow(at time: Duration) -> PixelImage

@@ -193,6 +193,23 @@ struct StatusAndEventsTests {
         #expect(text.contains("vitrine_frame_gap_seconds_count{motion=\"transition\"} 0\n"))
     }
 
+    /// Video frames by outcome, one sample each, labelled by output where there are several.
+    @Test func videoFramesAreCountedByOutcome() {
+        var snapshot = KioskMetrics.Snapshot()
+        snapshot.videoFrames.shown = 1798
+        snapshot.videoFrames.late = 1
+        snapshot.videoFrames.droppedLate = 2
+        snapshot.videoFrames.droppedByDesign = 300
+        let text = PrometheusExposition.text(kiosk: [(nil, snapshot)], requests: [:], uptimeSeconds: 1)
+        #expect(text.contains("# TYPE vitrine_video_frames_total counter\n"))
+        #expect(text.contains("vitrine_video_frames_total{outcome=\"shown\"} 1798\n"))
+        #expect(text.contains("vitrine_video_frames_total{outcome=\"late\"} 1\n"))
+        #expect(text.contains("vitrine_video_frames_total{outcome=\"dropped\"} 2\n"))
+        #expect(text.contains("vitrine_video_frames_total{outcome=\"dropped_by_design\"} 300\n"))
+        let two = PrometheusExposition.text(kiosk: [("HDMI-A-1", snapshot), ("HDMI-A-2", KioskMetrics.Snapshot())], requests: [:], uptimeSeconds: 1)
+        #expect(two.contains("vitrine_video_frames_total{output=\"HDMI-A-2\",outcome=\"shown\"} 0\n"))
+    }
+
     @Test func healthIsStalledOnceTheDisplayThreadStops() async throws {
         let harness = try ServerHarness()
         let application = try harness.application()

@@ -188,6 +188,7 @@ paths:
         | `vitrine_slide_changes_total` | counter | page changes, for any cause |
         | `vitrine_decode_seconds` | histogram (`_bucket{le="..."}`, `_sum`, `_count`) | time to decode one slide to display size |
         | `vitrine_touches_total` | counter | touches (finger down) |
+        | `vitrine_video_frames_total{outcome="shown"}` | counter | video frames by outcome (`shown`, `late`: shown at a later refresh than their own, `dropped`: decoded too late, `dropped_by_design`: a frame rate above the refresh rate), counted as each video's playback ends |
         | `vitrine_api_requests_total{method="GET",status="200"}` | counter | API requests by method and status |
         | `vitrine_uptime_seconds` | gauge | seconds since the kiosk started |
         | `vitrine_channel_version` | gauge | the channel version applied (only when following a channel, as the three below) |

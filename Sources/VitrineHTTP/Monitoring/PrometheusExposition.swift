@@ -63,6 +63,13 @@ enum PrometheusExposition {
         metric("vitrine_frames_presented_total", "counter", "Frames presented to the display.") { "\($0.framesPresented)" }
         metric("vitrine_slide_changes_total", "counter", "Page changes, by any cause.") { "\($0.slideChanges)" }
         metric("vitrine_touches_total", "counter", "Fingers put down on a touch device.") { "\($0.touches)" }
+        out.metric("vitrine_video_frames_total", "counter",
+                   "Video frames by what became of them: shown, shown late, dropped late, dropped by design (a frame rate above the refresh rate); counted as each video's playback ends.",
+                   loops.flatMap { loop in
+                       let frames = loop.snapshot.videoFrames
+                       return [("shown", frames.shown), ("late", frames.late), ("dropped", frames.droppedLate), ("dropped_by_design", frames.droppedByDesign)]
+                           .map { (labels(output: loop.output, "outcome=\"\($0.0)\""), "\($0.1)") }
+                   })
         metric("vitrine_screen_on", "gauge", "1 while the screen is lit, 0 while it is switched off.") { $0.screenOn ? "1" : "0" }
         out.append("# HELP vitrine_decode_seconds Time to decode and frame one slide picture.")
         out.append("# TYPE vitrine_decode_seconds histogram")

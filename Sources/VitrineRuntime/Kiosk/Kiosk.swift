@@ -280,7 +280,7 @@ public final class Kiosk {
         case .pageChanged(let from, let to, let cause):
             link.metrics.slideChanged()
             logger.info("page changed", metadata: ["from": "\(from)", "to": "\(to)", "cause": "\(cause.rawValue)"])
-            VideoPlayReport.log(leaving: from, store: store, configuration: configuration, logger: logger)
+            VideoPlayReport.log(leaving: from, store: store, configuration: configuration, metrics: link.metrics, logger: logger)
         case .tapped(let slide, let x, let y):
             // Its action, if any, was carried out by `KioskInput`.
             logger.debug("tap", metadata: ["slide": "\(slide)", "x": "\(Int(x.rounded()))", "y": "\(Int(y.rounded()))"])

@@ -1,3 +1,4 @@
+import VitrineCore
 /// Counters the kiosk keeps for monitoring (`GET /metrics`): written by the
 /// display thread and the decode queue, read by anyone. Each update takes a
 /// short lock and never waits on a reader.
@@ -31,6 +32,8 @@ public final class KioskMetrics: Sendable {
 
     public struct Snapshot: Hashable, Sendable {
         public var framesPresented = 0
+        /// Video frames by what became of them, added as each video's playback ends (the carousel pages away from it).
+        public var videoFrames = VideoPacingSummary()
         public var slideChanges = 0
         public var touches = 0
         /// Cumulative counts per bucket of `decodeBuckets` (the last is +Inf).
@@ -57,6 +60,15 @@ public final class KioskMetrics: Sendable {
     func slideChanged() { mutex.withLock { current.slideChanges += 1 } }
     func touched() { mutex.withLock { current.touches += 1 } }
     func screenLit(_ lit: Bool) { mutex.withLock { current.screenOn = lit } }
+
+    func videoPlayed(_ pacing: VideoPacingSummary) {
+        mutex.withLock {
+            current.videoFrames.shown += pacing.shown
+            current.videoFrames.late += pacing.late
+            current.videoFrames.droppedLate += pacing.droppedLate
+            current.videoFrames.droppedByDesign += pacing.droppedByDesign
+        }
+    }
 
     func frameGap(_ gap: FrameGap) {
         mutex.withLock { current.frameGaps[gap.motion, default: GapHistogram()].add(gap.duration.secondsValue, bounds: Self.frameGapBuckets) }

@@ -9,7 +9,10 @@
 /// drops one frame in six by design. Pure: the slide time and the frames on
 /// hand are parameters, so the cadence is tested on virtual time.
 public struct VideoFramePacer: Hashable, Sendable {
-    public let refreshPeriod: Duration
+    /// The screen's refresh period; it may change (a new mode after a hotplug).
+    public var refreshPeriod: Duration {
+        didSet { if refreshPeriod <= .zero { refreshPeriod = oldValue } }
+    }
     public private(set) var summary = VideoPacingSummary()
     /// The timestamp of the frame on screen.
     public private(set) var shownTimestamp: Duration?

@@ -213,7 +213,7 @@ public final class Kiosk {
             content.resize(to: output.logicalSize)
             pass(input.resize(to: output.logicalSize, at: now, power: power, engine: &engine))
         }
-        VideoSlideLengths.apply(store: store, configuration: configuration, engine: &engine)
+        VideoSlideTiming.apply(store: store, configuration: configuration, refreshInterval: display.refreshInterval, engine: &engine)
         for (slide, error) in store.takeNewFailures() {
             // Logged once per picture: the store reports each failure a single time.
             let message: String

@@ -42,7 +42,7 @@ public struct FrameRenderer {
         for slide in requests.indices where requests[slide].resolvedPath.map(VideoFile.isVideo(atPath:)) == true {
             store.request([slide])
             store.waitUntilIdle()
-            VideoSlideLengths.apply(store: store, configuration: configuration, engine: &engine)
+            VideoSlideTiming.apply(store: store, configuration: configuration, refreshInterval: nil, engine: &engine)
         }
         engine.advance(to: .seconds(seconds))
         let scene = engine.scene(at: .seconds(seconds))

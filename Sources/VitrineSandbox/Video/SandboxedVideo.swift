@@ -141,6 +141,12 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
     public var pacing: VideoPacingSummary { state.withLock { $0.pacer.summary } }
     public var shownTime: Duration? { state.withLock { $0.shown?.time } }
 
+    public func paceTo(refreshInterval: Duration) {
+        state.withLock { state in
+            if state.pacer.refreshPeriod != refreshInterval { state.pacer.refreshPeriod = refreshInterval }
+        }
+    }
+
     /// Who to wake when a frame the display waited for lands (the frame store).
     public func whenFrameLands(_ wake: @escaping @Sendable () -> Void) {
         state.withLock { $0.wake = wake }

@@ -31,6 +31,8 @@ public protocol SlideVideo: AnyObject, Sendable {
     var shownTime: Duration? { get }
     /// When the picture changes next after `time`: the next decoded frame's time.
     func nextChange(after time: Duration) -> Duration?
+    /// Paces frames to a screen that refreshes every `refreshInterval`.
+    func paceTo(refreshInterval: Duration)
     /// Who to wake when a frame the display waited for lands (the frame store).
     func whenFrameLands(_ wake: @escaping @Sendable () -> Void)
     /// How the frames have reached the screen so far in this playback.

@@ -11,7 +11,8 @@ public enum Doctor {
     /// The checks every board gets, in the report's order. The planes and
     /// video work add theirs here.
     public static func standardChecks(stateDirectory: String, touch: TouchConfiguration = TouchConfiguration()) -> [any DoctorCheck] {
-        [BoardCheck(), PowerCheck(), StorageCheck(stateDirectory: stateDirectory), DisplaysCheck(), CECCheck(), TouchCheck(touch: touch)]
+        [BoardCheck(), PowerCheck(), StorageCheck(stateDirectory: stateDirectory), DisplaysCheck(), CECCheck(), TouchCheck(touch: touch),
+         VideoCheck()]
     }
 
     /// Every check's section, in order, stamped with `now` (passed in, so a test can say when).

@@ -2,6 +2,10 @@
 // video slide it plays, with its socket as descriptor 3. Not for people to
 // run. Its own program so that FFmpeg is never mapped into the kiosk
 // (docs/architecture.md, "Video").
+//
+// `vitrine-video --describe` prints what this FFmpeg can decode, one
+// `key: value` line each, for `vitrine doctor`: it reads no video, so it runs
+// unconfined, and exits.
 import VitrineCore
 import VitrineFFmpeg
 import VitrineSandbox
@@ -23,6 +27,12 @@ func limits(from arguments: [String]) -> HelperLimits {
     return limits
 }
 
-VideoHelper.serve(limits: limits(from: CommandLine.arguments)) { descriptor, maxPixels in
-    try VideoFileReader(descriptor: descriptor, maxPixels: maxPixels)
+if CommandLine.arguments.dropFirst().first == "--describe" {
+    print("ffmpeg: \(FFmpegCapabilities.version)")
+    for (codec, decoder) in FFmpegCapabilities.softwareDecoders { print("decoder \(codec): \(decoder ?? "none")") }
+    print("v4l2m2m: \(FFmpegCapabilities.v4l2Decoders.joined(separator: " "))")
+} else {
+    VideoHelper.serve(limits: limits(from: CommandLine.arguments)) { descriptor, maxPixels in
+        try VideoFileReader(descriptor: descriptor, maxPixels: maxPixels)
+    }
 }

@@ -29,19 +29,6 @@ public final class SandboxedVideoOpener: SlideVideoOpener, @unchecked Sendable {
                                   refreshPeriod: refreshPeriod, posterStorage: posterStorage)
     }
 
-    /// Where `vitrine-video` is: `$VITRINE_VIDEO_HELPER`, then beside the
-    /// running `vitrine` (a build folder, `/usr/local/bin` from install.sh),
-    /// then the package's `/usr/libexec/vitrine/`.
-    public static func installedHelper() -> String? {
-        var candidates: [String] = []
-        if let named = getenv("VITRINE_VIDEO_HELPER") { candidates.append(String(cString: named)) }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if count > 0 {
-            let own = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let slash = own.lastIndex(of: "/") { candidates.append(own[..<slash] + "/vitrine-video") }
-        }
-        candidates += ["/usr/libexec/vitrine/vitrine-video", "/usr/local/libexec/vitrine/vitrine-video"]
-        return candidates.first { access($0, X_OK) == 0 }
-    }
+    /// Where `vitrine-video` is (`VideoHelperLocation`).
+    public static func installedHelper() -> String? { VideoHelperLocation.installed() }
 }

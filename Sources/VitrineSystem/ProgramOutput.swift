@@ -1,0 +1,68 @@
+import Glibc
+import VitrineCore
+
+/// Runs a program of the kiosk's own and reads what it prints: for `vitrine
+/// doctor`, which asks the video helper what it can decode. Not for untrusted
+/// programs or long runs: the output is bounded and the program is killed at
+/// its deadline.
+public enum ProgramOutput {
+    /// `path` with `arguments` (`posix_spawn`, standard output to a pipe,
+    /// standard input and error to /dev/null, no descriptor of ours), its
+    /// output up to `limit` bytes, and its exit status; killed past `timeout`.
+    public static func run(_ path: String, _ arguments: [String], timeout: Duration = .seconds(5),
+                           limit: Int = 64 << 10) throws(SystemError) -> (status: Int32, output: String) {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { throw SystemError("pipe", subject: path) }
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        // Close-on-exec on both (pipe2 is not in Glibc's module): only the dup2 onto 1 reaches the child.
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        defer { close(readEnd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        let environment: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
+        defer { for pointer in argv + environment { free(pointer) } }
+        var child: pid_t = 0
+        let status = argv.withUnsafeBufferPointer { args in
+            environment.withUnsafeBufferPointer { env in posix_spawn(&child, path, &actions, nil, args.baseAddress!, env.baseAddress!) }
+        }
+        close(writeEnd)
+        guard status == 0 else {
+            errno = status
+            throw SystemError("posix_spawn", subject: path)
+        }
+        var output: [UInt8] = []
+        let deadline = MonotonicClock.now() + timeout
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        reading: while output.count < limit {
+            let remaining = deadline - MonotonicClock.now()
+            guard remaining > .zero else { break }
+            var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(clamping: remaining.nanoseconds / 1_000_000 + 1))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            switch count {
+            case 0: break reading
+            case ..<0: if errno != EINTR { break reading }
+            default: output += buffer.prefix(count)
+            }
+        }
+        // Reaped here, never left behind: given until the deadline to exit, then killed.
+        var exit: Int32 = 0
+        while waitpid(child, &exit, WNOHANG) == 0 {
+            guard MonotonicClock.now() < deadline else {
+                kill(child, SIGKILL)
+                while waitpid(child, &exit, 0) < 0 && errno == EINTR {}
+                break
+            }
+            usleep(5_000)
+        }
+        return (exit, String(decoding: output.prefix(limit), as: UTF8.self))
+    }
+}

@@ -51,6 +51,11 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         var wake: (@Sendable () -> Void)?
     }
 
+    /// Frames asked for at once: the helper's deadline (`HelperLimits.deadline`)
+    /// is for one request, and a board that decodes a 4K frame in software in
+    /// a second must not be taken for a stalled helper while it fills the ring.
+    static let framesPerRequest = 2
+
     /// The most memory a ring may take: output-sized frames, at least three.
     public static let ringBudgetBytes = 48 << 20
 
@@ -234,7 +239,7 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
             state.filling = true
             let rewind = state.rewindWanted
             state.rewindWanted = false
-            return (state.finished || state.failure != nil ? [] : state.free, state.playback, rewind)
+            return (state.finished || state.failure != nil ? [] : Array(state.free.prefix(Self.framesPerRequest)), state.playback, rewind)
         }
         defer { state.withLock { $0.filling = false } }
         guard !slotsToFill.isEmpty else { return false }

@@ -260,10 +260,42 @@ def _valid_override(case):
     case.query = query
 
 
+# `from` and `until` on a pushed slide belong to one output's own playlist
+# (`OutputSlides`, sent with `?output=NAME`); for the whole kiosk's
+# configuration they are unknown keys (422). JSON Schema cannot tie a body's
+# shape to a query parameter, so in a *valid* generated push without `output`
+# they are taken off the slides. Invalid cases are left alone.
+def _valid_output_slides(configuration, case):
+    meta = case.meta
+    query = case.query if isinstance(case.query, dict) else {}
+    if meta is None or not meta.generation.mode.is_positive or "output" in query:
+        return
+    slides = configuration.get("slides")
+    for slide in slides if isinstance(slides, list) else []:
+        if isinstance(slide, dict):
+            slide.pop("from", None)
+            slide.pop("until", None)
+
+
+# `loop: true` makes a video slide loop for its `duration`, so it needs one
+# (OpenAPI 3.0 has no `if`/`then` to say so). In a *valid* generated body, a
+# looping slide without a duration gets one. Invalid cases are left alone.
+def _valid_video_loop(body, case):
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or not isinstance(body, dict):
+        return
+    slides = body.get("slides")
+    for slide in slides if isinstance(slides, list) else []:
+        if isinstance(slide, dict) and slide.get("loop") is True and "duration" not in slide:
+            slide["duration"] = "30s"
+
+
 @schemathesis.hook
 def before_call(ctx, case, kwargs):
     _relabel_mixed_cases(case)
     if case.operation.method.upper() == "PUT" and case.operation.path == "/api/v1/config" and isinstance(case.body, dict):
+        _valid_output_slides(case.body, case)
+        _valid_video_loop(case.body, case)
         _point_references(case.body)
         _valid_schedule(case.body, case)
         _valid_sync(case.body, case)
@@ -271,6 +303,7 @@ def before_call(ctx, case, kwargs):
         _valid_ken_burns(case.body, case)
     if case.operation.method.upper() == "POST" and case.operation.path == "/api/v1/override":
         _valid_override(case)
+        _valid_video_loop(case.body, case)
         _valid_ken_burns(case.body, case)
 
 

@@ -3242,6 +3242,7 @@ components:
     SlidePath:
       type: string
       minLength: 1
+      pattern: '^[^\x00]+$'
       description: |
         The picture: in a pushed configuration `asset:<64 lower-case hex digits>` (an uploaded asset that exists),
         an `http://` or `https://` URL, or a path relative to the local configuration file's directory without `..`

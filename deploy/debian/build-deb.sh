@@ -301,7 +301,13 @@ install -d -m 0755 "$stage/usr/share/bash-completion/completions" "$stage/usr/sh
 "$help_binary" --generate-completion-script fish > "$stage/usr/share/fish/vendor_completions.d/vitrine.fish"
 
 install -d -m 0755 "$stage/usr/share/lintian/overrides"
-install -m 0644 "$here/vitrine.lintian-overrides" "$stage/usr/share/lintian/overrides/vitrine"
+if [ -n "$video_helper" ]; then
+    install -m 0644 "$here/vitrine.lintian-overrides" "$stage/usr/share/lintian/overrides/vitrine"
+else
+    # A package without the video helper (arm64) must not carry its overrides: lintian warns of an override that matches nothing.
+    grep -v 'usr/libexec/vitrine/vitrine-video' "$here/vitrine.lintian-overrides" > "$stage/usr/share/lintian/overrides/vitrine"
+    chmod 0644 "$stage/usr/share/lintian/overrides/vitrine"
+fi
 
 # --- control files --------------------------------------------------------------
 

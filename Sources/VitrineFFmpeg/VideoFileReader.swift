@@ -109,14 +109,16 @@ public final class VideoFileReader {
         let container = format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
         let codecName = String(cString: avcodec_get_name(parameters.codec_id))
         let rate = Self.rate(stream.pointee.avg_frame_rate) ?? Self.rate(stream.pointee.r_frame_rate)
-        let duration: Duration?
+        let durationFound: Duration?
         if format.pointee.duration != vitrine_av_nopts_value(), format.pointee.duration > 0 {
-            duration = .microseconds(format.pointee.duration)
+            durationFound = .microseconds(format.pointee.duration)
         } else if stream.pointee.duration != vitrine_av_nopts_value(), stream.pointee.duration > 0 {
-            duration = .nanoseconds(av_rescale_q(stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: 1_000_000_000)))
+            durationFound = .nanoseconds(av_rescale_q(stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: 1_000_000_000)))
         } else {
-            duration = nil
+            durationFound = nil
         }
+        // A container may claim any length (a crafted mvhd, 292 years): more than a day is taken as unknown.
+        let duration = durationFound.flatMap { $0 > .zero && $0 <= .seconds(24 * 3600) ? $0 : nil }
         let aspect = parameters.sample_aspect_ratio
         var displaySize = size
         if aspect.num > 0, aspect.den > 0, aspect.num != aspect.den {
@@ -176,7 +178,9 @@ public final class VideoFileReader {
         let timestamp: Duration
         let raw = frame.pointee.best_effort_timestamp
         if raw != vitrine_av_nopts_value() {
-            timestamp = .nanoseconds(av_rescale_q(raw - startTime, timeBase, AVRational(num: 1, den: 1_000_000_000)))
+            // Never before the start (a pts under start_time), never past a day (a crafted pts).
+            let nanoseconds = av_rescale_q(raw - startTime, timeBase, AVRational(num: 1, den: 1_000_000_000))
+            timestamp = .nanoseconds(min(max(0, nanoseconds), 24 * 3_600 * 1_000_000_000))
         } else {
             timestamp = lastTimestamp.map { $0 + frameInterval } ?? .zero
         }

@@ -20,6 +20,9 @@ enum VideoReply: Equatable, Sendable {
 
     static let magic: UInt32 = 0x5654_5732 // "VTW2"
 
+    /// The longest duration or timestamp a reply may carry: 24 hours (a helper's reader clamps a video's to it).
+    static let longestNanoseconds: Int64 = 24 * 3_600 * 1_000_000_000
+
     var encoded: [UInt8] {
         var writer = WireWriter()
         writer.put(Self.magic)
@@ -63,7 +66,9 @@ enum VideoReply: Equatable, Sendable {
             let display = PixelSize(width: try reader.getInt(in: WireBounds.side, "width"), height: try reader.getInt(in: WireBounds.side, "height"))
             let rate = try reader.getDouble()
             guard rate.isFinite, rate >= 0, rate <= 1000 else { throw WireReader.Malformed(what: "frame rate \(rate)") }
+            // Bounded: a crafted file's 292-year duration would overflow the engine's instants (a trap).
             let duration = try reader.get(Int64.self)
+            guard duration <= Self.longestNanoseconds else { throw WireReader.Malformed(what: "a duration of \(duration) ns") }
             self = .opened(VideoInfo(container: container, codec: codec, size: size, displaySize: display,
                                      frameRate: rate > 0 ? rate : nil, duration: duration >= 0 ? .nanoseconds(duration) : nil,
                                      hasAudio: try reader.getBool()))
@@ -73,7 +78,7 @@ enum VideoReply: Equatable, Sendable {
             for _ in 0..<count {
                 let slot = try reader.getInt(in: 0...(VideoJob.slotLimit - 1), "slot")
                 let timestamp = try reader.get(Int64.self)
-                guard timestamp >= 0 else { throw WireReader.Malformed(what: "a negative timestamp") }
+                guard timestamp >= 0, timestamp <= Self.longestNanoseconds else { throw WireReader.Malformed(what: "a timestamp of \(timestamp) ns") }
                 frames.append(DecodedVideoFrame(slot: slot, timestamp: .nanoseconds(timestamp)))
             }
             self = .frames(frames, ended: try reader.getBool())

@@ -372,6 +372,13 @@ install_all() {
     if [ -n "$video_helper" ]; then
         install_file "$video_helper" "$VIDEO_HELPER" 0755
         check_libraries "$VIDEO_HELPER"
+    elif [ -e "$root$VIDEO_HELPER" ]; then
+        # A helper left by an earlier install is of another version, which the
+        # kiosk refuses to talk to: gone, every video slide says that video is
+        # not installed, rather than that the helper is of the wrong version.
+        remove_path "$VIDEO_HELPER"
+        say "no --video-helper given: video slides need one of this version (deploy/install.sh --video-helper PATH)"
+        changed=yes
     fi
     ensure_user
     ensure_config

@@ -109,11 +109,14 @@ public final class VideoFileReader {
         let container = format.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
         let codecName = String(cString: avcodec_get_name(parameters.codec_id))
         let rate = Self.rate(stream.pointee.avg_frame_rate) ?? Self.rate(stream.pointee.r_frame_rate)
+        // The video stream's own length first: the container's is that of its
+        // longest stream, and a soundtrack that runs on past the picture would
+        // leave the slide standing on its last frame.
         let durationFound: Duration?
-        if format.pointee.duration != vitrine_av_nopts_value(), format.pointee.duration > 0 {
-            durationFound = .microseconds(format.pointee.duration)
-        } else if stream.pointee.duration != vitrine_av_nopts_value(), stream.pointee.duration > 0 {
+        if stream.pointee.duration != vitrine_av_nopts_value(), stream.pointee.duration > 0 {
             durationFound = .nanoseconds(av_rescale_q(stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: 1_000_000_000)))
+        } else if format.pointee.duration != vitrine_av_nopts_value(), format.pointee.duration > 0 {
+            durationFound = .microseconds(format.pointee.duration)
         } else {
             durationFound = nil
         }
@@ -209,12 +212,29 @@ public final class VideoFileReader {
         return size
     }
 
+    /// One more damaged packet or frame in a row; past the limit, the video is given up.
+    private func countDamaged(_ status: Int32, call: String) throws(VideoError) {
+        refusedPackets += 1
+        guard refusedPackets <= Self.damagedPacketLimit else {
+            throw .corrupt("\(refusedPackets) damaged packets in a row (\(call): \(VideoError.words(for: status)))")
+        }
+    }
+
     private func receiveFrame() throws(VideoError) -> UnsafeMutablePointer<AVFrame>? {
         guard let format, let codec, let packet, let frame else { return nil }
         while true {
             let received = avcodec_receive_frame(codec, frame)
-            if received >= 0 { return frame }
+            if received >= 0 {
+                refusedPackets = 0
+                return frame
+            }
             if received == vitrine_averror_eof() { return nil }
+            if received == vitrine_averror_invaliddata() {
+                // A frame the decoder could not rebuild (a damaged slice it found
+                // only once decoding): concealed by going on, as a damaged packet is.
+                try countDamaged(received, call: "avcodec_receive_frame")
+                continue
+            }
             guard received == vitrine_averror_eagain() else { throw VideoError(code: received, call: "avcodec_receive_frame") }
             guard !draining else { return nil }
             let read = av_read_frame(format, packet)
@@ -232,10 +252,7 @@ public final class VideoFileReader {
             let sent = avcodec_send_packet(codec, packet)
             if sent == vitrine_averror_invaliddata() {
                 // One damaged packet is concealed by skipping it, as players do; a run of them ends the video.
-                refusedPackets += 1
-                guard refusedPackets <= Self.damagedPacketLimit else {
-                    throw .corrupt("\(refusedPackets) damaged packets in a row (avcodec_send_packet: \(VideoError.words(for: sent)))")
-                }
+                try countDamaged(sent, call: "avcodec_send_packet")
                 continue
             }
             guard sent >= 0 || sent == vitrine_averror_eagain() else { throw VideoError(code: sent, call: "avcodec_send_packet") }

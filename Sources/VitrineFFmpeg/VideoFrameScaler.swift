@@ -52,6 +52,9 @@ final class VideoFrameScaler {
         let fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
         if let configured, configured.size == size, configured.format == format, configured.target == target,
            configured.colorspace == colorspace, configured.fullRange == fullRange { return }
+        // sws_getCachedContext frees the old context when it makes a new one, and
+        // returns NULL when it cannot: nothing is configured until it succeeds.
+        configured = nil
         context = sws_getCachedContext(context, Int32(size.width), Int32(size.height), AVPixelFormat(format),
                                        Int32(target.width), Int32(target.height), AV_PIX_FMT_BGRA,
                                        SWS_BILINEAR, nil, nil, nil)
@@ -63,6 +66,7 @@ final class VideoFrameScaler {
     }
 
     private func scale(_ frame: UnsafeMutablePointer<AVFrame>, into canvas: PixelCanvas) {
+        guard let context else { return }
         var destination: [UnsafeMutablePointer<UInt8>?] = [UnsafeMutableRawPointer(canvas.base).assumingMemoryBound(to: UInt8.self), nil, nil, nil]
         var destinationStride: [Int32] = [Int32(canvas.stride * 4), 0, 0, 0]
         withUnsafeBytes(of: frame.pointee.data) { data in

@@ -6,11 +6,41 @@ import VitrineCore
 /// programs or long runs: the output is bounded and the program is killed at
 /// its deadline.
 public enum ProgramOutput {
+    /// How the program ended, decoded from `waitpid`'s status.
+    public enum Ending: Equatable, Sendable, CustomStringConvertible {
+        /// It exited with this code (`WEXITSTATUS`).
+        case exited(Int32)
+        /// A signal ended it (`WTERMSIG`), its own crash or someone's kill.
+        case killed(signal: Int32)
+        /// It was still running at the deadline, and was killed.
+        case timedOut
+
+        public var description: String {
+            switch self {
+            case .exited(let code): "exited with status \(code)"
+            case .killed(let signal): "killed by signal \(signal) (\(String(cString: strsignal(signal))))"
+            case .timedOut: "still running at its deadline, killed"
+            }
+        }
+
+        static func from(waitStatus status: Int32) -> Ending {
+            // WIFEXITED and WTERMSIG are macros, which Swift does not import.
+            let signal = status & 0x7f
+            return signal == 0 ? .exited((status >> 8) & 0xff) : .killed(signal: signal)
+        }
+    }
+
+    /// What a run gave: how the program ended, and what it printed.
+    public struct Run: Sendable {
+        public var ending: Ending
+        public var output: String
+    }
+
     /// `path` with `arguments` (`posix_spawn`, standard output to a pipe,
     /// standard input and error to /dev/null, no descriptor of ours), its
-    /// output up to `limit` bytes, and its exit status; killed past `timeout`.
+    /// output up to `limit` bytes, and how it ended; killed past `timeout`.
     public static func run(_ path: String, _ arguments: [String], timeout: Duration = .seconds(5),
-                           limit: Int = 64 << 10) throws(SystemError) -> (status: Int32, output: String) {
+                           limit: Int = 64 << 10) throws(SystemError) -> Run {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { throw SystemError("pipe", subject: path) }
         let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
@@ -55,14 +85,19 @@ public enum ProgramOutput {
         }
         // Reaped here, never left behind: given until the deadline to exit, then killed.
         var exit: Int32 = 0
-        while waitpid(child, &exit, WNOHANG) == 0 {
+        var timedOut = false
+        while true {
+            let reaped = waitpid(child, &exit, WNOHANG)
+            if reaped == child || (reaped < 0 && errno != EINTR) { break }
             guard MonotonicClock.now() < deadline else {
                 kill(child, SIGKILL)
                 while waitpid(child, &exit, 0) < 0 && errno == EINTR {}
+                timedOut = true
                 break
             }
             usleep(5_000)
         }
-        return (exit, String(decoding: output.prefix(limit), as: UTF8.self))
+        let text = String(decoding: output.prefix(limit), as: UTF8.self)
+        return Run(ending: timedOut ? .timedOut : .from(waitStatus: exit), output: text)
     }
 }

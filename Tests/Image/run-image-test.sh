@@ -160,6 +160,13 @@ uninstalled() {
 kept() { test -f "$root/var/lib/vitrine/kept" && test -f "$root/etc/vitrine/vitrine.yaml"; }
 purged() { ! test -e "$root/var/lib/vitrine" && ! test -e "$root/etc/vitrine"; }
 check "the user vitrine is in video, input and render" in_groups
+# An upgrade with --binary alone: a helper of the version before is taken away, never left to refuse the new kiosk.
+install -D -m 0755 /bin/true "$root/usr/local/libexec/vitrine/vitrine-video"
+deploy/install.sh --root "$root" --binary "$binary" > "$out/upgrade.log" 2>&1
+stale_helper_removed() {
+    ! test -e "$root/usr/local/libexec/vitrine/vitrine-video" && grep -q "removed /usr/local/libexec/vitrine/vitrine-video" "$out/upgrade.log"
+}
+check "an upgrade with --binary alone removes the earlier install's video helper" stale_helper_removed
 # A Raspberry Pi's kernel command line: the blanking and cursor words go on once, and come off at --uninstall.
 pi_cmdline=$root/boot/firmware/cmdline.txt
 install -d "$root/boot/firmware"

@@ -31,8 +31,11 @@ public struct NumberedClip: Sendable {
     public let framesPerSecond: Int
     public let frameCount: Int
 
-    /// Encodes `seconds` of video at `framesPerSecond` into a temporary file.
-    public init(codec: Codec, size: PixelSize = PixelSize(width: 320, height: 240), framesPerSecond: Int, seconds: Double) throws {
+    /// Encodes `seconds` of video at `framesPerSecond` into a temporary file,
+    /// with `soundtrackSeconds` of a tone beside it when given (AAC in MP4,
+    /// Opus in WebM and Matroska), which may run on past the picture.
+    public init(codec: Codec, size: PixelSize = PixelSize(width: 320, height: 240), framesPerSecond: Int, seconds: Double,
+                soundtrackSeconds: Double? = nil) throws {
         self.codec = codec
         self.size = size
         self.framesPerSecond = framesPerSecond
@@ -43,8 +46,9 @@ public struct NumberedClip: Sendable {
         _ = try runTool("/usr/bin/ffmpeg", [
             "-v", "error", "-y", "-f", "lavfi",
             "-i", "color=c=black:s=\(size.width)x\(size.height):r=\(framesPerSecond):d=\(seconds)",
+        ] + (soundtrackSeconds.map { ["-f", "lavfi", "-i", "sine=frequency=440:duration=\($0)"] } ?? []) + [
             "-vf", "format=gray,\(bars),format=yuv420p", "-frames:v", "\(frameCount)",
-        ] + codec.arguments + [path])
+        ] + codec.arguments + (soundtrackSeconds == nil ? [] : ["-c:a", codec == .h264 ? "aac" : "libopus"]) + [path])
     }
 
     public func remove() { try? FileManager.default.removeItem(atPath: path) }

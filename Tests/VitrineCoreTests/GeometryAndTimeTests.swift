@@ -65,4 +65,22 @@ struct GeometryAndTimeTests {
         for _ in 0..<10_000 { t = t + .nanoseconds(1_000_000_007) }
         #expect(t == MonotonicInstant(nanoseconds: 10_000_000_070_000))
     }
+
+    /// A crafted length (a video's container claiming centuries) must not trap the display thread.
+    @Test func arithmeticSaturatesInsteadOfTrapping() {
+        let late = MonotonicInstant(nanoseconds: .max - 5)
+        #expect(late + .seconds(1) == MonotonicInstant(nanoseconds: .max))
+        #expect(MonotonicInstant(nanoseconds: .min + 5) - .seconds(1) == MonotonicInstant(nanoseconds: .min))
+        #expect(late - .seconds(-1) == MonotonicInstant(nanoseconds: .max))
+        #expect(late - MonotonicInstant(nanoseconds: .min) == .nanoseconds(Int64.max))
+        #expect(MonotonicInstant(nanoseconds: .min) - late == .nanoseconds(Int64.min))
+        #expect(Duration.seconds(Int64.max).nanoseconds == .max)
+        #expect(Duration.seconds(Int64.min).nanoseconds == .min)
+        #expect((Duration.seconds(9_223_372_036) + .nanoseconds(999_999_999)).nanoseconds == .max)
+        #expect(MonotonicInstant.seconds(1e300) == MonotonicInstant(nanoseconds: .max))
+        #expect(MonotonicInstant.seconds(-.infinity) == MonotonicInstant(nanoseconds: .min))
+        #expect(MonotonicInstant.seconds(.nan) == .zero)
+        // Ordinary values are exact still.
+        #expect(MonotonicInstant(nanoseconds: 7) + .nanoseconds(-9) == MonotonicInstant(nanoseconds: -2))
+    }
 }

@@ -39,6 +39,18 @@ import VitrineCore
         }
     }
 
+    /// The container's duration is its longest stream's: a soundtrack that runs
+    /// on must not make the slide stand on the last frame for a second.
+    @Test func theLengthIsThePictures_notALongerSoundtracks() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 1, soundtrackSeconds: 2)
+        defer { clip.remove() }
+        try withReader(clip.path) { reader in
+            #expect(reader.info.hasAudio)
+            let duration = try #require(reader.info.duration)
+            #expect(abs(Double(duration.nanoseconds) / 1e9 - 1) < 0.05, "\(duration)")
+        }
+    }
+
     @Test func rewindStartsAgainFromTheFirstFrame() throws {
         let clip = try NumberedClip(codec: .h264, framesPerSecond: 30, seconds: 1)
         defer { clip.remove() }

@@ -90,6 +90,56 @@ import VitrineRuntime
         #expect(video.failure?.contains("stopped") == true, "\(video.failure ?? "no failure")")
     }
 
+    /// A failure ends one playback, not the slide: shown again, it plays from a fresh helper.
+    @Test func aFailedVideoPlaysAgainInAFreshHelperOnItsNextPlayback() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 2)
+        defer { clip.remove() }
+        let video = try open(clip.path)
+        _ = video.frameNow(at: .milliseconds(1000))
+        let first = video.helperID
+        kill(first, SIGKILL)
+        _ = video.frameNow(at: .milliseconds(1900))
+        #expect(video.failure != nil)
+        // The slide comes round again: from its first frames, in another process, with no failure.
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(90))) == 2)
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(1500))) == 37)
+        #expect(video.failure == nil, "\(video.failure ?? "")")
+        #expect(video.helperID != first)
+        #expect(kill(first, 0) != 0, "the killed helper is reaped")
+    }
+
+    /// RLIMIT_CPU counts over a helper's whole life: a video that loops for
+    /// hours would reach it. Here the backstop is 1 s, and the helper is
+    /// replaced at a rewind once it has used half, before the kernel ends it.
+    @Test func aHelperNearItsCPUBackstopIsReplacedAtARewind() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 1)
+        defer { clip.remove() }
+        let thrifty = SandboxedVideoOpener(executable: Self.helper, limits: HelperLimits(addressSpaceMiB: 1024, cpuSeconds: 1, deadline: .seconds(10)))
+        let video = try open(clip.path, length: .loop(for: .seconds(3600)), opener: thrifty)
+        let first = video.helperID
+        var time = Duration.zero
+        while video.helperID == first, video.failure == nil, time < .seconds(1800) {
+            time += .milliseconds(200)
+            _ = video.frameNow(at: time)
+        }
+        #expect(video.helperID != first, "no new helper in \(time)")
+        #expect(video.failure == nil, "\(video.failure ?? "")")
+        // The loop goes on in the new helper, on time.
+        let later = time + .seconds(2) + .milliseconds(500)
+        let expected = Int((Double(later.nanoseconds) / 1e9).truncatingRemainder(dividingBy: 1) * 25)
+        #expect(NumberedClip.number(in: video.frameNow(at: later)) == expected)
+        #expect(video.failure == nil)
+    }
+
+    /// Once the last frame is decoded, the slide's length is where that frame ends.
+    @Test func theLengthIsTheLastFramesEndOnceItIsKnown() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 2)
+        defer { clip.remove() }
+        let video = try open(clip.path)
+        _ = video.frameNow(at: .milliseconds(2500))
+        #expect(video.length == .seconds(2))
+    }
+
     @Test func badFilesAreRefusedWithTheirReason() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-video-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -4,6 +4,10 @@
 /// parameter. At run time the origin is `CLOCK_MONOTONIC`'s; in tests and in
 /// `vitrine render` it is virtual time starting at zero. Using a plain integer
 /// keeps arithmetic exact, which is what makes 10,000 rotations drift-free.
+///
+/// Arithmetic saturates at Int64's ends instead of trapping: a duration that
+/// reaches here from outside (a crafted video's length, a schedule's far
+/// future) lands at "never" rather than stopping the process that serves the screen.
 public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int64
 
@@ -13,21 +17,29 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConv
 
     /// Virtual time `seconds` after the origin; used by tests and `render --at`.
     public static func seconds(_ seconds: Double) -> MonotonicInstant {
-        MonotonicInstant(nanoseconds: Int64((seconds * 1e9).rounded()))
+        let value = (seconds * 1e9).rounded()
+        guard value.isFinite else { return MonotonicInstant(nanoseconds: value.isNaN ? 0 : value > 0 ? .max : .min) }
+        // Int64.max is not a Double: 2^63 is the first value past it.
+        return MonotonicInstant(nanoseconds: value >= 0x1p63 ? .max : value < -0x1p63 ? .min : Int64(value))
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
     public static func + (lhs: Self, rhs: Duration) -> Self {
-        MonotonicInstant(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+        MonotonicInstant(nanoseconds: saturating(lhs.nanoseconds.addingReportingOverflow(rhs.nanoseconds), positive: rhs > .zero))
     }
 
     public static func - (lhs: Self, rhs: Duration) -> Self {
-        MonotonicInstant(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+        MonotonicInstant(nanoseconds: saturating(lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds), positive: rhs < .zero))
     }
 
     public static func - (lhs: Self, rhs: Self) -> Duration {
-        .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
+        .nanoseconds(saturating(lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds), positive: lhs > rhs))
+    }
+
+    /// An overflowed sum's end of the range: the way it was heading.
+    private static func saturating(_ result: (partialValue: Int64, overflow: Bool), positive: Bool) -> Int64 {
+        result.overflow ? (positive ? .max : .min) : result.partialValue
     }
 
     public var seconds: Double { Double(nanoseconds) / 1e9 }
@@ -36,10 +48,14 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConv
 }
 
 extension Duration {
-    /// The duration as whole nanoseconds (saturating far outside any kiosk's range).
+    /// The duration as whole nanoseconds, saturating at Int64's ends (292
+    /// years, far outside any kiosk's range, but reachable by a crafted value).
     public var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds > 0 ? .max : .min }
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return sumOverflow ? (seconds > 0 ? .max : .min) : sum
     }
 
     /// The duration in seconds as a floating-point value, for easing and logs.

@@ -11,17 +11,30 @@ public struct VideoCheck: DoctorCheck {
     /// The helper's path; nil: not installed.
     public var helper: String?
     /// What `helper --describe` printed, or why it could not be run.
-    public var describe: @Sendable (String) -> Result<String, SystemError>
+    public var describe: @Sendable (String) -> Result<String, any Error>
 
     public init(helper: String? = VideoHelperLocation.installed(),
-                describe: @escaping @Sendable (String) -> Result<String, SystemError> = VideoCheck.describeByRunning) {
+                describe: @escaping @Sendable (String) -> Result<String, any Error> = VideoCheck.describeByRunning) {
         self.helper = helper
         self.describe = describe
     }
 
-    /// Runs `helper --describe` (2 s at most).
-    public static let describeByRunning: @Sendable (String) -> Result<String, SystemError> = { helper in
-        Result { () throws(SystemError) -> String in try ProgramOutput.run(helper, ["--describe"], timeout: .seconds(2)).output }
+    /// Runs `helper --describe` (2 s at most): what it printed, if it exited with status 0.
+    public static let describeByRunning: @Sendable (String) -> Result<String, any Error> = { helper in
+        Result { () throws -> String in
+            let run = try ProgramOutput.run(helper, ["--describe"], timeout: .seconds(2))
+            // A helper that cannot load its FFmpeg libraries dies in the dynamic loader with status 127.
+            guard run.ending == .exited(0) else { throw HelperDidNotDescribe(ending: run.ending) }
+            return run.output
+        }
+    }
+
+    /// `--describe` ended otherwise than with status 0.
+    struct HelperDidNotDescribe: Error, CustomStringConvertible {
+        var ending: ProgramOutput.Ending
+        var description: String {
+            ending == .exited(127) ? "it \(ending), as when its FFmpeg libraries are missing" : "`--describe` \(ending)"
+        }
     }
 
     public func run(on system: DoctorSystem) -> DoctorSection {

@@ -168,6 +168,36 @@ final class HelperProcess {
         close(socket)
     }
 
+    /// Kills the helper now and reaps it on the reaper thread. For an owner
+    /// let go under a lock (a frame store evicting a video slide): waiting for
+    /// a killed process to exit can take a while when it is in the middle of
+    /// a page fault or I/O, and the display thread must never wait on that lock.
+    func endInBackground() {
+        guard !reaped else { return }
+        kill(pid, SIGKILL)
+        let owned = ReapedLater(process: self)
+        Self.reaper.async { owned.process.end() }
+    }
+
+    private struct ReapedLater: @unchecked Sendable { let process: HelperProcess }
+
+    /// The thread that waits for helpers killed by `endInBackground`.
+    private static let reaper = SerialWorker(name: "vitrine reaper")
+
+    /// The CPU time the helper has used so far (user and system, from
+    /// /proc/<pid>/stat's utime and stime), or nil once it is gone: for a
+    /// long-lived helper (a looping video) to be replaced well before its
+    /// `RLIMIT_CPU` backstop ends it.
+    var cpuTime: Duration? {
+        guard !reaped, let bytes = try? FileIO.read("/proc/\(pid)/stat", limit: 4096), case let text = String(decoding: bytes, as: UTF8.self),
+              let afterName = text.lastIndex(of: ")") else { return nil }
+        // Fields after the name (which may hold spaces): state is field 3, utime 14, stime 15.
+        let fields = text[text.index(after: afterName)...].split(separator: " ")
+        guard fields.count > 12, let user = Int64(fields[11]), let system = Int64(fields[12]) else { return nil }
+        let ticksPerSecond = Int64(max(1, sysconf(Int32(_SC_CLK_TCK))))
+        return .milliseconds((user + system) * 1000 / ticksPerSecond)
+    }
+
     /// Whether the process is still there: one that died while it waited for
     /// work (the OOM killer, an operator's kill) is reaped here, so the next
     /// job gets a fresh helper instead of a closed socket and a good picture

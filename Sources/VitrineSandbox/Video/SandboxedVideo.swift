@@ -12,16 +12,33 @@ import VitrineSystem
 ///
 /// Whatever the file does to the helper (a crash, a stall past the deadline,
 /// a refusal), the video stops on the frame it showed last, `failure` says
-/// why, and the kiosk goes on. The helper is killed and reaped when the slide
-/// is let go (`deinit`), so a video no longer resident holds no process.
+/// why, and the kiosk goes on. The next playback (the slide shown again)
+/// starts a fresh helper on the same file, so one bad moment does not freeze
+/// the slide for good. A helper that has used half its CPU backstop
+/// (`HelperLimits.cpuSeconds`, which counts over the helper's whole life) is
+/// replaced at the next rewind, so a video that loops for days is never
+/// ended by it. The helper is killed when the slide is let go (`deinit`) and
+/// reaped on another thread, so a video no longer resident holds no process
+/// and the frame store's lock is never held while one exits.
 public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
     public let info: VideoInfo
     public let poster: PixelImage
-    public var length: Duration? { request.videoLength.slideDuration(videoDuration: info.duration) }
+    /// The slide's length: the stated one (the container's duration, a loop's
+    /// or a stop's), until the last pass has ended and the end of its last
+    /// frame is known (`VideoLoopTimeline.end(afterFinalPass:)`), which also
+    /// gives a video whose container states no duration its length.
+    public var length: Duration? {
+        state.withLock { state in
+            state.finished ? state.timeline.end(afterFinalPass: true) : request.videoLength.slideDuration(videoDuration: info.duration)
+        }
+    }
 
     private let request: SlideRequest
-    private let helper: HelperProcess
     private let limits: HelperLimits
+    private let executable: String
+    /// The video file, kept open (a duplicate of the descriptor it was opened
+    /// on) for a fresh helper after a failure or a tired one.
+    private let file: Int32
     private let ring: SharedPixelBuffer
     /// One image over each slot of the ring.
     private let slots: [PixelImage]
@@ -29,7 +46,14 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
     private let state: Mutex<State>
 
     /// What the display thread and the worker share.
+    /// Only the worker drives a helper (and `init` before it); the lock orders
+    /// its handover to the worker, `deinit` and `helperID`.
+    private struct DrivenHelper: @unchecked Sendable { let process: HelperProcess }
+
     private struct State {
+        var helper: DrivenHelper
+        /// The next fill starts a fresh helper first (the last one failed, or used half its CPU).
+        var respawnWanted = false
         /// Decoded frames in slide time, oldest first; the first may be the one on screen.
         var queue: [(slot: Int, time: Duration)] = []
         var free: [Int]
@@ -70,15 +94,8 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
          posterStorage: PixelStorage?) throws(SlideError) {
         self.request = request
         self.limits = limits
+        self.executable = executable
         let fail = { (reason: String) in SlideError(file: request.file, reason: .isolated(reason)) }
-        let helper: HelperProcess
-        do {
-            helper = try HelperProcess(executable: executable, name: "vitrine-video",
-                                       arguments: ["--address-space-mib", "\(limits.addressSpaceMiB)", "--cpu-seconds", "\(limits.cpuSeconds)"],
-                                       startDeadline: .seconds(10))
-        } catch {
-            throw fail(error.description)
-        }
         let slotCount = Self.slotCount(for: request.output)
         let frameBytes = request.output.pixelCount * 4
         let ring: SharedPixelBuffer
@@ -87,28 +104,36 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         } catch {
             throw SlideError(file: request.file, reason: .file(error))
         }
-        let framing = WireFraming(file: request.file, fit: request.fit, background: request.background, output: request.output,
-                                  maxPixels: request.maxPixels)
-        let open = VideoJob.OpenJob(framing: framing, slotCount: slotCount, version: VitrineVersion.current)
-        let info: VideoInfo
-        switch try Self.ask(helper, .open(open), descriptors: [descriptor, ring.descriptor], limits: limits, file: request.file) {
-        case .opened(let opened): info = opened
-        case .frames, .rewound, .refused: throw fail("decoding stopped: an answer to another request")
+        let file = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard file >= 0 else { throw fail("the video's descriptor cannot be kept: \(String(cString: strerror(errno)))") }
+        let (helper, info): (HelperProcess, VideoInfo)
+        do {
+            (helper, info) = try Self.startHelper(request: request, file: file, ring: ring, slotCount: slotCount,
+                                                  executable: executable, limits: limits)
+        } catch {
+            close(file)
+            throw error
         }
         self.info = info
-        self.helper = helper
+        self.file = file
         self.ring = ring
         slots = (0..<slotCount).map { PixelImage(size: request.output, storage: ring.storage(offset: $0 * frameBytes)) }
         // The first frame, now: it is the slide's still until the slide plays.
         var timeline = VideoLoopTimeline(length: request.videoLength, frameRate: info.frameRate)
         let first: VideoReply.DecodedVideoFrame
-        switch try Self.ask(helper, .fill(slots: [0]), descriptors: [], limits: limits, file: request.file) {
-        case .frames(let frames, _):
-            guard let frame = frames.first, frame.slot == 0 else { throw fail("the video has no frame") }
-            first = frame
-        case .opened, .rewound, .refused: throw fail("decoding stopped: an answer to another request")
+        do throws(SlideError) {
+            switch try Self.ask(helper, .fill(slots: [0]), descriptors: [], limits: limits, file: request.file) {
+            case .frames(let frames, _):
+                guard let frame = frames.first, frame.slot == 0 else { throw fail("the video has no frame") }
+                first = frame
+            case .opened, .rewound, .refused: throw fail("decoding stopped: an answer to another request")
+            }
+        } catch {
+            close(file)
+            throw error
         }
-        var state = State(free: Array(1..<slotCount), timeline: timeline, pacer: VideoFramePacer(refreshPeriod: refreshPeriod))
+        var state = State(helper: DrivenHelper(process: helper), free: Array(1..<slotCount), timeline: timeline,
+                          pacer: VideoFramePacer(refreshPeriod: refreshPeriod))
         if let time = timeline.slideTime(ofFrameAt: first.timestamp) {
             state.queue = [(0, time)]
             state.timeline = timeline
@@ -122,7 +147,33 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
     }
 
     deinit {
-        helper.end()
+        state.withLock { $0.helper.process.endInBackground() }
+        close(file)
+    }
+
+    /// Starts a helper and opens the video on `file` in it, with `ring` to decode into.
+    private static func startHelper(request: SlideRequest, file: Int32, ring: SharedPixelBuffer, slotCount: Int,
+                                    executable: String, limits: HelperLimits) throws(SlideError) -> (HelperProcess, VideoInfo) {
+        let helper: HelperProcess
+        do {
+            helper = try HelperProcess(executable: executable, name: "vitrine-video",
+                                       arguments: ["--address-space-mib", "\(limits.addressSpaceMiB)", "--cpu-seconds", "\(limits.cpuSeconds)"],
+                                       startDeadline: .seconds(10))
+        } catch {
+            throw SlideError(file: request.file, reason: .isolated(error.description))
+        }
+        // The helper reads from where the descriptor stands, which a helper before it moved
+        // (a duplicate shares the offset): from the start, as a fresh open would.
+        lseek(file, 0, SEEK_SET)
+        let framing = WireFraming(file: request.file, fit: request.fit, background: request.background, output: request.output,
+                                  maxPixels: request.maxPixels)
+        let open = VideoJob.OpenJob(framing: framing, slotCount: slotCount, version: VitrineVersion.current)
+        switch try ask(helper, .open(open), descriptors: [file, ring.descriptor], limits: limits, file: request.file) {
+        case .opened(let info): return (helper, info)
+        case .frames, .rewound, .refused:
+            helper.end()
+            throw SlideError(file: request.file, reason: .isolated("decoding stopped: an answer to another request"))
+        }
     }
 
     /// One request while opening, its refusal or the helper's stop as the slide's error.
@@ -142,7 +193,7 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
 
     public var failure: String? { state.withLock { $0.failure } }
     /// The helper's process id (for tests that stop it).
-    var helperID: pid_t { helper.pid }
+    var helperID: pid_t { state.withLock { $0.helper.process.pid } }
     public var pacing: VideoPacingSummary { state.withLock { $0.pacer.summary } }
     public var shownTime: Duration? { state.withLock { $0.shown?.time } }
 
@@ -217,39 +268,59 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         return (image, wantsFill)
     }
 
-    /// Under the lock: every decoded frame is let go, and the video starts again.
+    /// Under the lock: every decoded frame is let go, and the video starts
+    /// again; after a failure, in a fresh helper.
     private func restart(_ state: inout State) {
-        state.free.append(contentsOf: state.queue.map(\.slot))
+        // The frame on screen is kept one choice longer, as when frames follow
+        // each other: a compose or a plane upload begun with it may still read it.
+        state.free.append(contentsOf: state.queue.map(\.slot).filter { $0 != state.shown?.slot })
         if let retired = state.retired { state.free.append(retired) }
+        state.retired = state.shown?.slot
         state.queue.removeAll()
         state.shown = nil
-        state.retired = nil
         state.finished = false
+        if state.failure != nil {
+            state.failure = nil
+            state.respawnWanted = true
+        }
         state.timeline = VideoLoopTimeline(length: request.videoLength, frameRate: info.frameRate)
         state.pacer = VideoFramePacer(refreshPeriod: state.pacer.refreshPeriod)
         state.playback += 1
         state.rewindWanted = true
     }
 
-    /// On the worker (or, once, in `init`): decodes frames into every free
-    /// slot, rewinding for a loop or a new playback. Returns whether it made progress.
+    /// On the worker: decodes frames into the free slots, rewinding for a
+    /// loop or a new playback, and starting a fresh helper where one is due.
+    /// Returns whether it made progress: a frame, the end, or a new pass.
     @discardableResult
     private func fill() -> Bool {
-        let (slotsToFill, playback, rewind) = state.withLock { state -> ([Int], Int, Bool) in
+        let (slotsToFill, playback, rewind, respawn, helper) = state.withLock { state in
             state.filling = true
-            let rewind = state.rewindWanted
-            state.rewindWanted = false
-            return (state.finished || state.failure != nil ? [] : Array(state.free.prefix(Self.framesPerRequest)), state.playback, rewind)
+            let slots = state.finished || state.failure != nil ? [] : Array(state.free.prefix(Self.framesPerRequest))
+            // A rewind or a fresh helper waits for the fill that has slots to write.
+            let rewind = state.rewindWanted && !slots.isEmpty, respawn = state.respawnWanted && !slots.isEmpty
+            if !slots.isEmpty {
+                state.rewindWanted = false
+                state.respawnWanted = false
+            }
+            return (slots, state.playback, rewind, respawn, state.helper.process)
         }
         defer { state.withLock { $0.filling = false } }
         guard !slotsToFill.isEmpty else { return false }
         do {
-            if rewind { try exchangeRewind() }
-            let bytes = try helper.exchange(VideoJob.fill(slots: slotsToFill).encoded, descriptors: [], deadline: limits.deadline)
+            var current = helper
+            if respawn || (rewind && isTired(helper)) {
+                current = try replace(helper)
+            } else if rewind {
+                try exchangeRewind(helper)
+            }
+            let bytes = try current.exchange(VideoJob.fill(slots: slotsToFill).encoded, descriptors: [], deadline: limits.deadline)
             let reply = try VideoReply(decoding: bytes)
             var needsRewind = false
-            let wake = state.withLock { state -> (@Sendable () -> Void)? in
-                guard state.playback == playback else { return nil }
+            let (wake, progressed) = state.withLock { state -> ((@Sendable () -> Void)?, Bool) in
+                // A new playback began while this fill was under way: its frames are of the old one.
+                guard state.playback == playback else { return (nil, true) }
+                let queued = state.queue.count
                 switch reply {
                 case .frames(let frames, let ended):
                     for frame in frames {
@@ -264,20 +335,26 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
                     if ended && !state.finished {
                         if state.timeline.passEnded() { needsRewind = true } else { state.finished = true }
                     }
+                    // A reply with no frame, no end and no new pass would have the display
+                    // thread's `frameNow` ask again for ever: the helper is not playing.
+                    if state.queue.count == queued && !state.finished && !needsRewind {
+                        state.failure = "decoding stopped: the video helper answered with no frame"
+                    }
                 case .refused(let why):
                     state.failure = why
                 case .opened, .rewound:
                     state.failure = "decoding stopped: an answer to another request"
                 }
-                guard state.awaited else { return nil }
+                let progressed = state.failure == nil
+                guard state.awaited || !progressed else { return (nil, progressed) }
                 state.awaited = false
-                return state.wake
+                return (state.wake, progressed)
             }
             if needsRewind { state.withLock { $0.rewindWanted = true } }
             wake?()
-            return true
+            return progressed
         } catch {
-            let reason = (error as? HelperStop)?.description ?? "decoding stopped: \(error)"
+            let reason = (error as? HelperStop)?.description ?? (error as? SlideError)?.reasonDescription ?? "decoding stopped: \(error)"
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
                 state.failure = reason
                 return state.wake
@@ -287,7 +364,25 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         }
     }
 
-    private func exchangeRewind() throws {
+    /// Whether `helper` has used half its CPU backstop: it is replaced at the next rewind.
+    private func isTired(_ helper: HelperProcess) -> Bool {
+        helper.cpuTime.map { $0 >= .seconds(limits.cpuSeconds) / 2 } ?? false
+    }
+
+    /// On the worker: ends `helper` and opens the video from its start in a fresh one.
+    private func replace(_ helper: HelperProcess) throws -> HelperProcess {
+        helper.endInBackground()
+        let (fresh, reopened) = try Self.startHelper(request: request, file: file, ring: ring, slotCount: slots.count,
+                                                     executable: executable, limits: limits)
+        guard reopened.size == info.size, reopened.frameRate == info.frameRate else {
+            fresh.end()
+            throw HelperStop.malformedReply("the video file changed while it played (\(info.size) became \(reopened.size))")
+        }
+        state.withLock { $0.helper = DrivenHelper(process: fresh) }
+        return fresh
+    }
+
+    private func exchangeRewind(_ helper: HelperProcess) throws {
         let reply = try VideoReply(decoding: helper.exchange(VideoJob.rewind.encoded, descriptors: [], deadline: limits.deadline))
         guard reply == .rewound else {
             if case .refused(let why) = reply { throw HelperStop.malformedReply(why) }

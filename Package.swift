@@ -278,7 +278,7 @@ let package = Package(
             exclude: ["Golden", "PNGFixtures", "AnimationFixtures"]),
         .testTarget(
             name: "VitrineSandboxTests",
-            dependencies: ["VitrineSandbox", "VitrineRuntime", "VitrineCore", "VitrineConfig", "VitrineSystem", "VitrineSeccomp", "PictureTestSupport"]),
+            dependencies: ["VitrineSandbox", "VitrineRuntime", "VitrineCore", "VitrineConfig", "VitrineSystem", "VitrineSeccomp", "PictureTestSupport", .product(name: "Logging", package: "swift-log")]),
         // The remote side's modules, each tested alone where it can be (the routes through the assembly below).
         .target(name: "ServerTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/ServerTestSupport"),
         .testTarget(

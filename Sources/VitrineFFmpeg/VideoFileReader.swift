@@ -129,7 +129,7 @@ public final class VideoFileReader {
         }
         let hasAudio = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0) >= 0
         info = VideoInfo(container: container, codec: codecName, size: size, displaySize: displaySize, frameRate: rate,
-                         duration: duration, hasAudio: hasAudio)
+                         duration: duration, hasAudio: hasAudio, decoder: String(cString: decoder.pointee.name))
         descriptorBox = box
         self.io = openedIO
         self.format = format

@@ -99,6 +99,8 @@ public final class ProofOfPlay: Sendable {
         switch event {
         case .slideShown(let shown):
             log.shown(shown, output: output)
+        case .videoPlayed(let slide, let played):
+            log.videoPlayed(slide: slide, played: played, output: output)
         case .screenChanged(lit: false, let at):
             log.ended(at: at, output: output)
         default:

@@ -25,7 +25,7 @@ struct KioskControlTests {
             case .carousel(let carousel): events.append(carousel)
             case .configurationApplied(let version): events.appendApplied(version)
             case .screenChanged(let lit, _): events.screens.append(lit)
-            case .error, .overrideEnded, .slideShown, .attract: break
+            case .error, .overrideEnded, .slideShown, .videoPlayed, .attract: break
             }
         }
         return (kiosk, display, events)

@@ -172,6 +172,29 @@ struct PlayLogTests {
         #expect(tracker.end(at: MonotonicInstant(nanoseconds: 10_000_000_000), sequence: 3) == nil, "nothing on screen")
     }
 
+    /// A video slide's play carries how much of its video played, which the
+    /// carousel reports as it pages away, before the next slide rests.
+    @Test func aVideoPlayCarriesHowMuchOfItsVideoPlayed() throws {
+        var tracker = PlayTracker()
+        _ = tracker.shown(Self.shown(2, at: 1, path: "clip.mp4"), sha256: "c", sequence: 1)
+        // A report for a slide not on screen (it never came to rest) is dropped.
+        tracker.videoPlayed(slide: 5, played: .seconds(1))
+        tracker.videoPlayed(slide: 2, played: .milliseconds(3960))
+        let ended = tracker.shown(Self.shown(3, at: 11), sha256: nil, sequence: 1)
+        let video = try #require(ended)
+        #expect(video.videoPlayed == .milliseconds(3960) && video.duration == .seconds(10))
+        // The next play is a picture's: nothing carried over.
+        let last = tracker.end(at: MonotonicInstant(nanoseconds: 15_000_000_000), sequence: 2)
+        let picture = try #require(last)
+        #expect(picture.videoPlayed == nil)
+        // The line and the API's body say it in milliseconds, and it reads back.
+        let line = String(decoding: video.line, as: UTF8.self)
+        #expect(line.contains(#""videoPlayedMs":3960"#), "\(line)")
+        #expect(PlayRecord(line: video.line.dropLast()) == video)
+        #expect(video.body.videoPlayedMs == 3960 && picture.body.videoPlayedMs == nil)
+        #expect(!String(decoding: picture.line, as: UTF8.self).contains("videoPlayedMs"))
+    }
+
     // MARK: The reporter
 
     static func scene(_ layers: [Scene.Layer]) -> Scene { Scene(layers: layers, indicator: nil) }

@@ -34,7 +34,8 @@ struct SandboxCoreTests {
             #expect(try VideoJob(decoding: job.encoded) == job)
         }
         let info = VideoInfo(container: "matroska,webm", codec: "vp9", size: PixelSize(width: 640, height: 480),
-                             displaySize: PixelSize(width: 853, height: 480), frameRate: 29.97, duration: .milliseconds(12_345), hasAudio: true)
+                             displaySize: PixelSize(width: 853, height: 480), frameRate: 29.97, duration: .milliseconds(12_345), hasAudio: true,
+                             decoder: "libvpx-vp9")
         let frames = VideoReply.frames([.init(slot: 2, timestamp: .milliseconds(40)), .init(slot: 3, timestamp: .milliseconds(80))], ended: true)
         for reply in [VideoReply.opened(info), .opened(VideoInfo(container: "x", codec: "y", size: PixelSize(width: 2, height: 2),
                                                                   frameRate: nil, duration: nil, hasAudio: false)),

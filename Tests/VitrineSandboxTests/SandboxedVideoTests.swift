@@ -136,8 +136,12 @@ import VitrineRuntime
         let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 2)
         defer { clip.remove() }
         let video = try open(clip.path)
+        #expect(video.played == .zero)
+        _ = video.frameNow(at: .milliseconds(1000))
+        #expect(video.played == .milliseconds(1040), "frame 25 is on screen until 1.04 s")
         _ = video.frameNow(at: .milliseconds(2500))
         #expect(video.length == .seconds(2))
+        #expect(video.played == .seconds(2), "all of it played, though the slide stayed longer")
     }
 
     @Test func badFilesAreRefusedWithTheirReason() throws {

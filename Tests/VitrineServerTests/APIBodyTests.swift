@@ -276,6 +276,21 @@ struct APIBodyTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(StatusBody.self, from: Data(#"{"screen": "dim"}"#.utf8)) }
     }
 
+    @Test func theStatusVideoIsItsSchema() throws {
+        let info = VideoInfo(container: "matroska,webm", codec: "av1", size: PixelSize(width: 1280, height: 720), frameRate: 29.97,
+                             duration: .seconds(12), hasAudio: false, decoder: "libdav1d")
+        var pacing = VideoPacingSummary()
+        (pacing.shown, pacing.late, pacing.droppedLate, pacing.droppedByDesign) = (120, 2, 1, 0)
+        let playing = VideoStatusBody(VideoStatus(file: "videos/promo.webm", info: info, played: .milliseconds(4004), pacing: pacing, failure: nil))
+        try Self.expectMatches(playing, schema: "VideoStatus")
+        #expect(try Self.json(playing)["stopped"] == .null && playing.decoding == "software" && playing.playedMs == 4004)
+        let stopped = VideoStatusBody(VideoStatus(file: "videos/promo.webm", info: VideoInfo(container: "mov", codec: "h264",
+            size: PixelSize(width: 1920, height: 1080), frameRate: nil, duration: nil, hasAudio: false, decoder: "h264_v4l2m2m"),
+            played: .zero, pacing: VideoPacingSummary(), failure: "decoding stopped: killed by signal 9"))
+        try Self.expectMatches(stopped, schema: "VideoStatus")
+        #expect(try stopped.decoding == "hardware" && Self.json(stopped)["frameRate"] == .null)
+    }
+
     @Test func theStatusSectionsAreTheirSchemas() throws {
         try Self.expectMatches(Self.sampleSchedule, schema: "ScheduleStatus")
         #expect(try Self.json(Self.sampleSchedule)["until"] == .null && (try Self.json(Self.sampleSchedule)["next"]) == .null)

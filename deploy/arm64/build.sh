@@ -4,6 +4,7 @@
 # the trixie sysroot: the static-stdlib release build, as the x86 package's.
 #
 #   deploy/arm64/build.sh            -> .build-arm64/release/vitrine
+#                                       .build-arm64/release/vitrine-video
 #
 # Makes the chroot and the Swift SDK first when they are missing (cached in
 # .build-arm64-toolchain and .build-arm64; see toolchain.sh and sysroot.sh).
@@ -27,6 +28,12 @@ export SWIFT_ENV="PKG_CONFIG_SYSROOT_DIR=$sysroot PKG_CONFIG_LIBDIR=$pc PKG_CONF
     --scratch-path "$ARM64_BUILD_DIR" --swift-sdks-path "$sdks" --swift-sdk vitrine-aarch64 --product vitrine
 binary=$ARM64_BUILD_DIR/release/vitrine
 [ -f "$binary" ] || arm64_die "no $binary after the build"
+# The video helper, against trixie's FFmpeg 7.1 (the amd64 package's is
+# bookworm's 5.1): it shares every module but VitrineFFmpeg with the kiosk,
+# so this is that module, its main and a link.
+"$here/in-toolchain.sh" swift build -c release --static-swift-stdlib -j "${SWIFT_JOBS:-2}" \
+    --scratch-path "$ARM64_BUILD_DIR" --swift-sdks-path "$sdks" --swift-sdk vitrine-aarch64 --product vitrine-video
+[ -f "$ARM64_BUILD_DIR/release/vitrine-video" ] || arm64_die "no $ARM64_BUILD_DIR/release/vitrine-video after the build"
 # What was built, and with what (docs/raspberry-pi.md quotes these).
 {
     cat "$ARM64_TOOLCHAIN_DIR/versions"

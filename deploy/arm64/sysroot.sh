@@ -41,6 +41,14 @@ trixie_packages=(
     libheif1 libheif-dev libbrotli1 libbrotli-dev
     # The decoding helpers' system-call filter (VitrineSeccomp).
     libseccomp2 libseccomp-dev
+    # The video helper (vitrine-video, CLibAV): FFmpeg 7.1's headers and the
+    # libraries it links. libavformat.pc names libavcodec, libswresample and
+    # libavutil in Requires.private, which pkg-config reads for the flags too.
+    # What those libraries link in turn (codecs, TLS, XML) is not here: the
+    # helper is linked with --allow-shlib-undefined (build.sh), and the
+    # package's Depends bring them on the board.
+    libavformat61 libavformat-dev libavcodec61 libavcodec-dev libavutil59 libavutil-dev
+    libswscale8 libswscale-dev libswresample5 libswresample-dev
     # Not for the link: libheif's HEVC decoder plugin, for Tests/ARM64/user-mode-test.sh,
     # which decodes a HEIF under qemu-aarch64 with this sysroot's libheif.
     libheif-plugin-libde265 libde265-0
@@ -50,7 +58,7 @@ sid_packages=(swiftlang libswiftlang)
 bundle=$ARM64_BUILD_DIR/swift-sdks/vitrine-aarch64.artifactbundle
 sdk=$bundle/sdk
 sysroot=$sdk/sysroot
-stamp="5 trixie ${trixie_packages[*]} sid ${sid_packages[*]} $swift_version"
+stamp="6 trixie ${trixie_packages[*]} sid ${sid_packages[*]} $swift_version"
 if [ "$(cat "$bundle.stamp" 2> /dev/null)" = "$stamp" ] && [ -f "$sdk/swift-sdk.json" ]; then
     exit 0
 fi

@@ -125,9 +125,10 @@ if [ -z "$binary" ]; then
     say "swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine-video"
     (cd "$repo" && swift build -c release --static-swift-stdlib --scratch-path .build-static --product vitrine-video)
 fi
-# The video helper goes beside the binary it was built with. The arm64
-# cross-build has none yet (its sysroot has no FFmpeg): that package plays
-# pictures, and a video slide says the helper is not installed.
+# The video helper goes beside the binary it was built with (the arm64
+# cross-build makes both). A binary given with --binary and no helper beside
+# it makes a package that plays pictures, where a video slide says the helper
+# is not installed.
 video_helper=$(dirname "$binary")/vitrine-video
 [ -x "$video_helper" ] || video_helper=""
 video_build_id=""

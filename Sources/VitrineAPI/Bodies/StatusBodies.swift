@@ -36,11 +36,15 @@ public struct StatusBody: Codable, Hashable, Sendable {
     public var refusedPictures: [RefusedPictureBody]
     /// The board's power and storage, read every minute; nil before the first reading.
     @ExplicitNull public var board: BoardHealthBody?
+    /// The video on screen; nil when the slide on screen is a picture.
+    @ExplicitNull public var video: VideoStatusBody?
 
     public init(slide: Int?, slideCount: Int, playing: Bool, pausedBecause: [String], output: String, inputDevices: [String],
                 configVersion: String, uptimeSeconds: Double, recentErrors: [String], vitrineVersion: String, screen: PowerState,
                 schedule: ScheduleStatusBody?, override: OverrideBody?, channel: ChannelStatusBody?, tv: TelevisionStatusBody?,
-                attract: AttractStatusBody? = nil, refusedPictures: [RefusedPictureBody] = [], board: BoardHealthBody? = nil) {
+                attract: AttractStatusBody? = nil, refusedPictures: [RefusedPictureBody] = [], board: BoardHealthBody? = nil,
+                video: VideoStatusBody? = nil) {
+        self.video = video
         self.refusedPictures = refusedPictures
         self.board = board
         self.slide = slide
@@ -91,5 +95,45 @@ public struct ScheduleStatusBody: Codable, Hashable, Sendable {
         self.init(showing: schedule.now.showing.description, playlist: schedule.now.showing.playlistName,
                   since: schedule.now.since?.description, until: schedule.now.until?.description,
                   next: schedule.next?.description, timezone: schedule.timezone)
+    }
+}
+
+/// `video` in the status: `components/schemas/VideoStatus`. The video on
+/// screen: what it is, which decoder plays it, how much has played and how
+/// its frames reached the screen, and why it stopped, if it did.
+public struct VideoStatusBody: Codable, Hashable, Sendable {
+    /// The slide's `path` as the configuration names it.
+    public var file: String
+    public var codec: String
+    public var width: Int
+    public var height: Int
+    /// Frames a second as the stream says; nil when it does not.
+    @ExplicitNull public var frameRate: Double?
+    /// `software` or `hardware`.
+    public var decoding: String
+    /// FFmpeg's decoder (`h264`, `libdav1d`, `h264_v4l2m2m`).
+    public var decoder: String
+    public var playedMs: Int64
+    public var framesShown: Int
+    public var framesLate: Int
+    public var framesDropped: Int
+    public var framesDroppedByDesign: Int
+    /// Why it stopped playing (its last frame stays on screen); nil while it plays.
+    @ExplicitNull public var stopped: String?
+
+    public init(_ status: VideoStatus) {
+        file = status.file
+        codec = status.info.codec
+        width = status.info.size.width
+        height = status.info.size.height
+        frameRate = status.info.frameRate.map { ($0 * 1000).rounded() / 1000 }
+        decoding = status.info.decodesInHardware ? "hardware" : "software"
+        decoder = status.info.decoder
+        playedMs = status.played.nanoseconds / 1_000_000
+        framesShown = status.pacing.shown
+        framesLate = status.pacing.late
+        framesDropped = status.pacing.droppedLate
+        framesDroppedByDesign = status.pacing.droppedByDesign
+        stopped = status.failure
     }
 }

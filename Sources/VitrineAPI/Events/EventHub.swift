@@ -36,7 +36,7 @@ public struct ServerEvent: Hashable, Sendable {
         case .carousel(.dragBegan), .carousel(.dragEnded), .screenChanged:
             // The screen's power is in /api/v1/status and /api/v1/power.
             return nil
-        case .slideShown:
+        case .slideShown, .videoPlayed:
             // Plays are in GET /api/v1/plays; slideChanged already streams the page change.
             return nil
         case .configurationApplied(let version):

@@ -15,9 +15,12 @@ public struct VideoInfo: Hashable, Sendable {
     public var duration: Duration?
     /// Whether the file carries sound.
     public var hasAudio: Bool
+    /// The FFmpeg decoder that plays it ("h264", "libdav1d", "h264_v4l2m2m");
+    /// empty where it was not said.
+    public var decoder: String
 
     public init(container: String, codec: String, size: PixelSize, displaySize: PixelSize? = nil, frameRate: Double?,
-                duration: Duration?, hasAudio: Bool) {
+                duration: Duration?, hasAudio: Bool, decoder: String = "") {
         self.container = container
         self.codec = codec
         self.size = size
@@ -25,6 +28,19 @@ public struct VideoInfo: Hashable, Sendable {
         self.frameRate = frameRate
         self.duration = duration
         self.hasAudio = hasAudio
+        self.decoder = decoder
+    }
+
+    /// Whether its decoder is a hardware one: FFmpeg names the V4L2
+    /// memory-to-memory decoders `…_v4l2m2m` (and its other hardware wrappers
+    /// `…_cuvid`, `…_qsv`, `…_mediacodec`, none of which a kiosk board has).
+    public var decodesInHardware: Bool {
+        ["_v4l2m2m", "_cuvid", "_qsv", "_mediacodec", "_rkmpp"].contains { decoder.hasSuffix($0) }
+    }
+
+    /// "software (h264)", "hardware (h264_v4l2m2m)": for the status and the doctor.
+    public var decoding: String {
+        decoder.isEmpty ? "unknown" : "\(decodesInHardware ? "hardware" : "software") (\(decoder))"
     }
 
     /// "h264 1920x1080 30 fps 12.0 s (mov,mp4,m4a,3gp,3g2,mj2)", for logs and `check-config`.

@@ -922,6 +922,20 @@ paths:
                       status: ok
                       summary: "no errors; / is /dev/mmcblk0p2 (ext4) on /, read-write"
                       findings: []
+                video:
+                  file: "asset:65061b80f84273bea9194c50953bbe2ea5c55dfd012d23ab1ef6c485d24933e9"
+                  codec: h264
+                  width: 1920
+                  height: 1080
+                  frameRate: 30
+                  decoding: software
+                  decoder: h264
+                  playedMs: 4033
+                  framesShown: 121
+                  framesLate: 0
+                  framesDropped: 0
+                  framesDroppedByDesign: 0
+                  stopped: null
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -971,6 +985,7 @@ paths:
                       tv: null
                       attract: null
                       board: null
+                      video: null
                   - name: DSI-1
                     connectors: [DSI-1]
                     status:
@@ -992,6 +1007,7 @@ paths:
                       tv: null
                       attract: null
                       board: null
+                      video: null
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":
@@ -2033,6 +2049,14 @@ components:
             The output group that showed it, by its leading connector (`HDMI-A-1`), on a kiosk with `outputs`; left
             out otherwise (and in logs written before). A mirrored group's play is one play under its leader's name.
           example: HDMI-A-1
+        videoPlayedMs:
+          type: integer
+          minimum: 0
+          description: |
+            For a video slide the carousel paged away from: how much of its video played, in milliseconds (its frames'
+            time, across loops), which is less than `durationMs` when the video stopped early or ended before the slide
+            did. Left out for pictures, and for a play that ended as the screen went dark or the kiosk stopped.
+          example: 8000
     PlayUpload:
       type: object
       additionalProperties: false
@@ -2414,6 +2438,63 @@ components:
           nullable: true
           allOf:
             - $ref: "#/components/schemas/BoardHealth"
+        video:
+          description: The video on screen; null while the slide on screen is a picture (or a video still opening).
+          nullable: true
+          allOf:
+            - $ref: "#/components/schemas/VideoStatus"
+    VideoStatus:
+      type: object
+      additionalProperties: false
+      required: [file, codec, width, height, frameRate, decoding, decoder, playedMs, framesShown, framesLate, framesDropped, framesDroppedByDesign, stopped]
+      properties:
+        file:
+          type: string
+          description: The slide's `path` as the configuration names it.
+        codec:
+          type: string
+          example: h264
+        width:
+          type: integer
+          minimum: 1
+        height:
+          type: integer
+          minimum: 1
+        frameRate:
+          type: number
+          nullable: true
+          description: Frames a second as the stream says; null when it does not.
+        decoding:
+          type: string
+          enum: [software, hardware]
+          description: Whether the CPU decodes it or the board's video decoder (V4L2) does.
+        decoder:
+          type: string
+          description: The FFmpeg decoder playing it.
+          example: h264
+        playedMs:
+          type: integer
+          minimum: 0
+          description: How much of the video this playback has shown, across loops.
+        framesShown:
+          type: integer
+          minimum: 0
+        framesLate:
+          type: integer
+          minimum: 0
+          description: Frames shown at a later refresh than their own.
+        framesDropped:
+          type: integer
+          minimum: 0
+          description: Frames never shown because they were decoded too late.
+        framesDroppedByDesign:
+          type: integer
+          minimum: 0
+          description: Frames never shown because the video's frame rate is above the screen's refresh rate (60 fps on a 50 Hz screen).
+        stopped:
+          type: string
+          nullable: true
+          description: Why the video stopped playing (its last frame stays on screen, and the playlist goes on); null while it plays.
     BoardHealth:
       type: object
       additionalProperties: false

@@ -53,7 +53,8 @@ struct StatusRoutes {
             tv: television.map { TelevisionStatusBody($0.status) },
             attract: status.attract.map { AttractStatusBody($0, now: now) },
             refusedPictures: slides.refusedPictures.map(RefusedPictureBody.init),
-            board: board?.current.map(BoardHealthBody.init))
+            board: board?.current.map(BoardHealthBody.init),
+            video: status.video.map(VideoStatusBody.init))
     }
 
     private func control(_ request: Request) async throws -> Response {

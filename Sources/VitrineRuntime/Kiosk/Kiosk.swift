@@ -177,7 +177,8 @@ public final class Kiosk {
             inputDevices: input.deviceNames, configurationVersion: content.shown.version,
             startedAt: link.lifecycle.startedAt, recentErrors: link.recentErrorMessages,
             screen: presentation.screen, screenRequested: power.power.requested,
-            override: programme.override, schedule: programme.scheduleStatus, attract: input.attractStatus))
+            override: programme.override, schedule: programme.scheduleStatus, attract: input.attractStatus,
+            video: VideoStatus.of(slide: engine.currentSlide, store: store, configuration: configuration)))
     }
 
     /// Touch input: device events through the recognizer into the engine.
@@ -280,7 +281,9 @@ public final class Kiosk {
         case .pageChanged(let from, let to, let cause):
             link.metrics.slideChanged()
             logger.info("page changed", metadata: ["from": "\(from)", "to": "\(to)", "cause": "\(cause.rawValue)"])
-            VideoPlayReport.log(leaving: from, store: store, configuration: configuration, metrics: link.metrics, logger: logger)
+            if let played = VideoPlayReport.log(leaving: from, store: store, configuration: configuration, metrics: link.metrics, logger: logger) {
+                link.send(.videoPlayed(slide: from, played: played))
+            }
         case .tapped(let slide, let x, let y):
             // Its action, if any, was carried out by `KioskInput`.
             logger.debug("tap", metadata: ["slide": "\(slide)", "x": "\(Int(x.rounded()))", "y": "\(Int(y.rounded()))"])

@@ -17,6 +17,9 @@ public enum KioskEvent: Hashable, Sendable {
     case screenChanged(lit: Bool, at: MonotonicInstant)
     /// A presented frame first showed a new slide at rest (proof of play: `PlayLog`).
     case slideShown(SlideShown)
+    /// The carousel paged away from a video slide, which had shown `played`
+    /// of its video in this playback (proof of play records it with the play).
+    case videoPlayed(slide: Int, played: Duration)
     /// A visitor took over, or the kiosk went back home after they left (`touch.attract`).
     case attract(AttractEvent)
 }
@@ -75,6 +78,8 @@ public struct KioskStatus: Hashable, Sendable {
     public var schedule: ScheduleStatus?
     /// Attract mode, when `touch.attract` is set.
     public var attract: AttractStatus?
+    /// The video on screen, when the slide is a video whose helper has it open.
+    public var video: VideoStatus?
 
     public static let errorLimit = 20
 }

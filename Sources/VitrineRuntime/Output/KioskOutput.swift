@@ -82,6 +82,10 @@ final class KioskOutput {
     /// which is logged).
     func draw(_ presentation: Presentation, store: SlideFrameStore, configuration: KioskConfiguration,
               logger: Logger) -> Presented? {
+        // A dark screen shows nothing, so nothing is chosen for it either: a
+        // video slide's frame is chosen in drawnScene, and choosing one is what
+        // has its helper decode more. Lit again, `invalidate` redraws.
+        guard display.isPoweredOn else { return nil }
         // Only the motion a picture shows counts: a still picture's scene is the same however long it rests.
         let scene = store.drawnScene(presentation.scene), now = presentation.instant
         let version = store.version

@@ -21,8 +21,12 @@ public struct PlayBody: Codable, Hashable, Sendable {
     /// kiosk with `outputs`; nil, and the key left out, otherwise, so that a
     /// single-output kiosk's lines and bodies are what they were before.
     public var output: String?
+    /// How much of a video slide's video played, in milliseconds, when the
+    /// carousel paged away from it; nil, and the key left out, otherwise.
+    public var videoPlayedMs: Int64?
 
-    public init(seq: UInt64, slide: Int, path: String, sha256: String?, start: String, durationMs: Int64, output: String? = nil) {
+    public init(seq: UInt64, slide: Int, path: String, sha256: String?, start: String, durationMs: Int64, output: String? = nil,
+                videoPlayedMs: Int64? = nil) {
         self.seq = seq
         self.slide = slide
         self.path = path
@@ -30,5 +34,6 @@ public struct PlayBody: Codable, Hashable, Sendable {
         self.start = start
         self.durationMs = durationMs
         self.output = output
+        self.videoPlayedMs = videoPlayedMs
     }
 }

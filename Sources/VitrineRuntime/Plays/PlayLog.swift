@@ -80,6 +80,12 @@ public final class PlayLog: Sendable {
         }
     }
 
+    /// The video slide on `output`'s screen showed `played` of its video: kept
+    /// with its play, which the next slide ends.
+    public func videoPlayed(slide: Int, played: Duration, output: String? = nil) {
+        queue.async { [self] in trackers[output]?.videoPlayed(slide: slide, played: played) }
+    }
+
     /// Nothing shows on `output`'s screen from `instant` on (it went dark).
     public func ended(at instant: MonotonicInstant, output: String? = nil) {
         queue.async { [self] in

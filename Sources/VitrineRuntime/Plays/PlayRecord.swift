@@ -24,9 +24,13 @@ public struct PlayRecord: Hashable, Sendable {
     /// `outputs`; nil otherwise. A mirror group's play is one record under its
     /// leader's name, however many screens showed it.
     public var output: String?
+    /// How much of a video slide's video played (its frames' time, across
+    /// loops), when the carousel paged away from it; nil for pictures, and for
+    /// a video whose play ended otherwise (the screen went dark, the kiosk stopped).
+    public var videoPlayed: Duration?
 
     public init(sequence: UInt64, slide: Int, path: String, sha256: String?, startNanoseconds: Int64, duration: Duration,
-                output: String? = nil) {
+                output: String? = nil, videoPlayed: Duration? = nil) {
         self.sequence = sequence
         self.slide = slide
         self.path = path
@@ -34,6 +38,7 @@ public struct PlayRecord: Hashable, Sendable {
         self.startNanoseconds = startNanoseconds
         self.duration = duration
         self.output = output
+        self.videoPlayed = videoPlayed
     }
 
     public var durationMilliseconds: Int64 { duration.nanoseconds / 1_000_000 }
@@ -44,7 +49,8 @@ public struct PlayRecord: Hashable, Sendable {
 
     /// The API's (and the log line's) JSON object.
     public var body: PlayBody {
-        PlayBody(seq: sequence, slide: slide, path: path, sha256: sha256, start: start, durationMs: durationMilliseconds, output: output)
+        PlayBody(seq: sequence, slide: slide, path: path, sha256: sha256, start: start, durationMs: durationMilliseconds, output: output,
+                 videoPlayedMs: videoPlayed.map { $0.nanoseconds / 1_000_000 })
     }
 
     /// One line of the log file: the JSON object, then `\n`. The newline is
@@ -64,8 +70,10 @@ public struct PlayRecord: Hashable, Sendable {
               let milliseconds = object["durationMs"]?.int64, milliseconds >= 0
         else { return nil }
         let sha256 = object["sha256"]?.string
+        // Lines before videos were recorded have no videoPlayedMs.
+        let played = object["videoPlayedMs"]?.int64.flatMap { $0 >= 0 ? Duration.milliseconds($0) : nil }
         self.init(sequence: sequence, slide: slide, path: path, sha256: sha256, startNanoseconds: nanoseconds,
-                  duration: .milliseconds(milliseconds), output: object["output"]?.string)
+                  duration: .milliseconds(milliseconds), output: object["output"]?.string, videoPlayed: played)
     }
 
     /// `2026-11-23T08:15:46.123456Z`.

@@ -39,6 +39,8 @@ public struct PlayTracker: Sendable {
     public private(set) var current: SlideShown?
     /// Its picture's hash, once known.
     private var currentHash: String?
+    /// How much of its video played, when it is a video slide the carousel paged away from.
+    private var currentVideoPlayed: Duration?
 
     public init(output: String? = nil) {
         self.output = output
@@ -50,7 +52,16 @@ public struct PlayTracker: Sendable {
         let ended = end(at: shown.presented, sequence: sequence)
         current = shown
         currentHash = sha256
+        currentVideoPlayed = nil
         return ended
+    }
+
+    /// The video slide on screen showed `played` of its video. The carousel
+    /// reports it as it pages away, before the next slide comes to rest; a
+    /// report for another slide than the one on screen (it never came to rest) is dropped.
+    public mutating func videoPlayed(slide: Int, played: Duration) {
+        guard current?.slide == slide else { return }
+        currentVideoPlayed = played
     }
 
     /// Nothing shows any more from `instant` (the screen went dark, the kiosk
@@ -58,7 +69,9 @@ public struct PlayTracker: Sendable {
     public mutating func end(at instant: MonotonicInstant, sequence: UInt64) -> PlayRecord? {
         guard let play = current else { return nil }
         current = nil
+        defer { currentVideoPlayed = nil }
         return PlayRecord(sequence: sequence, slide: play.slide, path: play.path, sha256: currentHash,
-                          startNanoseconds: play.wallNanoseconds, duration: max(.zero, instant - play.presented), output: output)
+                          startNanoseconds: play.wallNanoseconds, duration: max(.zero, instant - play.presented), output: output,
+                          videoPlayed: currentVideoPlayed)
     }
 }

@@ -142,7 +142,7 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         }
         self.state = Mutex(state)
         let poster = PixelImage(size: request.output, storage: posterStorage ?? PixelStorage(capacity: frameBytes))
-        poster.pixels.update(fromContentsOf: slots[0].pixels)
+        _ = poster.pixels.update(fromContentsOf: slots[0].pixels)
         self.poster = poster
     }
 
@@ -196,6 +196,7 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
     var helperID: pid_t { state.withLock { $0.helper.process.pid } }
     public var pacing: VideoPacingSummary { state.withLock { $0.pacer.summary } }
     public var shownTime: Duration? { state.withLock { $0.shown?.time } }
+    public var played: Duration { state.withLock { state in state.shown.map { $0.time + state.timeline.frameInterval } ?? .zero } }
 
     public func paceTo(refreshInterval: Duration) {
         state.withLock { state in

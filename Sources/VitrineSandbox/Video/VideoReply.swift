@@ -38,6 +38,7 @@ enum VideoReply: Equatable, Sendable {
             writer.put(info.frameRate ?? 0)
             writer.put(info.duration?.nanoseconds ?? -1)
             writer.put(info.hasAudio)
+            writer.put(info.decoder)
         case .frames(let frames, let ended):
             writer.put(Tag.frames.rawValue)
             writer.put(Int64(frames.count))
@@ -71,7 +72,7 @@ enum VideoReply: Equatable, Sendable {
             guard duration <= Self.longestNanoseconds else { throw WireReader.Malformed(what: "a duration of \(duration) ns") }
             self = .opened(VideoInfo(container: container, codec: codec, size: size, displaySize: display,
                                      frameRate: rate > 0 ? rate : nil, duration: duration >= 0 ? .nanoseconds(duration) : nil,
-                                     hasAudio: try reader.getBool()))
+                                     hasAudio: try reader.getBool(), decoder: try reader.getString()))
         case .frames:
             let count = try reader.getInt(in: 0...VideoJob.slotLimit, "frame count")
             var frames: [DecodedVideoFrame] = []

@@ -29,6 +29,10 @@ public protocol SlideVideo: AnyObject, Sendable {
     func frameNow(at time: Duration) -> PixelImage
     /// The slide time of the frame `frame(at:)` last chose; nil before the first.
     var shownTime: Duration? { get }
+    /// How much video this playback has shown: from its start to the end of
+    /// the frame on screen, across loops. Less than the slide's stay when the
+    /// video stopped early (a failure) or ended before the slide did.
+    var played: Duration { get }
     /// When the picture changes next after `time`: the next decoded frame's time.
     func nextChange(after time: Duration) -> Duration?
     /// Paces frames to a screen that refreshes every `refreshInterval`.

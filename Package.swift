@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "VitrineGIF", targets: ["VitrineGIF"]),
         .library(name: "VitrineHEIF", targets: ["VitrineHEIF"]),
         .library(name: "VitrineEvdev", targets: ["VitrineEvdev"]),
+        .library(name: "VitrineFFmpeg", targets: ["VitrineFFmpeg"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -76,6 +76,14 @@ let package = Package(
                 .product(name: "VitrineHEIF", package: "Vitrine"),
                 .product(name: "VitrineCore", package: "Vitrine"),
             ]),
+        // VideoFileReader (FFmpeg's demuxers and decoders, as the sandboxed video helper runs them):
+        // open, decode frames into a small canvas, rewind, decode again.
+        .executableTarget(
+            name: "FuzzVideo",
+            dependencies: [
+                .product(name: "VitrineFFmpeg", package: "Vitrine"),
+                .product(name: "VitrineCore", package: "Vitrine"),
+            ]),
         // EvemuRecording.parse, then the touch pipeline of TouchReplay.
         .executableTarget(
             name: "FuzzEvemu",

@@ -5,7 +5,7 @@
 # (or leaked, ran out of memory or timed out on an input). See docs/fuzzing.md.
 #
 #   FUZZ_SECONDS  wall-clock seconds per target (default 60)
-#   FUZZ_TARGETS  which targets (default: config jpeg png webp gif heif heifdiff evemu)
+#   FUZZ_TARGETS  which targets (default: config jpeg png webp gif heif heifdiff evemu video)
 #   FUZZ_MERGE=1  afterwards, merge the inputs that found new coverage into the
 #                 committed corpus Fuzz/Corpus/<target> (-merge=1 adds only
 #                 inputs that add coverage). Off by default: the committed corpus
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 SWIFT=${SWIFT:-swift}
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-config jpeg png webp gif heif heifdiff evemu}
+TARGETS=${FUZZ_TARGETS:-config jpeg png webp gif heif heifdiff evemu video}
 SCRATCH=.build-fuzz
 # Leaks inside system libraries, each explained in the file (docs/fuzzing.md).
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
@@ -31,8 +31,8 @@ RUN=$SCRATCH/run
 binary_of() {
     case $1 in
         config) echo FuzzConfig ;; jpeg) echo FuzzJPEG ;; png) echo FuzzPNG ;; webp) echo FuzzWebP ;; gif) echo FuzzGIF ;; heif) echo FuzzHEIF ;;
-        heifdiff) echo FuzzHEIFDifferential ;; evemu) echo FuzzEvemu ;;
-        *) echo "unknown fuzz target: $1 (config, jpeg, png, webp, gif, heif, heifdiff, evemu)" >&2; exit 2 ;;
+        heifdiff) echo FuzzHEIFDifferential ;; evemu) echo FuzzEvemu ;; video) echo FuzzVideo ;;
+        *) echo "unknown fuzz target: $1 (config, jpeg, png, webp, gif, heif, heifdiff, evemu, video)" >&2; exit 2 ;;
     esac
 }
 for target in $TARGETS; do binary_of "$target" >/dev/null || exit 2; done

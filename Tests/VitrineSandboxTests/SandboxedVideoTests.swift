@@ -226,4 +226,36 @@ import VitrineRuntime
         #expect(numbers.suffix(70).allSatisfy { $0 == 49 })
         #expect(video.pacing.shown == 50)
     }
+
+    /// However many pictures the cache keeps, only the videos in the wanted
+    /// window hold a helper: one paged past is let go, and opened again when wanted.
+    @Test func onlyTheWantedVideosHoldAHelper() throws {
+        let clips = try (0..<4).map { _ in try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 0.4) }
+        defer { clips.forEach { $0.remove() } }
+        let requests = clips.map {
+            SlideRequest(file: "clip", resolvedPath: $0.path, fit: .contain, background: RGBAColor(red: 0, green: 0, blue: 0),
+                         output: PixelSize(width: 320, height: 240), maxPixels: 8_000_000)
+        }
+        let store = SlideFrameStore(slides: requests, placeholder: nil, capacity: 64,
+                                    decoder: InProcessSlideDecoder(videos: SandboxedVideoTests.opener), onChange: {})
+        store.request([0, 1, 3])
+        store.waitUntilIdle()
+        #expect(Set(store.residentVideos.keys) == [0, 1, 3])
+        let helper = try #require(store.video(of: 0) as? SandboxedVideo).helperID
+        store.request([1, 2, 0])
+        store.waitUntilIdle()
+        #expect(Set(store.residentVideos.keys) == [0, 1, 2])
+        guard case .absent = store.state(of: 3) else { Issue.record("slide 3's poster stayed without its helper"); return }
+        store.request([2, 3, 1])
+        store.waitUntilIdle()
+        #expect(Set(store.residentVideos.keys) == [1, 2, 3])
+        guard case .ready = store.state(of: 3) else { Issue.record("slide 3 was not opened again"); return }
+        // The helper of a video let go is killed and reaped (on the reaper thread).
+        var reaped = false
+        for _ in 0..<100 where !reaped {
+            reaped = kill(helper, 0) != 0
+            if !reaped { usleep(10_000) }
+        }
+        #expect(reaped)
+    }
 }

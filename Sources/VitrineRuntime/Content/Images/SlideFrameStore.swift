@@ -116,6 +116,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     public func request(_ slides: [Int]) {
         let (toDecode, placeholderToDecode) = lock.withLock { () -> ([Int], Bool) in
             book.wanted = slides.filter { book.requests.indices.contains($0) }
+            letGoOfUnwantedVideos()
             let missing = book.wanted.filter { (book.frames[$0] == nil || book.outdated.contains($0)) && book.failures[$0] == nil && !book.inFlight.contains($0) }
             book.inFlight.formUnion(missing)
             book.queuedDecodes += missing.count
@@ -375,6 +376,24 @@ public final class SlideFrameStore: @unchecked Sendable {
     private func touch(_ slide: Int) {
         book.recency.removeAll { $0 == slide }
         book.recency.append(slide)
+    }
+
+    /// Under `lock`: a video slide that leaves the wanted window is let go at
+    /// once, poster and helper, and opened again when it is next wanted.
+    /// `decode.cacheSlides` may keep up to 64 pictures, but each open video
+    /// holds a helper process (FFmpeg's frame threads and reference frames)
+    /// and a ring of up to 48 MiB: so the videos open are at most the window's
+    /// (the slide on screen and its neighbours), whatever the cache holds,
+    /// which is what a 1 GB board has room for. The helper is reaped on
+    /// another thread (`SandboxedVideo`'s deinit), never under this lock.
+    private func letGoOfUnwantedVideos() {
+        for slide in book.videos.keys where !book.wanted.contains(slide) {
+            book.videos[slide] = nil
+            book.frames[slide] = nil
+            book.animations[slide] = nil
+            book.outdated.remove(slide)
+            book.recency.removeAll { $0 == slide }
+        }
     }
 
     /// Under `lock`: drops least recently used frames that are not wanted until within capacity.

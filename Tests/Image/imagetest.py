@@ -482,6 +482,12 @@ def video_checks(guest, results, measurements, base, token, work):
     rising = all(b >= a for a, b in zip(numbers, numbers[1:])) and len(set(numbers)) >= 5
     rate = ((numbers[-1] - numbers[0]) / (readings[-1][0] - readings[0][0])) if len(readings) > 1 and readings[-1][0] > readings[0][0] else 0
     measurements["video_frames_per_second_seen"] = round(rate, 1)
+    # How far each screendump's frame is from the clip's clock: a line at 25 frames a second
+    # through the readings (its offset the mean), since when the slide came to rest is not
+    # known to the host. Recorded, not yet checked: a screendump's own time under TCG varies.
+    if len(readings) > 2:
+        offset = sum(number - 25 * taken for taken, number in readings) / len(readings)
+        measurements["video_frame_deviation_max"] = round(max(abs(number - (25 * taken + offset)) for taken, number in readings), 2)
     results.check("the video slide plays under the shipped unit: screendumps show its frame numbers rising at about 25 a second",
                   status == 200 and rising and 18 <= rate <= 32,
                   f"PUT {status}; numbers {numbers}; {rate:.1f} frames a second over "

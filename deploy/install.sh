@@ -12,9 +12,10 @@
 #     built here with `swift build -c release --static-swift-stdlib` (a Swift
 #     toolchain must be on PATH);
 #   - the video helper at /usr/local/libexec/vitrine/vitrine-video, with the
-#     FFmpeg libraries it links: the one given with --video-helper, or, when
-#     the binary is built here, built beside it; without one, video slides say
-#     that video is not installed and pictures play on;
+#     FFmpeg libraries it links: the one given with --video-helper, or else the
+#     vitrine-video beside the binary (built beside it when the binary is built
+#     here); without one, video slides say that video is not installed, pictures
+#     play on, and a helper an earlier install left is removed;
 #   - the system user `vitrine`, in the groups video, input and render;
 #   - a starter /etc/vitrine/vitrine.yaml and the demo pictures in
 #     /etc/vitrine/images, only where there are none (yours are never touched);
@@ -356,6 +357,10 @@ install_all() {
     fi
     if [ -z "$binary" ]; then
         build_binary
+    fi
+    # A helper built beside the binary goes with it, as build-deb.sh takes it.
+    if [ -z "$video_helper" ] && [ -x "$(dirname "$binary")/vitrine-video" ]; then
+        video_helper="$(dirname "$binary")/vitrine-video"
     fi
     if [ -n "$video_helper" ]; then
         [ -f "$video_helper" ] || die "no video helper at $video_helper"

@@ -31,6 +31,10 @@ public final class VideoFileReader {
     private var lastTimestamp: Duration?
     /// Packets the decoder refused in a row; a few are concealed, as players do.
     private var refusedPackets = 0
+    /// Frames the decoder could not rebuild since it last gave one back. Apart
+    /// from `refusedPackets`, which each accepted packet resets: a stream whose
+    /// every frame fails would otherwise be read to its end inside one call.
+    private var damagedFrames = 0
 
     /// The longest run of damaged packets that is skipped before the video is given up.
     static let damagedPacketLimit = 16
@@ -201,6 +205,7 @@ public final class VideoFileReader {
         draining = false
         lastTimestamp = nil
         refusedPackets = 0
+        damagedFrames = 0
     }
 
     private func displaySize(of frame: UnsafeMutablePointer<AVFrame>) -> PixelSize {
@@ -212,27 +217,23 @@ public final class VideoFileReader {
         return size
     }
 
-    /// One more damaged packet or frame in a row; past the limit, the video is given up.
-    private func countDamaged(_ status: Int32, call: String) throws(VideoError) {
-        refusedPackets += 1
-        guard refusedPackets <= Self.damagedPacketLimit else {
-            throw .corrupt("\(refusedPackets) damaged packets in a row (\(call): \(VideoError.words(for: status)))")
-        }
-    }
-
     private func receiveFrame() throws(VideoError) -> UnsafeMutablePointer<AVFrame>? {
         guard let format, let codec, let packet, let frame else { return nil }
         while true {
             let received = avcodec_receive_frame(codec, frame)
             if received >= 0 {
                 refusedPackets = 0
+                damagedFrames = 0
                 return frame
             }
             if received == vitrine_averror_eof() { return nil }
             if received == vitrine_averror_invaliddata() {
                 // A frame the decoder could not rebuild (a damaged slice it found
                 // only once decoding): concealed by going on, as a damaged packet is.
-                try countDamaged(received, call: "avcodec_receive_frame")
+                damagedFrames += 1
+                guard damagedFrames <= Self.damagedPacketLimit else {
+                    throw .corrupt("\(damagedFrames) damaged frames in a row (avcodec_receive_frame: \(VideoError.words(for: received)))")
+                }
                 continue
             }
             guard received == vitrine_averror_eagain() else { throw VideoError(code: received, call: "avcodec_receive_frame") }
@@ -252,7 +253,10 @@ public final class VideoFileReader {
             let sent = avcodec_send_packet(codec, packet)
             if sent == vitrine_averror_invaliddata() {
                 // One damaged packet is concealed by skipping it, as players do; a run of them ends the video.
-                try countDamaged(sent, call: "avcodec_send_packet")
+                refusedPackets += 1
+                guard refusedPackets <= Self.damagedPacketLimit else {
+                    throw .corrupt("\(refusedPackets) damaged packets in a row (avcodec_send_packet: \(VideoError.words(for: sent)))")
+                }
                 continue
             }
             guard sent >= 0 || sent == vitrine_averror_eagain() else { throw VideoError(code: sent, call: "avcodec_send_packet") }

@@ -88,7 +88,9 @@ public enum ProgramOutput {
         var timedOut = false
         while true {
             let reaped = waitpid(child, &exit, WNOHANG)
-            if reaped == child || (reaped < 0 && errno != EINTR) { break }
+            if reaped == child { break }
+            // Not an exit status to report (ECHILD: someone else reaped it): no answer is "exited 0".
+            if reaped < 0 && errno != EINTR { throw SystemError("waitpid", subject: path) }
             guard MonotonicClock.now() < deadline else {
                 kill(child, SIGKILL)
                 while waitpid(child, &exit, 0) < 0 && errno == EINTR {}

@@ -78,6 +78,22 @@ import VitrineRuntime
         #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(90))) == 2)
     }
 
+    /// One video alone in a playlist loops without end, as its requests say (`SlideFrames.slideRequests`).
+    @Test func anEndlessVideoLoopsAndHasNoLength() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 1)
+        defer { clip.remove() }
+        let video = try open(clip.path, length: .endless)
+        #expect(video.length == nil)
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(3500))) == 12)
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(9980))) == 24)
+        #expect(video.length == nil && video.failure == nil)
+        var configuration = KioskConfiguration()
+        configuration.slides = [SlideConfiguration(path: "clip.mp4")]
+        #expect(configuration.slideRequests(output: PixelSize(width: 320, height: 240)).map(\.videoLength) == [.endless])
+        configuration.slides = [SlideConfiguration(path: "a.mp4"), SlideConfiguration(path: "b.mp4", duration: .seconds(4))]
+        #expect(configuration.slideRequests(output: PixelSize(width: 320, height: 240)).map(\.videoLength) == [.wholeVideo, .stop(after: .seconds(4))])
+    }
+
     @Test func aStoppedHelperEndsTheVideoOnItsLastFrame() throws {
         let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 2)
         defer { clip.remove() }
@@ -106,6 +122,27 @@ import VitrineRuntime
         #expect(video.failure == nil, "\(video.failure ?? "")")
         #expect(video.helperID != first)
         #expect(kill(first, 0) != 0, "the killed helper is reaped")
+    }
+
+    /// A looping video may be the only slide, never paged away from: a failure
+    /// pauses it (5 s the first time), then it goes on from there in a fresh helper.
+    @Test func aLoopingVideoGoesOnInAFreshHelperAfterAFailure() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 1)
+        defer { clip.remove() }
+        let video = try open(clip.path, length: .loop(for: .seconds(60)))
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(500))) == 12)
+        let first = video.helperID
+        kill(first, SIGKILL)
+        _ = video.frameNow(at: .milliseconds(1900))
+        #expect(video.failure != nil)
+        // Before the pause is over it stands still, saying why.
+        _ = video.frameNow(at: .milliseconds(6000))
+        #expect(video.failure != nil)
+        // 5 s after the failure was seen (at 1.9 s), a new pass begins where the slide is.
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(7000))) == 0)
+        #expect(NumberedClip.number(in: video.frameNow(at: .milliseconds(7500))) == 12)
+        #expect(video.failure == nil, "\(video.failure ?? "")")
+        #expect(video.helperID != first)
     }
 
     /// RLIMIT_CPU counts over a helper's whole life: a video that loops for
@@ -242,6 +279,12 @@ import VitrineRuntime
         store.waitUntilIdle()
         #expect(Set(store.residentVideos.keys) == [0, 1, 3])
         let helper = try #require(store.video(of: 0) as? SandboxedVideo).helperID
+        // On screen (a transition from it that spans pages), it stays though no longer wanted.
+        _ = store.drawnScene(Scene(layers: [Scene.Layer(content: .slide(3)), Scene.Layer(content: .slide(1))], indicator: nil))
+        store.request([1, 2, 0])
+        store.waitUntilIdle()
+        #expect(Set(store.residentVideos.keys) == [0, 1, 2, 3])
+        _ = store.drawnScene(Scene(layers: [Scene.Layer(content: .slide(1))], indicator: nil))
         store.request([1, 2, 0])
         store.waitUntilIdle()
         #expect(Set(store.residentVideos.keys) == [0, 1, 2])

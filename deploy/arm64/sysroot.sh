@@ -45,8 +45,9 @@ trixie_packages=(
     # libraries it links. libavformat.pc names libavcodec, libswresample and
     # libavutil in Requires.private, which pkg-config reads for the flags too.
     # What those libraries link in turn (codecs, TLS, XML) is not here: the
-    # helper is linked with --allow-shlib-undefined (build.sh), and the
-    # package's Depends bring them on the board.
+    # helper links without them (the linker does not follow a shared
+    # library's own NEEDED entries here), and the package's Depends, through
+    # these packages' shlibs, bring them on the board.
     libavformat61 libavformat-dev libavcodec61 libavcodec-dev libavutil59 libavutil-dev
     libswscale8 libswscale-dev libswresample5 libswresample-dev
     # Not for the link: libheif's HEVC decoder plugin, for Tests/ARM64/user-mode-test.sh,

@@ -6,6 +6,11 @@ public enum VideoLength: Hashable, Sendable {
     case loop(for: Duration)
     /// The video plays once and is cut after this long (or ends sooner).
     case stop(after: Duration)
+    /// The video plays again and again for as long as the slide shows, with
+    /// no seam: a playlist of one video without a `duration`, which the
+    /// carousel never pages away from (one page does not rotate), and which
+    /// would otherwise stand on its last frame for good.
+    case endless
 
     /// The slide's time on screen for a video of `videoDuration`; nil while
     /// that is unknown and the video's own end decides.
@@ -14,13 +19,14 @@ public enum VideoLength: Hashable, Sendable {
         case .wholeVideo: videoDuration
         case .loop(let duration): duration
         case .stop(let duration): videoDuration.map { min($0, duration) } ?? duration
+        case .endless: nil
         }
     }
 
     /// Whether decoding carries on with another pass when the video ends.
     public var loops: Bool {
         switch self {
-        case .loop: true
+        case .loop, .endless: true
         case .wholeVideo, .stop: false
         }
     }
@@ -28,7 +34,7 @@ public enum VideoLength: Hashable, Sendable {
     /// The slide time after which no more frames are wanted; nil: the video's end.
     public var cutoff: Duration? {
         switch self {
-        case .wholeVideo: nil
+        case .wholeVideo, .endless: nil
         case .loop(let duration), .stop(let duration): duration
         }
     }

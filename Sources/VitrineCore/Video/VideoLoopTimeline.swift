@@ -41,6 +41,14 @@ public struct VideoLoopTimeline: Hashable, Sendable {
         return true
     }
 
+    /// A pass cut short (its decoder failed) is followed by another that
+    /// starts at `time`, in slide time: a loop goes on from where it stopped.
+    public mutating func resume(at time: Duration) {
+        passStart = max(passStart, time)
+        lastTimestamp = nil
+        pass += 1
+    }
+
     /// When the slide's picture stops: the end of the last frame shown, once
     /// the last pass has ended; the cutoff of a loop or a stop.
     public func end(afterFinalPass: Bool) -> Duration? {

@@ -9,7 +9,8 @@ extension KioskConfiguration {
             let motion = kenBurns(of: slide)?.motion(picture: slide.path, dwell: slide.duration ?? interval)
             var request = SlideRequest(file: slide.path, resolvedPath: resolve(slide.path), fit: slide.fit ?? fit,
                                        background: background, output: output, maxPixels: decode.maxPixels, kenBurns: motion)
-            request.videoLength = slide.videoLength
+            // A playlist of one video is never paged away from: it loops rather than standing on its last frame.
+            request.videoLength = slides.count == 1 && slide.videoLength == .wholeVideo ? .endless : slide.videoLength
             return request
         }
     }
@@ -80,6 +81,9 @@ extension SlideFrameStore {
     /// it shows; an unchanged picture is then not drawn again on every turn
     /// of the loop, and an animation is drawn once a frame.
     public func drawnScene(_ scene: Scene) -> Scene {
+        noteDrawn(Set(scene.layers.compactMap { layer in
+            if case .slide(let slide) = layer.content { slide } else { nil }
+        }))
         var drawn = scene
         for index in drawn.layers.indices {
             let layer = drawn.layers[index]

@@ -173,13 +173,18 @@ final class HelperProcess {
     /// a killed process to exit can take a while when it is in the middle of
     /// a page fault or I/O, and the display thread must never wait on that lock.
     func endInBackground() {
-        guard !reaped else { return }
+        // Once handed over, `reaped` is the reaper's to write: not read here again,
+        // and never a second kill (by then the pid may be another process's).
+        guard !reaped, !handedToReaper else { return }
+        handedToReaper = true
         kill(pid, SIGKILL)
         let owned = ReapedLater(process: self)
         Self.reaper.async { owned.process.end() }
     }
 
     private struct ReapedLater: @unchecked Sendable { let process: HelperProcess }
+    /// Set by the owner's thread in `endInBackground`; the process is the reaper's from then on.
+    private var handedToReaper = false
 
     /// The thread that waits for helpers killed by `endInBackground`.
     private static let reaper = SerialWorker(name: "vitrine reaper")
@@ -189,7 +194,7 @@ final class HelperProcess {
     /// long-lived helper (a looping video) to be replaced well before its
     /// `RLIMIT_CPU` backstop ends it.
     var cpuTime: Duration? {
-        guard !reaped, let bytes = try? FileIO.read("/proc/\(pid)/stat", limit: 4096), case let text = String(decoding: bytes, as: UTF8.self),
+        guard !handedToReaper, !reaped, let bytes = try? FileIO.read("/proc/\(pid)/stat", limit: 4096), case let text = String(decoding: bytes, as: UTF8.self),
               let afterName = text.lastIndex(of: ")") else { return nil }
         // Fields after the name (which may hold spaces): state is field 3, utime 14, stime 15.
         let fields = text[text.index(after: afterName)...].split(separator: " ")

@@ -14,7 +14,9 @@ import VitrineSystem
 /// a refusal), the video stops on the frame it showed last, `failure` says
 /// why, and the kiosk goes on. The next playback (the slide shown again)
 /// starts a fresh helper on the same file, so one bad moment does not freeze
-/// the slide for good. A helper that has used half its CPU backstop
+/// the slide for good; a looping video (which may be the only slide, never
+/// paged away from) goes on from where it stopped in a fresh helper after a
+/// pause that doubles with each failure in a row (5 s up to 5 min). A helper that has used half its CPU backstop
 /// (`HelperLimits.cpuSeconds`, which counts over the helper's whole life) is
 /// replaced at the next rewind, so a video that loops for days is never
 /// ended by it. The helper is killed when the slide is let go (`deinit`) and
@@ -29,9 +31,19 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
     /// gives a video whose container states no duration its length.
     public var length: Duration? {
         state.withLock { state in
-            state.finished ? state.timeline.end(afterFinalPass: true) : request.videoLength.slideDuration(videoDuration: info.duration)
+            let stated = request.videoLength.slideDuration(videoDuration: info.duration)
+            guard state.finished, let end = state.timeline.end(afterFinalPass: true) else { return stated }
+            // A crafted timestamp must not hold the slide past what the file says by more than a moment.
+            return stated.map { min(end, $0 + Self.lengthTolerance) } ?? end
         }
     }
+
+    /// How far past its stated length the end of a video's last frame may hold the slide.
+    static let lengthTolerance = Duration.milliseconds(500)
+
+    /// The first pause before a looping video that failed goes on in a fresh helper; it doubles with each failure in a row.
+    static let firstRetryPause = Duration.seconds(5)
+    static let longestRetryPause = Duration.seconds(300)
 
     private let request: SlideRequest
     private let limits: HelperLimits
@@ -65,6 +77,10 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         /// The last pass ended, or the length was reached: no more frames come.
         var finished = false
         var failure: String?
+        /// When (slide time) a looping video that failed goes on, in a fresh helper.
+        var retryAt: Duration?
+        /// Failures in a row without a frame between them, for the pause before the next try.
+        var failuresInARow = 0
         var filling = false
         /// The display found no frame after the one it shows: wake it when one lands.
         var awaited = false
@@ -251,6 +267,13 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
             restart(&state)
         }
         state.lastAsked = time
+        if state.failure != nil, let retryAt = state.retryAt, time >= retryAt {
+            // A loop goes on in a fresh helper, its next pass from now.
+            state.failure = nil
+            state.retryAt = nil
+            state.respawnWanted = true
+            state.timeline.resume(at: time)
+        }
         if let index = state.pacer.choose(from: state.queue.map(\.time), at: time), state.queue[index].slot != state.shown?.slot {
             // The frame that leaves the screen is kept one choice longer: a
             // compose or a plane upload begun with it may still read it.
@@ -280,6 +303,8 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         state.queue.removeAll()
         state.shown = nil
         state.finished = false
+        state.failuresInARow = 0
+        state.retryAt = nil
         if state.failure != nil {
             state.failure = nil
             state.respawnWanted = true
@@ -339,13 +364,14 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
                     // A reply with no frame, no end and no new pass would have the display
                     // thread's `frameNow` ask again for ever: the helper is not playing.
                     if state.queue.count == queued && !state.finished && !needsRewind {
-                        state.failure = "decoding stopped: the video helper answered with no frame"
+                        fail("decoding stopped: the video helper answered with no frame", in: &state)
                     }
                 case .refused(let why):
-                    state.failure = why
+                    fail(why, in: &state)
                 case .opened, .rewound:
-                    state.failure = "decoding stopped: an answer to another request"
+                    fail("decoding stopped: an answer to another request", in: &state)
                 }
+                if state.queue.count > queued { state.failuresInARow = 0 }
                 let progressed = state.failure == nil
                 guard state.awaited || !progressed else { return (nil, progressed) }
                 state.awaited = false
@@ -357,12 +383,27 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
         } catch {
             let reason = (error as? HelperStop)?.description ?? (error as? SlideError)?.reasonDescription ?? "decoding stopped: \(error)"
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
-                state.failure = reason
+                // A fill of the playback before a restart: its helper may be gone, but this playback has not failed.
+                guard state.playback == playback else {
+                    state.respawnWanted = true
+                    return nil
+                }
+                fail(reason, in: &state)
                 return state.wake
             }
             wake?()
             return false
         }
+    }
+
+    /// Under the lock: the video stops on the frame it shows, saying why; a
+    /// looping one goes on in a fresh helper after a pause (`choose`).
+    private func fail(_ reason: String, in state: inout State) {
+        state.failure = reason
+        guard request.videoLength.loops else { return }
+        let pause = min(Self.longestRetryPause, Self.firstRetryPause * (1 << min(state.failuresInARow, 10)))
+        state.failuresInARow += 1
+        state.retryAt = (state.lastAsked ?? .zero) + pause
     }
 
     /// Whether `helper` has used half its CPU backstop: it is replaced at the next rewind.

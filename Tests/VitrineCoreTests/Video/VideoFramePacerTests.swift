@@ -133,6 +133,28 @@ import Testing
         #expect(VideoLength.loop(for: .seconds(30)).slideDuration(videoDuration: .seconds(12)) == .seconds(30))
         #expect(VideoLength.stop(after: .seconds(5)).slideDuration(videoDuration: .seconds(12)) == .seconds(5))
         #expect(VideoLength.stop(after: .seconds(20)).slideDuration(videoDuration: .seconds(12)) == .seconds(12))
+        // One video alone in a playlist: no length of its own, and it loops without end.
+        #expect(VideoLength.endless.slideDuration(videoDuration: .seconds(12)) == nil)
+        #expect(VideoLength.endless.loops && VideoLength.endless.cutoff == nil)
+    }
+
+    @Test func anEndlessTimelineLoopsForeverAndAFailedPassResumesWhereTheSlideIs() {
+        var timeline = VideoLoopTimeline(length: .endless, frameRate: 25)
+        for pass in 0..<1000 {
+            for frame in 0..<25 {
+                let time = timeline.slideTime(ofFrameAt: .milliseconds(40 * frame))
+                #expect(time == .seconds(pass) + .milliseconds(40 * frame))
+            }
+            let another = timeline.passEnded()
+            #expect(another)
+        }
+        #expect(timeline.end(afterFinalPass: false) == nil)
+        // A pass cut short at 1000.2 s (its decoder failed), resumed at 1007 s: its frames count from there.
+        _ = timeline.slideTime(ofFrameAt: .milliseconds(200))
+        timeline.resume(at: .seconds(1007))
+        let resumed = timeline.slideTime(ofFrameAt: .zero)
+        #expect(resumed == .seconds(1007))
+        #expect(timeline.pass == 1002)
     }
 }
 

@@ -66,6 +66,9 @@ public final class SlideFrameStore: @unchecked Sendable {
         var inFlight: Set<Int> = []
         /// What the engine asked for last, nearest first.
         var wanted: [Int] = []
+        /// The slides the last drawn scene showed: a video among them is kept
+        /// though no longer wanted (a transition that spans pages leaves from one).
+        var drawn: Set<Int> = []
         /// Failures not yet taken by `takeNewFailures`.
         var unreported: [(slide: Int?, error: SlideError)] = []
         var placeholderState: State = .absent
@@ -276,6 +279,8 @@ public final class SlideFrameStore: @unchecked Sendable {
                 decoded.video?.whenFrameLands { [weak self] in self?.animationFrameReady() }
                 touch(slide)
                 evict()
+                // Opened while it left the window: its helper goes now, not at the next request.
+                letGoOfUnwantedVideos()
             case .failure(let error):
                 book.frames[slide] = nil
                 book.animations[slide] = nil
@@ -378,8 +383,14 @@ public final class SlideFrameStore: @unchecked Sendable {
         book.recency.append(slide)
     }
 
-    /// Under `lock`: a video slide that leaves the wanted window is let go at
-    /// once, poster and helper, and opened again when it is next wanted.
+    /// The slides a scene about to be drawn shows (`drawnScene`).
+    func noteDrawn(_ slides: Set<Int>) {
+        lock.withLock { book.drawn = slides }
+    }
+
+    /// Under `lock`: a video slide that leaves the wanted window, and is not
+    /// on screen (the slide a transition leaves may be two pages from the one
+    /// it goes to), is let go, poster and helper, and opened again when it is next wanted.
     /// `decode.cacheSlides` may keep up to 64 pictures, but each open video
     /// holds a helper process (FFmpeg's frame threads and reference frames)
     /// and a ring of up to 48 MiB: so the videos open are at most the window's
@@ -387,7 +398,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// which is what a 1 GB board has room for. The helper is reaped on
     /// another thread (`SandboxedVideo`'s deinit), never under this lock.
     private func letGoOfUnwantedVideos() {
-        for slide in book.videos.keys where !book.wanted.contains(slide) {
+        for slide in book.videos.keys where !book.wanted.contains(slide) && !book.drawn.contains(slide) {
             book.videos[slide] = nil
             book.frames[slide] = nil
             book.animations[slide] = nil

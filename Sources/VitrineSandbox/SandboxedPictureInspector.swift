@@ -53,16 +53,26 @@ public struct SandboxedPictureInspector: PictureInspector {
     }
 
     private func openVideo(_ path: String, output: PixelSize, maxPixels: Int) throws(ImageInspection.Failure) -> any SlideVideo {
-        let request = SlideRequest(file: path, resolvedPath: path, fit: .contain, background: RGBAColor(red: 0, green: 0, blue: 0),
-                                   output: output, maxPixels: maxPixels)
         do {
             let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
-            return try videos.open(request, descriptor: file.descriptor, posterStorage: nil)
-        } catch let error as SlideError {
-            let reason = error.reasonDescription
-            throw reason.contains("decode.maxPixels") ? .overPixelLimit(reason) : .undecodable(reason)
+            return try openVideo(descriptor: file.descriptor, named: path, output: output, maxPixels: maxPixels)
+        } catch let error as ImageInspection.Failure {
+            throw error
         } catch {
             throw .undecodable("\(error)")
+        }
+    }
+
+    /// The video open on `descriptor` (a file, or sealed bytes), in a helper, framed at `output`.
+    private func openVideo(descriptor: Int32, named name: String, output: PixelSize,
+                           maxPixels: Int) throws(ImageInspection.Failure) -> any SlideVideo {
+        let request = SlideRequest(file: name, resolvedPath: name, fit: .contain, background: RGBAColor(red: 0, green: 0, blue: 0),
+                                   output: output, maxPixels: maxPixels)
+        do throws(SlideError) {
+            return try videos.open(request, descriptor: descriptor, posterStorage: nil)
+        } catch {
+            let reason = error.reasonDescription
+            throw reason.contains("decode.maxPixels") ? .overPixelLimit(reason) : .undecodable(reason)
         }
     }
 
@@ -80,6 +90,11 @@ public struct SandboxedPictureInspector: PictureInspector {
             sealed = try SealedBytes(bytes)
         } catch {
             throw .undecodable("\(error)")
+        }
+        // A video downloaded from a URL: opened in a video helper on the sealed bytes, as an upload's file is.
+        if VideoSignature.isVideo(bytes.prefix(64)) {
+            let video = try openVideo(descriptor: sealed.descriptor, named: name, output: PixelSize(width: 64, height: 36), maxPixels: maxPixels)
+            return InspectedImage(kind: InspectedImage.Kind(video: video.info), size: video.info.displaySize)
         }
         let key = RefusalBook.key(of: bytes)
         return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [sealed.descriptor], key: key, name: name,

@@ -5,6 +5,7 @@ import Testing
 import VitrineConfig
 import VitrineCore
 import VitrineRuntime
+import VitrineSystem
 @testable import VitrineSandbox
 
 /// Video slides played from `vitrine-video` helpers, on clips `ffmpeg` makes now.
@@ -92,6 +93,24 @@ import VitrineRuntime
         #expect(configuration.slideRequests(output: PixelSize(width: 320, height: 240)).map(\.videoLength) == [.endless])
         configuration.slides = [SlideConfiguration(path: "a.mp4"), SlideConfiguration(path: "b.mp4", duration: .seconds(4))]
         #expect(configuration.slideRequests(output: PixelSize(width: 320, height: 240)).map(\.videoLength) == [.wholeVideo, .stop(after: .seconds(4))])
+    }
+
+    /// A video downloaded from a URL is inspected from its bytes (sealed in a memfd), as an upload is from its file.
+    @Test func aDownloadedVideoIsInspectedFromItsBytesInAHelper() throws {
+        let clip = try NumberedClip(codec: .vp9, framesPerSecond: 25, seconds: 0.4)
+        defer { clip.remove() }
+        let inspector = SandboxedPictureInspector(pool: SandboxFixtures.pool(), videos: Self.opener)
+        let bytes = try FileIO.read(clip.path)
+        let inspected = try inspector.inspect(bytes: bytes, named: "http://example.test/promo.webm", maxPixels: 8_000_000)
+        #expect(inspected.kind == .webm && inspected.size == PixelSize(width: 320, height: 240))
+        let over = #expect(throws: ImageInspection.Failure.self) {
+            try inspector.inspect(bytes: bytes, named: "http://example.test/promo.webm", maxPixels: 320 * 240 - 1)
+        }
+        guard case .overPixelLimit = over else { Issue.record("\(String(describing: over))"); return }
+        // Cut short before its first frame: refused, naming why.
+        #expect(throws: ImageInspection.Failure.self) {
+            try inspector.inspect(bytes: Array(bytes.prefix(200)), named: "http://example.test/cut.webm", maxPixels: 8_000_000)
+        }
     }
 
     @Test func aStoppedHelperEndsTheVideoOnItsLastFrame() throws {

@@ -299,6 +299,7 @@ let package = Package(
             name: "VitrineServerTests",
             dependencies: [
                 "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays", "VitrineClient",
+                "VitrineSandbox", "PictureTestSupport",
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
                 "VitrineChannel", "VitrineYAML", "VitrineDoctor", "ServerTestSupport", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),

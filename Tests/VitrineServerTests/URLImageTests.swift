@@ -7,7 +7,9 @@ import Synchronization
 import Testing
 import VitrineConfig
 import VitrineCore
+import PictureTestSupport
 import VitrineRuntime
+import VitrineSandbox
 @testable import VitrineAPI
 @testable import VitrineHTTP
 @testable import VitrineURLImages
@@ -126,6 +128,29 @@ struct URLImageTests {
         }
         #expect(try await waitForScreen(harness, ServerHarness.colors["green"]!))
         #expect(await harness.eventually { harness.api.link.status.recentErrors.contains { $0.contains("http://127.0.0.1:9/a.jpg: not downloaded yet") } })
+    }
+
+    /// A URL may name a video: downloaded, opened in a video helper from its
+    /// sealed bytes (the sandboxed inspector the kiosk runs), and kept as a video asset.
+    @Test func aURLThatNamesAVideoIsDownloadedAndKeptAsAVideo() async throws {
+        let harness = try ServerHarness(yaml: Self.yaml)
+        defer { harness.close() }
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 0.4)
+        defer { clip.remove() }
+        let server = try await PictureServer(picture: Array(try Data(contentsOf: URL(fileURLWithPath: clip.path))))
+        let port = try #require(server.port)
+        let url = "http://127.0.0.1:\(port)/pictures/promo.mp4"
+        let built = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let inspector = SandboxedPictureInspector(pool: DecodePool(executable: built.appendingPathComponent("vitrine").path, size: 1, limits: HelperLimits()),
+                                                  videos: SandboxedVideoOpener(executable: built.appendingPathComponent("vitrine-video").path))
+        let fetcher = URLImageFetcher(store: harness.store, settings: harness.store.current.configuration.api, maxPixels: 1_000_000,
+                                      pictures: inspector, events: EventHub(), logger: Logger(label: "test"))
+        fetcher.track(try ConfigLoader.parse("slides: [\"\(url)\"]"))
+        await fetcher.refresh(url)
+        let assets = harness.store.assets.list()
+        #expect(assets.map(\.kind) == [.mp4] && assets.map(\.width) == [320] && assets.map(\.height) == [240])
+        #expect(assets.first.map { fetcher.localFiles[url] == harness.store.assets.path($0.id) } == true)
+        await server.stop()
     }
 
     @Test func aURLThatIsNotAPictureIsReportedAndNotStored() async throws {

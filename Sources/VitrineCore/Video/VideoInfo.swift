@@ -38,11 +38,6 @@ public struct VideoInfo: Hashable, Sendable {
         ["_v4l2m2m", "_cuvid", "_qsv", "_mediacodec", "_rkmpp"].contains { decoder.hasSuffix($0) }
     }
 
-    /// "software (h264)", "hardware (h264_v4l2m2m)": for the status and the doctor.
-    public var decoding: String {
-        decoder.isEmpty ? "unknown" : "\(decodesInHardware ? "hardware" : "software") (\(decoder))"
-    }
-
     /// "h264 1920x1080 30 fps 12.0 s (mov,mp4,m4a,3gp,3g2,mj2)", for logs and `check-config`.
     public var summary: String {
         var parts = ["\(codec) \(size.width)x\(size.height)"]

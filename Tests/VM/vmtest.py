@@ -28,6 +28,8 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 # only absorbs a different libjpeg-turbo build on the host.
 MAX_CHANNEL_DIFFERENCE = 8
 MAX_MEAN_DIFFERENCE = 0.5
+# What Tests/VM/init prints when the harness's shell ends and it starts another.
+SHELL_ENDED = rb"VITRINE-GUEST-SHELL-ENDED status=(\d+)"
 
 
 class Image:
@@ -137,6 +139,7 @@ class Guest:
         self.started = time.monotonic()
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.output = b""
+        self.shell_restarts = 0
         self.transcript = open(os.path.join(work, f"serial-{gpu}.log"), "wb")
         self.wait_for(rb"VITRINE-GUEST-READY[^\n]*\n", 120)
         self.boot_seconds = time.monotonic() - self.started
@@ -170,7 +173,18 @@ class Guest:
         self.output = b""
         self.process.stdin.write(f"{command}; echo {marker}$?\n".encode())
         self.process.stdin.flush()
-        match = self.wait_for(re.escape(marker).encode() + rb"(\d+)", timeout)
+        match = self.wait_for(re.escape(marker).encode() + rb"(\d+)|" + SHELL_ENDED, timeout)
+        if match.group(1) is None:
+            # The guest's init started a new shell (Tests/VM/init): the command
+            # was lost with the old one, or cut short. Set the new shell up as
+            # the first was, and send the command again, once.
+            print(f"NOTE guest shell ended ({match.group(0).decode(errors='replace')}) while running "
+                  f"{command[:120]!r}; a new one runs it again", flush=True)
+            self.shell_restarts += 1
+            self.output = b""
+            self.process.stdin.write(f"stty -echo; PS1=''; {command}; echo {marker}$?\n".encode())
+            self.process.stdin.flush()
+            match = self.wait_for(re.escape(marker).encode() + rb"(\d+)", timeout)
         text = self.output_before(match)
         return int(match.group(1)), text
 
@@ -749,6 +763,9 @@ def run_suite(args):
         from schedule_checks import schedule_checks
         schedule_checks(guest, results, args, mirror, work)
     finally:
+        if guest.shell_restarts:
+            print(f"NOTE the guest's shell ended and was started again {guest.shell_restarts} time(s) "
+                  f"(serial-{args.gpu}.log has where)", flush=True)
         guest.stop()
     return results
 

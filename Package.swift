@@ -167,7 +167,8 @@ let package = Package(
         .target(
             name: "VitrineState",
             dependencies: ["VitrineAPI", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem", "VitrineChannel",
-                           .product(name: "Logging", package: "swift-log"), systemPackage]),
+                           .product(name: "Logging", package: "swift-log"), systemPackage,
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
         // URL slides: downloads kept in the asset store, and the pictures a configuration names, checked.
         .target(
             name: "VitrineURLImages",
@@ -229,8 +230,7 @@ let package = Package(
         // MARK: Decoding in sandboxed helper processes (docs/architecture.md, "Decoding sandbox")
         .target(
             name: "VitrineSandbox",
-            dependencies: ["VitrineRuntime", "VitrineCore", "VitrineSystem", "VitrineHEIF", "VitrinePNG", "VitrineSeccomp", "CLinuxProcess", systemPackage,
-                           .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["VitrineRuntime", "VitrineCore", "VitrineSystem", "VitrineHEIF", "VitrinePNG", "VitrineSeccomp", "CLinuxProcess", systemPackage]),
         .executableTarget(
             name: "vitrine",
             dependencies: [
@@ -279,7 +279,8 @@ let package = Package(
             exclude: ["Golden", "PNGFixtures", "AnimationFixtures"]),
         .testTarget(
             name: "VitrineSandboxTests",
-            dependencies: ["VitrineSandbox", "VitrineRuntime", "VitrineCore", "VitrineConfig", "VitrineSystem", "VitrineSeccomp", "PictureTestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["VitrineSandbox", "VitrineRuntime", "VitrineCore", "VitrineConfig", "VitrineSystem", "VitrineSeccomp", "PictureTestSupport", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Crypto", package: "swift-crypto")]),
         // The remote side's modules, each tested alone where it can be (the routes through the assembly below).
         .target(name: "ServerTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/ServerTestSupport"),
         .testTarget(

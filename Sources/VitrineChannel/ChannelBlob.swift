@@ -28,9 +28,13 @@ public struct ChannelBlob: Hashable, Sendable {
 
     /// Checks downloaded (or stored) bytes against the manifest.
     public func check(_ bytes: [UInt8]) throws(BlobMismatch) {
-        let actual = ChannelDigest.sha256(bytes)
-        guard UInt64(bytes.count) == size, actual == sha256 else {
-            throw BlobMismatch(path: path, expectedSHA256: sha256, actualSHA256: actual, expectedSize: size, actualSize: UInt64(bytes.count))
+        try check(sha256: ChannelDigest.sha256(bytes), size: UInt64(bytes.count))
+    }
+
+    /// Checks a download hashed as it arrived (`AssetUpload`) against the manifest.
+    public func check(sha256 actual: String, size actualSize: UInt64) throws(BlobMismatch) {
+        guard actualSize == size, actual == sha256 else {
+            throw BlobMismatch(path: path, expectedSHA256: sha256, actualSHA256: actual, expectedSize: size, actualSize: actualSize)
         }
     }
 }

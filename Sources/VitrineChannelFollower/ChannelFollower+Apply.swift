@@ -12,19 +12,35 @@ import VitrineState
 
 /// A verified version's pictures downloaded and checked, then the version stored and handed to the kiosk.
 extension ChannelFollower {
-    /// Downloads one blob, checks it against the manifest and stores it as the
-    /// asset of its SHA-256. False (with the refusal or error recorded) if not.
+    /// Downloads one blob into the asset store, checks it against the
+    /// manifest and keeps it as the asset of its SHA-256. False (with the
+    /// refusal or error recorded) if not.
+    ///
+    /// The bytes go to a staging file as they arrive (`AssetUpload`), hashed
+    /// on the way, so a blob of any size (a video) costs a mebibyte of memory;
+    /// the disk's floor bounds what it may take there. A download cut short
+    /// (the origin's deadline, `channel.timeout`, a dropped link) keeps what
+    /// arrived, and the next poll asks for the rest (`ChannelOrigin.download`).
     func download(_ blob: ChannelBlob, of manifest: ChannelManifest) async -> Bool {
         let url = settings.url(of: blob.path)
-        let bytes: [UInt8]
+        let upload: AssetUpload
         do {
-            switch try await origin.get(url, ifNoneMatch: nil, limit: Int(clamping: blob.size)) {
-            case .fetched(let body, _): bytes = body
-            case .missing, .notModified:
+            upload = try await NIOThreadPool.singleton.runIfActive { [store] in
+                try AssetUpload(in: store.assets, resuming: Self.partialKey(of: blob))
+            }
+        } catch {
+            fail("cannot stage \(url) in \(store.assets.directory): \(error)")
+            return false
+        }
+        let resumedFrom = upload.size
+        if resumedFrom > 0 { logger.info("channel \(settings.url): resuming \(blob.path) after \(resumedFrom) of \(blob.size) bytes") }
+        do {
+            guard try await origin.download(url, into: upload, size: blob.size) else {
                 fail("\(url): the origin does not have this picture of version \(manifest.version) (yet)")
                 return false
             }
         } catch is ChannelOrigin.TooLarge {
+            upload.discard()
             record(.refused(.blobMismatch(.tooLarge(blob)), version: manifest.version))
             return false
         } catch {
@@ -32,20 +48,36 @@ extension ChannelFollower {
             return false
         }
         do {
-            try blob.check(bytes)
-        } catch {
+            let digest = try await NIOThreadPool.singleton.runIfActive { try upload.finish() }
+            try blob.check(sha256: digest, size: UInt64(upload.size))
+        } catch let mismatch as BlobMismatch {
             // Never stored: the asset store holds only what the manifest promised.
-            record(.refused(.blobMismatch(error), version: manifest.version))
+            upload.discard()
+            if resumedFrom > 0 {
+                // The kept part may be what is wrong (the origin's file was
+                // replaced while it was being fetched): once more, whole.
+                logger.warning("channel \(settings.url): \(blob.path) resumed after \(resumedFrom) bytes does not match the manifest (\(mismatch)); downloading it again whole")
+                return await download(blob, of: manifest)
+            }
+            record(.refused(.blobMismatch(mismatch), version: manifest.version))
+            return false
+        } catch {
+            fail("cannot store \(url) in \(store.assets.directory): \(error)")
             return false
         }
         let maxPixels = manifest.configuration.decode.maxPixels
         let image: InspectedImage
         do {
             let pictures = self.pictures
-            image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, named: url, maxPixels: maxPixels) }
+            // A picture is decoded in a helper, a video opened in a video helper, from the staged file.
+            let digest = blob.sha256
+            image = try await NIOThreadPool.singleton.runIfActive {
+                try pictures.inspect(download: upload.path, sha256: digest, named: url, maxPixels: maxPixels)
+            }
         } catch let failure as ImageInspection.Failure {
             let reason: String
             switch failure { case .notAnImage(let text), .undecodable(let text), .overPixelLimit(let text): reason = text }
+            upload.discard()
             record(.refused(.blobUnusable(path: blob.path, reason: reason), version: manifest.version))
             return false
         } catch {
@@ -54,15 +86,17 @@ extension ChannelFollower {
         }
         do {
             let name = "channel v\(manifest.version) \(blob.sha256.prefix(12))"
-            // blob.check hashed the bytes against the manifest's SHA-256: the asset's id.
-            let digest = blob.sha256
-            _ = try await NIOThreadPool.singleton.runIfActive { [store] in try store.assets.add(bytes, verifiedDigest: digest, image: image, name: name) }
+            _ = try await NIOThreadPool.singleton.runIfActive { [store] in try store.assets.adopt(upload, image: image, name: name) }
         } catch {
             fail("cannot store \(url) in \(store.assets.directory): \(error)")
             return false
         }
         return true
     }
+
+    /// What names a blob's partial download in the asset directory.
+    static func partialKey(of blob: ChannelBlob) -> String { partialKeyPrefix + blob.sha256 }
+    static let partialKeyPrefix = "blob-"
 
     /// Stores the version and hands it to the kiosk.
     ///

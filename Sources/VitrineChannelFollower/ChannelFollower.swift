@@ -351,6 +351,9 @@ public final class ChannelFollower: Sendable {
             guard await download(blob, of: manifest) else { return }
             record(.blobStored)
         }
+        // Every blob this version shows is stored: a partial download left is of
+        // one no version wants now.
+        try? await NIOThreadPool.singleton.runIfActive { [store] in store.assets.removePartialDownloads(keyedBy: Self.partialKeyPrefix) }
         await apply(manifest, pair: pair)
     }
 

@@ -1,7 +1,10 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOPosix
 import VitrineCore
 import VitrineRuntime
+import VitrineState
+import VitrineSystem
 
 /// The HTTP side of following a channel: conditional GETs of its files
 /// (AsyncHTTPClient, as the URL slides use), each with its own deadline.
@@ -39,10 +42,18 @@ struct ChannelOrigin: Sendable {
     func get(_ url: String, ifNoneMatch etag: String?, limit: Int) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         if let etag { request.headers.add(name: "If-None-Match", value: etag) }
+        return try await execute(request, url: url) { response in
+            try await Self.answer(response, url: url, etag: etag, limit: limit)
+        }
+    }
+
+    /// Sends `request` without retrying a refused connection, and hands the
+    /// response to `read`; every error comes out as `Failure` naming `url`,
+    /// but `TooLarge`.
+    private func execute<Result: Sendable>(_ request: HTTPClientRequest, url: String,
+                                           _ read: @Sendable (HTTPClientResponse) async throws -> Result) async throws -> Result {
         do {
-            return try await OutboundRequest.execute(request, policy: policy, timeout: timeout, retryConnecting: false) { response in
-                try await Self.answer(response, url: url, etag: etag, limit: limit)
-            }
+            return try await OutboundRequest.execute(request, policy: policy, timeout: timeout, retryConnecting: false, read)
         } catch let failure as Failure {
             throw failure
         } catch is TooLarge {
@@ -52,6 +63,59 @@ struct ChannelOrigin: Sendable {
         } catch {
             throw Failure(url: url, reason: "cannot be reached: \(error)")
         }
+    }
+
+    /// GET a blob of `size` bytes into `upload`, a resumable staging file:
+    /// after bytes an earlier attempt kept, only the rest is asked for
+    /// (`Range: bytes=N-`). A blob never changes (its name is its SHA-256), so
+    /// no validator is needed to resume; the whole is checked against the
+    /// manifest once it is in. An origin that ignores the range (200) sends it
+    /// all again, and one that answers another range, or none it can satisfy
+    /// (416), has the staged bytes dropped and the download start over.
+    ///
+    /// Returns false when the origin does not have it (404, 410). Throws
+    /// `TooLarge` past `size`, `Failure` naming the URL for everything else;
+    /// what arrived before a failure stays staged for the next attempt.
+    func download(_ url: String, into upload: AssetUpload, size: UInt64) async throws -> Bool {
+        if UInt64(upload.size) > size { try await Self.restart(upload) }
+        // Whole already (a restart came between the last byte and the store).
+        if UInt64(upload.size) == size { return true }
+        let offset = upload.size
+        var request = HTTPClientRequest(url: url)
+        if offset > 0 { request.headers.add(name: "Range", value: RangeAnswer.rangeHeader(from: offset)) }
+        let limit = Int(clamping: size)
+        return try await execute(request, url: url) { response in
+            let code = Int(response.status.code)
+            switch RangeAnswer.of(status: code, contentRange: response.headers.first(name: "Content-Range"), askedFrom: offset) {
+            case .whole:
+                if upload.size > 0 { try await Self.restart(upload) }
+            case .rest:
+                break
+            case .startOver(let reason):
+                try await Self.restart(upload)
+                throw Failure(url: url, reason: reason + "; starting it again from the beginning")
+            case .missing:
+                return false
+            case .notModified, .failed:
+                throw Failure(url: url, reason: "the origin answered \(code) \(OutboundRequest.reason(code))")
+            }
+            do {
+                try await upload.receive(response.body, limit: limit) { TooLarge() }
+            } catch let error as TooLarge {
+                throw error
+            } catch let error as DiskFloorReached {
+                throw Failure(url: url, reason: error.message)
+            } catch let error as SystemError {
+                throw Failure(url: url, reason: "cannot be staged: \(error)")
+            } catch {
+                throw Failure(url: url, reason: "the download broke off after \(upload.size) of \(size) bytes: \(error); the next attempt goes on from there")
+            }
+            return true
+        }
+    }
+
+    private static func restart(_ upload: AssetUpload) async throws {
+        try await NIOThreadPool.singleton.runIfActive { try upload.restart() }
     }
 
     private static func answer(_ response: HTTPClientResponse, url: String, etag: String?, limit: Int) async throws -> Answer {

@@ -63,7 +63,7 @@ public struct SandboxedPictureInspector: PictureInspector {
         }
     }
 
-    /// The video open on `descriptor` (a file, or sealed bytes), in a helper, framed at `output`.
+    /// The video open on `descriptor`, in a helper, framed at `output`.
     private func openVideo(descriptor: Int32, named name: String, output: PixelSize,
                            maxPixels: Int) throws(ImageInspection.Failure) -> any SlideVideo {
         let request = SlideRequest(file: name, resolvedPath: name, fit: .contain, background: RGBAColor(red: 0, green: 0, blue: 0),
@@ -84,20 +84,11 @@ public struct SandboxedPictureInspector: PictureInspector {
                                                  listingRefusals: false))
     }
 
-    public func inspect(bytes: [UInt8], named name: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
-        let sealed: SealedBytes
-        do {
-            sealed = try SealedBytes(bytes)
-        } catch {
-            throw .undecodable("\(error)")
-        }
-        // A video downloaded from a URL: opened in a video helper on the sealed bytes, as an upload's file is.
-        if VideoSignature.isVideo(bytes.prefix(64)) {
-            let video = try openVideo(descriptor: sealed.descriptor, named: name, output: PixelSize(width: 64, height: 36), maxPixels: maxPixels)
-            return InspectedImage(kind: InspectedImage.Kind(video: video.info), size: video.info.displaySize)
-        }
-        let key = RefusalBook.key(of: bytes)
-        return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [sealed.descriptor], key: key, name: name,
+    public func inspect(download path: String, sha256: String, named name: String, maxPixels: Int) throws -> InspectedImage {
+        if VideoFile.isVideo(atPath: path) { return try inspectVideo(file: path, maxPixels: maxPixels) }
+        let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
+        let key = try RefusalBook.key(ofSHA256: sha256) ?? RefusalBook.key(of: file.status())
+        return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor], key: key, name: name,
                                                  listingRefusals: true))
     }
 

@@ -66,9 +66,19 @@ extension StateStore {
         if mkdir(path, mode) != 0 && errno != EEXIST { throw SystemError("mkdir", subject: path) }
     }
 
-    /// Temporary files a crash left behind mid-write: never valid, always safe to remove.
-    static func removeStaleTemporaries(in directory: String, system: SystemCalls) {
+    /// Temporary files a crash left behind mid-write: never valid, always safe
+    /// to remove. Partial downloads (`AssetUpload`'s `partial-`) are kept to
+    /// be resumed, unless nothing has written to one for `partialLifetime`.
+    static func removeStaleTemporaries(in directory: String, system: SystemCalls, now: time_t = time(nil)) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.contains(".tmp-") { try? FileIO.remove(directory + "/" + name, system: system) }
+        for name in names where name.hasPrefix(AssetUpload.partialPrefix) {
+            var info = stat()
+            guard stat(directory + "/" + name, &info) == 0, now - info.st_mtim.tv_sec > partialLifetimeSeconds else { continue }
+            try? FileIO.remove(directory + "/" + name, system: system)
+        }
     }
+
+    /// How long a partial download nobody resumes is kept: a week.
+    static let partialLifetimeSeconds: time_t = 7 * 24 * 3600
 }

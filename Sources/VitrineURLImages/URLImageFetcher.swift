@@ -138,35 +138,86 @@ public final class URLImageFetcher: Sendable {
     }
 
     /// One download or revalidation of `url`.
+    ///
+    /// The body goes to disk as it arrives (`AssetUpload`), into a part kept
+    /// for `url` (`partial-url-<sha256 of the URL>`) with the file's validator
+    /// beside it. A download cut short (`api.urlTimeout` on a slow link, a
+    /// dropped connection) keeps what arrived, and the next attempt asks for
+    /// the rest with `Range` and `If-Range`: the server sends the rest if the
+    /// file is the same, or all of it if it changed. A file with neither a
+    /// strong ETag nor Last-Modified cannot be resumed and starts over.
     func refresh(_ url: String) async {
         let known = state.withLock { $0.downloads[url] }
-        var request = HTTPClientRequest(url: url)
-        if let known, store.assets.contains(known.assetID) {
-            if let etag = known.etag { request.headers.add(name: "If-None-Match", value: etag) }
-            if let lastModified = known.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
-        }
         var outcome: Duration = settings.urlRefresh
+        var staged: AssetUpload?
         do {
+            let assets = store.assets
+            let key = Self.partialKey(of: url)
+            let part = try await NIOThreadPool.singleton.runIfActive { try AssetUpload(in: assets, resuming: key) }
+            staged = part
+            let validator = part.resumeValidator
+            if part.size > 0 && validator == nil { try await NIOThreadPool.singleton.runIfActive { try part.restart() } }
+            let offset = part.size
+            var request = HTTPClientRequest(url: url)
+            if offset > 0, let validator {
+                request.headers.add(name: "Range", value: RangeAnswer.rangeHeader(from: offset))
+                request.headers.add(name: "If-Range", value: validator)
+                logger.info("\(url): resuming the download after \(offset) bytes")
+            } else if let known, store.assets.contains(known.assetID) {
+                if let etag = known.etag { request.headers.add(name: "If-None-Match", value: etag) }
+                if let lastModified = known.lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+            }
             let limit = settings.maxUploadBytes
-            // The answer's status, headers and body (when 200), read inside the request's lifetime.
-            let (code, headers, body) = try await OutboundRequest.execute(request, policy: settings.outbound, timeout: settings.urlTimeout) {
-                response -> (Int, NIOHTTP1.HTTPHeaders, [UInt8]?) in
+            // The answer's status and headers; a body (200, or the rest in a 206) is
+            // staged whole before this returns, inside the request's lifetime.
+            let (code, headers) = try await OutboundRequest.execute(request, policy: settings.outbound, timeout: settings.urlTimeout) {
+                response -> (Int, NIOHTTP1.HTTPHeaders) in
                 let code = Int(response.status.code)
-                let body = code == 200 ? Array(try await response.body.collect(upTo: limit).readableBytesView) : nil
-                return (code, response.headers, body)
+                switch RangeAnswer.of(status: code, contentRange: response.headers.first(name: "Content-Range"), askedFrom: offset) {
+                case .whole:
+                    let validator = RangeAnswer.ifRangeValidator(etag: response.headers.first(name: "ETag"),
+                                                                 lastModified: response.headers.first(name: "Last-Modified"))
+                    try await NIOThreadPool.singleton.runIfActive {
+                        if part.size > 0 { try part.restart() }
+                        try part.keepResumeValidator(validator)
+                    }
+                case .rest:
+                    break
+                case .startOver(let reason):
+                    try await NIOThreadPool.singleton.runIfActive { try part.restart() }
+                    throw FetchFailure("\(reason); the next attempt starts from the beginning")
+                case .notModified, .missing, .failed:
+                    return (code, response.headers)
+                }
+                do {
+                    try await part.receive(response.body, limit: limit) { TooLarge() }
+                } catch let error as TooLarge {
+                    throw error
+                } catch let error as DiskFloorReached {
+                    throw error
+                } catch let error as SystemError {
+                    throw error
+                } catch {
+                    throw FetchFailure("the download broke off after \(part.size) bytes: \(error); the next attempt goes on from there")
+                }
+                try await NIOThreadPool.singleton.runIfActive { try part.finish() }
+                return (code, response.headers)
             }
             switch code {
             case 304:
                 logger.debug("\(url): not modified")
                 updateDownload(url) { $0?.checked = Date().timeIntervalSince1970 }
-            case 200:
-                let bytes = body ?? []
+            case 200, 206:
                 let maxPixels = self.maxPixels
                 let pictures = self.pictures
-                let image = try await NIOThreadPool.singleton.runIfActive { try pictures.inspect(bytes: bytes, named: url, maxPixels: maxPixels) }
+                let digest = part.digest ?? ""
+                // A picture decoded in a helper, a video opened in a video helper, from the staged file.
+                let image = try await NIOThreadPool.singleton.runIfActive {
+                    try pictures.inspect(download: part.path, sha256: digest, named: url, maxPixels: maxPixels)
+                }
                 let name = URL(string: url)?.lastPathComponent ?? "download"
                 let (asset, created) = try await NIOThreadPool.singleton.runIfActive { [store] in
-                    try store.assets.add(bytes, image: image, name: name.isEmpty ? "download" : name)
+                    try store.assets.adopt(part, image: image, name: name.isEmpty ? "download" : name)
                 }
                 if created { events.publish(ServerEvent("assetAdded", encoding: asset.body(inUse: true))) }
                 let entry = Download(assetID: asset.id, etag: headers.first(name: "ETag"),
@@ -176,7 +227,7 @@ public final class URLImageFetcher: Sendable {
                     return state.downloads[url]?.assetID != entry.assetID
                 }
                 saveIndex()
-                logger.info("\(url): downloaded", metadata: ["asset": "\(asset.id)", "bytes": "\(bytes.count)"])
+                logger.info("\(url): downloaded", metadata: ["asset": "\(asset.id)", "bytes": "\(asset.size)"])
                 if changed { changeHandler.withLock { $0 }?.call(()) }
             default:
                 // The standard phrase for the code, never the server's own words.
@@ -185,10 +236,14 @@ public final class URLImageFetcher: Sendable {
         } catch {
             let reason: String
             switch error {
-            case is NIOTooManyBytesError: reason = "larger than api.maxUploadSize (\(settings.maxUploadBytes) bytes)"
+            case is TooLarge:
+                staged?.discard()
+                reason = "larger than api.maxUploadSize (\(settings.maxUploadBytes) bytes)"
             case let full as DiskFloorReached: reason = full.message
             case let readOnly as StateReadOnly: reason = readOnly.message
             case let failure as ImageInspection.Failure:
+                // Whole, and not a picture or video the kiosk can show: nothing to resume.
+                staged?.discard()
                 switch failure {
                 // What the download starts with is the server's, not ours to repeat in a log or an event.
                 case .notAnImage: reason = ImageInspection.notAnImage
@@ -202,8 +257,14 @@ public final class URLImageFetcher: Sendable {
             events.publish(ServerEvent("error", encoding: ErrorEvent(message: message)))
             outcome = min(Self.retryDelay, settings.urlRefresh)
         }
+        // A revalidation (304), or a download that failed before its first byte, leaves no part.
+        if let staged, staged.size == 0 { staged.discard() }
         state.withLock { $0.due[url] = MonotonicClock.now() + outcome }
     }
+
+    /// What names the part of `url`'s download in the asset directory: the
+    /// URL's SHA-256, so that any URL gives a plain file name.
+    static func partialKey(of url: String) -> String { "url-" + ContentDigest.sha256(Array(url.utf8)) }
 
     private func updateDownload(_ url: String, _ change: (inout Download?) -> Void) {
         state.withLock { change(&$0.downloads[url]) }
@@ -231,6 +292,9 @@ public final class URLImageFetcher: Sendable {
         }
     }
 }
+
+/// A download past `api.maxUploadSize`: stopped there.
+struct TooLarge: Error {}
 
 struct FetchFailure: Error, CustomStringConvertible {
     var description: String

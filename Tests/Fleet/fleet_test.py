@@ -318,9 +318,9 @@ class FleetTest:
             f"{', '.join(str(e['bytes']) for e in partial)} of {size} bytes")
         latencies = self.expect_everywhere(version, "cyan", instant, timeout=self.reach + size / self.origin.slow_rate * 2 + 10)
         leftovers = [os.path.join(dirpath, name) for dirpath, _, names in os.walk(kiosk.state) for name in names
-                     if ".tmp" in name or name.endswith(".partial")]
+                     if ".tmp" in name or name.endswith(".partial") or name.startswith("partial-")]
         if leftovers:
-            raise FleetFailure(f"k00: temporary files left in the state directory: {leftovers}")
+            raise FleetFailure(f"k00: temporary files or parts of downloads left in the state directory: {leftovers}")
         log(f"  then every kiosk shows version {version} (cyan), k00 {time.time() - killed:.1f} s after the kill")
 
     def blob_of(self, version):

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import VitrineCore
 import VitrineRuntime
@@ -41,5 +42,20 @@ enum SandboxFixtures {
 
     static func pool(_ limits: HelperLimits = HelperLimits()) -> DecodePool {
         DecodePool(executable: vitrine, size: 2, limits: limits)
+    }
+
+    /// `bytes` staged in a file as a download is (`AssetUpload`), with their SHA-256 in hex.
+    static func stagedDownload(_ bytes: [UInt8]) throws -> (path: String, sha256: String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return (path, SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+    }
+
+    /// Inspects `bytes` as a download named `name` (`inspect(download:)`), staged for the call.
+    static func inspectDownload(_ bytes: [UInt8], named name: String, maxPixels: Int,
+                                with inspector: SandboxedPictureInspector) throws -> InspectedImage {
+        let staged = try stagedDownload(bytes)
+        defer { try? FileManager.default.removeItem(atPath: staged.path) }
+        return try inspector.inspect(download: staged.path, sha256: staged.sha256, named: name, maxPixels: maxPixels)
     }
 }

@@ -117,7 +117,7 @@ struct SandboxedDecodingTests {
         #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(file: staged, named: "notes.txt", maxPixels: 100_000_000) }
         #expect(pool.refusals.list.isEmpty, "an upload's refusal was answered to its sender: \(pool.refusals.list)")
         let url = "http://example.test/notes.jpg"
-        #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(bytes: text, named: url, maxPixels: 100_000_000) }
+        #expect(throws: ImageInspection.Failure.self) { try SandboxFixtures.inspectDownload(text, named: url, maxPixels: 100_000_000, with: inspector) }
         #expect(pool.refusals.list.map(\.file) == [url])
         #expect(pool.refusals.list.first?.heldBack == false)
     }
@@ -128,19 +128,19 @@ struct SandboxedDecodingTests {
         let inspector = SandboxedPictureInspector(pool: pool)
         let bytes = try FileIO.read(SandboxFixtures.path("Tests/VitrineHEIFTests/Fixtures/tiled-48mp-irot.heic"))
         let url = "http://example.test/big.heic"
-        let first = #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(bytes: bytes, named: url, maxPixels: 100_000_000) }
+        let first = #expect(throws: ImageInspection.Failure.self) { try SandboxFixtures.inspectDownload(bytes, named: url, maxPixels: 100_000_000, with: inspector) }
         #expect(first == .undecodable("decoding stopped: it took longer than 0.2 s"))
         let started = pool.helpersStarted
-        let again = #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(bytes: bytes, named: url, maxPixels: 100_000_000) }
+        let again = #expect(throws: ImageInspection.Failure.self) { try SandboxFixtures.inspectDownload(bytes, named: url, maxPixels: 100_000_000, with: inspector) }
         #expect(again == .undecodable("decoding stopped: it took longer than 0.2 s; not tried again until an operator asks"))
         #expect(pool.helpersStarted == started)
         #expect(pool.refusals.list.map(\.file) == [url])
         // Other bytes are inspected as before.
-        let fine = try inspector.inspect(bytes: try FileIO.read(SandboxFixtures.path("deploy/demo/images/05-square.jpg")), named: "square",
-                                         maxPixels: 100_000_000)
+        let fine = try SandboxFixtures.inspectDownload(try FileIO.read(SandboxFixtures.path("deploy/demo/images/05-square.jpg")), named: "square",
+                                         maxPixels: 100_000_000, with: inspector)
         #expect(fine.kind == .jpeg)
         #expect(pool.refusals.retry(file: url) == 1)
-        #expect(throws: ImageInspection.Failure.self) { try inspector.inspect(bytes: bytes, named: url, maxPixels: 100_000_000) }
+        #expect(throws: ImageInspection.Failure.self) { try SandboxFixtures.inspectDownload(bytes, named: url, maxPixels: 100_000_000, with: inspector) }
         #expect(pool.helpersStarted > started)
     }
 

@@ -95,21 +95,21 @@ import VitrineSystem
         #expect(configuration.slideRequests(output: PixelSize(width: 320, height: 240)).map(\.videoLength) == [.wholeVideo, .stop(after: .seconds(4))])
     }
 
-    /// A video downloaded from a URL is inspected from its bytes (sealed in a memfd), as an upload is from its file.
-    @Test func aDownloadedVideoIsInspectedFromItsBytesInAHelper() throws {
+    /// A video downloaded from a URL is inspected in a video helper from the file it was staged in, as an upload is.
+    @Test func aDownloadedVideoIsInspectedFromItsStagedFileInAHelper() throws {
         let clip = try NumberedClip(codec: .vp9, framesPerSecond: 25, seconds: 0.4)
         defer { clip.remove() }
         let inspector = SandboxedPictureInspector(pool: SandboxFixtures.pool(), videos: Self.opener)
         let bytes = try FileIO.read(clip.path)
-        let inspected = try inspector.inspect(bytes: bytes, named: "http://example.test/promo.webm", maxPixels: 8_000_000)
+        let inspected = try SandboxFixtures.inspectDownload(bytes, named: "http://example.test/promo.webm", maxPixels: 8_000_000, with: inspector)
         #expect(inspected.kind == .webm && inspected.size == PixelSize(width: 320, height: 240))
         let over = #expect(throws: ImageInspection.Failure.self) {
-            try inspector.inspect(bytes: bytes, named: "http://example.test/promo.webm", maxPixels: 320 * 240 - 1)
+            try SandboxFixtures.inspectDownload(bytes, named: "http://example.test/promo.webm", maxPixels: 320 * 240 - 1, with: inspector)
         }
         guard case .overPixelLimit = over else { Issue.record("\(String(describing: over))"); return }
         // Cut short before its first frame: refused, naming why.
         #expect(throws: ImageInspection.Failure.self) {
-            try inspector.inspect(bytes: Array(bytes.prefix(200)), named: "http://example.test/cut.webm", maxPixels: 8_000_000)
+            try SandboxFixtures.inspectDownload(Array(bytes.prefix(200)), named: "http://example.test/cut.webm", maxPixels: 8_000_000, with: inspector)
         }
     }
 

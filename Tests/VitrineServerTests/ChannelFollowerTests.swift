@@ -18,12 +18,20 @@ import VitrineSystem
 
 /// A static origin on loopback: serves a channel directory with ETags (the
 /// SHA-256 of each file), answers `If-None-Match` with 304 and counts those,
-/// and can be taken down (503 for everything) and brought back.
+/// answers `Range: bytes=N-` with 206 as nginx does, and can be taken down
+/// (503 for everything) and brought back, or made to break each blob's
+/// download off after some bytes.
 final class ChannelOriginServer: Sendable {
     /// What the routes share with the tests.
     final class Record: Sendable {
         let notModified = Mutex(0)
         let down = Mutex(false)
+        /// Blobs are cut off (the connection dropped) after this many bytes.
+        let cutBlobsAfter = Mutex<Int?>(nil)
+        /// Whether `Range` is ignored (a 200 with the whole file), as by an origin that cannot resume.
+        let ignoreRanges = Mutex(false)
+        /// The `Range` header of each blob request, or "" without one.
+        let blobRanges = Mutex<[String]>([])
     }
 
     let directory: String
@@ -51,7 +59,13 @@ final class ChannelOriginServer: Sendable {
                 record.notModified.withLock { $0 += 1 }
                 return Response(status: .notModified, headers: [.eTag: etag])
             }
-            return Response(status: .ok, headers: [.eTag: etag], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            guard path.contains("/blobs/") else {
+                return Response(status: .ok, headers: [.eTag: etag], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            }
+            let range = request.headers[.range] ?? ""
+            record.blobRanges.withLock { $0.append(range) }
+            return RangeResponse.answer(Array(data), etag: etag, range: record.ignoreRanges.withLock { $0 } ? nil : range, ifRange: nil,
+                                        cutAfter: record.cutBlobsAfter.withLock { $0 })
         }
         server = try await LoopbackServer(router)
     }
@@ -104,7 +118,8 @@ final class ChannelFixture: @unchecked Sendable {
     func publish(_ colours: [String], key: SignifySecretKey? = nil, version: UInt64? = nil, expiresAfter: Int64? = nil,
                  at publishedAt: WallInstant? = nil) throws -> UInt64 {
         let yaml = root + "/publish.yaml"
-        try Array("slides: [\(colours.map { "\($0).jpg" }.joined(separator: ", "))]\ninterval: 10m\n".utf8).write(to: yaml)
+        // A colour's picture, or a file of the fixture's root named with its extension.
+        try Array("slides: [\(colours.map { $0.contains(".") ? $0 : "\($0).jpg" }.joined(separator: ", "))]\ninterval: 10m\n".utf8).write(to: yaml)
         let signing = ChannelPublisher.Signing.key(key ?? signer, comment: "verify with lobby.pub")
         return try ChannelPublisher.publish(.init(configurationFile: yaml, directory: channelDirectory, signing: signing, version: version,
                                                   expiresAfterSeconds: expiresAfter ?? ChannelPublisher.defaultValiditySeconds), now: publishedAt ?? WallClock.now()).version
@@ -122,13 +137,14 @@ final class ChannelFixture: @unchecked Sendable {
     }
 
     /// A kiosk's state store and a follower on it, as `vitrine run` makes them.
-    func follower(settings: ChannelConfiguration? = nil) throws -> (ChannelFollower, StateStore) {
+    func follower(settings: ChannelConfiguration? = nil,
+                  pictures: any PictureInspector = InProcessPictureInspector()) throws -> (ChannelFollower, StateStore) {
         let logger = Logger(label: "test")
         let seedFile = root + "/kiosk/vitrine.yaml"
         let store = try StateStore(directory: stateDirectory, seedFile: seedFile,
                                    seed: Result { () throws(ConfigError) in try ConfigLoader.load(file: seedFile) }, logger: logger)
         let shared = self.shared
-        let follower = ChannelFollower(settings: settings ?? self.settings, store: store, pictures: InProcessPictureInspector(), logger: logger, policy: Self.policy,
+        let follower = ChannelFollower(settings: settings ?? self.settings, store: store, pictures: pictures, logger: logger, policy: Self.policy,
                                        wallClock: { WallClock.now() + shared.clockOffset.withLock { $0 } },
                                        clockSynchronized: { shared.synchronized.withLock { $0 } })
         follower.onApply { stored in shared.applied.withLock { $0.append(stored) } }

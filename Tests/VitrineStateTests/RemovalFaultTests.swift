@@ -29,8 +29,9 @@ struct RemovalFaultTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let faults = SystemCallFaults()
         let store = try store(system: faults.calls)
-        let (asset, created) = try store.assets.add(Array("not really a picture".utf8),
-                                                    image: InspectedImage(kind: .jpeg, size: PixelSize(width: 4, height: 3)), name: "a.jpg")
+        let upload = try AssetUpload(in: store.assets)
+        try upload.append(Array("not really a picture".utf8))
+        let (asset, created) = try store.assets.adopt(upload, image: InspectedImage(kind: .jpeg, size: PixelSize(width: 4, height: 3)), name: "a.jpg")
         #expect(created)
         let file = store.assets.directory + "/" + asset.id + suffix
         faults.fail(.unlink, with: .ioError, pathContaining: asset.id + suffix)

@@ -115,37 +115,18 @@ struct AssetRoutes {
         return (asset, created)
     }
 
-    /// How much of an upload is buffered before it is written to its staging file.
-    static let stagingChunkBytes = 1 << 20
-
-    /// Receives a request body into a staging file (`AssetUpload`), hashing it as
-    /// it arrives, a mebibyte at a time: memory stays at one chunk, whatever the
-    /// size. 413 past `limit`, 503 on a read-only state directory, 507 when the
-    /// disk would go below its floor.
+    /// Receives a request body into a staging file (`AssetUpload.receive`),
+    /// hashing it as it arrives, a mebibyte at a time: memory stays at one
+    /// chunk, whatever the size. 413 past `limit`, 503 on a read-only state
+    /// directory, 507 when the disk would go below its floor.
     private func receive(_ body: RequestBody, named label: String, limit: Int) async throws -> AssetUpload {
         let assets = apply.store.assets
         do {
             let upload = try await offload { try AssetUpload(in: assets) }
-            var pending: [UInt8] = []
-            pending.reserveCapacity(Self.stagingChunkBytes)
-            var received = 0
-            for try await buffer in body {
-                received += buffer.readableBytes
-                guard received <= limit else {
-                    throw APIError(.contentTooLarge, "the upload is larger than the limit (api.maxUploadSize) of \(limit) bytes")
-                }
-                pending.append(contentsOf: buffer.readableBytesView)
-                if pending.count >= Self.stagingChunkBytes {
-                    let chunk = pending
-                    try await offload { try upload.append(chunk) }
-                    pending.removeAll(keepingCapacity: true)
-                }
+            try await upload.receive(body, limit: limit) {
+                APIError(.contentTooLarge, "the upload is larger than the limit (api.maxUploadSize) of \(limit) bytes")
             }
-            let rest = pending
-            try await offload {
-                try upload.append(rest)
-                try upload.finish()
-            }
+            _ = try await offload { try upload.finish() }
             return upload
         } catch let readOnly as StateReadOnly {
             throw APIError(.serviceUnavailable, "\(label) was not stored: \(readOnly.message)")

@@ -1,4 +1,3 @@
-import Crypto
 import Glibc
 import VitrineRuntime
 import VitrineSystem
@@ -38,8 +37,27 @@ public final class RefusalBook: @unchecked Sendable {
               modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
-    /// The key of bytes in memory.
-    static func key(of bytes: [UInt8]) -> RefusedPictures.Key { .content(sha256: Array(SHA256.hash(data: bytes))) }
+    /// The key of bytes whose SHA-256 is `hex` (a staged download's), the same
+    /// as the bytes' own; nil if `hex` is not 64 hex digits.
+    static func key(ofSHA256 hex: String) -> RefusedPictures.Key? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case 0x30...0x39: digit - 0x30
+            case 0x61...0x66: digit - 0x61 + 10
+            case 0x41...0x46: digit - 0x41 + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return .content(sha256: bytes)
+    }
 
     /// The words for a picture that is held back.
     static func heldBackReason(_ entry: RefusedPicture) -> String { "\(entry.reason); not tried again until an operator asks" }

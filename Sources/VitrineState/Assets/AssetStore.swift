@@ -57,32 +57,16 @@ public final class AssetStore: Sendable {
 
     public func path(_ id: String) -> String { directory + "/" + id }
 
-    /// Stores `bytes`, already inspected, under their digest.
-    /// Returns the asset and whether it is new. Throws `DiskFloorReached` when
-    /// storing them would leave less free space than the floor.
-    /// - Parameter verifiedDigest: their SHA-256 in hex, when the caller has
-    ///   just checked it (a channel's blob against its manifest), so that a
-    ///   picture is not hashed twice; computed here otherwise.
-    public func add(_ bytes: [UInt8], verifiedDigest: String? = nil, image: InspectedImage, name: String) throws -> (asset: Asset, created: Bool) {
-        let id = verifiedDigest ?? ContentDigest.sha256(bytes)
-        return try lock.withLock { _ in
-            if let existing = asset(id) { return (existing, false) }
-            if let readOnlyReason { throw StateReadOnly(message: "nothing can be stored: \(readOnlyReason)") }
-            if let free = freeBytes(), let refusal = floor.refusal(storing: bytes.count, free: free) {
-                throw DiskFloorReached(message: refusal)
-            }
-            try FileIO.writeAtomically(bytes, to: path(id), system: system)
-            return (try recordMetadata(id: id, size: bytes.count, image: image, name: name), true)
-        }
-    }
-
     /// Stores a finished upload, already inspected, under its digest, by
     /// renaming its staging file. Returns the asset and whether it is new; the
     /// staging file of a picture already stored is removed with the upload.
     package func adopt(_ upload: AssetUpload, image: InspectedImage, name: String) throws -> (asset: Asset, created: Bool) {
         let id = try upload.finish()
         return try lock.withLock { _ in
-            if let existing = asset(id) { return (existing, false) }
+            if let existing = asset(id) {
+                upload.discard()
+                return (existing, false)
+            }
             try FileIO.rename(upload.path, to: path(id), system: system)
             upload.markAdopted()
             try FileIO.syncDirectory(of: path(id), system: system)
@@ -117,6 +101,15 @@ public final class AssetStore: Sendable {
 
     public func bytes(_ id: String) throws -> [UInt8] {
         try FileIO.read(path(id), limit: 2_000_000_000, system: system)
+    }
+
+    /// Removes the partial downloads (`AssetUpload`'s resumable staging
+    /// files) whose keys start with `keyPrefix`: called by their one owner
+    /// when none is wanted any more (every blob of a channel's version is
+    /// stored), so that one the channel stopped naming does not stay.
+    public func removePartialDownloads(keyedBy keyPrefix: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(AssetUpload.partialPrefix + keyPrefix) { try? FileIO.remove(directory + "/" + name, system: system) }
     }
 
     /// Bytes free to an unprivileged writer on the store's file system (`statvfs`); nil if unknown.

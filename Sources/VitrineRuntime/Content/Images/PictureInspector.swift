@@ -12,9 +12,13 @@ public protocol PictureInspector: Sendable {
     /// `name` is what refusals call it (an upload's name, a configured path).
     /// - Throws: `ImageInspection.Failure`, or `SystemError` when it cannot be opened.
     func inspect(file path: String, named name: String, maxPixels: Int) throws -> InspectedImage
-    /// Decodes all of `bytes` (`ImageInspection.inspect`); `name` is what
-    /// refusals call it (a URL, a channel's picture).
-    func inspect(bytes: [UInt8], named name: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage
+    /// Decodes all of a download staged at `path` (a URL's, a channel's blob),
+    /// whose SHA-256 is `sha256` in hex, or opens it in a video helper when it
+    /// is a video. It is known by its content: the status lists its refusal
+    /// (nobody else hears of it), and the same bytes downloaded again after
+    /// they stopped a helper are held back.
+    /// - Throws: `ImageInspection.Failure`, or `SystemError` when it cannot be opened.
+    func inspect(download path: String, sha256: String, named name: String, maxPixels: Int) throws -> InspectedImage
     /// A PNG of the picture within `bounds` (`ImageInspection.thumbnail`).
     func thumbnail(bytes: [UInt8], bounds: PixelSize, maxPixels: Int) throws -> [UInt8]
     /// Why the picture whose first bytes are `head` cannot be shown, from its
@@ -54,8 +58,9 @@ public struct InProcessPictureInspector: PictureInspector {
         try ImageInspection.inspect(try MappedFile(path), maxPixels: maxPixels)
     }
 
-    public func inspect(bytes: [UInt8], named name: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
-        try ImageInspection.inspect(bytes, maxPixels: maxPixels)
+    public func inspect(download path: String, sha256: String, named name: String, maxPixels: Int) throws -> InspectedImage {
+        if VideoFile.isVideo(atPath: path) { return try inspectVideo(file: path, maxPixels: maxPixels) }
+        return try inspect(file: path, named: name, maxPixels: maxPixels)
     }
 
     public func thumbnail(bytes: [UInt8], bounds: PixelSize, maxPixels: Int) throws -> [UInt8] {

@@ -1,0 +1,43 @@
+import NIOCore
+import NIOPosix
+
+extension AssetUpload {
+    /// How much of a body is buffered before it is written to the staging file.
+    package static let receiveChunkBytes = 1 << 20
+
+    /// Appends a body as it arrives (an upload's request, a download's
+    /// response), a mebibyte at a time, each write on NIO's blocking thread
+    /// pool: memory stays at one chunk whatever the size, and no event loop
+    /// waits on the disk. Throws `tooLarge()` as soon as the staging file
+    /// would pass `limit` bytes, before writing what would pass it; what came
+    /// before stays staged (a resumable download goes on from there).
+    ///
+    /// Throws `DiskFloorReached` and `SystemError` from `append`, and the
+    /// body's own errors (a download that broke off).
+    package func receive<Body: AsyncSequence>(_ body: Body, limit: Int, tooLarge: @Sendable () -> any Error) async throws
+    where Body.Element == ByteBuffer {
+        var pending: [UInt8] = []
+        pending.reserveCapacity(Self.receiveChunkBytes)
+        // Bytes written before a failure are staged; those still pending are lost with it.
+        do {
+            for try await buffer in body {
+                guard size + pending.count + buffer.readableBytes <= limit else { throw tooLarge() }
+                pending.append(contentsOf: buffer.readableBytesView)
+                if pending.count >= Self.receiveChunkBytes {
+                    try await write(pending)
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch {
+            // What arrived before the break is kept for the next attempt.
+            if !pending.isEmpty { try? await write(pending) }
+            throw error
+        }
+        try await write(pending)
+    }
+
+    private func write(_ chunk: [UInt8]) async throws {
+        guard !chunk.isEmpty else { return }
+        try await NIOThreadPool.singleton.runIfActive { try self.append(chunk) }
+    }
+}

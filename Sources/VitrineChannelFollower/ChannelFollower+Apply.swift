@@ -17,7 +17,7 @@ extension ChannelFollower {
     /// refusal or error recorded) if not.
     ///
     /// The bytes go to a staging file as they arrive (`AssetUpload`), hashed
-    /// on the way, so a blob of any size (a video) costs a mebibyte of memory;
+    /// on the way, so a blob of any size (a video) costs 256 KiB of memory;
     /// the disk's floor bounds what it may take there. A download cut short
     /// (the origin's deadline, `channel.timeout`, a dropped link) keeps what
     /// arrived, and the next poll asks for the rest (`ChannelOrigin.download`).

@@ -200,7 +200,7 @@ public final class URLImageFetcher: Sendable {
                 } catch {
                     throw FetchFailure("the download broke off after \(part.size) bytes: \(error); the next attempt goes on from there")
                 }
-                try await NIOThreadPool.singleton.runIfActive { try part.finish() }
+                _ = try await NIOThreadPool.singleton.runIfActive { try part.finish() }
                 return (code, response.headers)
             }
             switch code {

@@ -14,7 +14,8 @@ Checked, in one run:
   5. with nginx stopped every kiosk keeps playing, and when it is back they converge on the
      version published meanwhile;
   6. a kiosk killed with SIGKILL in the middle of a download (its origin throttled) comes back
-     showing one whole version: status, stored configuration and screen agree;
+     showing one whole version: status, stored configuration and screen agree; and it asks for
+     the rest of the picture only, after the part it had on disk (nginx answers 206);
   7. in a synced group, the slide-change instants of all kiosks (their plays logs) lie within
      one 60 Hz frame of each other (skipped while GET /api/v1/plays is not available).
 
@@ -291,11 +292,22 @@ class FleetTest:
             time.sleep(0.05)
         else:
             raise FleetFailure(f"k00 never reported downloading version {version}")
-        time.sleep(random.uniform(0.5, 2.5))
+        # The kill lands once part of the picture is on disk (the kiosk writes a download's
+        # part 256 KiB at a time), at a random moment after that.
+        large = self.blob_of(version)
+        part = os.path.join(kiosk.state, "assets", f"partial-blob-{large}")
+        deadline = time.time() + size / self.origin.slow_rate + 5
+        while time.time() < deadline and not (os.path.exists(part) and os.path.getsize(part) > 0):
+            time.sleep(0.02)
+        time.sleep(random.uniform(0, 0.3))
         kiosk.kill()
         killed = time.time()
+        kept = os.path.getsize(part) if os.path.exists(part) else 0
         log(f"6. k00 killed with SIGKILL while downloading the {size // 1024} KiB picture of version {version} "
-            f"(throttled to {self.origin.slow_rate // 1024} KiB/s)")
+            f"(throttled to {self.origin.slow_rate // 1024} KiB/s), {kept} bytes of it on disk")
+        if not 0 < kept < size:
+            raise FleetFailure(f"k00: {kept} bytes of the {size}-byte picture were on disk at the kill: not part of it")
+        log_offset = os.path.getsize(self.origin.access_log)
         kiosk.launch()
         kiosk.wait_healthy()
         status = kiosk.status()
@@ -308,7 +320,6 @@ class FleetTest:
         if applied not in (old_version, version) or seen != self.channel.colours[applied] or slides != [f"asset:{expected_blob}"]:
             raise FleetFailure(f"k00 after the restart: channel version {applied}, screen {seen}, slides {slides}: "
                                f"not one whole version")
-        large = self.blob_of(version)
         partial = [e for e in self.origin.entries() if e["kiosk"] == 0 and large in e["path"] and e["bytes"] < size]
         if not partial:
             raise FleetFailure(f"nginx logged no interrupted transfer of the large picture to k00: the kill did not "
@@ -321,6 +332,14 @@ class FleetTest:
                      if ".tmp" in name or name.endswith(".partial") or name.startswith("partial-")]
         if leftovers:
             raise FleetFailure(f"k00: temporary files or parts of downloads left in the state directory: {leftovers}")
+        # The restarted kiosk asked for the rest only: nginx answered its Range with a 206 of
+        # the bytes after the part (headers included in nginx's count).
+        resumed = [e for e in self.origin.entries(since=log_offset) if e["kiosk"] == 0 and large in e["path"]]
+        if [e["status"] for e in resumed] != [206] or not size - kept <= resumed[0]["bytes"] < size - kept + 1024:
+            raise FleetFailure(f"k00 did not resume the picture after the {kept} bytes it kept: nginx logged "
+                               f"{[(e['status'], e['bytes']) for e in resumed]} for it after the kill (the picture is {size} bytes)")
+        log(f"  it resumed the picture after the {kept} bytes on disk: nginx answered 206 with {resumed[0]['bytes']} bytes "
+            f"(the rest, {size - kept}, and headers)")
         log(f"  then every kiosk shows version {version} (cyan), k00 {time.time() - killed:.1f} s after the kill")
 
     def blob_of(self, version):

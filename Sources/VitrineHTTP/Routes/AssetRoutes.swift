@@ -116,7 +116,7 @@ struct AssetRoutes {
     }
 
     /// Receives a request body into a staging file (`AssetUpload.receive`),
-    /// hashing it as it arrives, a mebibyte at a time: memory stays at one
+    /// hashing it as it arrives, 256 KiB at a time: memory stays at one
     /// chunk, whatever the size. 413 past `limit`, 503 on a read-only state
     /// directory, 507 when the disk would go below its floor.
     private func receive(_ body: RequestBody, named label: String, limit: Int) async throws -> AssetUpload {

@@ -2,7 +2,7 @@ import Synchronization
 
 /// How many uploads (`POST /api/v1/assets`, an override's picture) are received
 /// and inspected at once. Each is staged on disk as it arrives (`AssetUpload`),
-/// so its memory is a 1 MiB buffer and its decode's strip; but each also holds a
+/// so its memory is a 256 KiB buffer and its decode's strip; but each also holds a
 /// staging file of up to `api.maxUploadSize` (50 MB by default), a thread-pool
 /// thread while it decodes, and the decode's memory. Without a bound, a token
 /// holder sending many at once could spend those many times over. Past the bound

@@ -2,11 +2,12 @@ import NIOCore
 import NIOPosix
 
 extension AssetUpload {
-    /// How much of a body is buffered before it is written to the staging file.
-    package static let receiveChunkBytes = 1 << 20
+    /// How much of a body is buffered before it is written to the staging
+    /// file: what a kill loses of a resumable download's part.
+    package static let receiveChunkBytes = 256 << 10
 
     /// Appends a body as it arrives (an upload's request, a download's
-    /// response), a mebibyte at a time, each write on NIO's blocking thread
+    /// response), 256 KiB at a time, each write on NIO's blocking thread
     /// pool: memory stays at one chunk whatever the size, and no event loop
     /// waits on the disk. Throws `tooLarge()` as soon as the staging file
     /// would pass `limit` bytes, before writing what would pass it; what came

@@ -21,7 +21,10 @@ extension ChannelFollower {
     /// the disk's floor bounds what it may take there. A download cut short
     /// (the origin's deadline, `channel.timeout`, a dropped link) keeps what
     /// arrived, and the next poll asks for the rest (`ChannelOrigin.download`).
-    func download(_ blob: ChannelBlob, of manifest: ChannelManifest) async -> Bool {
+    ///
+    /// `resuming` false drops any part first: the second try of a blob whose
+    /// resumed whole did not match.
+    func download(_ blob: ChannelBlob, of manifest: ChannelManifest, resuming: Bool = true) async -> Bool {
         let url = settings.url(of: blob.path)
         let upload: AssetUpload
         do {
@@ -32,10 +35,19 @@ extension ChannelFollower {
             fail("cannot stage \(url) in \(store.assets.directory): \(error)")
             return false
         }
+        if !resuming && upload.size > 0 {
+            do {
+                try await NIOThreadPool.singleton.runIfActive { try upload.restart() }
+            } catch {
+                fail("cannot stage \(url) in \(store.assets.directory): \(error)")
+                return false
+            }
+        }
         let resumedFrom = upload.size
         if resumedFrom > 0 { logger.info("channel \(settings.url): resuming \(blob.path) after \(resumedFrom) of \(blob.size) bytes") }
         do {
             guard try await origin.download(url, into: upload, size: blob.size) else {
+                if upload.size == 0 { upload.discard() }
                 fail("\(url): the origin does not have this picture of version \(manifest.version) (yet)")
                 return false
             }
@@ -44,6 +56,8 @@ extension ChannelFollower {
             record(.refused(.blobMismatch(.tooLarge(blob)), version: manifest.version))
             return false
         } catch {
+            // Nothing arrived: no part to keep.
+            if upload.size == 0 { upload.discard() }
             fail("\(error)")
             return false
         }
@@ -57,7 +71,7 @@ extension ChannelFollower {
                 // The kept part may be what is wrong (the origin's file was
                 // replaced while it was being fetched): once more, whole.
                 logger.warning("channel \(settings.url): \(blob.path) resumed after \(resumedFrom) bytes does not match the manifest (\(mismatch)); downloading it again whole")
-                return await download(blob, of: manifest)
+                return await download(blob, of: manifest, resuming: false)
             }
             record(.refused(.blobMismatch(mismatch), version: manifest.version))
             return false

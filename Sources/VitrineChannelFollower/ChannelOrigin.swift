@@ -91,6 +91,8 @@ struct ChannelOrigin: Sendable {
                 if upload.size > 0 { try await Self.restart(upload) }
             case .rest:
                 break
+            case .alreadyWhole:
+                return true
             case .startOver(let reason):
                 try await Self.restart(upload)
                 throw Failure(url: url, reason: reason + "; starting it again from the beginning")
@@ -104,6 +106,8 @@ struct ChannelOrigin: Sendable {
             } catch let error as TooLarge {
                 throw error
             } catch let error as DiskFloorReached {
+                // Not kept to resume: a part that cannot grow would hold the disk at its floor.
+                try? await Self.restart(upload)
                 throw Failure(url: url, reason: error.message)
             } catch let error as SystemError {
                 throw Failure(url: url, reason: "cannot be staged: \(error)")

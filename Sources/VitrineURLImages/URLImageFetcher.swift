@@ -43,6 +43,8 @@ public final class URLImageFetcher: Sendable {
         var due: [String: MonotonicInstant] = [:]
         /// How often `track` has woken the loop (for tests).
         var wakeCount = 0
+        /// The list of URLs whose parts were last pruned for.
+        var prunedFor: [String]?
     }
 
     private let store: StateStore
@@ -114,6 +116,7 @@ public final class URLImageFetcher: Sendable {
     /// Runs until the task is cancelled.
     public func run() async {
         while !Task.isCancelled {
+            await pruneParts()
             let now = MonotonicClock.now()
             let (due, next) = state.withLock { state -> ([String], MonotonicInstant?) in
                 let due = state.wanted.filter { (state.due[$0] ?? now) <= now }
@@ -170,10 +173,11 @@ public final class URLImageFetcher: Sendable {
             let limit = settings.maxUploadBytes
             // The answer's status and headers; a body (200, or the rest in a 206) is
             // staged whole before this returns, inside the request's lifetime.
-            let (code, headers) = try await OutboundRequest.execute(request, policy: settings.outbound, timeout: settings.urlTimeout) {
-                response -> (Int, NIOHTTP1.HTTPHeaders) in
+            let (answer, code, headers) = try await OutboundRequest.execute(request, policy: settings.outbound, timeout: settings.urlTimeout) {
+                response -> (RangeAnswer, Int, NIOHTTP1.HTTPHeaders) in
                 let code = Int(response.status.code)
-                switch RangeAnswer.of(status: code, contentRange: response.headers.first(name: "Content-Range"), askedFrom: offset) {
+                let answer = RangeAnswer.of(status: code, contentRange: response.headers.first(name: "Content-Range"), askedFrom: offset)
+                switch answer {
                 case .whole:
                     let validator = RangeAnswer.ifRangeValidator(etag: response.headers.first(name: "ETag"),
                                                                  lastModified: response.headers.first(name: "Last-Modified"))
@@ -183,11 +187,14 @@ public final class URLImageFetcher: Sendable {
                     }
                 case .rest:
                     break
+                case .alreadyWhole:
+                    _ = try await NIOThreadPool.singleton.runIfActive { try part.finish() }
+                    return (answer, code, response.headers)
                 case .startOver(let reason):
                     try await NIOThreadPool.singleton.runIfActive { try part.restart() }
                     throw FetchFailure("\(reason); the next attempt starts from the beginning")
                 case .notModified, .missing, .failed:
-                    return (code, response.headers)
+                    return (answer, code, response.headers)
                 }
                 do {
                     try await part.receive(response.body, limit: limit) { TooLarge() }
@@ -201,13 +208,13 @@ public final class URLImageFetcher: Sendable {
                     throw FetchFailure("the download broke off after \(part.size) bytes: \(error); the next attempt goes on from there")
                 }
                 _ = try await NIOThreadPool.singleton.runIfActive { try part.finish() }
-                return (code, response.headers)
+                return (answer, code, response.headers)
             }
-            switch code {
-            case 304:
+            switch answer {
+            case .notModified:
                 logger.debug("\(url): not modified")
                 updateDownload(url) { $0?.checked = Date().timeIntervalSince1970 }
-            case 200, 206:
+            case .whole, .rest, .alreadyWhole:
                 let maxPixels = self.maxPixels
                 let pictures = self.pictures
                 let digest = part.digest ?? ""
@@ -216,12 +223,18 @@ public final class URLImageFetcher: Sendable {
                     try pictures.inspect(download: part.path, sha256: digest, named: url, maxPixels: maxPixels)
                 }
                 let name = URL(string: url)?.lastPathComponent ?? "download"
+                // The file's validator for later revalidation: a 206 (or a 416) need not
+                // carry it, and then it is the one the rest was asked for with.
+                let resumedWith = part.resumeValidator
                 let (asset, created) = try await NIOThreadPool.singleton.runIfActive { [store] in
                     try store.assets.adopt(part, image: image, name: name.isEmpty ? "download" : name)
                 }
                 if created { events.publish(ServerEvent("assetAdded", encoding: asset.body(inUse: true))) }
-                let entry = Download(assetID: asset.id, etag: headers.first(name: "ETag"),
-                                     lastModified: headers.first(name: "Last-Modified"), checked: Date().timeIntervalSince1970)
+                var etag = headers.first(name: "ETag"), lastModified = headers.first(name: "Last-Modified")
+                if answer != .whole, etag == nil, lastModified == nil, let resumedWith {
+                    if resumedWith.hasPrefix("\"") { etag = resumedWith } else { lastModified = resumedWith }
+                }
+                let entry = Download(assetID: asset.id, etag: etag, lastModified: lastModified, checked: Date().timeIntervalSince1970)
                 let changed = state.withLock { state -> Bool in
                     defer { state.downloads[url] = entry }
                     return state.downloads[url]?.assetID != entry.assetID
@@ -229,7 +242,7 @@ public final class URLImageFetcher: Sendable {
                 saveIndex()
                 logger.info("\(url): downloaded", metadata: ["asset": "\(asset.id)", "bytes": "\(asset.size)"])
                 if changed { changeHandler.withLock { $0 }?.call(()) }
-            default:
+            case .missing, .failed, .startOver:
                 // The standard phrase for the code, never the server's own words.
                 throw FetchFailure("the server answered \(code) \(OutboundRequest.reason(code))")
             }
@@ -239,7 +252,10 @@ public final class URLImageFetcher: Sendable {
             case is TooLarge:
                 staged?.discard()
                 reason = "larger than api.maxUploadSize (\(settings.maxUploadBytes) bytes)"
-            case let full as DiskFloorReached: reason = full.message
+            case let full as DiskFloorReached:
+                // Not kept to resume: a part that cannot grow would hold the disk at its floor.
+                staged?.discard()
+                reason = full.message
             case let readOnly as StateReadOnly: reason = readOnly.message
             case let failure as ImageInspection.Failure:
                 // Whole, and not a picture or video the kiosk can show: nothing to resume.
@@ -257,14 +273,33 @@ public final class URLImageFetcher: Sendable {
             events.publish(ServerEvent("error", encoding: ErrorEvent(message: message)))
             outcome = min(Self.retryDelay, settings.urlRefresh)
         }
-        // A revalidation (304), or a download that failed before its first byte, leaves no part.
-        if let staged, staged.size == 0 { staged.discard() }
+        // A revalidation (304), a download that failed before its first byte, or one of a
+        // file with no validator to resume it by, leaves no part.
+        if let staged, staged.size == 0 || staged.resumeValidator == nil { staged.discard() }
         state.withLock { $0.due[url] = MonotonicClock.now() + outcome }
     }
 
+    /// Removes the parts of downloads of URLs the playlist no longer names,
+    /// once for each new list: on the download loop, so never under a
+    /// download that is writing its part.
+    func pruneParts() async {
+        let wanted = state.withLock { state -> [String]? in
+            guard state.prunedFor != state.wanted else { return nil }
+            state.prunedFor = state.wanted
+            return state.wanted
+        }
+        guard let wanted else { return }
+        let keys = Set(wanted.map(Self.partialKey))
+        try? await NIOThreadPool.singleton.runIfActive { [store] in
+            store.assets.removePartialDownloads(keyedBy: Self.partialKeyPrefix, except: keys)
+        }
+    }
+
+    static let partialKeyPrefix = "url-"
+
     /// What names the part of `url`'s download in the asset directory: the
     /// URL's SHA-256, so that any URL gives a plain file name.
-    static func partialKey(of url: String) -> String { "url-" + ContentDigest.sha256(Array(url.utf8)) }
+    static func partialKey(of url: String) -> String { partialKeyPrefix + ContentDigest.sha256(Array(url.utf8)) }
 
     private func updateDownload(_ url: String, _ change: (inout Download?) -> Void) {
         state.withLock { change(&$0.downloads[url]) }

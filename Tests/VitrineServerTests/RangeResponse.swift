@@ -9,15 +9,17 @@ enum RangeResponse {
     /// The body stopped part way: the connection closes with bytes still owed.
     struct CutOff: Error {}
 
-    static func answer(_ bytes: [UInt8], etag: String, weakETag: Bool = false, range: String?, ifRange: String?,
+    static func answer(_ bytes: [UInt8], etag: String?, weakETag: Bool = false, lastModified: String? = nil, range: String?, ifRange: String?,
                        cutAfter: Int?) -> Response {
         let range = range ?? "", ifRange = ifRange ?? ""
         var body = bytes
         var status = HTTPResponse.Status.ok
-        var headers: HTTPFields = [.eTag: weakETag ? "W/" + etag : etag, .acceptRanges: "bytes"]
+        var headers: HTTPFields = [.acceptRanges: "bytes"]
+        if let etag { headers[.eTag] = weakETag ? "W/" + etag : etag }
+        if let lastModified { headers[.lastModified] = lastModified }
         // If-Range with a weak or another validator: the whole file (RFC 9110 section 13.1.5).
-        if range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()),
-           ifRange.isEmpty || (!weakETag && ifRange == etag) {
+        let sameFile = ifRange.isEmpty || (etag.map { !weakETag && ifRange == $0 } ?? (ifRange == lastModified))
+        if range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()), sameFile {
             guard start < bytes.count else {
                 return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(bytes.count)"])
             }

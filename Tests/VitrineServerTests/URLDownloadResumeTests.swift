@@ -22,6 +22,8 @@ final class RangeServer: Sendable {
         let cutAfter = Mutex<Int?>(nil)
         /// Whether the file's ETag is weak and no Last-Modified is sent: nothing to resume by.
         let noStrongValidator = Mutex(false)
+        /// Whether the file has no ETag, only this Last-Modified date.
+        let lastModifiedOnly = Mutex<String?>(nil)
         /// Each request's `Range` and `If-Range` ("" when absent) and the status answered.
         let requests = Mutex<[(range: String, ifRange: String, status: Int)]>([])
     }
@@ -38,8 +40,16 @@ final class RangeServer: Sendable {
         router.get("/files/:name") { request, _ -> Response in
             let (bytes, etag) = record.file.withLock { $0 }
             let weak = record.noStrongValidator.withLock { $0 }
-            let response = RangeResponse.answer(bytes, etag: etag, weakETag: weak, range: request.headers[.range],
+            let date = record.lastModifiedOnly.withLock { $0 }
+            let response: Response
+            if let since = request.headers[.ifModifiedSince], since == date {
+                response = Response(status: .notModified)
+            } else if let match = request.headers[.ifNoneMatch], match == etag, date == nil {
+                response = Response(status: .notModified, headers: [.eTag: etag])
+            } else {
+                response = RangeResponse.answer(bytes, etag: date == nil ? etag : nil, weakETag: weak, lastModified: date, range: request.headers[.range],
                                                 ifRange: request.headers[.ifRange], cutAfter: record.cutAfter.withLock { $0 })
+            }
             record.requests.withLock { $0.append((request.headers[.range] ?? "", request.headers[.ifRange] ?? "", Int(response.status.code))) }
             return response
         }
@@ -130,7 +140,7 @@ struct URLDownloadResumeTests {
         fetcher.track(try ConfigLoader.parse("slides: [\"\(url)\"]"))
         server.record.cutAfter.withLock { $0 = 200 }
         await fetcher.refresh(url)
-        #expect(Self.size(Self.partPath(harness, url)) == 200)
+        #expect(Self.size(Self.partPath(harness, url)) == nil, "a part nothing can resume is not kept")
         server.record.cutAfter.withLock { $0 = nil }
         await fetcher.refresh(url)
         #expect(try fetcher.assetIDs[url].map { try harness.store.assets.bytes($0) } == blue)
@@ -151,6 +161,94 @@ struct URLDownloadResumeTests {
         #expect(server.statuses == [200, 304])
         let names = try FileManager.default.contentsOfDirectory(atPath: harness.store.assets.directory)
         #expect(!names.contains { $0.hasPrefix("partial-") }, "\(names)")
+        await server.stop()
+    }
+
+    /// A part with every byte, not stored (the kiosk stopped before it was):
+    /// the server answers the range past its end with 416 and the file's
+    /// length, which is the part's, so the part is taken as it is.
+    @Test func aPartThatIsWholeAlreadyIsStoredWithoutADownload() async throws {
+        let harness = try ServerHarness(yaml: URLImageTests.yaml)
+        defer { harness.close() }
+        let blue = try Self.picture("blue")
+        let server = try await RangeServer(blue)
+        let url = "http://127.0.0.1:\(try #require(server.port))/files/whole.jpg"
+        let part = try AssetUpload(in: harness.store.assets, resuming: URLImageFetcher.partialKey(of: url))
+        try part.keepResumeValidator("\"v1\"")
+        try part.append(blue)
+        let fetcher = Self.fetcher(harness)
+        fetcher.track(try ConfigLoader.parse("slides: [\"\(url)\"]"))
+        await fetcher.refresh(url)
+        #expect(try fetcher.assetIDs[url].map { try harness.store.assets.bytes($0) } == blue)
+        #expect(server.requests.map(\.status) == [416])
+        await server.stop()
+    }
+
+    /// A file with only a Last-Modified date is resumed with If-Range: that
+    /// date, and the date is what it is revalidated with after (a 206 need not
+    /// carry it).
+    @Test func aFileWithOnlyADateIsResumedAndRevalidatedByIt() async throws {
+        let harness = try ServerHarness(yaml: URLImageTests.yaml)
+        defer { harness.close() }
+        let blue = try Self.picture("blue")
+        let server = try await RangeServer(blue)
+        let date = "Sat, 28 Nov 2026 10:00:00 GMT"
+        server.record.lastModifiedOnly.withLock { $0 = date }
+        let url = "http://127.0.0.1:\(try #require(server.port))/files/dated.jpg"
+        let fetcher = Self.fetcher(harness)
+        fetcher.track(try ConfigLoader.parse("slides: [\"\(url)\"]"))
+        server.record.cutAfter.withLock { $0 = 300 }
+        await fetcher.refresh(url)
+        server.record.cutAfter.withLock { $0 = nil }
+        await fetcher.refresh(url)
+        await fetcher.refresh(url)
+        #expect(try fetcher.assetIDs[url].map { try harness.store.assets.bytes($0) } == blue)
+        #expect(server.requests.map(\.ifRange) == ["", date, ""])
+        #expect(server.requests.map(\.status) == [200, 206, 304])
+        await server.stop()
+    }
+
+    /// `api.maxUploadSize` bounds the whole file, the part kept included: a
+    /// file over it is refused when the part and the rest pass it together,
+    /// and its part goes.
+    @Test func theLimitCountsThePartKept() async throws {
+        let picture = try ServerHarness.jpeg(ServerHarness.colors["blue"]!, size: PixelSize(width: 640, height: 480))
+        try #require(picture.count > 3000, "\(picture.count) bytes")
+        // The part and the rest are each under the limit; together they are over it.
+        let limit = picture.count - 500
+        let kept = picture.count - 1000
+        let yaml = ServerHarness.defaultYAML.replacingOccurrences(of: "token:", with: "urlRefresh: 500ms, urlTimeout: 10s, maxUploadSize: \(limit), token:")
+        let harness = try ServerHarness(yaml: yaml)
+        defer { harness.close() }
+        let server = try await RangeServer(picture)
+        let url = "http://127.0.0.1:\(try #require(server.port))/files/large.jpg"
+        let part = try AssetUpload(in: harness.store.assets, resuming: URLImageFetcher.partialKey(of: url))
+        try part.keepResumeValidator("\"v1\"")
+        try part.append(Array(picture.prefix(kept)))
+        let fetcher = Self.fetcher(harness)
+        fetcher.track(try ConfigLoader.parse("slides: [\"\(url)\"]"))
+        await fetcher.refresh(url)
+        #expect(fetcher.assetIDs[url] == nil)
+        #expect(server.requests.map(\.status) == [206])
+        #expect(Self.size(Self.partPath(harness, url)) == nil, "the part of a file over the limit goes")
+        await server.stop()
+    }
+
+    /// A URL the playlist no longer names has its part removed by the download loop.
+    @Test func thePartOfAURLNoLongerShownGoes() async throws {
+        let harness = try ServerHarness(yaml: URLImageTests.yaml)
+        defer { harness.close() }
+        let server = try await RangeServer(try Self.picture("blue"))
+        let url = "http://127.0.0.1:\(try #require(server.port))/files/gone.jpg"
+        let fetcher = Self.fetcher(harness)
+        fetcher.track(try ConfigLoader.parse("slides: [\"\(url)\"]"))
+        server.record.cutAfter.withLock { $0 = 300 }
+        await fetcher.refresh(url)
+        #expect(Self.size(Self.partPath(harness, url)) == 300)
+        fetcher.track(try ConfigLoader.parse("slides: [a.jpg]"))
+        await fetcher.pruneParts()
+        #expect(Self.size(Self.partPath(harness, url)) == nil)
+        #expect(Self.size(Self.partPath(harness, url) + ".validator") == nil)
         await server.stop()
     }
 }

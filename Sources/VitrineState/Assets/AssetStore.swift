@@ -104,12 +104,16 @@ public final class AssetStore: Sendable {
     }
 
     /// Removes the partial downloads (`AssetUpload`'s resumable staging
-    /// files) whose keys start with `keyPrefix`: called by their one owner
-    /// when none is wanted any more (every blob of a channel's version is
-    /// stored), so that one the channel stopped naming does not stay.
-    public func removePartialDownloads(keyedBy keyPrefix: String) {
+    /// files, and their validators) whose keys start with `keyPrefix`, but
+    /// those of `keys`: called by their one owner when they are not wanted
+    /// any more (every blob of a channel's version is stored; a URL left the
+    /// playlist), so that a part nothing will finish does not stay.
+    public func removePartialDownloads(keyedBy keyPrefix: String, except keys: Set<String> = []) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where name.hasPrefix(AssetUpload.partialPrefix + keyPrefix) { try? FileIO.remove(directory + "/" + name, system: system) }
+        for name in names where name.hasPrefix(AssetUpload.partialPrefix + keyPrefix) {
+            let key = String(name.dropFirst(AssetUpload.partialPrefix.count).prefix { $0 != "." })
+            if !keys.contains(key) { try? FileIO.remove(directory + "/" + name, system: system) }
+        }
     }
 
     /// Bytes free to an unprivileged writer on the store's file system (`statvfs`); nil if unknown.

@@ -25,12 +25,14 @@ extension AssetUpload {
                 guard size + pending.count + buffer.readableBytes <= limit else { throw tooLarge() }
                 pending.append(contentsOf: buffer.readableBytesView)
                 if pending.count >= Self.receiveChunkBytes {
-                    try await write(pending)
+                    // Taken out first: a write that fails part way is not written again below.
+                    let chunk = pending
                     pending.removeAll(keepingCapacity: true)
+                    try await write(chunk)
                 }
             }
         } catch {
-            // What arrived before the break is kept for the next attempt.
+            // What arrived before the body broke off (or ran past the limit) is kept for the next attempt.
             if !pending.isEmpty { try? await write(pending) }
             throw error
         }

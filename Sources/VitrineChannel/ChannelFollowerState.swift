@@ -88,6 +88,10 @@ public enum ChannelFollowerEvent: Hashable, Sendable {
     /// No usable answer: the origin cannot be reached, timed out, or answered
     /// an error; or a blob's download failed.
     case unreachable(String)
+    /// A blob's download broke off after it added to the part kept on disk:
+    /// the origin answers and the download gets further, so the next attempt
+    /// comes as after a first failure, and the failures in a row count from it.
+    case interrupted(String)
     /// The manifest or one of its blobs was refused (`version`: the refused
     /// version, when known). `notNewer` with the applied version itself is
     /// not a refusal: it is "nothing new".
@@ -236,6 +240,14 @@ public struct ChannelFollowerState: Sendable {
             case .waiting, .off:
                 return false
             }
+
+        case .interrupted(let message):
+            guard case .downloading = activity else { return false }
+            reached(at: wall)
+            consecutiveFailures = 1
+            lastFailure = ChannelFailure(message: message, at: wall)
+            activity = .waiting(until: now + policy.delayAfterFailure(consecutiveFailures, using: &random))
+            return true
 
         case .refused(let refusal, let version):
             switch activity {

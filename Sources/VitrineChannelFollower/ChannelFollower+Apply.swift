@@ -58,7 +58,9 @@ extension ChannelFollower {
         } catch {
             // Nothing arrived: no part to keep.
             if upload.size == 0 { upload.discard() }
-            fail("\(error)")
+            // Further than before: the next attempt comes soon, not after a growing backoff,
+            // so a large video over a slow link gets there in attempts of `channel.timeout`.
+            record(upload.size > resumedFrom ? .interrupted("\(error)") : .unreachable("\(error)"))
             return false
         }
         do {

@@ -39,7 +39,7 @@ extension ChannelFollower {
             if let refused = after.lastRefusal {
                 logger.error("channel \(settings.url): version \(refused.version ?? 0) on screen: \(refused.refusal) [\(refused.refusal.code)]; \(keeping)")
             }
-        case .unreachable(let message), .applyFailed(let message):
+        case .unreachable(let message), .interrupted(let message), .applyFailed(let message):
             logger.warning("channel \(settings.url): \(message); \(keeping);\(next)")
         case .applied(let version):
             logger.notice("channel \(settings.url): applied version \(version.version) (published \(RFC3339.format(version.published))); the display switches at its next slide boundary")

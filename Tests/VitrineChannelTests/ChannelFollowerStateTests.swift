@@ -207,6 +207,31 @@ import VitrineCore
         guard case .waiting = d.state.activity else { Issue.record("\(d.state.activity)"); return }
     }
 
+    /// A download that broke off after getting further is retried as after a
+    /// first failure, however many came before, and says why.
+    @Test func aDownloadThatGetsFurtherIsRetriedSoon() {
+        var d = driver(applied: applied(5))
+        for attempt in 1...4 {
+            d.pollWhenDue()
+            d.send(.unreachable("channel.json: cannot be reached"))
+            #expect(d.state.consecutiveFailures == attempt)
+        }
+        d.pollWhenDue()
+        d.send(.accepted(version: 6, missing: 1))
+        let news = d.send(.interrupted("blobs/ab/ab…: the download broke off after 262144 of 900000 bytes"))
+        #expect(news)
+        #expect(d.state.consecutiveFailures == 1)
+        #expect(d.state.lastFailure?.message.contains("broke off") == true)
+        #expect(d.state.lastReached == d.wall)
+        let ceiling = policy.backoffCeiling(afterFailures: 1)
+        #expect(d.state.nextPoll! - d.now >= ceiling / 2 && d.state.nextPoll! - d.now <= ceiling)
+        // Only a download breaks off.
+        d.pollWhenDue()
+        let outOfPlace = d.send(.interrupted("x"))
+        #expect(!outOfPlace)
+        #expect(d.state.activity == .checking)
+    }
+
     @Test func anAppliedManifestThatExpiresWhileServedIsReportedOnceAndKept() {
         var d = driver(applied: applied(5, expires: wall + 100))
         d.pollWhenDue()
@@ -240,7 +265,7 @@ import VitrineCore
     @Test func eventsThatDoNotFitTheActivityChangeNothing() {
         var d = driver(applied: applied(5))
         let before = d.state.activity
-        for event: ChannelFollowerEvent in [.unchanged, .unreachable("x"), .refused(.badSignature("x"), version: nil),
+        for event: ChannelFollowerEvent in [.unchanged, .unreachable("x"), .interrupted("x"), .refused(.badSignature("x"), version: nil),
                                             .accepted(version: 9, missing: 0), .blobStored, .applied(applied(9)), .applyFailed("x")] {
             let news = d.send(event)
             #expect(!news)

@@ -52,6 +52,28 @@ struct ChannelBlobDownloadTests {
         await fixture.close()
     }
 
+    /// Each attempt that gets further is followed soon (as after a first
+    /// failure), not after a backoff that grows with every attempt.
+    @Test func attemptsThatGetFurtherDoNotBackOff() async throws {
+        let fixture = try await ChannelFixture()
+        let (follower, store) = try fixture.follower()
+        try fixture.publish(["blue"])
+        let blue = try Self.blueJPEG()
+        let third = blue.count / 3
+        fixture.server.record.cutBlobsAfter.withLock { $0 = third }
+        for attempt in 1...2 {
+            await follower.poll()
+            #expect(Self.fileSize(Self.partialPath(fixture, ContentDigest.sha256(blue))) == attempt * third)
+            #expect(follower.snapshot.consecutiveFailures == 1, "attempt \(attempt)")
+        }
+        fixture.server.record.cutBlobsAfter.withLock { $0 = nil }
+        await follower.poll()
+        #expect(follower.snapshot.applied?.version == 1 && follower.snapshot.consecutiveFailures == 0)
+        #expect(fixture.server.record.blobRanges.withLock { $0 } == ["", "bytes=\(third)-", "bytes=\(2 * third)-"])
+        #expect(try FileIO.read(store.assets.path(ContentDigest.sha256(blue))) == blue)
+        await fixture.close()
+    }
+
     @Test func anOriginThatIgnoresRangesSendsTheWholeBlobAgain() async throws {
         let fixture = try await ChannelFixture()
         let (follower, store) = try fixture.follower()

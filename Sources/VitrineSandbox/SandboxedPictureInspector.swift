@@ -77,19 +77,21 @@ public struct SandboxedPictureInspector: PictureInspector {
     }
 
     public func inspect(file path: String, named name: String, maxPixels: Int) throws -> InspectedImage {
-        if VideoFile.isVideo(atPath: path) { return try inspectVideo(file: path, maxPixels: maxPixels) }
-        let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
-        let key = RefusalBook.key(of: try file.status())
-        return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor], key: key, name: name,
-                                                 listingRefusals: false))
+        try inspect(path, named: name, maxPixels: maxPixels, download: nil)
     }
 
     public func inspect(download path: String, sha256: String, named name: String, maxPixels: Int) throws -> InspectedImage {
+        try inspect(path, named: name, maxPixels: maxPixels, download: sha256)
+    }
+
+    /// A file's picture, known by the file (its refusal its sender's to hear),
+    /// or a download's, known by its SHA-256 `download` (its refusal listed).
+    private func inspect(_ path: String, named name: String, maxPixels: Int, download sha256: String?) throws -> InspectedImage {
         if VideoFile.isVideo(atPath: path) { return try inspectVideo(file: path, maxPixels: maxPixels) }
         let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
-        let key = try RefusalBook.key(ofSHA256: sha256) ?? RefusalBook.key(of: file.status())
+        let key = try sha256.flatMap(RefusalBook.key(ofSHA256:)) ?? RefusalBook.key(of: file.status())
         return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor], key: key, name: name,
-                                                 listingRefusals: true))
+                                                 listingRefusals: sha256 != nil))
     }
 
     public func thumbnail(bytes: [UInt8], bounds: PixelSize, maxPixels: Int) throws -> [UInt8] {

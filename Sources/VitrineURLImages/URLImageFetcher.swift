@@ -147,8 +147,8 @@ public final class URLImageFetcher: Sendable {
     /// beside it. A download cut short (`api.urlTimeout` on a slow link, a
     /// dropped connection) keeps what arrived, and the next attempt asks for
     /// the rest with `Range` and `If-Range`: the server sends the rest if the
-    /// file is the same, or all of it if it changed. A file with neither a
-    /// strong ETag nor Last-Modified cannot be resumed and starts over.
+    /// file is the same, or all of it if it changed. A file with no validator
+    /// `If-Range` may carry (`RangeAnswer.ifRangeValidator`) starts over.
     func refresh(_ url: String) async {
         let known = state.withLock { $0.downloads[url] }
         var outcome: Duration = settings.urlRefresh

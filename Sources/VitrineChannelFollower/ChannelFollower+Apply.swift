@@ -29,19 +29,13 @@ extension ChannelFollower {
         let upload: AssetUpload
         do {
             upload = try await NIOThreadPool.singleton.runIfActive { [store] in
-                try AssetUpload(in: store.assets, resuming: Self.partialKey(of: blob))
+                let upload = try AssetUpload(in: store.assets, resuming: Self.partialKey(of: blob))
+                if !resuming && upload.size > 0 { try upload.restart() }
+                return upload
             }
         } catch {
             fail("cannot stage \(url) in \(store.assets.directory): \(error)")
             return false
-        }
-        if !resuming && upload.size > 0 {
-            do {
-                try await NIOThreadPool.singleton.runIfActive { try upload.restart() }
-            } catch {
-                fail("cannot stage \(url) in \(store.assets.directory): \(error)")
-                return false
-            }
         }
         let resumedFrom = upload.size
         if resumedFrom > 0 { logger.info("channel \(settings.url): resuming \(blob.path) after \(resumedFrom) of \(blob.size) bytes") }

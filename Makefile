@@ -12,7 +12,7 @@ BENCH_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples libvips
 DEB_PACKAGES := dpkg-dev binutils chrpath lintian
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb bench bench-api bench-fleet bench-upload bench-heif bench-outputs bench-video soak soak-ops openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb repo repo-key bench bench-api bench-fleet bench-upload bench-heif bench-outputs bench-video soak soak-ops openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -49,7 +49,7 @@ test: test-packages arm64-background unit-test remote-test console-test api-fuzz
 SUITE_PACKAGES := $(TEST_PACKAGES) nginx python3-venv chromium chromium-driver \
 	qemu-system-x86 qemu-utils busybox-static kmod cpio python3 evemu-tools v4l-utils e2fsprogs zstd shellcheck \
 	$(DEB_PACKAGES) mmdebstrap arch-test debian-archive-keyring gpgv xz-utils binutils-aarch64-linux-gnu \
-	qemu-user-static qemu-system-arm linux-headers-amd64 linux-source-6.1 make gcc
+	qemu-user-static qemu-system-arm linux-headers-amd64 linux-source-6.1 make gcc aptly sqv gnupg gpgv
 test-packages: deps
 	@deploy/dev/ensure-packages.sh --background .build/suite-packages.log $(sort $(SUITE_PACKAGES))
 
@@ -97,9 +97,11 @@ vm-test: deps
 # the package from `make deb` installed by apt-get, booted in QEMU (TCG): first slide
 # with no login, HDMI-CEC through the unit (vivid), 100-megapixel picture bombs under
 # MemoryMax, a pushed configuration shown and kept over a reboot with the root read-only,
-# restarts after kill -9 and a hung loop. Also checks dpkg -r/--purge and deploy/install.sh --root.
+# restarts after kill -9 and a hung loop. Also checks dpkg -r/--purge and deploy/install.sh --root,
+# and the signed apt repository: built by make repo's script with a throwaway key, served by nginx
+# on loopback, the image installs the package from it, upgrades it and rolls it back.
 image-test: deb
-	@deploy/dev/ensure-packages.sh libjpeg-turbo-progs
+	@deploy/dev/ensure-packages.sh libjpeg-turbo-progs ffmpeg
 	VITRINE_IMAGE_DEB=$$(deploy/debian/build-deb.sh --print-deb) Tests/Image/run-image-test.sh
 
 # Debian packages from the static release build (.build-static, as vm-test, image-test
@@ -108,6 +110,18 @@ image-test: deb
 deb: deps
 	@deploy/dev/ensure-packages.sh $(DEB_PACKAGES)
 	deploy/debian/build-deb.sh
+
+# The signed apt repository (docs/apt-repository.md): the packages of `make deb`, and of `make deb
+# ARCH=arm64` when there is one, each added to the suite of the Debian release it was built for
+# (bookworm, trixie), signed with the key whose GnuPG home $$VITRINE_REPO_KEY names (outside this
+# tree: `make repo-key` makes one), in .build-repo/public for a static origin. Every version added
+# stays, for rollback (deploy/repo/build-repo.sh).
+repo: deb
+	deploy/repo/build-repo.sh
+
+repo-key:
+	@test -n "$$VITRINE_REPO_KEY" || { echo "make repo-key: set VITRINE_REPO_KEY to a new directory outside this tree, for the key" >&2; exit 1; }
+	deploy/repo/new-key.sh "$$VITRINE_REPO_KEY"
 
 bench: release
 	@deploy/dev/ensure-packages.sh $(BENCH_PACKAGES)

@@ -8,13 +8,16 @@
 # system. This amd64 machine runs the arm64 maintainer scripts through
 # qemu-user-static and binfmt_misc (deploy/arm64/binfmt.sh).
 #
-#   build-arm64-image.sh DEB OUTDIR [CONFIG]
+#   build-arm64-image.sh DEB OUTDIR [CONFIG [REPOSITORY]]
 #   build-arm64-image.sh --rootfs-only OUTDIR   only the cached tree (below), which
 #                                               needs no package: made while it builds
 #
 # OUTDIR receives disk.img (ext4, root=/dev/vda), vmlinuz and initrd.img (the
 # 4K kernel), vmlinuz-16k and initrd-16k.img. CONFIG, when given, is placed at
 # /etc/vitrine/vitrine.yaml before the package is installed, which keeps it.
+# REPOSITORY, when given, is a signed apt repository (deploy/repo/build-repo.sh's
+# public tree) whose trixie suite holds DEB: the package is installed from there
+# by the image's own apt, which checks the suite's signature (test_image_install).
 # The mmdebstrapped tree is cached as OUTDIR/rootfs-KEY.tar.zst (KEY: suite,
 # mirror, package lists): only the first run downloads.
 #
@@ -33,6 +36,7 @@ else
 fi
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 config=${3:+$(readlink -f "$3")}
+repository=${4:+$(readlink -f "$4")}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "$0: mmdebstrap, chroot and the image's file ownership need root" >&2; exit 1; }
@@ -90,7 +94,7 @@ tar -C "$root" --numeric-owner --zstd -xpf "$cache"
 # the PL011 UART of QEMU's virt machine.
 test_image_setup "$root" ttyAMA0
 
-test_image_install "$root" "$deb" "$out/apt-install.log" "$config"
+test_image_install "$root" "$deb" "$out/apt-install.log" "$config" ${repository:+"$repository" trixie}
 
 # The two kernels and their initramfs images, for QEMU's -kernel/-initrd.
 for flavour in arm64 arm64-16k; do

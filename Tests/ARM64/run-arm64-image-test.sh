@@ -6,8 +6,11 @@
 #   2. the quick proof under qemu-aarch64-static (Tests/ARM64/user-mode-test.sh)
 #      on the binary of the package;
 #   3. shellcheck of these scripts and deploy/arm64;
-#   4. a Debian 13 (trixie) arm64 image with the package installed by apt-get
-#      (Tests/ARM64/build-arm64-image.sh; the mmdebstrap is cached in .build-arm64-image);
+#   4. a Debian 13 (trixie) arm64 image with the package installed by apt-get from
+#      the trixie suite of a signed repository that `make repo`'s script built
+#      with a throwaway key (Tests/Image/test-repository.sh), so that trixie's
+#      own apt checks its signature (Tests/ARM64/build-arm64-image.sh; the
+#      mmdebstrap is cached in .build-arm64-image);
 #   5. boots it in qemu-system-aarch64 (TCG) on Debian's arm64 kernel, then on
 #      its 16K-page kernel, and runs Tests/ARM64/arm64imagetest.py.
 #
@@ -65,8 +68,13 @@ if [ "$steps" != check ]; then
         cat Tests/Image/configs/kiosk.yaml
         printf 'api:\n  listen: "0.0.0.0:8080"\n  token: "%s"\n' "$token"
     } > "$out/vitrine.yaml"
+    # The image installs the package from the trixie suite of a signed repository, so that
+    # trixie's own apt checks the signature `make repo` makes (sqv, Debian's policy).
+    phase "repository"
+    Tests/Image/test-repository.sh "$out/repository" "$deb"
+    grep "trixie arm64:" "$out/repository/build.log"
     phase "image"
-    Tests/ARM64/build-arm64-image.sh "$deb" "$out" "$out/vitrine.yaml"
+    Tests/ARM64/build-arm64-image.sh "$deb" "$out" "$out/vitrine.yaml" "$out/repository/aptly/public"
     # What check needs: the package the image has (the image is made from it).
     readlink -f "$deb" > "$out/prepared"
     [ "$steps" = prepare ] && { phase "prepared"; exit 0; }

@@ -19,6 +19,7 @@ restarted by the watchdog; the installer on the running system. Measures boot to
 first frame and the restart times; writes them to WORK/measurements.json.
 """
 import argparse
+import base64
 import json
 import os
 import re
@@ -36,8 +37,10 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "Tests", "VM"))
+sys.path.insert(0, os.path.join(REPO, "Tests", "Fleet"))
 sys.dont_write_bytecode = True  # no __pycache__ left in Tests/VM
 import vmtest  # noqa: E402  (Image, QMP, Results, host_render, Guest's serial console)
+import fleetlib  # noqa: E402  (Origin: Debian's nginx as an unprivileged foreground process)
 from vmtest import MAX_CHANNEL_DIFFERENCE, MAX_MEAN_DIFFERENCE, QMP, Results, host_render  # noqa: E402
 
 PROMPT = rb"root@vitrine-image:[^\n]*# $"
@@ -684,45 +687,113 @@ def run_suite(args):
         # (d) kill -9 and (e) a hung kiosk: systemd brings the picture back.
         restart_checks(guest, results, measurements, expected, kill_limit_s=15)
 
-        # (f) The package on the running system, as an administrator uses it:
-        # installing it over itself (what an upgrade does) restarts the kiosk on
-        # the new binary; dpkg -r stops it, gives tty1 back to getty and keeps
-        # the state; installing it again brings the kiosk back with the pushed
-        # playlist. (deploy/install.sh, for machines without dpkg, is checked on
-        # copies of the same tree by run-image-test.sh.)
-        package = "$(ls /root/vitrine_*.deb)"
-        apt = "DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends --reinstall"
-        running, before = guest.main_pid(), time.monotonic()
-        status, output = guest.run(f"cd /root && {apt} ./$(basename {package}) 2>&1", 300)
-        seconds, (worst, mean) = wait_for_picture(guest, expected, 90, "upgraded", since=before)
-        restarted = guest.main_pid()
-        results.check("apt-get install --reinstall of the package on the running system restarts the kiosk, picture back",
-                      status == 0 and restarted not in (None, running) and seconds is not None,
-                      f"exit {status}; PID {running} -> {restarted}; picture {seconds and round(seconds, 1)} s after the install began; "
-                      + output.strip().replace("\n", " | ")[-200:])
-        status, output = guest.run("DEBIAN_FRONTEND=noninteractive dpkg -r vitrine 2>&1", 120)
-        time.sleep(2)
-        states = guest.value("echo $(systemctl is-active vitrine.service) $(systemctl is-active getty@tty1.service) "
-                             "$(id vitrine >/dev/null 2>&1 && echo user || echo nouser) "
-                             "$(test -f /var/lib/vitrine/config.json && echo state || echo nostate) "
-                             "$(test -e /usr/bin/vitrine && echo binary || echo nobinary)")
-        gone = wait_until_gone(guest, expected, 10, "removed")
-        results.check("dpkg -r stops the kiosk, gives tty1 back to getty, keeps the user and /var/lib/vitrine",
-                      status == 0 and states.split() == ["inactive", "active", "user", "state", "nobinary"] and gone,
-                      f"exit {status}; vitrine, getty@tty1, user, state, binary: {states}; picture gone: {gone}")
-        reinstalled = time.monotonic()
-        status, output = guest.run(f"cd /root && {apt} ./$(basename {package}) 2>&1", 300)
-        seconds, (worst, mean) = wait_for_picture(guest, expected, 90, "reinstalled", since=reinstalled)
-        getty = guest.value("systemctl is-active getty@tty1.service")
-        results.check("apt-get install ./vitrine_….deb again brings the kiosk back with the pushed playlist, and stops getty on tty1",
-                      status == 0 and seconds is not None and getty != "active",
-                      f"exit {status}; picture {seconds and round(seconds, 1)} s after the install began; getty@tty1 {getty}; "
-                      + output.strip().replace("\n", " | ")[-300:])
+        # (f) The package on the running system, as docs/apt-repository.md has an
+        # administrator use it: removed with dpkg -r, then installed, upgraded and
+        # rolled back from the signed apt repository that `make repo` built, over
+        # HTTP from nginx on the host (deploy/install.sh, for machines without
+        # dpkg, is checked on copies of the same tree by run-image-test.sh).
+        repository_checks(guest, results, args, work, expected, base)
     finally:
         save_journal(guest, work, "journal-vitrine.txt")
         guest.stop()
     write_measurements(work, measurements)
     return results
+
+
+def guest_file(guest, path, data, mode="0644"):
+    """Writes DATA (bytes) to PATH in the guest through the serial shell, in one line of base64."""
+    encoded = base64.b64encode(data).decode()
+    return guest.run(f"install -d -m 0755 {os.path.dirname(path)} && echo {encoded} | base64 -d > {path} && chmod {mode} {path}")[0]
+
+
+def repository_checks(guest, results, args, work, expected, base):
+    """dpkg -r, then the signed repository: apt refuses it without its key, then installs the
+    first version, upgrades to the second (the kiosk restarts on the new binary with the pushed
+    playlist and the token it had), and rolls back to the first."""
+    if not args.repo or not args.repo_versions:
+        results.check("the repository checks have a repository (--repo, --repo-versions)", False, "none given")
+        return
+    first, second = args.repo_versions
+    # nginx drops to nobody: it serves a copy that nobody can read, wherever the clone is.
+    served = os.path.join("/tmp", f"vitrine-image-repo-{os.getpid()}")
+    shutil.rmtree(served, ignore_errors=True)
+    shutil.copytree(args.repo, served, symlinks=False)
+    for folder, _, _ in os.walk(served):
+        os.chmod(folder, 0o755)
+    origin = fleetlib.Origin(work, served)
+    origin.start()
+    try:
+        repository_steps(guest, results, args, origin, first, second, expected, base)
+    finally:
+        origin.stop()
+        shutil.rmtree(served, ignore_errors=True)
+
+
+def repository_steps(guest, results, args, origin, first, second, expected, base):
+    status, output = guest.run("DEBIAN_FRONTEND=noninteractive dpkg -r vitrine 2>&1", 120)
+    time.sleep(2)
+    states = guest.value("echo $(systemctl is-active vitrine.service) $(systemctl is-active getty@tty1.service) "
+                         "$(id vitrine >/dev/null 2>&1 && echo user || echo nouser) "
+                         "$(test -f /var/lib/vitrine/config.json && echo state || echo nostate) "
+                         "$(test -e /usr/bin/vitrine && echo binary || echo nobinary)")
+    gone = wait_until_gone(guest, expected, 10, "removed")
+    results.check("dpkg -r stops the kiosk, gives tty1 back to getty, keeps the user and /var/lib/vitrine",
+                  status == 0 and states.split() == ["inactive", "active", "user", "state", "nobinary"] and gone,
+                  f"exit {status}; vitrine, getty@tty1, user, state, binary: {states}; picture gone: {gone}")
+
+    # The source as the docs give it, for Debian 12; QEMU's user network reaches the host's
+    # loopback at 10.0.2.2. The image's Debian mirror (its sources.list) is left out of these
+    # apt runs, and its lists kept: the kiosk's libraries are installed, and the guest needs no Internet.
+    sources = (f"Types: deb\nURIs: http://10.0.2.2:{origin.port}/bookworm\nSuites: bookworm\nComponents: main\n"
+               "Signed-By: /etc/apt/keyrings/vitrine.asc\n")
+    guest_file(guest, "/etc/apt/sources.list.d/vitrine.sources", sources.encode())
+    apt = "DEBIAN_FRONTEND=noninteractive apt-get -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=false"
+    status, output = guest.run(f"{apt} update 2>&1", 180)
+    results.check("without its key, apt-get update refuses the repository (its signature cannot be checked)",
+                  status != 0 or "NO_PUBKEY" in output or "not signed" in output or "signatures couldn't be verified" in output,
+                  f"exit {status}; " + output.strip().replace("\n", " | ")[-300:])
+    with open(os.path.join(args.repo, "vitrine-archive-keyring.asc"), "rb") as f:
+        guest_file(guest, "/etc/apt/keyrings/vitrine.asc", f.read())
+    status, output = guest.run(f"{apt} update 2>&1", 180)
+    policy = guest.run("apt-cache policy vitrine 2>&1")[1]
+    # apt-cache policy's version table: "     VERSION PRIORITY", the installed one marked "***".
+    listed = [match.group(1) for match in (re.match(r"^\s+(?:\*\*\* )?(\S+) -?\d+$", line) for line in policy.splitlines()) if match]
+    results.check(f"with the key in /etc/apt/keyrings, apt-get update takes the signed index over HTTP, which offers {second} and {first}",
+                  status == 0 and "Err:" not in output and first in listed and second in listed,
+                  f"exit {status}; versions offered: {listed}; " + output.strip().replace("\n", " | ")[-200:])
+
+    install = f"{apt} install -y -q --no-install-recommends"
+    before = time.monotonic()
+    status, output = guest.run(f"{install} vitrine={first} 2>&1", 300)
+    seconds, _ = wait_for_picture(guest, expected, 90, "installed from the repository", since=before)
+    getty = guest.value("systemctl is-active getty@tty1.service")
+    results.check(f"apt-get install vitrine={first} from the repository brings the kiosk back with the pushed playlist, and stops getty on tty1",
+                  status == 0 and seconds is not None and getty != "active",
+                  f"exit {status}; picture {seconds and round(seconds, 1)} s after the install began; getty@tty1 {getty}; "
+                  + output.strip().replace("\n", " | ")[-300:])
+
+    def moved_to(version, command, what):
+        running, started = guest.main_pid(), time.monotonic()
+        status, output = guest.run(f"{command} 2>&1", 300)
+        seconds, _ = wait_for_picture(guest, expected, 90, what, since=started)
+        now = guest.main_pid()
+        installed = guest.value("dpkg-query -W -f='${Version}' vitrine")
+        # A kiosk still running the binary that dpkg replaced shows "(deleted)" here.
+        executable = guest.value(f"readlink /proc/{now}/exe") if now else ""
+        try:
+            answer = http("GET", f"{base}/api/v1/status", token=args.token)[0]
+        except Exception as error:  # noqa: BLE001  (the check reports it)
+            answer = f"{error}"
+        results.check(f"{what}: vitrine {version} is installed, the kiosk restarted on its binary, and the pushed playlist "
+                      "and the API token are kept",
+                      status == 0 and installed == version and now not in (None, running) and executable == "/usr/bin/vitrine"
+                      and seconds is not None and answer == 200,
+                      f"exit {status}; installed {installed}; PID {running} -> {now} ({executable}); picture "
+                      f"{seconds and round(seconds, 1)} s after apt began; GET /api/v1/status {answer}; "
+                      + output.strip().replace("\n", " | ")[-200:])
+
+    moved_to(second, f"{apt} upgrade -y -q", f"apt-get upgrade to {second}")
+    moved_to(first, f"{install} --allow-downgrades vitrine={first}", f"rolled back with apt-get install vitrine={first}")
 
 
 def save_journal(guest, work, name):
@@ -751,6 +822,9 @@ def main(suite=None, label="image", description=__doc__):
     parser.add_argument("--pushed", required=True, help="the configuration to PUT")
     parser.add_argument("--token", required=True, help="the API token in the image's configuration")
     parser.add_argument("--work", required=True)
+    parser.add_argument("--repo", help="the signed apt repository (make repo's public tree) the guest installs from")
+    parser.add_argument("--repo-versions", nargs=2, metavar=("FIRST", "SECOND"),
+                        help="the two versions in the repository's bookworm suite, the second the later")
     args = parser.parse_args()
     started = time.monotonic()
     results = (suite or run_suite)(args)

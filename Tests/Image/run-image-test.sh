@@ -15,13 +15,20 @@
 #      second run changes nothing, --uninstall removes what it installed and
 #      keeps the state, --purge removes that too; on a Raspberry Pi tree, the
 #      kernel command line words go on once and come off at --uninstall;
-#   6. boots the image in QEMU (TCG) and runs Tests/Image/imagetest.py.
+#   6. builds a signed apt repository with `make repo`'s script
+#      (deploy/repo/build-repo.sh, a throwaway key) holding the package and a
+#      later version of it (Tests/Image/next-version-deb.sh), and checks it on
+#      the host: both versions listed, sqv and gpgv accept it, a Release
+#      changed after signing is refused, a second file under a published
+#      version is refused;
+#   7. boots the image in QEMU (TCG) and runs Tests/Image/imagetest.py, which
+#      also installs, upgrades and rolls back from that repository over HTTP.
 # Run as root (mmdebstrap, chroot, file ownership in the image).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=$(date +%s)
 phase() { echo "== $* ($(( $(date +%s) - started )) s)"; }
-deploy/dev/ensure-packages.sh qemu-system-x86 qemu-utils mmdebstrap e2fsprogs zstd python3 shellcheck
+deploy/dev/ensure-packages.sh qemu-system-x86 qemu-utils mmdebstrap e2fsprogs zstd python3 shellcheck nginx aptly sqv gpgv gnupg
 
 out=.build-image
 mkdir -p "$out"
@@ -44,7 +51,8 @@ fi
 
 phase "shellcheck"
 shellcheck deploy/install.sh deploy/debian/build-deb.sh deploy/debian/postinst deploy/debian/prerm deploy/debian/postrm \
-    Tests/Image/build-image.sh Tests/Image/test-image-setup.sh Tests/Image/run-image-test.sh
+    Tests/Image/build-image.sh Tests/Image/test-image-setup.sh Tests/Image/run-image-test.sh \
+    Tests/Image/next-version-deb.sh Tests/Image/test-repository.sh deploy/repo/build-repo.sh deploy/repo/new-key.sh
 
 # The image's configuration: the test's kiosk plus the API with a known token.
 token=image-test-token-3f9c2a7d51
@@ -190,10 +198,47 @@ deploy/install.sh --root "$root" --uninstall --purge > "$out/purge.log" 2>&1
 check "--uninstall --purge removes /var/lib/vitrine and /etc/vitrine too" purged
 [ $failed -eq 0 ] && rm -rf "$root"
 
+# The signed apt repository (docs/apt-repository.md) that the booted image
+# installs from: this package and a later version, signed by a throwaway key
+# that is kept beside the repository's directory, never in it.
+phase "repository"
+group=repository
+repository=$out/repository
+first_version=$(dpkg-deb --field "$deb" Version)
+next_deb=$(Tests/Image/next-version-deb.sh "$deb" repotest1 "$out/next-version")
+second_version=$(dpkg-deb --field "$next_deb" Version)
+published=$repository/aptly/public/bookworm
+built_repository() {
+    Tests/Image/test-repository.sh "$repository" "$deb" "$next_deb" \
+        && grep -q "bookworm amd64: vitrine $first_version $second_version\$" "$repository/build.log"
+}
+check "make repo publishes $first_version and $second_version in the bookworm suite, and sqv and gpgv accept its signature" built_repository
+changed_release_refused() {
+    cp "$published/dists/bookworm/Release" "$repository/Release.changed"
+    echo "Valid-Until: Fri, 01 Jan 2100 00:00:00 UTC" >> "$repository/Release.changed"
+    ! sqv --keyring "$repository/aptly/public/vitrine-archive-keyring.gpg" "$published/dists/bookworm/Release.gpg" \
+        "$repository/Release.changed" > /dev/null 2>&1
+}
+check "a Release changed after signing is refused by sqv (trixie's apt)" changed_release_refused
+second_file_refused() {
+    # The later version again, with one more file in it.
+    local tree=$repository/other other=$repository/vitrine_${second_version}_other.deb
+    rm -rf "$tree" && dpkg-deb -R "$next_deb" "$tree" && echo rebuilt > "$tree/usr/share/doc/vitrine/rebuilt" \
+        && dpkg-deb --root-owner-group -b "$tree" "$other" > /dev/null || return 1
+    ! VITRINE_REPO_KEY=$repository/key deploy/repo/build-repo.sh --out "$repository/aptly" "$other" > "$repository/conflict.log" 2>&1 \
+        && grep -q "already in bookworm with different contents" "$repository/conflict.log"
+}
+check "a different file under a version already published is refused" second_file_refused
+no_secret_published() {
+    ! grep -rlq "PRIVATE KEY" "$repository/aptly/public/" && test -f "$repository/aptly/public/vitrine-archive-keyring.asc"
+}
+check "the published tree holds the public key and no secret key" no_secret_published
+
 phase "boot test"
 status=0
 python3 Tests/Image/imagetest.py --image "$out" --vitrine "$binary" --config Tests/Image/configs/kiosk.yaml \
-    --pushed Tests/Image/configs/pushed.json --token "$token" --work "$out/work" || status=1
+    --pushed Tests/Image/configs/pushed.json --token "$token" --work "$out/work" \
+    --repo "$repository/aptly/public" --repo-versions "$first_version" "$second_version" || status=1
 phase "done"
 [ $failed -eq 0 ] && exit $status
 exit 1

@@ -59,25 +59,55 @@ UNIT
     systemctl --root="$root" enable test-tv.service > /dev/null 2>&1
 }
 
-# test_image_install ROOT DEB LOG [CONFIG]: CONFIG, when given, at
-# /etc/vitrine/vitrine.yaml first (the package keeps it), then the package
-# installed as a user would: `apt-get install ./FILE.deb` resolves its Depends
-# (from the cache stage's downloads) and runs its maintainer scripts (arm64
-# ones through qemu-user-static). In a chroot there is no running systemd:
-# the postinst enables the unit (deb-systemd-helper makes the links itself)
-# and starts nothing. The .deb stays in /root for the checks on the live
-# system (test only); the downloaded packages go.
+# test_image_install ROOT DEB LOG [CONFIG [REPOSITORY SUITE]]: CONFIG, when
+# given, at /etc/vitrine/vitrine.yaml first (the package keeps it), then the
+# package installed as a user would: `apt-get install ./FILE.deb` resolves its
+# Depends (from the cache stage's downloads) and runs its maintainer scripts
+# (arm64 ones through qemu-user-static). In a chroot there is no running
+# systemd: the postinst enables the unit (deb-systemd-helper makes the links
+# itself) and starts nothing. The .deb stays in /root for the checks on the
+# live system (test only); the downloaded packages go.
+#
+# With REPOSITORY (the public tree of deploy/repo/build-repo.sh) and SUITE, DEB's
+# version is installed from that suite instead, as docs/apt-repository.md has
+# a board do it: its key in /etc/apt/keyrings, a deb822 source, apt-get update
+# (which checks the suite's signature with the image's own apt: sqv on trixie),
+# apt-get install vitrine=VERSION. The source is a file: URI on a copy in the
+# tree, taken away afterwards with the source entry; the key stays. Only that
+# source is updated, and the Debian lists are kept (List-Cleanup off), so the
+# Depends still come from the cache stage's downloads, with no network.
 test_image_install() {
-    local root=$1 deb=$2 log=$3 config=${4:-}
+    local root=$1 deb=$2 log=$3 config=${4:-} repository=${5:-} suite=${6:-} version install
     if [ -n "$config" ]; then
         install -d -m 0755 "$root/etc/vitrine"
         install -m 0644 "$config" "$root/etc/vitrine/vitrine.yaml"
     fi
     cp "$deb" "$root/root/"
-    if ! chroot "$root" sh -c "cd /root && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./$(basename "$deb")" \
-            > "$log" 2>&1; then
+    install="cd /root && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends ./$(basename "$deb")"
+    if [ -n "$repository" ]; then
+        version=$(dpkg-deb --field "$deb" Version)
+        install -d -m 0755 "$root/etc/apt/keyrings"
+        install -m 0644 "$repository/vitrine-archive-keyring.asc" "$root/etc/apt/keyrings/vitrine.asc"
+        rm -rf "$root/srv/vitrine-repository"
+        mkdir -p "$root/srv/vitrine-repository"
+        cp -r "$repository/$suite" "$root/srv/vitrine-repository/"
+        mkdir -p "$root/srv/vitrine-repository/sources.d"
+        printf 'Types: deb\nURIs: file:/srv/vitrine-repository/%s\nSuites: %s\nComponents: main\nSigned-By: /etc/apt/keyrings/vitrine.asc\n' \
+            "$suite" "$suite" | tee "$root/srv/vitrine-repository/sources.d/vitrine.sources" > "$root/etc/apt/sources.list.d/vitrine.sources"
+        # The update sees that source alone (sources.d); the install sees every source.
+        install="apt-get update -q -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=/srv/vitrine-repository/sources.d \
+            -o APT::Get::List-Cleanup=false && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends vitrine=$version"
+    fi
+    if ! chroot "$root" sh -c "$install" > "$log" 2>&1; then
         tail -30 "$log" >&2
         return 1
+    fi
+    if [ -n "$repository" ]; then
+        rm -rf "$root/srv/vitrine-repository" "$root/etc/apt/sources.list.d/vitrine.sources"
+        # shellcheck disable=SC2016  # ${Version} is dpkg-query's
+        [ "$(chroot "$root" dpkg-query -W -f='${Version}' vitrine)" = "$version" ] \
+            || { echo "test_image_install: vitrine $version is not what apt installed from $suite" >&2; return 1; }
+        grep -E '^(Get:|Hit:).*vitrine-repository' "$log" | sed 's/^/  /'
     fi
     grep -E '^(Setting up|Unpacking|vitrine:)' "$log" | sed 's/^/  /'
     chroot "$root" apt-get clean

@@ -246,3 +246,56 @@ struct ProgrammeTests {
         #expect(!change.immediate)
     }
 }
+
+/// The programme on a board whose wall clock has not been set: what it says,
+/// and how often it asks again.
+@Suite("Programme: a wall clock that is not set")
+struct ProgrammeClockTests {
+    @Test func untilTheClockIsSetTheScheduleShowsOtherwiseAndAsksAgainEveryFewSeconds() {
+        var programme = ProgrammeTests.programme()
+        let boot = ProgrammeTests.at(10)
+        let start = programme.start(wall: boot, monotonic: ProgrammeTests.monotonic(boot), clock: .notSet)
+        // `otherwise: off`: nothing applies at any time of day, so the screen stays off.
+        #expect(start.power == .off)
+        #expect(start.notes.contains { $0.hasPrefix("the wall clock is not set") })
+        #expect(programme.scheduleStatus?.clock == .notSet)
+        #expect(programme.scheduleStatus?.now.until == nil && programme.scheduleStatus?.next == nil)
+        #expect(programme.nextWallDeadline == boot + Programme.clockRecheck)
+
+        let checked = boot + Programme.clockRecheck
+        let still = programme.observe(wall: checked, monotonic: ProgrammeTests.monotonic(checked), clock: .notSet)
+        #expect(still.notes.isEmpty && still.power == nil)
+        #expect(programme.nextWallDeadline == checked + Programme.clockRecheck)
+
+        let synchronised = checked + Programme.clockRecheck
+        let set = programme.observe(wall: synchronised, monotonic: ProgrammeTests.monotonic(synchronised), clock: .set(.timeServer))
+        #expect(set.notes.contains("the wall clock was set by a time server: the schedule applies"))
+        #expect(set.power == .on)
+        #expect(set.show?.selection == .playlist("day", slides: [0, 1]))
+        #expect(programme.scheduleStatus?.clock == .set(.timeServer))
+        #expect(programme.nextWallDeadline == ProgrammeTests.at(19))
+    }
+
+    @Test func aClockThatIsSetSaysNothingAndIsNotAskedAgain() {
+        var programme = ProgrammeTests.programme()
+        let change = programme.start(wall: ProgrammeTests.at(10), monotonic: ProgrammeTests.monotonic(ProgrammeTests.at(10)),
+                                     clock: .set(.realTimeClock))
+        #expect(!change.notes.contains { $0.contains("wall clock") })
+        #expect(programme.nextWallDeadline == ProgrammeTests.at(19))
+    }
+
+    @Test func aScheduleThatComesBackKeepsAClockSetByAStep() {
+        var programme = ProgrammeTests.programme()
+        let boot = ProgrammeTests.at(3)
+        _ = programme.start(wall: WallInstant(secondsSinceEpoch: 0), monotonic: .seconds(1), clock: .notSet)
+        // Someone sets the clock by hand: the step counts.
+        _ = programme.observe(wall: boot, monotonic: .seconds(2), clock: .notSet)
+        #expect(programme.scheduleStatus?.clock == .set(.stepped))
+        let plain = ProgrammeTests.configuration(schedule: false)
+        _ = programme.apply(plain, version: "v2", timeline: nil, wall: boot + 1, monotonic: .seconds(3), clock: .notSet)
+        let scheduled = ProgrammeTests.configuration()
+        _ = programme.apply(scheduled, version: "v3", timeline: ProgrammeTests.timeline(scheduled), wall: boot + 2,
+                            monotonic: .seconds(4), clock: .notSet)
+        #expect(programme.scheduleStatus?.clock == .set(.stepped))
+    }
+}

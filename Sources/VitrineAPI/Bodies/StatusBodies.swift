@@ -81,20 +81,30 @@ public struct ScheduleStatusBody: Codable, Hashable, Sendable {
     @ExplicitNull public var next: String?
     /// The zone the schedule is in.
     public var timezone: String
+    /// Whether the wall clock is set, and by what (`set by a time server`), or
+    /// `not set`: then `showing` is what applies at any time of day, and
+    /// `until` and `next` are null until the clock is set.
+    public var clock: String
+    /// Whether the schedule follows the clock: false while the clock is not set.
+    public var clockSet: Bool
 
-    public init(showing: String, playlist: String?, since: String?, until: String?, next: String?, timezone: String) {
+    public init(showing: String, playlist: String?, since: String?, until: String?, next: String?, timezone: String,
+                clock: String = WallClockTrust.set(.unchecked).description, clockSet: Bool = true) {
         self.showing = showing
         self.playlist = playlist
         self.since = since
         self.until = until
         self.next = next
         self.timezone = timezone
+        self.clock = clock
+        self.clockSet = clockSet
     }
 
     package init(_ schedule: ScheduleStatus) {
         self.init(showing: schedule.now.showing.description, playlist: schedule.now.showing.playlistName,
                   since: schedule.now.since?.description, until: schedule.now.until?.description,
-                  next: schedule.next?.description, timezone: schedule.timezone)
+                  next: schedule.next?.description, timezone: schedule.timezone,
+                  clock: schedule.clock.description, clockSet: schedule.clock.isSet)
     }
 }
 

@@ -83,6 +83,26 @@ public struct ScheduleTimeline: Sendable {
         showing(at: instant, spans: spans(from: instant - Self.day, through: instant + Self.day))
     }
 
+    /// What shows while the wall clock cannot be believed (`WallClockTrust.notSet`):
+    /// what applies at any time of day. No entry's window or dates, and no
+    /// slide's `from` or `until`, can be judged without the time, so that is
+    /// `otherwise`, with only its slides that are valid at any time; with
+    /// `otherwise: off`, the screen off. Nothing changes until the clock is
+    /// set: `since` and `until` are nil.
+    public func stateWithoutClock() -> ScheduleState {
+        let showing: ScheduleShowing
+        switch schedule.otherwise {
+        case .off:
+            showing = .off
+        case .playlist(let name):
+            let slides = playlistIndex[name].map { index in
+                schedule.playlists[index].slideValidity.indices.filter { schedule.playlists[index].slideValidity[$0].isAlways }
+            } ?? []
+            showing = .playlist(name, slides: slides)
+        }
+        return ScheduleState(showing: showing, since: nil, until: nil)
+    }
+
     /// What shows at `instant`, since when and until when.
     public func state(at instant: WallInstant) -> ScheduleState {
         var next = transitions(after: instant)

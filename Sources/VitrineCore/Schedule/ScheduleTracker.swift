@@ -23,23 +23,38 @@
 ///
 /// `clockStep` compares the wall time that passed with the monotonic time
 /// that passed since the previous observation, to say in the log that the
-/// clock was stepped and by how much; it does not change the decision.
+/// clock was stepped and by how much.
+///
+/// **A clock that is not set** (`WallClockTrust.notSet`: no time server yet, no
+/// battery-backed clock) is not believed: the state is what applies at any
+/// time of day (`ScheduleTimeline.stateWithoutClock()`), reported once like
+/// any other. The clock counts as set from the first observation whose
+/// reading says so, or the first that sees it stepped (someone set it), and
+/// from then on it stays set: a time server that goes away leaves a clock
+/// that was right, and the kiosk keeps following it.
 public struct ScheduleTracker: Sendable {
     public private(set) var timeline: ScheduleTimeline
     /// What was last reported to apply; nil before the first observation.
     public private(set) var applied: ScheduleShowing?
+    /// Whether the wall clock is believed, as of the last observation.
+    public private(set) var clock: WallClockTrust
     private var previous: (wall: WallInstant, monotonic: MonotonicInstant)?
 
     /// A wall clock that disagrees with the monotonic clock by more than this
     /// between two observations has been stepped.
     public static let stepTolerance: Duration = .seconds(2)
 
-    public init(timeline: ScheduleTimeline) {
+    /// `clock` is what an earlier tracker knew (a schedule that came back), `.notSet` for a first one.
+    public init(timeline: ScheduleTimeline, clock: WallClockTrust = .notSet) {
         self.timeline = timeline
+        self.clock = clock
     }
 
-    /// The wall clock read `wall` when the monotonic clock read `monotonic`.
-    public mutating func observe(wall: WallInstant, monotonic: MonotonicInstant) -> ScheduleTrackerUpdate {
+    /// The wall clock read `wall` when the monotonic clock read `monotonic`;
+    /// `reading` is whether the system says it is set (`.set(.unchecked)`: the
+    /// caller vouches for it).
+    public mutating func observe(wall: WallInstant, monotonic: MonotonicInstant,
+                                 clock reading: WallClockTrust = .set(.unchecked)) -> ScheduleTrackerUpdate {
         var step: ClockStep = .first
         if let previous {
             let wallNanoseconds = (wall - previous.wall) * 1_000_000_000
@@ -54,10 +69,22 @@ public struct ScheduleTracker: Sendable {
             }
         }
         previous = (wall, monotonic)
-        let state = timeline.state(at: wall)
+        let wasSet = clock
+        switch (clock, reading, step) {
+        case (.set, _, _):
+            break  // Once set, it stays set.
+        case (.notSet, .set, _):
+            clock = reading
+        case (.notSet, .notSet, .forward), (.notSet, .notSet, .backward):
+            clock = .set(.stepped)
+        case (.notSet, .notSet, .first), (.notSet, .notSet, .none):
+            break
+        }
+        let state = clock.isSet ? timeline.state(at: wall) : timeline.stateWithoutClock()
         let change: ScheduleShowing? = state.showing == applied ? nil : state.showing
         if let change { applied = change }
-        return ScheduleTrackerUpdate(apply: change, state: state, clockStep: step)
+        return ScheduleTrackerUpdate(apply: change, state: state, clockStep: step, clock: clock,
+                                     clockChanged: step == .first || wasSet != clock)
     }
 
     /// A new schedule (a new configuration) takes effect at the next
@@ -77,6 +104,10 @@ public struct ScheduleTrackerUpdate: Hashable, Sendable {
     public var state: ScheduleState
     /// How the wall clock moved since the previous observation.
     public var clockStep: ClockStep
+    /// Whether the wall clock is believed now.
+    public var clock: WallClockTrust = .set(.unchecked)
+    /// The first observation, or the clock's trust changed at this one: worth a line in the log.
+    public var clockChanged = false
 }
 
 /// How the wall clock moved between two observations, against the monotonic clock.

@@ -2752,7 +2752,7 @@ components:
     ScheduleStatus:
       type: object
       additionalProperties: false
-      required: [showing, playlist, since, until, next, timezone]
+      required: [showing, playlist, since, until, next, timezone, clock, clockSet]
       properties:
         showing:
           type: string
@@ -2778,6 +2778,16 @@ components:
         timezone:
           type: string
           description: The zone the schedule is in.
+        clock:
+          type: string
+          description: >-
+            Whether the wall clock is set, and by what (`set by a time server`, `set from the real-time clock at boot`,
+            `set while the kiosk ran`, `taken as set (no systemd-timesyncd to wait for)`), or `not set`: then `showing` is
+            what applies at any time of day (`otherwise`, with only its slides that have no dates), and `until` and `next`
+            are null until it is set.
+        clockSet:
+          type: boolean
+          description: Whether the schedule follows the wall clock; false while the clock is not set.
     OverrideRequest:
       type: object
       additionalProperties: false

@@ -147,10 +147,14 @@ public struct ScheduleStatus: Hashable, Sendable {
     public var next: ScheduleShowing?
     /// The schedule's zone (`Europe/Berlin`).
     public var timezone: String
+    /// Whether the wall clock is believed: while it is not set, `now` is what
+    /// applies at any time of day, and nothing changes until it is.
+    public var clock: WallClockTrust
 
-    public init(now: ScheduleState, next: ScheduleShowing?, timezone: String) {
+    public init(now: ScheduleState, next: ScheduleShowing?, timezone: String, clock: WallClockTrust = .set(.unchecked)) {
         self.now = now
         self.next = next
         self.timezone = timezone
+        self.clock = clock
     }
 }

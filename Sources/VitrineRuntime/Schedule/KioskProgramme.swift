@@ -8,18 +8,23 @@ import VitrineCore
 ///
 /// The loop asks it what to show at start, on a push, on an override, and at
 /// its turns, passing its reading of the clocks (it reads none itself); a
-/// kiosk without a schedule or an override never wakes for one.
+/// kiosk without a schedule or an override never wakes for one. Whether the
+/// wall clock has been set at all is asked of `clockTrust` at each of those
+/// moments (`SystemWallClock`: a few files in /run and /sys).
 final class KioskProgramme {
     private var programme: Programme
     private let logger: Logger
+    private let clockTrust: () -> WallClockTrust
     /// Rotation in step with a group, by the wall clock (`sync`).
     let inStep: SyncedRotationFollower
     /// The wall timer came or the clock was stepped: observe at the next turn.
     private var due = false
 
     /// At start, before the loop runs: the zone file is read here, once.
-    init(configuration: KioskConfiguration, version: String?, logger: Logger) {
+    init(configuration: KioskConfiguration, version: String?, logger: Logger,
+         clockTrust: @escaping () -> WallClockTrust = SystemWallClock().trust) {
         self.logger = logger
+        self.clockTrust = clockTrust
         inStep = SyncedRotationFollower(logger: logger)
         let scheduled = ScheduledConfiguration(configuration)
         if let problem = scheduled.zoneProblem { logger.error("\(problem)") }
@@ -28,7 +33,7 @@ final class KioskProgramme {
 
     /// What to show first.
     func start(at now: KioskInstant) -> Programme.Change {
-        logged(programme.start(wall: now.wall, monotonic: now.monotonic))
+        logged(programme.start(wall: now.wall, monotonic: now.monotonic, clock: clockTrust()))
     }
 
     /// A configuration was pushed (or its downloads changed), its zone already
@@ -36,7 +41,7 @@ final class KioskProgramme {
     func apply(_ scheduled: ScheduledConfiguration, version: String, at now: KioskInstant) -> Programme.Change {
         if let problem = scheduled.zoneProblem { logger.error("\(problem)") }
         return logged(programme.apply(scheduled.configuration, version: version, timeline: scheduled.timeline,
-                                      wall: now.wall, monotonic: now.monotonic))
+                                      wall: now.wall, monotonic: now.monotonic, clock: clockTrust()))
     }
 
     /// The downloaded copies of URL slides changed (`Programme.updateDownloads`).
@@ -46,7 +51,8 @@ final class KioskProgramme {
 
     func setOverride(_ override: KioskOverride?, fallback: KioskOverride? = nil, at now: KioskInstant) -> Programme.Change {
         if let override { logger.notice("override \(override.id) received: \(override.slides.count) slides until \(override.until)") }
-        return logged(programme.setOverride(override, fallback: fallback, wall: now.wall, monotonic: now.monotonic))
+        return logged(programme.setOverride(override, fallback: fallback, wall: now.wall, monotonic: now.monotonic,
+                                                   clock: clockTrust()))
     }
 
     /// The wall-clock timer fired, or the wall clock was set.
@@ -59,7 +65,7 @@ final class KioskProgramme {
     func takeDueChange(at now: KioskInstant) -> Programme.Change? {
         guard due else { return nil }
         due = false
-        return logged(programme.observe(wall: now.wall, monotonic: now.monotonic))
+        return logged(programme.observe(wall: now.wall, monotonic: now.monotonic, clock: clockTrust()))
     }
 
     var nextWallDeadline: WallInstant? { programme.nextWallDeadline }

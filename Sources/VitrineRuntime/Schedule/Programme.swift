@@ -65,6 +65,10 @@ struct Programme {
     private(set) var configuration: KioskConfiguration
     private(set) var version: String?
     private var tracker: ScheduleTracker?
+    /// Whether the wall clock was believed at the last observation: kept for a schedule that comes back.
+    private var clockKnown: WallClockTrust = .notSet
+    /// While the clock is not set: when to ask again.
+    private var clockRecheckAt: WallInstant?
     /// What the schedule last said, nil before its first observation or without one.
     private(set) var scheduled: ScheduleShowing?
     /// The schedule at the last observation, and the change after it.
@@ -79,13 +83,13 @@ struct Programme {
     init(configuration: KioskConfiguration, version: String?, timeline: ScheduleTimeline?) {
         self.configuration = configuration
         self.version = version
-        tracker = timeline.map(ScheduleTracker.init(timeline:))
+        tracker = timeline.map { ScheduleTracker(timeline: $0) }
     }
 
     /// The configuration to start with, at `wall`: what the schedule shows
     /// then, and whether to start with the screen off.
-    mutating func start(wall: WallInstant, monotonic: MonotonicInstant) -> Change {
-        var change = update(wall: wall, monotonic: monotonic, force: true)
+    mutating func start(wall: WallInstant, monotonic: MonotonicInstant, clock: WallClockTrust = .set(.unchecked)) -> Change {
+        var change = update(wall: wall, monotonic: monotonic, clock: clock, force: true)
         change.immediate = true
         return change
     }
@@ -99,12 +103,12 @@ struct Programme {
 
     /// A new configuration (pushed, or its downloaded pictures changed), with its schedule.
     mutating func apply(_ configuration: KioskConfiguration, version: String?, timeline: ScheduleTimeline?,
-                        wall: WallInstant, monotonic: MonotonicInstant) -> Change {
+                        wall: WallInstant, monotonic: MonotonicInstant, clock: WallClockTrust = .set(.unchecked)) -> Change {
         self.configuration = configuration
         self.version = version
         if let timeline {
             // Kept, not made anew: a schedule whose answer is unchanged is not applied again.
-            if tracker == nil { tracker = ScheduleTracker(timeline: timeline) } else { tracker!.replace(timeline) }
+            if tracker == nil { tracker = ScheduleTracker(timeline: timeline, clock: clockKnown) } else { tracker!.replace(timeline) }
         } else {
             tracker = nil
             scheduleStatus = nil
@@ -115,7 +119,7 @@ struct Programme {
             removedScheduleWasOff = previous == .off
             scheduled = nil
         }
-        var change = update(wall: wall, monotonic: monotonic, force: true)
+        var change = update(wall: wall, monotonic: monotonic, clock: clock, force: true)
         if removedScheduleWasOff { change.power = .on }
         return change
     }
@@ -124,12 +128,12 @@ struct Programme {
     /// shows when `override` reaches its end, if it is active then. The same
     /// override again (same id) shows on undisturbed, whatever its fallback.
     mutating func setOverride(_ override: KioskOverride?, fallback: KioskOverride? = nil,
-                              wall: WallInstant, monotonic: MonotonicInstant) -> Change {
+                              wall: WallInstant, monotonic: MonotonicInstant, clock: WallClockTrust = .set(.unchecked)) -> Change {
         let previous = self.override
         // A fallback alone is the override itself.
         self.override = override ?? fallback
         self.fallback = override == nil ? nil : fallback
-        var change = update(wall: wall, monotonic: monotonic, force: false)
+        var change = update(wall: wall, monotonic: monotonic, clock: clock, force: false)
         if override == nil, let previous { change.notes.insert("override \(previous.id) cleared", at: 0) }
         if let override, !override.isActive(at: wall) {
             change.notes.insert("override \(override.id) not shown: it ended at \(override.until)", at: 0)
@@ -138,23 +142,30 @@ struct Programme {
     }
 
     /// The wall clock read `wall`: its timer came, or it was stepped.
-    mutating func observe(wall: WallInstant, monotonic: MonotonicInstant) -> Change {
-        update(wall: wall, monotonic: monotonic, force: false)
+    /// `clock` is whether the system says the clock is set.
+    mutating func observe(wall: WallInstant, monotonic: MonotonicInstant, clock: WallClockTrust = .set(.unchecked)) -> Change {
+        update(wall: wall, monotonic: monotonic, clock: clock, force: false)
     }
 
     /// When to observe next: the schedule's next change or the override's end.
     /// With a schedule that never changes again, a far instant, so that the
-    /// timer stays armed and a step of the clock is still noticed.
+    /// timer stays armed and a step of the clock is still noticed. While the
+    /// clock is not set, `clockRecheck` after the last observation too: a time
+    /// server that slews a nearly right clock, rather than stepping it, wakes
+    /// no timer.
     var nextWallDeadline: WallInstant? {
-        let candidates = [scheduleStatus.map { $0.now.until ?? Self.farFuture }, override?.until].compactMap { $0 }
+        let candidates = [scheduleStatus.map { $0.now.until ?? Self.farFuture }, override?.until, clockRecheckAt].compactMap { $0 }
         return candidates.min()
     }
+
+    /// How often a clock that is not set is asked again.
+    static let clockRecheck: Int64 = 5
 
     static let farFuture = WallInstant(secondsSinceEpoch: 253_402_300_799)  // 9999-12-31T23:59:59Z
 
     // MARK: The decision
 
-    private mutating func update(wall: WallInstant, monotonic: MonotonicInstant, force: Bool) -> Change {
+    private mutating func update(wall: WallInstant, monotonic: MonotonicInstant, clock: WallClockTrust, force: Bool) -> Change {
         var change = Change()
         if let current = override, !current.isActive(at: wall) {
             override = nil
@@ -167,17 +178,33 @@ struct Programme {
             fallback = nil
         }
         if var tracker {
-            let update = tracker.observe(wall: wall, monotonic: monotonic)
+            let update = tracker.observe(wall: wall, monotonic: monotonic, clock: clock)
             self.tracker = tracker
+            clockKnown = update.clock
             switch update.clockStep {
             case .forward(let by): change.notes.append("the wall clock was stepped forward by \(Self.seconds(by))")
             case .backward(let by): change.notes.append("the wall clock was stepped back by \(Self.seconds(by))")
             case .first, .none: break
             }
-            var next = tracker.timeline.transitions(after: wall)
-            let following = next.next()
+            if update.clockChanged {
+                switch (update.clock, update.clockStep) {
+                case (.notSet, _):
+                    change.notes.append("the wall clock is not set (no time server reached yet, no battery-backed clock): until it is, "
+                                        + "the schedule shows what applies at any time of day, \(update.state.showing)")
+                case (.set, .first):
+                    break  // The usual start: nothing to say.
+                case (.set, _):
+                    change.notes.append("the wall clock was \(update.clock): the schedule applies")
+                }
+            }
+            clockRecheckAt = update.clock.isSet ? nil : wall + Self.clockRecheck
+            var following: ScheduleTransition?
+            if update.clock.isSet {
+                var next = tracker.timeline.transitions(after: wall)
+                following = next.next()
+            }
             scheduleStatus = ScheduleStatus(now: update.state, next: following?.showing,
-                                            timezone: tracker.timeline.zone.identifier)
+                                            timezone: tracker.timeline.zone.identifier, clock: update.clock)
             if let showing = update.apply {
                 switch showing {
                 case .off:

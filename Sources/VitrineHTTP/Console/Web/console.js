@@ -782,7 +782,9 @@
     const now = schedule.showing === 'screen off' || schedule.playlist === null ? 'Screen off' : `Showing ${schedule.showing}`;
     $('#schedule-now').textContent = now + (schedule.until ? ` until ${localTime(schedule.until)}` : ' from now on')
       + ` (${schedule.timezone})`;
-    $('#schedule-next').textContent = schedule.next ? `Next: ${schedule.next}` : 'Nothing else is scheduled.';
+    $('#schedule-next').textContent = schedule.clockSet === false
+      ? 'The clock is not set yet (no time server reached): what applies at any time of day shows until it is.'
+      : schedule.next ? `Next: ${schedule.next}` : 'Nothing else is scheduled.';
   }
 
   /// The TV on HDMI-CEC: what it should be and what it last said. Hidden

@@ -36,10 +36,8 @@ public final class ChannelFollower: Sendable {
     let rootETags = Mutex<(root: String?, signature: String?)>((nil, nil))
     /// The root's version floor, lifetime and the last trusted time (`ChannelRootTrust`), kept in the state directory.
     let rootTrust: Mutex<ChannelRootTrust>
-    /// Whether the system clock is synchronised (systemd-timesyncd's flag file).
+    /// Whether the system clock is synchronised (systemd-timesyncd's mark, `SystemWallClock.isSynchronized`).
     let clockSynchronized: @Sendable () -> Bool
-    /// systemd-timesyncd creates this once it has set the clock from the network.
-    public static let timeSyncFlag = "/run/systemd/timesync/synchronized"
     var rootTrustPath: String { store.directory + "/" + ChannelRootTrust.fileName }
     let logger: Logger
     let wallClock: @Sendable () -> WallInstant
@@ -83,7 +81,7 @@ public final class ChannelFollower: Sendable {
     ///   - clockSynchronized: whether the system clock is synchronised (tests pass their own).
     public init(settings: ChannelConfiguration, store: StateStore, pictures: any PictureInspector, logger: Logger, policy: ChannelPollPolicy? = nil,
                 wallClock: @escaping @Sendable () -> WallInstant = { WallClock.now() },
-                clockSynchronized: @escaping @Sendable () -> Bool = { access(ChannelFollower.timeSyncFlag, F_OK) == 0 }) {
+                clockSynchronized: @escaping @Sendable () -> Bool = { SystemWallClock().isSynchronized }) {
         self.pictures = pictures
         self.settings = settings
         self.store = store

@@ -38,9 +38,14 @@ public struct SystemWallClock: Sendable {
     static let synchronizedMark = "run/systemd/timesync/synchronized"
     static let realTimeClocks = "sys/class/rtc"
 
+    /// Whether systemd-timesyncd has set the clock from a time server since boot (its mark).
+    public var isSynchronized: Bool {
+        FileManager.default.fileExists(atPath: path(Self.synchronizedMark))
+    }
+
     public func trust() -> WallClockTrust {
         let files = FileManager.default
-        if files.fileExists(atPath: path(Self.synchronizedMark)) { return .set(.timeServer) }
+        if isSynchronized { return .set(.timeServer) }
         let clocks = (try? files.contentsOfDirectory(atPath: path(Self.realTimeClocks))) ?? []
         for clock in clocks.sorted() {
             let flag = try? String(contentsOfFile: path("\(Self.realTimeClocks)/\(clock)/hctosys"), encoding: .utf8)

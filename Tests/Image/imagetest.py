@@ -692,7 +692,7 @@ def run_suite(args):
         # rolled back from the signed apt repository that `make repo` built, over
         # HTTP from nginx on the host (deploy/install.sh, for machines without
         # dpkg, is checked on copies of the same tree by run-image-test.sh).
-        repository_checks(guest, results, args, work, expected, base)
+        repository_checks(guest, results, args, work, expected, base, new_token)
     finally:
         save_journal(guest, work, "journal-vitrine.txt")
         guest.stop()
@@ -706,14 +706,14 @@ def guest_file(guest, path, data, mode="0644"):
     return guest.run(f"install -d -m 0755 {os.path.dirname(path)} && echo {encoded} | base64 -d > {path} && chmod {mode} {path}")[0]
 
 
-def repository_checks(guest, results, args, work, expected, base):
+def repository_checks(guest, results, args, work, expected, base, token):
     """dpkg -r, then the signed repository: apt refuses it without its key, then installs the
     first version, upgrades to the second (the kiosk restarts on the new binary with the pushed
     playlist and the token it had), and rolls back to the first."""
     if not args.repo or not args.repo_versions:
         results.check("the repository checks have a repository (--repo, --repo-versions)", False, "none given")
         return
-    first, second = args.repo_versions
+    first, second = args.repo_versions  # token: the API token now (rotated earlier in the run)
     # nginx drops to nobody: it serves a copy that nobody can read, wherever the clone is.
     served = os.path.join("/tmp", f"vitrine-image-repo-{os.getpid()}")
     shutil.rmtree(served, ignore_errors=True)
@@ -723,13 +723,13 @@ def repository_checks(guest, results, args, work, expected, base):
     origin = fleetlib.Origin(work, served)
     origin.start()
     try:
-        repository_steps(guest, results, args, origin, first, second, expected, base)
+        repository_steps(guest, results, args, origin, first, second, expected, base, token)
     finally:
         origin.stop()
         shutil.rmtree(served, ignore_errors=True)
 
 
-def repository_steps(guest, results, args, origin, first, second, expected, base):
+def repository_steps(guest, results, args, origin, first, second, expected, base, token):
     status, output = guest.run("DEBIAN_FRONTEND=noninteractive dpkg -r vitrine 2>&1", 120)
     time.sleep(2)
     states = guest.value("echo $(systemctl is-active vitrine.service) $(systemctl is-active getty@tty1.service) "
@@ -781,7 +781,7 @@ def repository_steps(guest, results, args, origin, first, second, expected, base
         # A kiosk still running the binary that dpkg replaced shows "(deleted)" here.
         executable = guest.value(f"readlink /proc/{now}/exe") if now else ""
         try:
-            answer = http("GET", f"{base}/api/v1/status", token=args.token)[0]
+            answer = http("GET", f"{base}/api/v1/status", token=token)[0]
         except Exception as error:  # noqa: BLE001  (the check reports it)
             answer = f"{error}"
         results.check(f"{what}: vitrine {version} is installed, the kiosk restarted on its binary, and the pushed playlist "

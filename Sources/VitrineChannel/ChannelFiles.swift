@@ -1,3 +1,4 @@
+import Crypto
 import Glibc
 import VitrineSystem
 
@@ -33,16 +34,67 @@ public enum ChannelFiles {
         }
     }
 
+    /// How much of a picture or video the publisher holds at a time.
+    static let chunkBytes = 1 << 20
+
+    /// A file's SHA-256 and size, read `chunkBytes` at a time: a channel's
+    /// videos are hashed in constant memory, whatever their size.
+    public static func blob(of path: String, system: SystemCalls = .live) throws(SystemError) -> ChannelBlob {
+        let file = try OpenFile(path, O_RDONLY | O_CLOEXEC, system: system)
+        var hasher = SHA256()
+        let size = try forEachChunk(of: file) { hasher.update(bufferPointer: $0) }
+        return ChannelBlob(sha256: hex(hasher.finalize()), size: size)
+    }
+
+    /// Reads `file` to its end, handing each chunk to `body`; returns the bytes read.
+    private static func forEachChunk(of file: borrowing OpenFile,
+                                     _ body: (UnsafeRawBufferPointer) throws(SystemError) -> Void) throws(SystemError) -> UInt64 {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: UInt64 = 0
+        while true {
+            let count = try file.read(into: buffer)
+            if count == 0 { return total }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            total += UInt64(count)
+        }
+    }
+
     /// Writes `bytes` to a new hidden temporary file next to `path`, fsynced,
     /// and returns its name; `commit` then renames it into place.
     static func writeTemporary(_ bytes: [UInt8], for path: String, mode: mode_t = 0o644, system: SystemCalls = .live) throws(SystemError) -> String {
+        try writeTemporary(for: path, mode: mode, system: system) { (file: borrowing OpenFile) throws(SystemError) in try file.write(bytes) }
+    }
+
+    /// Copies the file at `source` to a new temporary file next to `path`, a
+    /// chunk at a time, and returns its name with the SHA-256 and size of what
+    /// was copied: the caller compares them with what it hashed before, since
+    /// the file may have changed in between.
+    static func writeTemporary(copying source: String, for path: String, mode: mode_t = 0o644,
+                               system: SystemCalls = .live) throws(SystemError) -> (temporary: String, copied: ChannelBlob) {
+        let input = try OpenFile(source, O_RDONLY | O_CLOEXEC, system: system)
+        var hasher = SHA256()
+        var size: UInt64 = 0
+        let temporary = try writeTemporary(for: path, mode: mode, system: system) { (file: borrowing OpenFile) throws(SystemError) in
+            size = try forEachChunk(of: input) { (chunk: UnsafeRawBufferPointer) throws(SystemError) in
+                hasher.update(bufferPointer: chunk)
+                try FileIO.writeAll(chunk, to: file.descriptor, path: file.path, system: system)
+            }
+        }
+        return (temporary, ChannelBlob(sha256: hex(hasher.finalize()), size: size))
+    }
+
+    /// A new hidden temporary file next to `path`, filled by `fill`, dated and
+    /// moded as a served file must be, and fsynced; removed again on any error.
+    private static func writeTemporary(for path: String, mode: mode_t, system: SystemCalls,
+                                       fill: (borrowing OpenFile) throws(SystemError) -> Void) throws(SystemError) -> String {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = directory + ".\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let file = try OpenFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode, system: system)
         do throws(SystemError) {
-            try file.write(bytes)
+            try fill(file)
         } catch {
             try? remove(temporary, system: system)
             throw error

@@ -138,10 +138,12 @@ public enum ChannelPublisher {
             version = (previousVersion ?? 0) + 1
         }
 
-        // Hash every picture, of every group too; keep the bytes only of those
-        // the channel lacks.
+        // Hash every picture and video, of every group too, a chunk at a time;
+        // remember where those the channel lacks are, to copy them the same way.
+        // Nothing is held whole: a channel of large videos publishes in
+        // constant memory.
         var blobs: [String: ChannelBlob] = [:]
-        var missing: [String: [UInt8]] = [:]
+        var missing: [String: (file: String, label: String, keyPath: String)] = [:]
         var kept: [ChannelBlob] = []
         /// `configuration` as the channel carries it: pictures by blob.
         func carried(_ configuration: KioskConfiguration, file label: String) throws(ChannelPublishError) -> KioskConfiguration {
@@ -150,13 +152,12 @@ public enum ChannelPublisher {
             var referenceByPath: [String: String] = [:]
             for picture in pictures where referenceByPath[picture.path] == nil {
                 guard case .file = SlideSource(picture.path), let file = configuration.resolve(picture.path) else { continue }
-                let bytes: [UInt8]
+                let blob: ChannelBlob
                 do {
-                    bytes = try ChannelFiles.read(file)
+                    blob = try ChannelFiles.blob(of: file)
                 } catch {
                     throw .pictures(file: label, [ConfigIssue(path: picture.keyPath, message: error.description)])
                 }
-                let blob = ChannelBlob(sha256: ChannelDigest.sha256(bytes), size: UInt64(bytes.count))
                 referenceByPath[picture.path] = blob.reference
                 guard blobs[blob.sha256] == nil else { continue }
                 blobs[blob.sha256] = blob
@@ -166,7 +167,7 @@ public enum ChannelPublisher {
                 if ChannelFiles.size(directory + "/" + blob.path) == blob.size {
                     kept.append(blob)
                 } else {
-                    missing[blob.sha256] = bytes
+                    missing[blob.sha256] = (file, label, picture.keyPath)
                 }
             }
             return configuration.replacingPicturePaths { referenceByPath[$0] ?? $0 }
@@ -197,20 +198,41 @@ public enum ChannelPublisher {
             }
         }
 
-        do throws(SystemError) {
-            // 1. Blobs first, each renamed into place whole. Until the manifest
-            //    changes nobody asks for the new ones; afterwards they are all there.
-            var written: [ChannelBlob] = []
-            var touchedDirectories = Set<String>()
-            for blob in blobs.values.sorted(by: { $0.sha256 < $1.sha256 }) {
-                guard let bytes = missing[blob.sha256] else { continue }
-                let path = directory + "/" + blob.path
-                let blobDirectory = String(path[..<path.lastIndex(of: "/")!])
+        // 1. Blobs first, each copied and renamed into place whole. Until the
+        //    manifest changes nobody asks for the new ones; afterwards they are
+        //    all there. A file that changed since it was hashed (an editor
+        //    saving it mid-publish) would be a blob whose name is not its
+        //    content: it is refused, and nothing is published.
+        var written: [ChannelBlob] = []
+        var touchedDirectories = Set<String>()
+        for blob in blobs.values.sorted(by: { $0.sha256 < $1.sha256 }) {
+            guard let source = missing[blob.sha256] else { continue }
+            let path = directory + "/" + blob.path
+            let blobDirectory = String(path[..<path.lastIndex(of: "/")!])
+            var copied: ChannelBlob?
+            do throws(SystemError) {
                 try ChannelFiles.makeDirectories(blobDirectory)
-                try ChannelFiles.commit(try ChannelFiles.writeTemporary(bytes, for: path), to: path)
-                touchedDirectories.insert(blobDirectory)
-                written.append(blob)
+                let (temporary, what) = try ChannelFiles.writeTemporary(copying: source.file, for: path)
+                if what == blob {
+                    try ChannelFiles.commit(temporary, to: path)
+                } else {
+                    try? ChannelFiles.remove(temporary)
+                }
+                copied = what
+            } catch {
+                throw .file(error)
             }
+            guard let copied, copied == blob else {
+                throw .pictures(file: source.label, [ConfigIssue(
+                    path: source.keyPath,
+                    message: "\(source.file) changed while it was being published (\(blob.size) bytes when hashed, "
+                        + "\(copied?.size ?? 0) when copied); nothing was published: publish again")])
+            }
+            touchedDirectories.insert(blobDirectory)
+            written.append(blob)
+        }
+
+        do throws(SystemError) {
             for blobDirectory in touchedDirectories.sorted() { try FileIO.sync(directory: blobDirectory) }
             if !touchedDirectories.isEmpty { try FileIO.sync(directory: directory + "/blobs") }
             try ChannelFiles.makeDirectories(directory)

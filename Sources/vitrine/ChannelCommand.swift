@@ -260,7 +260,9 @@ struct ChannelVerifyCommand: ParsableCommand {
         var problems: [String] = []
         for blob in manifest.blobs.values.sorted(by: { $0.sha256 < $1.sha256 }) {
             do {
-                try blob.check(try ChannelFiles.read(dir + "/" + blob.path))
+                // Hashed a chunk at a time: a channel's videos may be larger than memory.
+                let actual = try ChannelFiles.blob(of: dir + "/" + blob.path)
+                try blob.check(sha256: actual.sha256, size: actual.size)
             } catch let mismatch as BlobMismatch {
                 problems.append(mismatch.description)
             } catch {

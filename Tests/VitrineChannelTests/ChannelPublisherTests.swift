@@ -225,3 +225,28 @@ import VitrineCore
         #expect(!FileManager.default.fileExists(atPath: scratch.file("other.pub")))
     }
 }
+
+/// Pictures and videos larger than the publisher's chunk: hashed and copied a
+/// chunk at a time, never held whole.
+@Suite struct ChannelPublisherLargeFileTests {
+    let scratch = Scratch("publish-large")
+
+    /// `count` bytes that differ from chunk to chunk, so that a chunk copied twice or skipped shows.
+    static func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
+    }
+
+    @Test func aFileOfSeveralChunksIsPublishedWithTheDigestOfItsWholeBytes() throws {
+        let video = Self.bytes(3 * (1 << 20) + 12_345)
+        scratch.write("site/clip.mp4", video)
+        scratch.write("site/vitrine.yaml", "slides:\n  - clip.mp4\n")
+        let outcome = try ChannelPublisher.publish(
+            ChannelPublisher.Request(configurationFile: scratch.file("site/vitrine.yaml"), directory: scratch.file("channel"),
+                                     signing: .unsigned, version: nil, expiresAfterSeconds: ChannelPublisher.defaultValiditySeconds),
+            now: publishedAt)
+        let blob = try #require(outcome.blobsWritten.first)
+        #expect(blob == ChannelBlob(sha256: ChannelDigest.sha256(video), size: UInt64(video.count)))
+        #expect(scratch.read("channel/" + blob.path) == video)
+        #expect(try ChannelFiles.blob(of: scratch.file("channel/" + blob.path)) == blob)
+    }
+}

@@ -81,9 +81,7 @@ extension SlideFrameStore {
     /// it shows; an unchanged picture is then not drawn again on every turn
     /// of the loop, and an animation is drawn once a frame.
     public func drawnScene(_ scene: Scene) -> Scene {
-        noteDrawn(Set(scene.layers.compactMap { layer in
-            if case .slide(let slide) = layer.content { slide } else { nil }
-        }))
+        noteDrawn(scene.layers)
         var drawn = scene
         for index in drawn.layers.indices {
             let layer = drawn.layers[index]

@@ -384,8 +384,15 @@ public final class SlideFrameStore: @unchecked Sendable {
     }
 
     /// The slides a scene about to be drawn shows (`drawnScene`).
-    func noteDrawn(_ slides: Set<Int>) {
-        lock.withLock { book.drawn = slides }
+    func noteDrawn(_ layers: [Scene.Layer]) {
+        // Once a frame, at the display's rate: the set keeps its storage, so
+        // this allocates nothing after the first frame.
+        lock.withLock {
+            book.drawn.removeAll(keepingCapacity: true)
+            for layer in layers {
+                if case .slide(let slide) = layer.content { book.drawn.insert(slide) }
+            }
+        }
     }
 
     /// Under `lock`: a video slide that leaves the wanted window, and is not
@@ -399,12 +406,18 @@ public final class SlideFrameStore: @unchecked Sendable {
     /// another thread (`SandboxedVideo`'s deinit), never under this lock.
     private func letGoOfUnwantedVideos() {
         for slide in book.videos.keys where !book.wanted.contains(slide) && !book.drawn.contains(slide) {
-            book.videos[slide] = nil
-            book.frames[slide] = nil
-            book.animations[slide] = nil
-            book.outdated.remove(slide)
-            book.recency.removeAll { $0 == slide }
+            _ = forget(slide)
         }
+    }
+
+    /// Under `lock`: everything held for `slide` goes (its frame, animation,
+    /// video and place in `recency`); the frame is returned, for `evict` to recycle.
+    private func forget(_ slide: Int) -> PixelImage? {
+        book.animations[slide] = nil
+        book.videos[slide] = nil
+        book.outdated.remove(slide)
+        book.recency.removeAll { $0 == slide }
+        return book.frames.removeValue(forKey: slide)
     }
 
     /// Under `lock`: drops least recently used frames that are not wanted until within capacity.
@@ -415,10 +428,7 @@ public final class SlideFrameStore: @unchecked Sendable {
             if book.wanted.contains(candidate) {
                 index += 1
             } else {
-                var evicted = book.frames.removeValue(forKey: candidate)
-                book.animations[candidate] = nil
-                book.videos[candidate] = nil
-                book.recency.remove(at: index)
+                var evicted = forget(candidate)
                 // Only memory nobody else holds can be reused: the display thread may
                 // still be compositing from a frame it fetched before the eviction.
                 if isKnownUniquelyReferenced(&evicted) {

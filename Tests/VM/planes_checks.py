@@ -178,10 +178,13 @@ def kiosk_on_planes(guest, results):
     cpu_log, cpu_seconds, _, _, cpu_metrics = run_kiosk(guest, cpu_config, "planes-kiosk-cpu")
     _, forced = guest.run(f"grep -c 'composed on the CPU (output.planes: cpu)' {cpu_log}")
     cpu_pages = guest.count_in_log(cpu_log, "page changed")
-    results.check("with output.planes: cpu the kiosk composes every frame on the CPU; on the planes its display "
-                  "thread spends less CPU over the same run",
-                  forced.strip().endswith("1") and cpu_pages >= 3 and planes_seconds is not None and cpu_seconds is not None
-                  and planes_seconds < cpu_seconds,
+    # The display thread's whole CPU over each run is reported, not compared: it holds the loop's
+    # other work too (input, status, timers), and under TCG beside a build its noise is as large
+    # as what the planes save at 1024x768 (0.76 s on both paths in one CI run, where the frames
+    # themselves took 0.36 s on the planes against 0.46 s). The frames' own CPU, by path, is
+    # compared in the next check, from the kiosk's counters.
+    results.check("with output.planes: cpu the kiosk composes every frame on the CPU, and pages on time",
+                  forced.strip().endswith("1") and cpu_pages >= 3 and planes_seconds is not None and cpu_seconds is not None,
                   f"display thread CPU from the first frame through three slide transitions with the dots (1024x768): planes "
                   f"{planes_seconds} s, CPU path {cpu_seconds} s; {cpu_pages} page changes on the CPU path")
     def mean_ms(metrics, path):

@@ -289,8 +289,8 @@ let package = Package(
                            systemPackage, .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "VitrineChannelFollowerTests",
-            dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "ServerTestSupport",
-                           .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineState",
+                           "VitrineSystem", "ServerTestSupport", systemPackage, .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore"]),
         .testTarget(
             name: "VitrineAssemblyTests",

@@ -77,7 +77,7 @@ struct ChannelOrigin: Sendable {
     /// `TooLarge` past `size`, `Failure` naming the URL for everything else;
     /// what arrived before a failure stays staged for the next attempt.
     func download(_ url: String, into upload: AssetUpload, size: UInt64) async throws -> Bool {
-        if UInt64(upload.size) > size { try await Self.restart(upload) }
+        if UInt64(upload.size) > size { try await Self.restart(upload, url: url) }
         // Whole already (a restart came between the last byte and the store).
         if UInt64(upload.size) == size { return true }
         let offset = upload.size
@@ -88,13 +88,13 @@ struct ChannelOrigin: Sendable {
             let code = Int(response.status.code)
             switch RangeAnswer.of(status: code, contentRange: response.headers.first(name: "Content-Range"), askedFrom: offset) {
             case .whole:
-                if upload.size > 0 { try await Self.restart(upload) }
+                if upload.size > 0 { try await Self.restart(upload, url: url) }
             case .rest:
                 break
             case .alreadyWhole:
                 return true
             case .startOver(let reason):
-                try await Self.restart(upload)
+                try await Self.restart(upload, url: url)
                 throw Failure(url: url, reason: reason + "; starting it again from the beginning")
             case .missing:
                 return false
@@ -107,7 +107,7 @@ struct ChannelOrigin: Sendable {
                 throw error
             } catch let error as DiskFloorReached {
                 // Not kept to resume: a part that cannot grow would hold the disk at its floor.
-                try? await Self.restart(upload)
+                try? await Self.restart(upload, url: url)
                 throw Failure(url: url, reason: error.message)
             } catch let error as SystemError {
                 throw Failure(url: url, reason: "cannot be staged: \(error)")
@@ -118,8 +118,16 @@ struct ChannelOrigin: Sendable {
         }
     }
 
-    private static func restart(_ upload: AssetUpload) async throws {
-        try await NIOThreadPool.singleton.runIfActive { try upload.restart() }
+    /// Empties `upload`'s staged bytes for a download from the first byte. A
+    /// failure here is the disk's (the part cannot be truncated), and is said
+    /// so, naming the URL: inside `execute` any other error would read as an
+    /// origin that "cannot be reached".
+    private static func restart(_ upload: AssetUpload, url: String) async throws {
+        do {
+            try await NIOThreadPool.singleton.runIfActive { try upload.restart() }
+        } catch {
+            throw Failure(url: url, reason: "its partial download cannot be started over: \(error)")
+        }
     }
 
     private static func answer(_ response: HTTPClientResponse, url: String, etag: String?, limit: Int) async throws -> Answer {

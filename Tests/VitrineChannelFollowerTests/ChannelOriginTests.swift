@@ -1,6 +1,10 @@
 import Foundation
+import Logging
+import SystemPackage
 import Testing
 @testable import VitrineChannelFollower
+@testable import VitrineState
+import VitrineSystem
 
 @Suite struct ChannelOriginTests {
     /// A refused connection fails the poll at once, not at the request's
@@ -21,5 +25,30 @@ import Testing
         // thread), so the deadline is long and the bound is half of it: retrying
         // until the deadline would take all 240 s.
         #expect(took < .seconds(120), "took \(took) of a 240 s deadline")
+    }
+}
+
+/// A blob's staged part that cannot be emptied for a fresh download is the
+/// disk's failure, and says so, naming the URL, not an origin that "cannot be reached".
+@Suite struct ChannelOriginRestartTests {
+    @Test func aPartThatCannotBeStartedOverIsReportedAsSuch() async throws {
+        let directory = NSTemporaryDirectory() + "vitrine-origin-restart-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let faults = SystemCallFaults()
+        let store = try AssetStore(directory: directory, logger: Logger(label: "test"), system: faults.calls)
+        // A part of 10 bytes for a blob the manifest says has 4: it must be emptied first.
+        let part = try AssetUpload(in: store, resuming: "blob-restart")
+        try part.append(Array("0123456789".utf8))
+        faults.fail(.truncate, with: .ioError)
+        let origin = ChannelOrigin(timeout: .seconds(10), policy: .loopbackAllowed)
+        do {
+            _ = try await origin.download("http://127.0.0.1:1/blobs/ab/abcd", into: part, size: 4)
+            Issue.record("a part that could not be emptied was downloaded into")
+        } catch let failure as ChannelOrigin.Failure {
+            #expect(failure.url == "http://127.0.0.1:1/blobs/ab/abcd")
+            #expect(failure.reason.hasPrefix("its partial download cannot be started over: "), "\(failure)")
+            #expect(!failure.reason.contains("cannot be reached"))
+        }
+        #expect(faults.injected == 1)
     }
 }

@@ -19,10 +19,18 @@ public struct VideoCheck: DoctorCheck {
         self.describe = describe
     }
 
-    /// Runs `helper --describe` (2 s at most): what it printed, if it exited with status 0.
+    /// How long `--describe` may take. The helper maps FFmpeg and its codec
+    /// libraries (libavcodec alone pulls in x265, aom, dav1d and more): at
+    /// boot, from an SD card's cold cache, or under TCG beside a build, that
+    /// took over 2 s, and a healthy helper was reported as one that "does not
+    /// start". The kiosk's start-up report runs off the display thread, so a
+    /// long wait costs nothing there.
+    public static let describeTimeout: Duration = .seconds(15)
+
+    /// Runs `helper --describe` (`describeTimeout` at most): what it printed, if it exited with status 0.
     public static let describeByRunning: @Sendable (String) -> Result<String, any Error> = { helper in
         Result { () throws -> String in
-            let run = try ProgramOutput.run(helper, ["--describe"], timeout: .seconds(2))
+            let run = try ProgramOutput.run(helper, ["--describe"], timeout: describeTimeout)
             // A helper that cannot load its FFmpeg libraries dies in the dynamic loader with status 127.
             guard run.ending == .exited(0) else { throw HelperDidNotDescribe(ending: run.ending) }
             return run.output

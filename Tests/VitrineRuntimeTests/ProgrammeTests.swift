@@ -276,6 +276,22 @@ struct ProgrammeClockTests {
         #expect(programme.nextWallDeadline == ProgrammeTests.at(19))
     }
 
+    @Test func theSystemIsAskedOnlyWhileAScheduleWaitsForTheClock() {
+        var plain = ProgrammeTests.programme(ProgrammeTests.configuration(schedule: false))
+        #expect(!plain.needsClockReading())
+        #expect(plain.needsClockReading(scheduled: true), "a configuration bringing a schedule")
+        _ = plain.start(wall: ProgrammeTests.at(10), monotonic: ProgrammeTests.monotonic(ProgrammeTests.at(10)), clock: .notSet)
+        #expect(!plain.needsClockReading())
+
+        var programme = ProgrammeTests.programme()
+        #expect(programme.needsClockReading())
+        _ = programme.start(wall: ProgrammeTests.at(10), monotonic: ProgrammeTests.monotonic(ProgrammeTests.at(10)), clock: .notSet)
+        #expect(programme.needsClockReading())
+        let later = ProgrammeTests.at(10) + 5
+        _ = programme.observe(wall: later, monotonic: ProgrammeTests.monotonic(later), clock: .set(.timeServer))
+        #expect(!programme.needsClockReading(), "once set, the clock stays set")
+    }
+
     @Test func aClockThatIsSetSaysNothingAndIsNotAskedAgain() {
         var programme = ProgrammeTests.programme()
         let change = programme.start(wall: ProgrammeTests.at(10), monotonic: ProgrammeTests.monotonic(ProgrammeTests.at(10)),

@@ -9,8 +9,9 @@ import VitrineCore
 /// The loop asks it what to show at start, on a push, on an override, and at
 /// its turns, passing its reading of the clocks (it reads none itself); a
 /// kiosk without a schedule or an override never wakes for one. Whether the
-/// wall clock has been set at all is asked of `clockTrust` at each of those
-/// moments (`SystemWallClock`: a few files in /run and /sys).
+/// wall clock has been set at all is asked of `clockTrust` (`SystemWallClock`:
+/// a few files in /run and /sys) at those moments, and only while a schedule
+/// waits for the answer (`clockReading`).
 final class KioskProgramme {
     private var programme: Programme
     private let logger: Logger
@@ -33,7 +34,7 @@ final class KioskProgramme {
 
     /// What to show first.
     func start(at now: KioskInstant) -> Programme.Change {
-        logged(programme.start(wall: now.wall, monotonic: now.monotonic, clock: clockTrust()))
+        logged(programme.start(wall: now.wall, monotonic: now.monotonic, clock: clockReading()))
     }
 
     /// A configuration was pushed (or its downloads changed), its zone already
@@ -41,7 +42,8 @@ final class KioskProgramme {
     func apply(_ scheduled: ScheduledConfiguration, version: String, at now: KioskInstant) -> Programme.Change {
         if let problem = scheduled.zoneProblem { logger.error("\(problem)") }
         return logged(programme.apply(scheduled.configuration, version: version, timeline: scheduled.timeline,
-                                      wall: now.wall, monotonic: now.monotonic, clock: clockTrust()))
+                                      wall: now.wall, monotonic: now.monotonic,
+                                      clock: clockReading(scheduled: scheduled.timeline != nil)))
     }
 
     /// The downloaded copies of URL slides changed (`Programme.updateDownloads`).
@@ -52,7 +54,7 @@ final class KioskProgramme {
     func setOverride(_ override: KioskOverride?, fallback: KioskOverride? = nil, at now: KioskInstant) -> Programme.Change {
         if let override { logger.notice("override \(override.id) received: \(override.slides.count) slides until \(override.until)") }
         return logged(programme.setOverride(override, fallback: fallback, wall: now.wall, monotonic: now.monotonic,
-                                                   clock: clockTrust()))
+                                                   clock: clockReading()))
     }
 
     /// The wall-clock timer fired, or the wall clock was set.
@@ -65,12 +67,19 @@ final class KioskProgramme {
     func takeDueChange(at now: KioskInstant) -> Programme.Change? {
         guard due else { return nil }
         due = false
-        return logged(programme.observe(wall: now.wall, monotonic: now.monotonic, clock: clockTrust()))
+        return logged(programme.observe(wall: now.wall, monotonic: now.monotonic, clock: clockReading()))
     }
 
     var nextWallDeadline: WallInstant? { programme.nextWallDeadline }
     var override: KioskOverride? { programme.override }
     var scheduleStatus: ScheduleStatus? { programme.scheduleStatus }
+
+    /// The system's answer while a schedule waits for it; otherwise no file is
+    /// read, and what is passed is never looked at (no schedule, or a clock
+    /// already known to be set).
+    private func clockReading(scheduled: Bool? = nil) -> WallClockTrust {
+        programme.needsClockReading(scheduled: scheduled) ? clockTrust() : .set(.unchecked)
+    }
 
     private func logged(_ change: Programme.Change) -> Programme.Change {
         for note in change.notes { logger.notice("\(note)") }

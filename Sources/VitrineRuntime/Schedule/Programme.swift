@@ -158,6 +158,14 @@ struct Programme {
         return candidates.min()
     }
 
+    /// Whether a reading of the system's clock would change anything: there is
+    /// a schedule (or `configuration` brings one) and the clock is not yet known
+    /// to be set. Once set, it stays set (`ScheduleTracker`), and without a
+    /// schedule nothing follows the wall clock.
+    func needsClockReading(scheduled: Bool? = nil) -> Bool {
+        (scheduled ?? (tracker != nil)) && !clockKnown.isSet
+    }
+
     /// How often a clock that is not set is asked again.
     static let clockRecheck: Int64 = 5
 

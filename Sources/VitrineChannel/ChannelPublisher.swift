@@ -209,24 +209,24 @@ public enum ChannelPublisher {
             guard let source = missing[blob.sha256] else { continue }
             let path = directory + "/" + blob.path
             let blobDirectory = String(path[..<path.lastIndex(of: "/")!])
-            var copied: ChannelBlob?
+            let copied: ChannelBlob
             do throws(SystemError) {
                 try ChannelFiles.makeDirectories(blobDirectory)
-                let (temporary, what) = try ChannelFiles.writeTemporary(copying: source.file, for: path)
-                if what == blob {
+                let temporary: String
+                (temporary, copied) = try ChannelFiles.writeTemporary(copying: source.file, for: path)
+                if copied == blob {
                     try ChannelFiles.commit(temporary, to: path)
                 } else {
                     try? ChannelFiles.remove(temporary)
                 }
-                copied = what
             } catch {
                 throw .file(error)
             }
-            guard let copied, copied == blob else {
+            guard copied == blob else {
                 throw .pictures(file: source.label, [ConfigIssue(
                     path: source.keyPath,
                     message: "\(source.file) changed while it was being published (\(blob.size) bytes when hashed, "
-                        + "\(copied?.size ?? 0) when copied); nothing was published: publish again")])
+                        + "\(copied.size) when copied); nothing was published: publish again")])
             }
             touchedDirectories.insert(blobDirectory)
             written.append(blob)

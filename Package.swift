@@ -177,8 +177,13 @@ let package = Package(
         // Following a fleet channel: polling, verifying, applying (the pure state is VitrineChannel's).
         .target(
             name: "VitrineChannelFollower",
-            dependencies: ["VitrineAPI", "VitrineState", "VitrineChannel", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem",
+            dependencies: ["VitrineAPI", "VitrineState", "VitrineChannel", "VitrineUpdate", "VitrineCore", "VitrineConfig", "VitrineRuntime", "VitrineSystem",
                            .product(name: "Crypto", package: "swift-crypto")] + outboundHTTP),
+        // Updates over the air: the root helper that installs the version a channel names from the
+        // signed apt repository, watches it and rolls back (pure core in Core/, the board in Helper/).
+        .target(
+            name: "VitrineUpdate",
+            dependencies: ["VitrineChannel", "VitrineCore", "VitrineConfig", "VitrineSystem"]),
         // Proof of play: the signed log of slides shown, and its upload.
         .target(
             name: "VitrinePlays",
@@ -236,7 +241,7 @@ let package = Package(
             dependencies: [
                 "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineClient",
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM",
-                "VitrineEvdev", "VitrineChannel", "VitrineSandbox", "VitrineDoctor",
+                "VitrineEvdev", "VitrineChannel", "VitrineSandbox", "VitrineDoctor", "VitrineUpdate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -292,6 +297,9 @@ let package = Package(
             dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineState",
                            "VitrineSystem", "ServerTestSupport", systemPackage, .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore"]),
+        .testTarget(
+            name: "VitrineUpdateTests",
+            dependencies: ["VitrineUpdate", "VitrineChannel", "VitrineConfig", "VitrineCore", "VitrineSystem"]),
         .testTarget(
             name: "VitrineAssemblyTests",
             dependencies: ["VitrineAssembly", "VitrineRuntime", "VitrineDRM", "VitrineConfig", "VitrineCore", "ServerTestSupport",

@@ -15,19 +15,22 @@ import VitrineCore
 ///       "blobs": { "<sha256>": {"path": "blobs/ab/<sha256>", "size": 123456} },
 ///       "groups": { "<name>": { ... } },             optional: each group's playlist (format 2)
 ///       "devices": { "<id>": { ... } },              optional: per-device values (format 2)
-///       "plays": { "upload": "https://..." }         optional: where kiosks POST proof of play (format 2)
+///       "plays": { "upload": "https://..." },        optional: where kiosks POST proof of play (format 2)
+///       "software": { "version": "1.2.0", ... }      optional: the package version to run (format 3, ChannelSoftware)
 ///     }
 ///
-/// Format 2 is format 1 with `groups` and `devices` in use; the publisher
-/// writes format 1 when the manifest has neither, so kiosks that read only
-/// format 1 follow such a channel still, and refuse (rather than half
-/// understand) one that serves groups or devices.
+/// Format 2 is format 1 with `groups` and `devices` in use, and format 3 is
+/// format 2 with `software`. The publisher writes the oldest format that
+/// holds what the manifest has, so kiosks that read only an older format
+/// follow such a channel still, and refuse (rather than half understand) one
+/// that serves what they cannot read: a kiosk that ignored `software` would
+/// never be updated, and would not say why.
 public struct ChannelManifest: Hashable, Sendable {
-    /// The newest format, written when the manifest has groups or devices
-    /// (otherwise format 1 is written).
-    public static let format = 2
+    /// The newest format, written when the manifest has `software`; format 2
+    /// is written for groups, devices or plays without it, otherwise format 1.
+    public static let format = 3
     /// The formats this code reads.
-    public static let formats: ClosedRange<UInt64> = 1...2
+    public static let formats: ClosedRange<UInt64> = 1...3
     public static let fileName = "channel.json"
     public static let signatureFileName = "channel.json.sig"
 
@@ -60,6 +63,8 @@ public struct ChannelManifest: Hashable, Sendable {
     /// Format 2: the URL the channel's kiosks POST their plays to (`plays.upload`
     /// in the manifest), unless a kiosk's local file names its own.
     public var playsUpload: String?
+    /// Format 3: the package version the channel's kiosks should run.
+    public var software: ChannelSoftware?
 
     /// The blob a `blob:` reference names, if the manifest lists it.
     public func blob(for reference: String) -> ChannelBlob? {
@@ -106,7 +111,8 @@ extension ChannelManifest {
 
         // The format first: another format's fields may mean other things, so
         // nothing else is worth reporting.
-        let readable = "format " + Self.formats.map(String.init).joined(separator: " or ")
+        let numbers = Self.formats.map(String.init)
+        let readable = "format " + (numbers.count > 1 ? numbers.dropLast().joined(separator: ", ") + " or " + numbers.last! : numbers[0])
         guard let format = fields["format"] else { throw fail("format", "is required (this Vitrine reads \(readable))") }
         guard case .number(let formatText) = format.value, let formatNumber = UInt64(formatText) else {
             throw fail("format", "must be a whole number, found \(describe(format.value))")
@@ -119,6 +125,7 @@ extension ChannelManifest {
         func report(_ field: String, _ message: String) { issues.append(ConfigIssue(path: field, message: message)) }
         var known: Set<String> = ["format", "version", "published", "expires", "epoch", "configuration", "blobs", "groups"]
         if formatNumber >= 2 { known.formUnion(["devices", "plays"]) }
+        if formatNumber >= 3 { known.insert("software") }
         for (key, _) in members where !known.contains(key) {
             report(key, "unknown field (format \(formatNumber) has \(known.sorted().joined(separator: ", ")))")
         }
@@ -236,12 +243,18 @@ extension ChannelManifest {
             }
         }
 
+        var software: ChannelSoftware?
+        if formatNumber >= 3, let node = fields["software"] {
+            software = ChannelSoftware.parse(node, report: report)
+        }
+
         guard issues.isEmpty, let version, let published, let configuration else {
             throw ChannelManifestError(file: file, issues: issues)
         }
         return ChannelManifest(version: version, published: published, expires: expires, epoch: epoch,
                                configuration: configuration, configurationJSON: configurationJSON, blobs: blobs,
-                               groupsJSON: groupsJSON, groups: groups, devices: devices, playsUpload: playsUpload)
+                               groupsJSON: groupsJSON, groups: groups, devices: devices, playsUpload: playsUpload,
+                               software: software)
     }
 
     /// Format 2's `groups`: each through `GroupPlaylist` (the configuration
@@ -367,13 +380,14 @@ extension ChannelManifest {
     /// The manifest's bytes, as the publisher writes them: sorted keys, two
     /// spaces of indentation, a final newline. `configuration` must already
     /// name its pictures as `blob:` references, and so must the groups. Format
-    /// 1 without groups and devices, else 2.
+    /// 3 with software, else 2 with groups, devices or plays, else 1.
     public static func document(version: UInt64, published: WallInstant, expires: WallInstant?, epoch: WallInstant?,
                                 configuration: KioskConfiguration, blobs: [ChannelBlob],
                                 groups: [String: GroupPlaylist] = [:], devices: [String: DeviceValues] = [:],
-                                playsUpload: String? = nil) -> [UInt8] {
+                                playsUpload: String? = nil, software: ChannelSoftware? = nil) -> [UInt8] {
+        let format = software != nil ? 3 : (groups.isEmpty && devices.isEmpty && playsUpload == nil ? 1 : 2)
         var tree: [String: JSONValue] = [
-            "format": JSONValue(groups.isEmpty && devices.isEmpty && playsUpload == nil ? 1 : Self.format),
+            "format": JSONValue(format),
             "version": JSONValue(version),
             "published": .string(RFC3339.format(published)),
             "configuration": .object(ConfigDocument.tree(configuration)),
@@ -385,6 +399,7 @@ extension ChannelManifest {
         if !groups.isEmpty { tree["groups"] = .object(groups.mapValues { .object($0.tree) }) }
         if !devices.isEmpty { tree["devices"] = .object(devices.mapValues { .object($0.tree) }) }
         if let playsUpload { tree["plays"] = ["upload": .string(playsUpload)] }
+        if let software { tree["software"] = software.tree }
         return JSONValue.object(tree).encoded([.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]) + [0x0A]
     }
 }

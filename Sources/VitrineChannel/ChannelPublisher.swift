@@ -78,10 +78,13 @@ public enum ChannelPublisher {
         public var devicesFile: String?
         /// Where the kiosks POST their plays (the manifest's `plays.upload`).
         public var playsUpload: String?
+        /// The package version the kiosks should run (`software`).
+        public var software: SoftwareChoice
 
         public init(configurationFile: String, directory: String, signing: Signing, version: UInt64? = nil,
                     expiresAfterSeconds: Int64 = ChannelPublisher.defaultValiditySeconds, epoch: WallInstant? = nil,
-                    groupFiles: [(name: String, file: String)] = [], devicesFile: String? = nil, playsUpload: String? = nil) {
+                    groupFiles: [(name: String, file: String)] = [], devicesFile: String? = nil, playsUpload: String? = nil,
+                    software: SoftwareChoice = .keep) {
             self.configurationFile = configurationFile
             self.directory = directory
             self.signing = signing
@@ -91,7 +94,20 @@ public enum ChannelPublisher {
             self.groupFiles = groupFiles
             self.devicesFile = devicesFile
             self.playsUpload = playsUpload
+            self.software = software
         }
+    }
+
+    /// What a new version says of the package version to run.
+    public enum SoftwareChoice: Sendable {
+        /// What the current manifest says, if it says anything: publishing a
+        /// new playlist must not drop a fleet's version choice (or its floor)
+        /// unnoticed.
+        case keep
+        /// Nothing: the boards keep the version they have, and the update
+        /// helper's pin to it (`--no-software`).
+        case remove
+        case set(ChannelSoftware)
     }
 
     public struct Outcome: Sendable {
@@ -182,7 +198,8 @@ public enum ChannelPublisher {
         let manifest = ChannelManifest.document(
             version: version, published: now, expires: now + request.expiresAfterSeconds, epoch: request.epoch,
             configuration: configuration, blobs: blobs.values.sorted { $0.sha256 < $1.sha256 },
-            groups: carriedGroups, devices: devices, playsUpload: request.playsUpload)
+            groups: carriedGroups, devices: devices, playsUpload: request.playsUpload,
+            software: try software(for: request.software, previousAt: manifestPath))
         // What kiosks will parse must parse here first.
         do {
             _ = try ChannelManifest.parse(manifest)
@@ -322,6 +339,30 @@ public enum ChannelPublisher {
     /// The version of the manifest already in the channel, nil for a new
     /// channel. Only the version is read: the file is the publisher's own, and
     /// an older vitrine's manifest should not stop a newer one publishing.
+    /// The `software` the new version carries: the request's, or the current manifest's when kept.
+    static func software(for choice: SoftwareChoice, previousAt path: String) throws(ChannelPublishError) -> ChannelSoftware? {
+        switch choice {
+        case .remove: return nil
+        case .set(let software): return software
+        case .keep:
+            guard ChannelFiles.exists(path) else { return nil }
+            do {
+                let root = try ManifestJSON.parse(try ChannelFiles.read(path))
+                guard case .object(let members) = root.value, let node = members.first(where: { $0.key == "software" })?.value else { return nil }
+                var problems: [String] = []
+                guard let software = ChannelSoftware.parse(node, report: { problems.append("\($0): \($1)") }) else {
+                    throw ChannelPublishError.previousManifest(path: path, reason: problems.joined(separator: "; "))
+                }
+                return software
+            } catch let error as ChannelPublishError {
+                throw error
+            } catch {
+                // currentVersion reports an unreadable manifest already.
+                return nil
+            }
+        }
+    }
+
     static func currentVersion(at path: String, required: Bool) throws(ChannelPublishError) -> UInt64? {
         guard ChannelFiles.exists(path) else { return nil }
         let reason: String

@@ -39,8 +39,13 @@ public enum ProgramOutput {
     /// `path` with `arguments` (`posix_spawn`, standard output to a pipe,
     /// standard input and error to /dev/null, no descriptor of ours), its
     /// output up to `limit` bytes, and how it ended; killed past `timeout`.
+    /// - Parameters:
+    ///   - environment: the program's whole environment (`NAME=value`); nothing of ours is passed on.
+    ///   - mergingErrors: standard error into the same pipe (apt's and dpkg's
+    ///     reasons are on standard error), in the order the program wrote them.
     public static func run(_ path: String, _ arguments: [String], timeout: Duration = .seconds(5),
-                           limit: Int = 64 << 10) throws(SystemError) -> Run {
+                           limit: Int = 64 << 10, environment: [String] = ["PATH=/usr/bin:/bin"],
+                           mergingErrors: Bool = false) throws(SystemError) -> Run {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { throw SystemError("pipe", subject: path) }
         let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
@@ -53,9 +58,13 @@ public enum ProgramOutput {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if mergingErrors {
+            posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        let environment: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
+        let environment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer { for pointer in argv + environment { free(pointer) } }
         var child: pid_t = 0
         let status = argv.withUnsafeBufferPointer { args in
@@ -69,7 +78,9 @@ public enum ProgramOutput {
         var output: [UInt8] = []
         let deadline = MonotonicClock.now() + timeout
         var buffer = [UInt8](repeating: 0, count: 4096)
-        reading: while output.count < limit {
+        // Read to the end even past `limit` (the rest is dropped): a program
+        // blocked on a full pipe would otherwise only end at the deadline.
+        reading: while true {
             let remaining = deadline - MonotonicClock.now()
             guard remaining > .zero else { break }
             var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
@@ -80,7 +91,7 @@ public enum ProgramOutput {
             switch count {
             case 0: break reading
             case ..<0: if errno != EINTR { break reading }
-            default: output += buffer.prefix(count)
+            default: if output.count < limit { output += buffer.prefix(min(count, limit - output.count)) }
             }
         }
         // Reaped here, never left behind: given until the deadline to exit, then killed.

@@ -63,7 +63,11 @@ struct ChannelPublishCommand: ParsableCommand {
             The manifest is replaced last, after every picture it names is in place. \
             --group NAME=FILE gives the kiosks of a group (channel.group) their own playlist: FILE is a configuration \
             file that sets only playlist keys (slides or schedule, interval, transition, ...). --devices FILE gives \
-            per-device values by device id (channel.device): output.rotation, touch.calibration, touch.devices.
+            per-device values by device id (channel.device): output.rotation, touch.calibration, touch.devices. \
+            --software-version names the vitrine package version the kiosks run, which each board's update helper \
+            installs from the signed apt repository (docs/updates.md); --software-group NAME=VERSION gives a group \
+            its own (a staged rollout), and --software-floor raises the lowest version boards will ever accept. \
+            Without any of these a new version keeps what the current manifest says; --no-software drops it.
             """)
 
     @Option(name: .shortAndLong, help: "The configuration file (YAML or JSON).")
@@ -99,8 +103,43 @@ struct ChannelPublishCommand: ParsableCommand {
             help: ArgumentHelp("Where the kiosks POST their proof of play in batches (unless a kiosk's own file sets plays.upload).", valueName: "URL"))
     var playsUpload: String?
 
+    @Option(name: .customLong("software-version"),
+            help: ArgumentHelp("The vitrine package version the channel's kiosks run (format 3's software).", valueName: "VERSION"))
+    var softwareVersion: String?
+
+    @Option(name: .customLong("software-group"),
+            help: ArgumentHelp("A group's own package version (channel.group), for a staged rollout; repeat for each group.",
+                               valueName: "NAME=VERSION"))
+    var softwareGroups: [String] = []
+
+    @Option(name: .customLong("software-floor"),
+            help: ArgumentHelp("Boards never install a version under this one again, whatever a later manifest says.", valueName: "VERSION"))
+    var softwareFloor: String?
+
+    @Flag(name: .customLong("no-software"), help: "Name no package version: boards keep the one they run.")
+    var noSoftware = false
+
     func validate() throws {
         guard (key != nil) != unsigned else { throw ValidationError("give exactly one of --key FILE.sec and --unsigned") }
+        if noSoftware, softwareVersion != nil || softwareFloor != nil || !softwareGroups.isEmpty {
+            throw ValidationError("--no-software cannot go with --software-version, --software-group or --software-floor")
+        }
+        if softwareVersion == nil, softwareFloor != nil || !softwareGroups.isEmpty {
+            throw ValidationError("--software-group and --software-floor need --software-version (the version for kiosks without a group)")
+        }
+        for (option, value) in [("--software-version", softwareVersion), ("--software-floor", softwareFloor)] {
+            if let value, let problem = ChannelSoftware.versionProblem(value) {
+                throw ValidationError("\(option): \"\(value)\" \(problem)")
+            }
+        }
+        for group in softwareGroups {
+            guard let (name, version) = groupFile(group) else {
+                throw ValidationError("--software-group must be NAME=VERSION, such as canary=1.3.0, found \(group)")
+            }
+            if let problem = ChannelSoftware.versionProblem(version) {
+                throw ValidationError("--software-group \(name): \"\(version)\" \(problem)")
+            }
+        }
         if let expires, ChannelDuration.seconds(expires) == nil {
             throw ValidationError("--expires must be a whole number and a unit: 30m, 12h, 7d or 2w, found \(expires)")
         }
@@ -118,6 +157,13 @@ struct ChannelPublishCommand: ParsableCommand {
         return (String(option[..<equals]), String(option[option.index(after: equals)...]))
     }
 
+    private var softwareChoice: ChannelPublisher.SoftwareChoice {
+        if noSoftware { return .remove }
+        guard let softwareVersion else { return .keep }
+        let groups = Dictionary(softwareGroups.compactMap(groupFile), uniquingKeysWith: { _, last in last })
+        return .set(ChannelSoftware(version: softwareVersion, groups: groups, floor: softwareFloor))
+    }
+
     func run() throws {
         let signing: ChannelPublisher.Signing
         if let key {
@@ -133,7 +179,7 @@ struct ChannelPublishCommand: ParsableCommand {
         let request = ChannelPublisher.Request(
             configurationFile: config, directory: dir, signing: signing, version: version,
             expiresAfterSeconds: expires.flatMap(ChannelDuration.seconds) ?? ChannelPublisher.defaultValiditySeconds, epoch: epoch.flatMap(RFC3339.parse),
-            groupFiles: groups.compactMap(groupFile), devicesFile: devices, playsUpload: playsUpload)
+            groupFiles: groups.compactMap(groupFile), devicesFile: devices, playsUpload: playsUpload, software: softwareChoice)
         let outcome: ChannelPublisher.Outcome
         do {
             outcome = try ChannelPublisher.publish(request, now: WallInstant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
@@ -150,6 +196,11 @@ struct ChannelPublishCommand: ParsableCommand {
         print(line)
         if let manifest, !manifest.groups.isEmpty || !manifest.devices.isEmpty {
             print("groups: \(manifest.groups.isEmpty ? "none" : manifest.groups.keys.sorted().joined(separator: ", ")); devices: \(manifest.devices.count)")
+        }
+        if let software = manifest?.software {
+            let groups = software.groups.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            print("software: vitrine \(software.version)" + (groups.isEmpty ? "" : "; groups: " + groups.joined(separator: ", "))
+                  + (software.floor.map { "; floor \($0)" } ?? ""))
         }
         print("blobs: \(outcome.blobsWritten.count) written, \(outcome.blobsKept.count) already there")
         if let signature = outcome.signature {

@@ -213,8 +213,8 @@ import VitrineCore
     }
 
     @Test func anUnknownFormatIsRefusedAlone() throws {
-        #expect(try issues(manifest(version: "\"x\"", format: "3")) == ["format: unsupported format 3: this Vitrine reads format 1 or 2"])
-        #expect(try issues(#"{"version": 1}"#) == ["format: is required (this Vitrine reads format 1 or 2)"])
+        #expect(try issues(manifest(version: "\"x\"", format: "4")) == ["format: unsupported format 4: this Vitrine reads format 1, 2 or 3"])
+        #expect(try issues(#"{"version": 1}"#) == ["format: is required (this Vitrine reads format 1, 2 or 3)"])
     }
 
     @Test func syntaxErrorsSayWhere() throws {

@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import VitrineCore
+import VitrineSystem
 
 /// Whether this system's wall clock has been set, from the marks the system
 /// leaves in the file system (`WallClockTrust`).
@@ -40,20 +41,30 @@ public struct SystemWallClock: Sendable {
 
     /// Whether systemd-timesyncd has set the clock from a time server since boot (its mark).
     public var isSynchronized: Bool {
-        FileManager.default.fileExists(atPath: path(Self.synchronizedMark))
+        access(path(Self.synchronizedMark), F_OK) == 0
     }
 
     public func trust() -> WallClockTrust {
-        let files = FileManager.default
         if isSynchronized { return .set(.timeServer) }
-        let clocks = (try? files.contentsOfDirectory(atPath: path(Self.realTimeClocks))) ?? []
-        for clock in clocks.sorted() {
-            let flag = try? String(contentsOfFile: path("\(Self.realTimeClocks)/\(clock)/hctosys"), encoding: .utf8)
-            if flag?.trimmingCharacters(in: .whitespacesAndNewlines) == "1" { return .set(.realTimeClock) }
+        for clock in entries(of: path(Self.realTimeClocks)) {
+            let flag = (try? FileIO.read(path("\(Self.realTimeClocks)/\(clock)/hctosys"), limit: 16)) ?? []
+            if String(decoding: flag, as: UTF8.self).split(whereSeparator: \.isWhitespace) == ["1"] { return .set(.realTimeClock) }
         }
-        var isDirectory: ObjCBool = false
-        if files.fileExists(atPath: path(Self.timesyncdRuntime), isDirectory: &isDirectory), isDirectory.boolValue { return .notSet }
+        var status = stat()
+        if stat(path(Self.timesyncdRuntime), &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return .notSet }
         return .set(.unwatched)
+    }
+
+    /// A directory's entry names, none when it cannot be read (no RTC class on this kernel).
+    private func entries(of directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
     }
 
     private func path(_ relative: String) -> String {

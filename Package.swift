@@ -201,7 +201,7 @@ let package = Package(
             name: "VitrineHTTP",
             dependencies: [
                 "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays",
-                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrinePNG", "VitrineDoctor",
+                "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrinePNG", "VitrineDoctor", "VitrineUpdate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -225,7 +225,7 @@ let package = Package(
             name: "VitrineAssembly",
             dependencies: [
                 "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays",
-                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrineDRM", "VitrineDoctor", "VitrineSystem",
+                "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrineDRM", "VitrineDoctor", "VitrineSystem", "VitrineUpdate",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // `vitrine doctor`: one report on a board (docs/architecture.md, "Doctor").

@@ -13,6 +13,7 @@ import VitrineRuntime
 import VitrineState
 import VitrineSystem
 import VitrineURLImages
+import VitrineUpdate
 
 /// The composition root: the one place that builds a kiosk's object graph
 /// from its configuration file and state directory.
@@ -82,6 +83,12 @@ public final class KioskAssembly {
         let groups = try OutputGroup.assemble(displays, configuration: configuration, version: store.current.version,
                                               decoder: options.decoder, logger: logger)
         let channel = local.channel.map { ChannelFollower(settings: $0, store: store, pictures: options.pictures, logger: logger, policy: options.channelPolicy) }
+        // Updates over the air (docs/updates.md): each channel version applied is left for the
+        // root helper, where the package installed it; its reports are read with the board's health.
+        let software = SoftwareUpdateWatch()
+        if let channel, let outbox = UpdateRequestOutbox.standard(environment: ProcessInfo.processInfo.environment) {
+            channel.requestUpdates(through: outbox)
+        }
         // Plays go to the URL the channel names (unless the local file names its
         // own): the one recorded with the version applied before, then each new one's.
         if let channel, let plays {
@@ -94,7 +101,7 @@ public final class KioskAssembly {
                           pictures: PictureServices(inspector: options.pictures, slides: options.decoder, maxUploadBytes: local.api.maxUploadBytes),
                           monitoring: APIMonitoring(metrics: groups.map(\.metrics), startedAt: link.status.startedAt), events: events,
                           logger: logger, channel: channel, television: groups[0].television, plays: plays,
-                          board: board)
+                          board: board, software: software)
         for group in groups { group.joinEvents(plays: plays, events: events) }
         self.store = store
         self.plays = plays
@@ -184,6 +191,7 @@ public final class KioskAssembly {
     /// logged, a worse one as a warning.
     private func startupDoctor() -> Task<Void, Never> {
         let directory = store.directory, touch = store.current.configuration.touch, logger = logger, board = api.board
+        let software = api.software
         return Task.detached(priority: .background) {
             let now = WallClock.now()
             let report = Doctor.report(Doctor.standardChecks(stateDirectory: directory, touch: touch), version: VitrineVersion.current,
@@ -197,12 +205,14 @@ public final class KioskAssembly {
             } catch {
                 logger.warning("doctor: the report cannot be saved: \(error)")
             }
+            logSoftwareUpdate(software?.check(), logger: logger)
             guard let board else { return }
             // What the doctor just logged is not logged again.
             board.record(report, at: now)
             while !Task.isCancelled {
                 try? await Task.sleep(for: BoardHealthWatch.interval)
                 guard !Task.isCancelled else { return }
+                logSoftwareUpdate(software?.check(), logger: logger)
                 for change in board.check(at: WallClock.now()) {
                     let subject = change.subject
                     if change.isWorse {
@@ -221,5 +231,15 @@ public final class KioskAssembly {
         let services = try startServices()
         defer { services.stop() }
         try runDisplay()
+    }
+}
+
+/// A new report of the update helper's, once: a rollback or a failure as a warning.
+private func logSoftwareUpdate(_ report: SoftwareUpdateReport?, logger: Logger) {
+    guard let report else { return }
+    let line = "software update (\(RFC3339.format(report.at))): \(report.outcome.rawValue): \(report.detail)"
+    switch report.outcome {
+    case .installed, .unchanged, .unmanaged: logger.notice("\(line)")
+    case .rolledBack, .refused, .failed: logger.warning("\(line)")
     }
 }

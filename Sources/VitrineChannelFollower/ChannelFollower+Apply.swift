@@ -8,6 +8,7 @@ import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 import VitrineSystem
+import VitrineUpdate
 import VitrineState
 
 /// A verified version's pictures downloaded and checked, then the version stored and handed to the kiosk.
@@ -163,9 +164,32 @@ extension ChannelFollower {
             // after a restart this version is accepted once more (see above).
             logger.error("cannot record channel version \(manifest.version) in \(recordPath): \(error)")
         }
+        await leaveUpdateRequest(pair, version: manifest.version)
         if change.changed { applyHandler.withLock { $0 }?.call(change.current) }
         playsUploadHandler.withLock { $0 }?.call(manifest.playsUpload)
         lastPair.withLock { $0?.settled = true }
         self.record(.applied(applied))
+    }
+}
+
+extension ChannelFollower {
+    /// The applied version's bytes, as signed, for the update helper, which
+    /// verifies them again itself; with the root taken, when `channel.root`
+    /// is set. A failure is logged: the pictures are applied all the same.
+    func leaveUpdateRequest(_ pair: FetchedPair, version: UInt64) async {
+        guard let outbox = updateRequests.withLock({ $0 }) else { return }
+        let withRoot = !settings.rootKeys.isEmpty
+        do {
+            try await NIOThreadPool.singleton.runIfActive { [rootPath, rootSignaturePath] in
+                var request = UpdateRequest(manifest: pair.manifest, signature: pair.signature)
+                if withRoot {
+                    request.root = try? FileIO.read(rootPath, limit: UpdateRequest.manifestLimit)
+                    request.rootSignature = try? FileIO.read(rootSignaturePath, limit: UpdateRequest.signatureLimit)
+                }
+                try outbox.leave(request)
+            }
+        } catch {
+            logger.error("channel \(settings.url): cannot leave version \(version) for the update helper in \(outbox.directory): \(error)")
+        }
     }
 }

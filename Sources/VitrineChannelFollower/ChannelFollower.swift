@@ -8,6 +8,7 @@ import VitrineConfig
 import VitrineCore
 import VitrineRuntime
 import VitrineSystem
+import VitrineUpdate
 import VitrineState
 
 /// Follows a signed channel (docs/fleet.md): polls `channel.json` and its
@@ -47,6 +48,7 @@ public final class ChannelFollower: Sendable {
     /// Boxed: a bare function value in a `Mutex` gains two thunks at each read (`StoredCallback`).
     let applyHandler = Mutex<StoredCallback<StoredConfiguration>?>(nil)
     let playsUploadHandler = Mutex<StoredCallback<String?>?>(nil)
+    let updateRequests = Mutex<UpdateRequestOutbox?>(nil)
     var recordPath: String { store.directory + "/" + ChannelFollowRecord.fileName }
     /// The root taken last, exactly as the origin served it (and its signature),
     /// verified again at each start.
@@ -163,6 +165,12 @@ public final class ChannelFollower: Sendable {
     /// manifest, nil when it names none) with each version applied.
     public func onPlaysUpload(_ handler: @escaping @Sendable (String?) -> Void) {
         playsUploadHandler.withLock { $0 = StoredCallback(handler) }
+    }
+
+    /// Leaves each version applied, as signed, for the board's update helper
+    /// (`vitrine update`), which installs the package version it names.
+    public func requestUpdates(through outbox: UpdateRequestOutbox) {
+        updateRequests.withLock { $0 = outbox }
     }
 
     /// The proof-of-play URL of the version applied before this start, from the record.

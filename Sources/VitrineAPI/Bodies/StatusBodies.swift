@@ -38,13 +38,16 @@ public struct StatusBody: Codable, Hashable, Sendable {
     @ExplicitNull public var board: BoardHealthBody?
     /// The video on screen; nil when the slide on screen is a picture.
     @ExplicitNull public var video: VideoStatusBody?
+    /// The update helper's last run; nil before it ran (or where it is not installed).
+    @ExplicitNull public var software: SoftwareStatusBody?
 
     public init(slide: Int?, slideCount: Int, playing: Bool, pausedBecause: [String], output: String, inputDevices: [String],
                 configVersion: String, uptimeSeconds: Double, recentErrors: [String], vitrineVersion: String, screen: PowerState,
                 schedule: ScheduleStatusBody?, override: OverrideBody?, channel: ChannelStatusBody?, tv: TelevisionStatusBody?,
                 attract: AttractStatusBody? = nil, refusedPictures: [RefusedPictureBody] = [], board: BoardHealthBody? = nil,
-                video: VideoStatusBody? = nil) {
+                video: VideoStatusBody? = nil, software: SoftwareStatusBody? = nil) {
         self.video = video
+        self.software = software
         self.refusedPictures = refusedPictures
         self.board = board
         self.slide = slide

@@ -2443,6 +2443,53 @@ components:
           nullable: true
           allOf:
             - $ref: "#/components/schemas/VideoStatus"
+        software:
+          description: The update helper's last run (docs/updates.md); null before it ran, or where the package's update path is not installed.
+          nullable: true
+          allOf:
+            - $ref: "#/components/schemas/SoftwareStatus"
+    SoftwareStatus:
+      type: object
+      additionalProperties: false
+      required: [outcome, at, installed, wanted, from, floor, manifestVersion, detail]
+      properties:
+        outcome:
+          type: string
+          enum: [installed, unchanged, rolled-back, refused, failed, unmanaged]
+          description: >-
+            installed: the version the channel names runs healthy; unchanged: it was installed already; rolled-back: it did
+            not run healthy and the previous version is back with the state it had; refused: below the floor, rolled back
+            here before, not in the signed repository, or a request that does not verify; failed: apt or the rollback
+            itself failed, and a person is needed; unmanaged: the channel names no version, and apt's own upgrades apply.
+        at:
+          type: string
+          format: date-time
+          description: When the helper finished (RFC 3339, UTC).
+        installed:
+          type: string
+          nullable: true
+          description: The vitrine package version installed after the run, as dpkg has it.
+          example: 1.2.0
+        wanted:
+          type: string
+          nullable: true
+          description: The version the channel names for this board's group.
+        from:
+          type: string
+          nullable: true
+          description: The version installed before the run.
+        floor:
+          type: string
+          nullable: true
+          description: The lowest version this board will ever install again (raised by the channel's software.floor, never lowered).
+        manifestVersion:
+          type: integer
+          minimum: 0
+          nullable: true
+          description: The channel manifest version the run acted on.
+        detail:
+          type: string
+          description: One sentence saying why, or what was seen.
     VideoStatus:
       type: object
       additionalProperties: false

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Hummingbird
 import NIOCore
 import VitrineAPI
+import VitrineChannel
 import VitrineChannelFollower
 import VitrineConfig
 import VitrineCore
@@ -10,6 +11,7 @@ import VitrinePNG
 import VitrineRuntime
 import VitrineState
 import VitrineSystem
+import VitrineUpdate
 
 /// Status, control and the screenshot.
 struct StatusRoutes {
@@ -20,6 +22,8 @@ struct StatusRoutes {
     let slides: any SlideDecoder
     /// The board's health, read every minute by the kiosk; nil where nobody reads it (tests).
     let board: BoardHealthWatch?
+    /// The update helper's last report, read with the board's health; nil where nobody reads it.
+    let software: SoftwareUpdateWatch?
     /// How long the display thread has to answer a screenshot or health ping.
     static let displayTimeout: Duration = .seconds(3)
 
@@ -54,7 +58,12 @@ struct StatusRoutes {
             attract: status.attract.map { AttractStatusBody($0, now: now) },
             refusedPictures: slides.refusedPictures.map(RefusedPictureBody.init),
             board: board?.current.map(BoardHealthBody.init),
-            video: status.video.map(VideoStatusBody.init))
+            video: status.video.map(VideoStatusBody.init),
+            software: software?.current.map { report in
+                SoftwareStatusBody(outcome: report.outcome.rawValue, at: RFC3339.format(report.at), installed: report.installed,
+                                   wanted: report.wanted, from: report.from, floor: report.floor, manifestVersion: report.manifestVersion,
+                                   detail: report.detail)
+            })
     }
 
     private func control(_ request: Request) async throws -> Response {

@@ -39,7 +39,7 @@ public enum APIServer {
         ConfigRoutes(apply: services.apply, pictures: services.pictures.inspector).add(to: routes)
         assets.add(to: routes)
         let status = StatusRoutes(link: link, store: services.apply.store, channel: services.channel, television: services.television,
-                                  slides: services.pictures.slides, board: services.board)
+                                  slides: services.pictures.slides, board: services.board, software: services.software)
         status.add(to: routes)
         PictureRoutes(link: link, slides: services.pictures.slides, logger: services.logger).add(to: routes)
         OutputRoutes(link: link, status: status).add(to: routes)

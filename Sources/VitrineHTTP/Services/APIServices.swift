@@ -7,6 +7,7 @@ import VitrineCore
 import VitrineDoctor
 import VitrinePlays
 import VitrineRuntime
+import VitrineUpdate
 
 /// What the API serves, in parts that each do one job, built once by the
 /// composition root (`KioskAssembly`). Each route group is handed the parts it
@@ -34,13 +35,16 @@ public struct APIServices: Sendable {
     public let board: BoardHealthWatch?
     /// How the board is rebooted when the API asks (`POST /api/v1/reboot`).
     public var reboot: BoardReboot
+    /// The update helper's last report, read every minute by the kiosk's assembly, if watched.
+    public let software: SoftwareUpdateWatch?
     let logger: Logger
 
     /// Joins the parts, then starts what must start with them: the stored
     /// overrides shown again, and the first collection of unused assets.
     public init(apply: ApplyPath, pictures: PictureServices, monitoring: APIMonitoring, events: EventHub, logger: Logger,
                 channel: ChannelFollower? = nil, television: CECTelevision? = nil, plays: ProofOfPlay? = nil,
-                board: BoardHealthWatch? = nil, reboot: BoardReboot = BoardReboot()) {
+                board: BoardHealthWatch? = nil, reboot: BoardReboot = BoardReboot(), software: SoftwareUpdateWatch? = nil) {
+        self.software = software
         self.link = apply.link
         self.apply = apply
         self.pictures = pictures

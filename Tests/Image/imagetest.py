@@ -724,6 +724,8 @@ def repository_checks(guest, results, args, work, expected, base, token):
     origin.start()
     try:
         repository_steps(guest, results, args, origin, first, second, expected, base, token)
+        if args.broken_version:
+            update_steps(guest, results, args, origin, served, work, first, second, args.broken_version, expected, base, token)
     finally:
         origin.stop()
         shutil.rmtree(served, ignore_errors=True)
@@ -796,6 +798,104 @@ def repository_steps(guest, results, args, origin, first, second, expected, base
     moved_to(first, f"{install} --allow-downgrades vitrine={first}", f"rolled back with apt-get install vitrine={first}")
 
 
+def update_steps(guest, results, args, origin, served, work, first, second, broken, expected, base, token):
+    """Updates over the air (docs/updates.md): the kiosk, at FIRST from the signed repository, follows a
+    channel that names SECOND; vitrine-update.service installs it and keeps it once it runs healthy. Then
+    the channel names BROKEN, which crashes at start: the helper puts SECOND back with the state it had."""
+    mirror = os.path.join(work, "etc-vitrine")
+    channel = os.path.join(served, "channel")
+    key = os.path.join(work, "ota")
+    subprocess.run([args.vitrine, "channel", "keygen", "--public", key + ".pub", "--secret", key + ".sec"],
+                   check=True, capture_output=True)
+
+    def publish(version):
+        # The pushed playlist, so the screen keeps showing what `expected` is.
+        done = subprocess.run([args.vitrine, "channel", "publish", "--config", os.path.join(mirror, "pushed.json"), "--dir", channel,
+                               "--key", key + ".sec", "--software-version", version], capture_output=True, text=True)
+        for folder, _, files in os.walk(served):
+            os.chmod(folder, 0o755)
+            for name in files:
+                os.chmod(os.path.join(folder, name), 0o644)
+        return done.returncode == 0, (done.stdout + done.stderr).strip().replace("\n", " | ")
+
+    def report():
+        text = guest.value("cat /var/lib/vitrine-update/report.json 2>/dev/null || echo '{}'")
+        try:
+            return json.loads(text)
+        except ValueError:
+            return {}
+
+    def wait_for_report(manifest_version, timeout):
+        """The helper's report on channel version MANIFEST_VERSION, written once its run ends."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = report()
+            if found.get("manifestVersion") == manifest_version:
+                return found
+            time.sleep(3)
+        return report()
+
+    def software_status(outcome):
+        """The status's software section, once it reports OUTCOME (the kiosk reads the report at start and every minute)."""
+        deadline = time.monotonic() + 90
+        body = {}
+        while time.monotonic() < deadline:
+            try:
+                status, answer = http("GET", f"{base}/api/v1/status", token=token)
+                body = (json.loads(answer).get("software") or {}) if status == 200 else {"status": status}
+            except Exception as error:  # noqa: BLE001  (the check reports what it saw)
+                body = {"error": f"{error}"}
+            if body.get("outcome") == outcome:
+                break
+            time.sleep(3)
+        return body
+
+    published, output = publish(second)
+    with open(key + ".pub", "rb") as f:
+        guest_file(guest, "/etc/vitrine/channel.pub", f.read())
+    section = (f"\nchannel:\n  url: http://10.0.2.2:{origin.port}/channel\n  keys: [/etc/vitrine/channel.pub]\n"
+               "  poll: 5s\n  jitter: 0\n")
+    guest.run(f"cp /etc/vitrine/vitrine.yaml /etc/vitrine/vitrine.yaml.before-channel && echo {base64.b64encode(section.encode()).decode()}"
+              " | base64 -d >> /etc/vitrine/vitrine.yaml")
+    paths = guest.value("systemctl is-enabled vitrine-update.path; systemctl is-active vitrine-update.path").split()
+    started = time.monotonic()
+    guest.run("systemctl restart vitrine.service")
+    found = wait_for_report(1, 300)
+    seconds, _ = wait_for_picture(guest, expected, 60, "updated over the air", since=started)
+    installed = guest.value("dpkg-query -W -f='${Version}' vitrine")
+    pin = guest.value("grep '^Pin:' /etc/apt/preferences.d/vitrine-update.pref 2>/dev/null")
+    candidate = guest.value("apt-cache policy vitrine | sed -n 's/^ *Candidate: //p'")
+    results.check(f"a channel naming vitrine {second}: vitrine-update.service installs it from the signed repository, keeps it once "
+                  "it runs healthy, and pins apt to it (its own upgrade would take the newer version the repository offers)",
+                  published and paths == ["enabled", "active"] and found.get("outcome") == "installed" and installed == second
+                  and pin == f"Pin: version {second}" and candidate == second and seconds is not None,
+                  f"publish: {output[-160:]}; path unit {paths}; report {found}; installed {installed}; {pin}; candidate {candidate}; "
+                  f"picture {seconds and round(seconds, 1)} s after the restart; {round(time.monotonic() - started)} s in all")
+    body = software_status("installed")
+    results.check("GET /api/v1/status reports the update helper's run (software.outcome installed)",
+                  body.get("outcome") == "installed" and body.get("installed") == second, f"software: {body}")
+
+    published, output = publish(broken)
+    started = time.monotonic()
+    found = wait_for_report(2, 420)
+    seconds, _ = wait_for_picture(guest, expected, 90, "rolled back over the air", since=started)
+    installed = guest.value("dpkg-query -W -f='${Version}' vitrine")
+    pin = guest.value("grep '^Pin:' /etc/apt/preferences.d/vitrine-update.pref 2>/dev/null")
+    failed = guest.value("grep -c 'repotest2' /var/lib/vitrine-update/state.json")
+    executable = guest.value(f"readlink /proc/{guest.main_pid()}/exe") if guest.main_pid() else ""
+    results.check(f"a channel naming vitrine {broken}, which crashes at start: the helper rolls it back on its own, with the "
+                  f"state it had, to {second}, and records it as failed",
+                  published and found.get("outcome") == "rolled-back" and found.get("installed") == second and installed == second
+                  and pin == f"Pin: version {second}" and failed == "1" and executable == "/usr/bin/vitrine" and seconds is not None,
+                  f"publish: {output[-160:]}; report {found}; installed {installed}; {pin}; failed recorded {failed}; "
+                  f"kiosk {executable}; picture {seconds and round(seconds, 1)} s after publishing; {round(time.monotonic() - started)} s in all")
+    body = software_status("rolled-back")
+    results.check("after the rollback the kiosk answers GET /api/v1/status with the token it had (its state came back whole), "
+                  "and reports the rollback (software.outcome rolled-back)",
+                  body.get("outcome") == "rolled-back" and body.get("wanted") == broken, f"software: {body}")
+    guest.run("mv /etc/vitrine/vitrine.yaml.before-channel /etc/vitrine/vitrine.yaml")
+
+
 def save_journal(guest, work, name):
     """The kiosk's and systemd's lines about it, from every boot the journal kept, into WORK/NAME."""
     try:
@@ -823,6 +923,7 @@ def main(suite=None, label="image", description=__doc__):
     parser.add_argument("--token", required=True, help="the API token in the image's configuration")
     parser.add_argument("--work", required=True)
     parser.add_argument("--repo", help="the signed apt repository (make repo's public tree) the guest installs from")
+    parser.add_argument("--broken-version", help="a later version in the repository that crashes at start, for the over-the-air rollback")
     parser.add_argument("--repo-versions", nargs=2, metavar=("FIRST", "SECOND"),
                         help="the two versions in the repository's bookworm suite, the second the later")
     args = parser.parse_args()

@@ -207,12 +207,15 @@ repository=$out/repository
 first_version=$(dpkg-deb --field "$deb" Version)
 next_deb=$(Tests/Image/next-version-deb.sh "$deb" repotest1 "$out/next-version")
 second_version=$(dpkg-deb --field "$next_deb" Version)
+# A later version still that crashes at start: what the over-the-air update rolls back.
+broken_deb=$(Tests/Image/next-version-deb.sh --broken "$deb" repotest2 "$out/next-version")
+broken_version=$(dpkg-deb --field "$broken_deb" Version)
 published=$repository/aptly/public/bookworm
 built_repository() {
-    Tests/Image/test-repository.sh "$repository" "$deb" "$next_deb" \
-        && grep -q "bookworm amd64: vitrine $first_version $second_version\$" "$repository/build.log"
+    Tests/Image/test-repository.sh "$repository" "$deb" "$next_deb" "$broken_deb" \
+        && grep -q "bookworm amd64: vitrine $first_version $second_version $broken_version\$" "$repository/build.log"
 }
-check "make repo publishes $first_version and $second_version in the bookworm suite, and sqv and gpgv accept its signature" built_repository
+check "make repo publishes $first_version, $second_version and $broken_version in the bookworm suite, and sqv and gpgv accept its signature" built_repository
 changed_release_refused() {
     cp "$published/dists/bookworm/Release" "$repository/Release.changed"
     echo "Valid-Until: Fri, 01 Jan 2100 00:00:00 UTC" >> "$repository/Release.changed"
@@ -238,7 +241,7 @@ phase "boot test"
 status=0
 python3 Tests/Image/imagetest.py --image "$out" --vitrine "$binary" --config Tests/Image/configs/kiosk.yaml \
     --pushed Tests/Image/configs/pushed.json --token "$token" --work "$out/work" \
-    --repo "$repository/aptly/public" --repo-versions "$first_version" "$second_version" || status=1
+    --repo "$repository/aptly/public" --repo-versions "$first_version" "$second_version" --broken-version "$broken_version" || status=1
 phase "done"
 [ $failed -eq 0 ] && exit $status
 exit 1

@@ -231,7 +231,8 @@ let package = Package(
         // `vitrine doctor`: one report on a board (docs/architecture.md, "Doctor").
         .target(
             name: "VitrineDoctor",
-            dependencies: ["VitrineDRM", "VitrineCEC", "VitrineEvdev", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineSystem"]),
+            dependencies: ["VitrineDRM", "VitrineCEC", "VitrineEvdev", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineSystem",
+                           "VitrineUpdate"]),
         // MARK: Decoding in sandboxed helper processes (docs/architecture.md, "Decoding sandbox")
         .target(
             name: "VitrineSandbox",
@@ -296,7 +297,7 @@ let package = Package(
             name: "VitrineChannelFollowerTests",
             dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineState",
                            "VitrineSystem", "ServerTestSupport", systemPackage, .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore"]),
+        .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore", "VitrineUpdate"]),
         .testTarget(
             name: "VitrineUpdateTests",
             dependencies: ["VitrineUpdate", "VitrineChannel", "VitrineConfig", "VitrineCore", "VitrineSystem"]),

@@ -61,9 +61,11 @@ public final class KioskAssembly {
         // Read every minute once the kiosk runs (`startupDoctor`); its last reading goes to the
         // status, /metrics and each batch of plays uploaded.
         let board = BoardHealthWatch(stateDirectory: stateDirectory)
-        let plays = Self.proofOfPlay(stateDirectory: stateDirectory, local: local, device: options.device, logger: logger) {
-            board.current.map(BoardHealthBody.init)
-        }
+        // The update helper's last report (docs/updates.md), read with the board's health.
+        let software = SoftwareUpdateWatch()
+        let plays = Self.proofOfPlay(stateDirectory: stateDirectory, local: local, device: options.device, logger: logger,
+                                     boardHealth: { board.current.map(BoardHealthBody.init) },
+                                     softwareStatus: { software.current.map(SoftwareStatusBody.init) })
         let fetcher = URLImageFetcher(store: store, settings: local.api, maxPixels: local.decode.maxPixels, pictures: options.pictures,
                                       events: events, logger: logger)
         var configuration = ApplyPath.initialConfiguration(store, fetcher: fetcher)
@@ -84,8 +86,7 @@ public final class KioskAssembly {
                                               decoder: options.decoder, logger: logger)
         let channel = local.channel.map { ChannelFollower(settings: $0, store: store, pictures: options.pictures, logger: logger, policy: options.channelPolicy) }
         // Updates over the air (docs/updates.md): each channel version applied is left for the
-        // root helper, where the package installed it; its reports are read with the board's health.
-        let software = SoftwareUpdateWatch()
+        // root helper, where the package installed it.
         if let channel, let outbox = UpdateRequestOutbox.standard(environment: ProcessInfo.processInfo.environment) {
             channel.requestUpdates(through: outbox)
         }
@@ -113,11 +114,13 @@ public final class KioskAssembly {
     /// Proof of play as the local file asks. The screen matters more than its
     /// log: a log that cannot be kept is reported and left off.
     private static func proofOfPlay(stateDirectory: String, local: KioskConfiguration, device: String?,
-                                    logger: Logger, boardHealth: @escaping @Sendable () -> BoardHealthBody?) -> ProofOfPlay? {
+                                    logger: Logger, boardHealth: @escaping @Sendable () -> BoardHealthBody?,
+                                    softwareStatus: @escaping @Sendable () -> SoftwareStatusBody?) -> ProofOfPlay? {
         do {
             return try ProofOfPlay(stateDirectory: stateDirectory, settings: local.plays,
                                    device: device ?? local.channel?.device ?? ProofOfPlay.hostName(), logger: logger,
-                                   policy: local.api.outbound, boardHealth: boardHealth)
+                                   policy: local.api.outbound, boardHealth: boardHealth,
+                                   softwareStatus: softwareStatus)
         } catch {
             logger.error("proof of play is off: \(error)")
             return nil

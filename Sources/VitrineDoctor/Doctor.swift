@@ -12,7 +12,7 @@ public enum Doctor {
     /// video work add theirs here.
     public static func standardChecks(stateDirectory: String, touch: TouchConfiguration = TouchConfiguration()) -> [any DoctorCheck] {
         [BoardCheck(), PowerCheck(), StorageCheck(stateDirectory: stateDirectory), DisplaysCheck(), CECCheck(), TouchCheck(touch: touch),
-         VideoCheck()]
+         VideoCheck(), SoftwareCheck()]
     }
 
     /// Every check's section, in order, stamped with `now` (passed in, so a test can say when).

@@ -50,14 +50,18 @@ public final class PlayUploader: Sendable {
     private let queue: Mutex<PlayUploadQueue>
     /// The board's last health reading, sent with each batch.
     private let boardHealth: @Sendable () -> BoardHealthBody?
+    /// The update helper's last run, sent with each batch.
+    private let softwareStatus: @Sendable () -> SoftwareStatusBody?
     private let published: Mutex<Status>
 
     /// - Parameter policy: where the receiver may be (the local file's `api.allowAddresses`).
     /// - Parameter signingKey: signs each batch; nil sends them unsigned.
     public init(settings: PlaysConfiguration, log: PlayLog, device: String, logger: Logger, policy: OutboundPolicy,
                 signingKey: SignifySecretKey? = nil, timeout: Duration = .seconds(30), start: MonotonicInstant = MonotonicClock.now(),
-                backoffBase: Duration = .seconds(10), boardHealth: @escaping @Sendable () -> BoardHealthBody? = { nil }) {
+                backoffBase: Duration = .seconds(10), boardHealth: @escaping @Sendable () -> BoardHealthBody? = { nil },
+                softwareStatus: @escaping @Sendable () -> SoftwareStatusBody? = { nil }) {
         self.boardHealth = boardHealth
+        self.softwareStatus = softwareStatus
         url = settings.upload ?? ""
         self.policy = policy
         self.signingKey = signingKey
@@ -138,7 +142,8 @@ public final class PlayUploader: Sendable {
 
     private func send(_ records: [PlayRecord]) async throws {
         let dropped = queue.withLock { $0.droppedUnsent(logDropped: log.status.dropped) }
-        let batch = PlayUploadBatch(device: device, dropped: dropped, plays: records.map(\.body), board: boardHealth())
+        let batch = PlayUploadBatch(device: device, dropped: dropped, plays: records.map(\.body), board: boardHealth(),
+                                    software: softwareStatus())
         let data = try JSONText.encode(batch, [.sortedKeys, .withoutEscapingSlashes])
         var request = HTTPClientRequest(url: url)
         request.method = .POST

@@ -22,6 +22,7 @@ public final class ProofOfPlay: Sendable {
     private let logger: Logger
     private let policy: OutboundPolicy
     private let boardHealth: @Sendable () -> BoardHealthBody?
+    private let softwareStatus: @Sendable () -> SoftwareStatusBody?
     /// Signs upload batches (`PlaySigningKey`); nil when it could not be made.
     public let signingKey: SignifySecretKey?
     private struct Uploading {
@@ -37,9 +38,11 @@ public final class ProofOfPlay: Sendable {
     ///   - channelUpload: the URL the followed channel named when last applied, if any.
     /// - Parameter policy: where uploads may go (the local file's `api.allowAddresses`).
     ///   - boardHealth: the board's last health reading, sent with each batch.
+    ///   - softwareStatus: the update helper's last run, sent with each batch.
     public init(stateDirectory: String, settings: PlaysConfiguration, device: String, logger: Logger, policy: OutboundPolicy,
                 bounds: PlayLogLayout.Bounds = .standard, channelUpload: String? = nil,
-                boardHealth: @escaping @Sendable () -> BoardHealthBody? = { nil }) throws(SystemError) {
+                boardHealth: @escaping @Sendable () -> BoardHealthBody? = { nil },
+                softwareStatus: @escaping @Sendable () -> SoftwareStatusBody? = { nil }) throws(SystemError) {
         let log = try PlayLog(directory: stateDirectory + "/plays", bounds: bounds, logger: logger,
                               hashFile: { ContentDigest.sha256(file: $0) })
         self.log = log
@@ -48,13 +51,14 @@ public final class ProofOfPlay: Sendable {
         self.logger = logger
         self.policy = policy
         self.boardHealth = boardHealth
+        self.softwareStatus = softwareStatus
         let signingKey = PlaySigningKey.loadOrCreate(directory: log.directory, device: device, logger: logger)
         self.signingKey = signingKey
         var effective = settings
         effective.upload = settings.upload ?? channelUpload
         uploading = Mutex(Uploading(uploader: effective.upload.map { _ in
             PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy, signingKey: signingKey,
-                         boardHealth: boardHealth)
+                         boardHealth: boardHealth, softwareStatus: softwareStatus)
         }))
     }
 
@@ -72,7 +76,7 @@ public final class ProofOfPlay: Sendable {
         effective.upload = url
         let next = url.map { _ in
             PlayUploader(settings: effective, log: log, device: device, logger: logger, policy: policy, signingKey: signingKey,
-                         boardHealth: boardHealth)
+                         boardHealth: boardHealth, softwareStatus: softwareStatus)
         }
         uploading.withLock { state in
             state.task?.cancel()

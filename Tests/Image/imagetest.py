@@ -819,7 +819,8 @@ def update_steps(guest, results, args, origin, served, work, first, second, brok
         return done.returncode == 0, (done.stdout + done.stderr).strip().replace("\n", " | ")
 
     def report():
-        text = guest.value("cat /var/lib/vitrine-update/report.json 2>/dev/null || echo '{}'")
+        # One line: value() gives the last line of what the command printed.
+        text = guest.value("tr -d '\\n' < /var/lib/vitrine-update/report.json 2>/dev/null || echo '{}'")
         try:
             return json.loads(text)
         except ValueError:
@@ -857,19 +858,20 @@ def update_steps(guest, results, args, origin, served, work, first, second, brok
                "  poll: 5s\n  jitter: 0\n")
     guest.run(f"cp /etc/vitrine/vitrine.yaml /etc/vitrine/vitrine.yaml.before-channel && echo {base64.b64encode(section.encode()).decode()}"
               " | base64 -d >> /etc/vitrine/vitrine.yaml")
-    paths = guest.value("systemctl is-enabled vitrine-update.path; systemctl is-active vitrine-update.path").split()
+    paths = guest.value("echo $(systemctl is-enabled vitrine-update.path) $(systemctl is-active vitrine-update.path)").split()
     started = time.monotonic()
     guest.run("systemctl restart vitrine.service")
     found = wait_for_report(1, 300)
     seconds, _ = wait_for_picture(guest, expected, 60, "updated over the air", since=started)
     installed = guest.value("dpkg-query -W -f='${Version}' vitrine")
     pin = guest.value("grep '^Pin:' /etc/apt/preferences.d/vitrine-update.pref 2>/dev/null")
-    candidate = guest.value("apt-cache policy vitrine | sed -n 's/^ *Candidate: //p'")
+    # apt's version table gives the pinned version priority 1001 ("*** 0.1.0+repotest1 1001"): the pin is in effect.
+    candidate = guest.value(f"apt-cache policy vitrine | grep -cE '^ +(\\*\\*\\* )?{re.escape(second)} 1001$'")
     results.check(f"a channel naming vitrine {second}: vitrine-update.service installs it from the signed repository, keeps it once "
-                  "it runs healthy, and pins apt to it (its own upgrade would take the newer version the repository offers)",
+                  "it runs healthy, and pins apt to it (priority 1001, so apt's own upgrades stay on it)",
                   published and paths == ["enabled", "active"] and found.get("outcome") == "installed" and installed == second
-                  and pin == f"Pin: version {second}" and candidate == second and seconds is not None,
-                  f"publish: {output[-160:]}; path unit {paths}; report {found}; installed {installed}; {pin}; candidate {candidate}; "
+                  and pin == f"Pin: version {second}" and candidate == "1" and seconds is not None,
+                  f"publish: {output[-160:]}; path unit {paths}; report {found}; installed {installed}; {pin}; pinned at 1001 in apt-cache policy: {candidate}; "
                   f"picture {seconds and round(seconds, 1)} s after the restart; {round(time.monotonic() - started)} s in all")
     body = software_status("installed")
     results.check("GET /api/v1/status reports the update helper's run (software.outcome installed)",
@@ -881,7 +883,7 @@ def update_steps(guest, results, args, origin, served, work, first, second, brok
     seconds, _ = wait_for_picture(guest, expected, 90, "rolled back over the air", since=started)
     installed = guest.value("dpkg-query -W -f='${Version}' vitrine")
     pin = guest.value("grep '^Pin:' /etc/apt/preferences.d/vitrine-update.pref 2>/dev/null")
-    failed = guest.value("grep -c 'repotest2' /var/lib/vitrine-update/state.json")
+    failed = guest.value(f"grep -cF '\"{broken}\"' /var/lib/vitrine-update/state.json")
     executable = guest.value(f"readlink /proc/{guest.main_pid()}/exe") if guest.main_pid() else ""
     results.check(f"a channel naming vitrine {broken}, which crashes at start: the helper rolls it back on its own, with the "
                   f"state it had, to {second}, and records it as failed",

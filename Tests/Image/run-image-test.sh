@@ -207,15 +207,16 @@ repository=$out/repository
 first_version=$(dpkg-deb --field "$deb" Version)
 next_deb=$(Tests/Image/next-version-deb.sh "$deb" repotest1 "$out/next-version")
 second_version=$(dpkg-deb --field "$next_deb" Version)
-# A later version still that crashes at start: what the over-the-air update rolls back.
-broken_deb=$(Tests/Image/next-version-deb.sh --broken "$deb" repotest2 "$out/next-version")
+# A version between the two that crashes at start: what the over-the-air update rolls
+# back. Between, so that the plain `apt-get upgrade` above still takes the second.
+broken_deb=$(Tests/Image/next-version-deb.sh --broken "$deb" repotest0 "$out/next-version")
 broken_version=$(dpkg-deb --field "$broken_deb" Version)
 published=$repository/aptly/public/bookworm
 built_repository() {
     Tests/Image/test-repository.sh "$repository" "$deb" "$next_deb" "$broken_deb" \
-        && grep -q "bookworm amd64: vitrine $first_version $second_version $broken_version\$" "$repository/build.log"
+        && grep -q "bookworm amd64: vitrine $first_version $broken_version $second_version\$" "$repository/build.log"
 }
-check "make repo publishes $first_version, $second_version and $broken_version in the bookworm suite, and sqv and gpgv accept its signature" built_repository
+check "make repo publishes $first_version, $broken_version and $second_version in the bookworm suite, and sqv and gpgv accept its signature" built_repository
 changed_release_refused() {
     cp "$published/dists/bookworm/Release" "$repository/Release.changed"
     echo "Valid-Until: Fri, 01 Jan 2100 00:00:00 UTC" >> "$repository/Release.changed"

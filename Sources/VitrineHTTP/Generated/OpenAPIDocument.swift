@@ -986,6 +986,7 @@ paths:
                       attract: null
                       board: null
                       video: null
+                      software: null
                   - name: DSI-1
                     connectors: [DSI-1]
                     status:
@@ -1008,6 +1009,7 @@ paths:
                       attract: null
                       board: null
                       video: null
+                      software: null
         "401":
           $ref: "#/components/responses/Unauthorized"
         "429":

@@ -6,6 +6,7 @@ import VitrineDoctor
 import VitrinePlays
 import VitrineRuntime
 import VitrineSystem
+import VitrineUpdate
 
 /// `GET /metrics` (Prometheus) and `GET /healthz`, without authentication so
 /// that monitoring needs no secret; neither tells anything about the content.
@@ -24,6 +25,7 @@ struct MonitoringRoutes {
     let television: CECTelevision?
     let plays: ProofOfPlay?
     let board: BoardHealthWatch?
+    let software: SoftwareUpdateWatch?
     let authenticator: APIAuthenticator
     let connections: ConnectionLimiter?
     let probe = DisplayHealthProbe()
@@ -41,6 +43,7 @@ struct MonitoringRoutes {
             if let television = television { text += TelevisionReport.metrics(television.status) }
             if let plays = plays { text += plays.metrics() }
             if let health = board?.current { text += BoardHealthReport.metrics(health) }
+            if let report = software?.current { text += SoftwareUpdateStatus.metrics(report) }
             text += PrometheusExposition.guards(authentication: authenticator.snapshot, connections: connections?.snapshot,
                                                 heap: heap.sample())
             return JSONResponse.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")

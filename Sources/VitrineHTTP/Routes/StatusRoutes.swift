@@ -2,7 +2,6 @@ import FoundationEssentials
 import Hummingbird
 import NIOCore
 import VitrineAPI
-import VitrineChannel
 import VitrineChannelFollower
 import VitrineConfig
 import VitrineCore
@@ -59,11 +58,7 @@ struct StatusRoutes {
             refusedPictures: slides.refusedPictures.map(RefusedPictureBody.init),
             board: board?.current.map(BoardHealthBody.init),
             video: status.video.map(VideoStatusBody.init),
-            software: software?.current.map { report in
-                SoftwareStatusBody(outcome: report.outcome.rawValue, at: RFC3339.format(report.at), installed: report.installed,
-                                   wanted: report.wanted, from: report.from, floor: report.floor, manifestVersion: report.manifestVersion,
-                                   detail: report.detail)
-            })
+            software: software?.current.map(SoftwareStatusBody.init))
     }
 
     private func control(_ request: Request) async throws -> Response {

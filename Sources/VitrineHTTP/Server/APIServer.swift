@@ -35,7 +35,7 @@ public enum APIServer {
         let assets = AssetRoutes(apply: services.apply, pictures: services.pictures, events: services.events)
         ConsoleRoutes().add(to: routes)
         MonitoringRoutes(link: link, monitoring: services.monitoring, channel: services.channel, television: services.television,
-                         plays: services.plays, board: services.board, authenticator: authenticator, connections: connections).add(to: routes)
+                         plays: services.plays, board: services.board, software: services.software, authenticator: authenticator, connections: connections).add(to: routes)
         ConfigRoutes(apply: services.apply, pictures: services.pictures.inspector).add(to: routes)
         assets.add(to: routes)
         let status = StatusRoutes(link: link, store: services.apply.store, channel: services.channel, television: services.television,

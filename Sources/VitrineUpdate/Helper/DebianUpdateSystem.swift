@@ -35,6 +35,10 @@ public struct DebianUpdateSystem: UpdateSystem {
     /// The state a failed version left, kept for a person to look at (one, the latest).
     var failedStateDirectory: String { helperState + "/failed-state" }
 
+    /// unattended-upgrades may hold dpkg's lock when a request comes: wait for
+    /// it (apt 1.9.11 and later) rather than fail the update.
+    static let lockWait = "DPkg::Lock::Timeout=300"
+
     static let environment = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND=noninteractive", "LC_ALL=C.UTF-8"]
 
     /// Runs a program; a failure carries its last lines.
@@ -63,8 +67,14 @@ public struct DebianUpdateSystem: UpdateSystem {
         }
         // Exit 1: dpkg has never heard of vitrine. "rc": removed, its files gone.
         guard result.ending == .exited(0) else { return nil }
-        let fields = result.output.split(separator: "|", maxSplits: 1).map(Self.trimmed)
-        guard fields.count == 2, fields[0] == "ii" else { return nil }
+        return Self.installed(fromQuery: result.output)
+    }
+
+    /// `dpkg-query -W -f='${db:Status-Abbrev}|${Version}'`'s answer: the
+    /// version when the package is installed ("ii"), nil otherwise.
+    static func installed(fromQuery output: String) -> String? {
+        let fields = output.split(separator: "|", maxSplits: 1).map(Self.trimmed)
+        guard fields.count == 2, fields[0] == "ii", !fields[1].isEmpty else { return nil }
         return fields[1]
     }
 
@@ -74,7 +84,7 @@ public struct DebianUpdateSystem: UpdateSystem {
         }
         let output = try run("apt-get update (\(aptSource))", "/usr/bin/apt-get",
                              ["update", "-q", "-o", "Dir::Etc::SourceList=\(aptSource)", "-o", "Dir::Etc::SourceParts=/nonexistent",
-                              "-o", "APT::Get::List-Cleanup=0"], timeout: .seconds(300))
+                              "-o", "APT::Get::List-Cleanup=0", "-o", Self.lockWait], timeout: .seconds(600))
         // apt-get update exits 0 with a warning when a source cannot be fetched or verified.
         if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Err:") || $0.hasPrefix("W: GPG") || $0.hasPrefix("E:") }) {
             throw UpdateStepError(step: "apt-get update (\(aptSource))", message: String(line))
@@ -82,9 +92,14 @@ public struct DebianUpdateSystem: UpdateSystem {
     }
 
     public func offeredVersions() throws(UpdateStepError) -> [String] {
-        let output = try run("apt-cache madison vitrine", "/usr/bin/apt-cache", ["madison", "vitrine"])
+        Self.offered(fromMadison: try run("apt-cache madison vitrine", "/usr/bin/apt-cache", ["madison", "vitrine"]))
+    }
+
+    /// `apt-cache madison vitrine`'s versions, from the repositories' lists
+    /// only (`Packages`; not dpkg's status file, which lists what is installed).
+    static func offered(fromMadison output: String) -> [String] {
         // "   vitrine |    0.1.0 | http://repo.example/bookworm bookworm/main amd64 Packages"
-        return output.split(separator: "\n").compactMap { line in
+        output.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "|").map(Self.trimmed)
             guard fields.count >= 3, fields[0] == "vitrine", fields[2].hasSuffix("Packages") else { return nil }
             return fields[1]
@@ -173,11 +188,17 @@ public struct DebianUpdateSystem: UpdateSystem {
         // --force-confold: a configuration file the board changed is kept, never asked about.
         try run("apt-get install vitrine=\(version)", "/usr/bin/apt-get",
                 ["install", "-y", "-q", "--no-install-recommends", "--allow-downgrades", "-o", "Dpkg::Options::=--force-confold",
-                 "vitrine=\(version)"], timeout: .seconds(900))
+                 "-o", Self.lockWait, "vitrine=\(version)"], timeout: .seconds(900))
     }
 
     public func sample() -> ServiceHealthWatch.Sample {
-        let output = (try? run("systemctl show \(unit)", "/usr/bin/systemctl", ["show", unit, "-p", "ActiveState", "-p", "NRestarts", "-p", "MainPID"])) ?? ""
+        Self.sample(fromShow: (try? run("systemctl show \(unit)", "/usr/bin/systemctl",
+                                        ["show", unit, "-p", "ActiveState", "-p", "NRestarts", "-p", "MainPID"])) ?? "")
+    }
+
+    /// `systemctl show -p ActiveState -p NRestarts -p MainPID`'s lines; a
+    /// unit systemd cannot be asked about reads as "unknown", never as active.
+    static func sample(fromShow output: String) -> ServiceHealthWatch.Sample {
         var values: [Substring: Substring] = [:]
         for line in output.split(separator: "\n") {
             guard let equals = line.firstIndex(of: "=") else { continue }

@@ -4,7 +4,7 @@ import VitrineSystem
 /// Where the kiosk leaves its requests for the update helper: a directory
 /// `update-request` in its runtime directory (`/run/vitrine`), which
 /// `vitrine-update.path` watches. The kiosk's side; it writes, never decides.
-public struct UpdateRequestOutbox: Sendable {
+public struct UpdateRequestOutbox: Equatable, Sendable {
     public var runtimeDirectory: String
 
     /// The unit files that say the helper is installed (the vitrine package installs them).

@@ -735,6 +735,7 @@
       renderSchedule(status.schedule);
       renderTelevision(status.tv);
       renderBoard(status.board);
+      renderSoftware(status.software);
       renderOverride(state.outputs.length > 1 ? groups.map((group) => group.status.override) : [status.override]);
     } catch (error) {
       if (state.token) {
@@ -809,6 +810,22 @@
       (subject.findings.length ? subject.findings : [subject.summary]).map((text) =>
         element('li', {}, element('strong', {text: `${subject.id} (${subject.status}): `}), text))));
     $('#board-checked').textContent = `Read ${localTime(board.checkedAt)}; read again every minute.`;
+  }
+
+  /// The update helper's last run (docs/updates.md); hidden before it ran.
+  function renderSoftware(software) {
+    $('#software-box').hidden = !software;
+    if (!software) return;
+    const outcomes = {
+      'installed': `vitrine ${software.installed} installed (was ${software.from})`,
+      'unchanged': `vitrine ${software.installed}, the version the channel names`,
+      'rolled-back': `vitrine ${software.wanted} rolled back: ${software.installed} is back`,
+      'refused': `vitrine ${software.wanted} not installed`,
+      'failed': 'the update failed: look at the board',
+      'unmanaged': 'the channel names no version',
+    };
+    $('#software-outcome').textContent = outcomes[software.outcome] || software.outcome;
+    $('#software-detail').textContent = `${software.detail} (${localTime(software.at)})`;
   }
 
   // MARK: Emergency override

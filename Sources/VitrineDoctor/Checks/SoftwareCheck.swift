@@ -1,0 +1,72 @@
+import VitrineUpdate
+
+/// The vitrine package and its updates (docs/updates.md): the version dpkg
+/// has installed, Vitrine's apt source, the update helper and its pin, and
+/// the helper's last run. Read from files any user may read (dpkg's status
+/// file, apt's configuration, the helper's report), so the kiosk's own
+/// doctor gives it too.
+public struct SoftwareCheck: DoctorCheck {
+    static let dpkgStatus = "/var/lib/dpkg/status"
+    static let aptSource = "/etc/apt/sources.list.d/vitrine.sources"
+    static let helperUnits = ["/etc/systemd/system/vitrine-update.path", "/lib/systemd/system/vitrine-update.path",
+                              "/usr/lib/systemd/system/vitrine-update.path"]
+
+    public init() {}
+
+    public func run(on system: DoctorSystem) -> DoctorSection {
+        let package = system.text(Self.dpkgStatus, limit: 64 << 20).flatMap(Self.vitrineStanza)
+        guard let package, package.status == "install ok installed" else {
+            return DoctorSection(id: "software", title: "Software", status: .unavailable,
+                                 summary: "vitrine is not installed from its package (deploy/install.sh or a build): apt and the fleet channel do not update it")
+        }
+        var facts = [DoctorFact("package", "vitrine \(package.version)")]
+        var findings: [String] = []
+        var status = DoctorStatus.ok
+        let source = system.exists(Self.aptSource)
+        facts.append(DoctorFact("apt source", source ? Self.aptSource : "none"))
+        let helper = Self.helperUnits.contains(where: system.exists)
+        facts.append(DoctorFact("update helper", helper ? "vitrine-update.path installed" : "not installed"))
+        let pin = system.text(DebianUpdateSystem.standardPinFile)?.split(separator: "\n").first { $0.hasPrefix("Pin: version ") }
+        facts.append(DoctorFact("apt pin", pin.map { String($0.dropFirst("Pin: version ".count)) } ?? "none"))
+
+        let reportPath = SoftwareUpdateReport.standardDirectory + "/" + SoftwareUpdateReport.fileName
+        if let bytes = system.text(reportPath, limit: 64 << 10), case .success(let report) = SoftwareUpdateReport.parse(Array(bytes.utf8)) {
+            facts.append(DoctorFact("last update", "\(report.outcome.rawValue) at \(report.at)"))
+            if let floor = report.floor { facts.append(DoctorFact("floor", floor)) }
+            switch report.outcome {
+            case .installed, .unchanged, .unmanaged:
+                break
+            case .rolledBack, .refused:
+                status = .warning
+                findings.append("The last update was \(report.outcome.rawValue): \(report.detail)")
+            case .failed:
+                status = .problem
+                findings.append("The last update failed and needs a person (journalctl -u vitrine-update): \(report.detail)")
+            }
+        } else {
+            facts.append(DoctorFact("last update", "none"))
+        }
+        if !source {
+            findings.append("No Vitrine apt source (\(Self.aptSource)): neither apt upgrade nor the fleet channel can update vitrine. docs/apt-repository.md gives the lines.")
+            status = max(status, .warning)
+        }
+        let summary = findings.isEmpty ? "vitrine \(package.version)" + (pin.map { ", held by the channel (\($0))" } ?? "")
+            : findings[0].prefix { $0 != ":" } + ""
+        return DoctorSection(id: "software", title: "Software", status: status, summary: summary, facts: facts, findings: findings)
+    }
+
+    /// The `vitrine` paragraph of dpkg's status file: its Status and Version.
+    static func vitrineStanza(_ text: String) -> (status: String, version: String)? {
+        for paragraph in text.split(separator: "\n\n") {
+            var fields: [Substring: Substring] = [:]
+            for line in paragraph.split(separator: "\n") where !line.hasPrefix(" ") {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                fields[line[..<colon]] = line[line.index(after: colon)...].drop { $0 == " " }
+            }
+            if fields["Package"] == "vitrine", let status = fields["Status"], let version = fields["Version"] {
+                return (String(status), String(version))
+            }
+        }
+        return nil
+    }
+}

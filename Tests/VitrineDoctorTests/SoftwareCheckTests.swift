@@ -1,0 +1,62 @@
+import Testing
+import VitrineCore
+@testable import VitrineDoctor
+import VitrineUpdate
+
+/// The doctor's software section, on made-up trees: dpkg's status file, apt's configuration and the helper's report.
+@Suite struct SoftwareCheckTests {
+    typealias Tree = DoctorChecksTests.Tree
+
+    static let status = """
+        Package: libc6
+        Status: install ok installed
+        Version: 2.36-9+deb12u8
+        Description: GNU C Library
+         a long description line: Package: vitrine
+
+        Package: vitrine
+        Status: install ok installed
+        Priority: optional
+        Version: 0.1.0+repotest1
+        Depends: libdrm2
+
+        """
+
+    @Test func aPackagedKioskHeldByTheChannelAfterARollback() throws {
+        let report = SoftwareUpdateReport(at: WallInstant(secondsSinceEpoch: 1_795_478_400), outcome: .rolledBack, manifestVersion: 2,
+                                          wanted: "0.1.0+repotest2", from: "0.1.0+repotest1", installed: "0.1.0+repotest1",
+                                          floor: "0.1.0", detail: "vitrine 0.1.0+repotest2 failed (vitrine.service restarted 2 times)")
+        let tree = try Tree([
+            "/var/lib/dpkg/status": Self.status,
+            "/etc/apt/sources.list.d/vitrine.sources": "Types: deb\n",
+            "/lib/systemd/system/vitrine-update.path": "[Path]\n",
+            "/etc/apt/preferences.d/vitrine-update.pref": "Explanation: x\nPackage: vitrine\nPin: version 0.1.0+repotest1\nPin-Priority: 1001\n",
+            "/var/lib/vitrine-update/report.json": String(decoding: report.json, as: UTF8.self),
+        ])
+        let section = SoftwareCheck().run(on: tree.system)
+        #expect(section.fact("package") == "vitrine 0.1.0+repotest1")
+        #expect(section.fact("apt pin") == "0.1.0+repotest1")
+        #expect(section.fact("update helper") == "vitrine-update.path installed")
+        #expect(section.fact("floor") == "0.1.0")
+        #expect(section.status == .warning)
+        #expect(section.findings == ["The last update was rolled-back: vitrine 0.1.0+repotest2 failed (vitrine.service restarted 2 times)"])
+    }
+
+    @Test func aHealthyPackageWithoutItsSourceIsToldWhereTheLinesAre() throws {
+        let tree = try Tree(["/var/lib/dpkg/status": Self.status])
+        let section = SoftwareCheck().run(on: tree.system)
+        #expect(section.fact("apt source") == "none")
+        #expect(section.fact("last update") == "none")
+        #expect(section.status == .warning)
+        #expect(section.findings.first?.contains("docs/apt-repository.md") == true)
+    }
+
+    @Test func aKioskNotFromThePackageIsUnavailableNotFine() throws {
+        let removed = Self.status.replacing("Status: install ok installed\nPriority", with: "Status: deinstall ok config-files\nPriority")
+        for tree in [try Tree([:]), try Tree(["/var/lib/dpkg/status": removed])] {
+            let section = SoftwareCheck().run(on: tree.system)
+            #expect(section.status == .unavailable)
+            #expect(section.summary.hasPrefix("vitrine is not installed from its package"))
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import VitrineChannel
+import VitrineCore
+import VitrineUpdate
+
+/// The kiosk's side: the request it leaves, and the report it reads back.
+@Suite struct UpdateRequestOutboxTests {
+    let directory: String
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "vitrine-outbox-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func names(_ path: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+
+    @Test func aRequestIsRenamedIntoPlaceWholeAndTheNewestReplacesAnOlder() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let outbox = UpdateRequestOutbox(runtimeDirectory: directory)
+        try outbox.leave(UpdateRequest(manifest: Array("first".utf8), signature: Array("sig 1".utf8)))
+        #expect(names(outbox.directory) == [ChannelManifest.fileName, ChannelManifest.signatureFileName])
+        try outbox.leave(UpdateRequest(manifest: Array("second".utf8), signature: Array("sig 2".utf8), root: Array("root".utf8),
+                                       rootSignature: Array("root sig".utf8)))
+        #expect(names(outbox.directory) == [ChannelManifest.fileName, ChannelManifest.signatureFileName, ChannelRoot.fileName,
+                                            ChannelRoot.signatureFileName])
+        #expect(FileManager.default.contents(atPath: outbox.directory + "/" + ChannelManifest.fileName) == Data("second".utf8))
+        // Nothing half-written is left beside it.
+        #expect(names(directory) == [UpdateRequest.directoryName])
+    }
+
+    @Test func onlyAKioskOfTheUnitOnABoardWithTheHelperHasAnOutbox() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let unit = directory + "/vitrine-update.path"
+        #expect(UpdateRequestOutbox.standard(environment: ["RUNTIME_DIRECTORY": "/run/vitrine"], unitFiles: [unit]) == nil)
+        FileManager.default.createFile(atPath: unit, contents: Data())
+        #expect(UpdateRequestOutbox.standard(environment: [:], unitFiles: [unit]) == nil)
+        #expect(UpdateRequestOutbox.standard(environment: ["RUNTIME_DIRECTORY": "/run/vitrine"], unitFiles: [unit])?.runtimeDirectory
+            == "/run/vitrine")
+    }
+
+    @Test func theWatchReportsEachNewReportOnceAndKeepsTheLastThroughAnUnreadableOne() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let watch = SoftwareUpdateWatch(directory: directory)
+        #expect(watch.check() == nil && watch.current == nil)
+        let report = SoftwareUpdateReport(at: WallInstant(secondsSinceEpoch: 1_795_478_400), outcome: .rolledBack, manifestVersion: 2,
+                                          wanted: "1.1.0", from: "1.0.0", installed: "1.0.0", floor: nil, detail: "restarted 2 times")
+        FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report.json))
+        #expect(watch.check() == report)
+        #expect(watch.check() == nil)
+        #expect(watch.current == report)
+        FileManager.default.createFile(atPath: watch.reportPath, contents: Data("{".utf8))
+        #expect(watch.check() == nil)
+        #expect(watch.current == report)
+    }
+}

@@ -165,6 +165,19 @@ public enum FileIO {
         }
     }
 
+    /// The names in a directory (`opendir`, `readdir`), sorted, without `.`
+    /// and `..`; none when it cannot be read (absent, not a directory, no permission).
+    public static func names(in directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
     /// The directory part of `path` ("." for a bare name).
     public static func directoryName(of path: String) -> String {
         let directory = directoryOfPath(path)

@@ -208,7 +208,7 @@ first_version=$(dpkg-deb --field "$deb" Version)
 next_deb=$(Tests/Image/next-version-deb.sh "$deb" repotest1 "$out/next-version")
 second_version=$(dpkg-deb --field "$next_deb" Version)
 # A version between the two that crashes at start: what the over-the-air update rolls
-# back. Between, so that the plain `apt-get upgrade` above still takes the second.
+# back. Between the two, so that the boot test's plain `apt-get upgrade` still takes the second.
 broken_deb=$(Tests/Image/next-version-deb.sh --broken "$deb" repotest0 "$out/next-version")
 broken_version=$(dpkg-deb --field "$broken_deb" Version)
 published=$repository/aptly/public/bookworm

@@ -33,16 +33,7 @@ public struct DoctorSystem: Sendable {
     }
 
     /// The names in a directory, sorted, without `.` and `..`; empty when it cannot be read.
-    public func names(in absolute: String) -> [String] {
-        guard let directory = opendir(path(absolute)) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
+    public func names(in absolute: String) -> [String] { FileIO.names(in: path(absolute)) }
 
     public func exists(_ absolute: String) -> Bool { access(path(absolute), F_OK) == 0 }
 }

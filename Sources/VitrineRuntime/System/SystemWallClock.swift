@@ -46,25 +46,13 @@ public struct SystemWallClock: Sendable {
 
     public func trust() -> WallClockTrust {
         if isSynchronized { return .set(.timeServer) }
-        for clock in entries(of: path(Self.realTimeClocks)) {
+        for clock in FileIO.names(in: path(Self.realTimeClocks)) {
             let flag = (try? FileIO.read(path("\(Self.realTimeClocks)/\(clock)/hctosys"), limit: 16)) ?? []
             if String(decoding: flag, as: UTF8.self).split(whereSeparator: \.isWhitespace) == ["1"] { return .set(.realTimeClock) }
         }
         var status = stat()
         if stat(path(Self.timesyncdRuntime), &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return .notSet }
         return .set(.unwatched)
-    }
-
-    /// A directory's entry names, none when it cannot be read (no RTC class on this kernel).
-    private func entries(of directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
     }
 
     private func path(_ relative: String) -> String {

@@ -147,7 +147,7 @@ public struct DebianUpdateSystem: UpdateSystem {
         try run("mkdir \(target)", "/usr/bin/mkdir", [target])
         try run("chown \(target)", "/usr/bin/chown", ["--reference=\(kioskState)", target])
         try run("chmod \(target)", "/usr/bin/chmod", ["--reference=\(kioskState)", target])
-        for entry in Self.entries(of: kioskState) {
+        for entry in FileIO.names(in: kioskState) {
             let source = kioskState + "/" + entry
             let destination = target + "/" + entry
             if entry == "assets" {
@@ -219,16 +219,5 @@ public struct DebianUpdateSystem: UpdateSystem {
 
     static func trimmed(_ text: Substring) -> String {
         String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-    }
-
-    static func entries(of directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
     }
 }

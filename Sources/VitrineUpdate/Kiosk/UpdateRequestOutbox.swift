@@ -48,12 +48,7 @@ public struct UpdateRequestOutbox: Equatable, Sendable {
 
     /// A directory of plain files (a request has no subdirectories) removed.
     static func removeFlat(_ path: String) {
-        guard let stream = opendir(path) else { return }
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { unlink(path + "/" + name) }
-        }
-        closedir(stream)
+        for name in FileIO.names(in: path) { unlink(path + "/" + name) }
         rmdir(path)
     }
 }

@@ -1,25 +1,38 @@
+import VitrineSystem
 import VitrineUpdate
 
 /// The vitrine package and its updates (docs/updates.md): the version dpkg
 /// has installed, Vitrine's apt source, the update helper and its pin, and
-/// the helper's last run. Read from files any user may read (dpkg's status
-/// file, apt's configuration, the helper's report), so the kiosk's own
-/// doctor gives it too.
+/// the helper's last run. Read as any user may read them (`dpkg-query`, apt's
+/// configuration, the helper's report), so the kiosk's own doctor gives it too.
 public struct SoftwareCheck: DoctorCheck {
-    static let dpkgStatus = "/var/lib/dpkg/status"
+    /// The installed vitrine version, nil when dpkg has none installed. dpkg's
+    /// database is its own to read (`dpkg-query`), not a file format to parse.
+    let installedVersion: @Sendable () -> String?
     static let aptSource = "/etc/apt/sources.list.d/vitrine.sources"
     static let helperUnits = ["/etc/systemd/system/vitrine-update.path", "/lib/systemd/system/vitrine-update.path",
                               "/usr/lib/systemd/system/vitrine-update.path"]
 
-    public init() {}
+    public init() {
+        self.init(installedVersion: Self.askDpkg)
+    }
+
+    init(installedVersion: @escaping @Sendable () -> String?) {
+        self.installedVersion = installedVersion
+    }
+
+    static func askDpkg() -> String? {
+        guard let run = try? ProgramOutput.run("/usr/bin/dpkg-query", ["-W", "-f=${db:Status-Abbrev}|${Version}", "vitrine"]),
+              run.ending == .exited(0) else { return nil }
+        return DebianUpdateSystem.installed(fromQuery: run.output)
+    }
 
     public func run(on system: DoctorSystem) -> DoctorSection {
-        let package = system.text(Self.dpkgStatus, limit: 64 << 20).flatMap(Self.vitrineStanza)
-        guard let package, package.status == "install ok installed" else {
+        guard let version = installedVersion() else {
             return DoctorSection(id: "software", title: "Software", status: .unavailable,
                                  summary: "vitrine is not installed from its package (deploy/install.sh or a build): apt and the fleet channel do not update it")
         }
-        var facts = [DoctorFact("package", "vitrine \(package.version)")]
+        var facts = [DoctorFact("package", "vitrine \(version)")]
         var findings: [String] = []
         var status = DoctorStatus.ok
         let source = system.exists(Self.aptSource)
@@ -50,23 +63,8 @@ public struct SoftwareCheck: DoctorCheck {
             findings.append("No Vitrine apt source (\(Self.aptSource)): neither apt upgrade nor the fleet channel can update vitrine. docs/apt-repository.md gives the lines.")
             status = max(status, .warning)
         }
-        let summary = findings.isEmpty ? "vitrine \(package.version)" + (pin.map { ", held by the channel (\($0))" } ?? "")
+        let summary = findings.isEmpty ? "vitrine \(version)" + (pin.map { ", held by the channel (\($0))" } ?? "")
             : findings[0].prefix { $0 != ":" } + ""
         return DoctorSection(id: "software", title: "Software", status: status, summary: summary, facts: facts, findings: findings)
-    }
-
-    /// The `vitrine` paragraph of dpkg's status file: its Status and Version.
-    static func vitrineStanza(_ text: String) -> (status: String, version: String)? {
-        for paragraph in text.split(separator: "\n\n") {
-            var fields: [Substring: Substring] = [:]
-            for line in paragraph.split(separator: "\n") where !line.hasPrefix(" ") {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                fields[line[..<colon]] = line[line.index(after: colon)...].drop { $0 == " " }
-            }
-            if fields["Package"] == "vitrine", let status = fields["Status"], let version = fields["Version"] {
-                return (String(status), String(version))
-            }
-        }
-        return nil
     }
 }

@@ -72,7 +72,7 @@ public struct DebianUpdateSystem: UpdateSystem {
 
     /// `dpkg-query -W -f='${db:Status-Abbrev}|${Version}'`'s answer: the
     /// version when the package is installed ("ii"), nil otherwise.
-    static func installed(fromQuery output: String) -> String? {
+    public static func installed(fromQuery output: String) -> String? {
         let fields = output.split(separator: "|", maxSplits: 1).map(Self.trimmed)
         guard fields.count == 2, fields[0] == "ii", !fields[1].isEmpty else { return nil }
         return fields[1]

@@ -208,14 +208,14 @@ public final class KioskAssembly {
             } catch {
                 logger.warning("doctor: the report cannot be saved: \(error)")
             }
-            logSoftwareUpdate(software?.check(), logger: logger)
+            logSoftwareUpdate(software?.takeNew(now: MonotonicClock.now()), logger: logger)
             guard let board else { return }
             // What the doctor just logged is not logged again.
             board.record(report, at: now)
             while !Task.isCancelled {
                 try? await Task.sleep(for: BoardHealthWatch.interval)
                 guard !Task.isCancelled else { return }
-                logSoftwareUpdate(software?.check(), logger: logger)
+                logSoftwareUpdate(software?.takeNew(now: MonotonicClock.now()), logger: logger)
                 for change in board.check(at: WallClock.now()) {
                     let subject = change.subject
                     if change.isWorse {

@@ -837,8 +837,8 @@ def update_steps(guest, results, args, origin, served, work, first, second, brok
         return report()
 
     def software_status(outcome):
-        """The status's software section, once it reports OUTCOME (the kiosk reads the report at start and every minute)."""
-        deadline = time.monotonic() + 90
+        """The status's software section, once it reports OUTCOME (the status reads the helper's report at most every 2 s)."""
+        deadline = time.monotonic() + 30
         body = {}
         while time.monotonic() < deadline:
             try:

@@ -29,13 +29,14 @@ import VitrineUpdate
         #expect(section.findings == ["The last update was rolled-back: vitrine 0.1.0+repotest2 failed (vitrine.service restarted 2 times)"])
     }
 
-    @Test func aHealthyPackageWithoutItsSourceIsToldWhereTheLinesAre() throws {
+    @Test func aPackageInstalledByHandIsFineAndToldWhereTheSourceIs() throws {
         let tree = try Tree([:])
         let section = Self.installed.run(on: tree.system)
-        #expect(section.fact("apt source") == "none")
+        #expect(section.fact("apt source")?.contains("docs/apt-repository.md") == true)
         #expect(section.fact("last update") == "none")
-        #expect(section.status == .warning)
-        #expect(section.findings.first?.contains("docs/apt-repository.md") == true)
+        #expect(section.status == .ok)
+        #expect(section.findings.isEmpty)
+        #expect(section.summary == "vitrine 0.1.0+repotest1, no apt source (updated by hand)")
     }
 
     @Test func aKioskNotFromThePackageIsUnavailableNotFine() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VitrineChannel
 import VitrineCore
+import VitrineSystem
 import VitrineUpdate
 
 /// The kiosk's side: the request it leaves, and the report it reads back.
@@ -39,18 +40,38 @@ import VitrineUpdate
             == "/run/vitrine")
     }
 
-    @Test func theWatchReportsEachNewReportOnceAndKeepsTheLastThroughAnUnreadableOne() throws {
+    @Test func theWatchAnnouncesEachNewReportOnceAndKeepsTheLastThroughAnUnreadableOne() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let watch = SoftwareUpdateWatch(directory: directory)
-        #expect(watch.check() == nil && watch.current == nil)
+        let start = MonotonicInstant(nanoseconds: 1_000_000_000_000)
+        #expect(watch.takeNew(now: start) == nil && watch.current == nil)
         let report = SoftwareUpdateReport(at: WallInstant(secondsSinceEpoch: 1_795_478_400), outcome: .rolledBack, manifestVersion: 2,
                                           wanted: "1.1.0", from: "1.0.0", installed: "1.0.0", floor: nil, detail: "restarted 2 times")
         FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report.json))
-        #expect(watch.check() == report)
-        #expect(watch.check() == nil)
+        #expect(watch.takeNew(now: start) == report)
+        #expect(watch.takeNew(now: start) == nil)
         #expect(watch.current == report)
         FileManager.default.createFile(atPath: watch.reportPath, contents: Data("{".utf8))
-        #expect(watch.check() == nil)
+        #expect(watch.takeNew(now: start) == nil)
         #expect(watch.current == report)
+    }
+
+    @Test func theStatusReadsANewReportWithinTwoSecondsAndNotAtEveryRequest() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let watch = SoftwareUpdateWatch(directory: directory)
+        let start = MonotonicInstant(nanoseconds: 1_000_000_000_000)
+        func report(_ outcome: SoftwareUpdateReport.Outcome) -> SoftwareUpdateReport {
+            SoftwareUpdateReport(at: WallInstant(secondsSinceEpoch: 1_795_478_400), outcome: outcome, detail: outcome.rawValue)
+        }
+        FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report(.installed).json))
+        watch.refresh(now: start)
+        #expect(watch.current == report(.installed))
+        FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report(.rolledBack).json))
+        watch.refresh(now: start + .milliseconds(1_900))
+        #expect(watch.current == report(.installed), "read again within 2 s")
+        watch.refresh(now: start + .seconds(2))
+        #expect(watch.current == report(.rolledBack))
+        // What the status saw is still announced once to the log.
+        #expect(watch.takeNew(now: start + .seconds(3)) == report(.rolledBack))
     }
 }

@@ -1,30 +1,60 @@
 import Synchronization
+import VitrineCore
 import VitrineSystem
 
 /// The kiosk's view of the update helper: its last report
-/// (`/var/lib/vitrine-update/report.json`), read at start and every minute
-/// with the board's health, for the status and the log.
+/// (`/var/lib/vitrine-update/report.json`). The assembly reads it at start
+/// and every minute, and logs each new outcome once (`takeNew`); the status
+/// reads it again when asked, at most every `refreshInterval`, so that an
+/// update shows there within seconds of the helper's writing it.
 public final class SoftwareUpdateWatch: Sendable {
     public let reportPath: String
-    private let last = Mutex<SoftwareUpdateReport?>(nil)
+    /// How stale the status's copy may be: a burst of status requests reads the file once.
+    public static let refreshInterval: Duration = .seconds(2)
+
+    private struct Readings {
+        var current: SoftwareUpdateReport?
+        var announced: SoftwareUpdateReport?
+        var readAt: MonotonicInstant?
+    }
+    private let readings = Mutex(Readings())
 
     public init(directory: String = SoftwareUpdateReport.standardDirectory) {
         reportPath = directory + "/" + SoftwareUpdateReport.fileName
     }
 
     /// The last report read; nil before the helper wrote one.
-    public var current: SoftwareUpdateReport? { last.withLock { $0 } }
+    public var current: SoftwareUpdateReport? { readings.withLock { $0.current } }
 
-    /// Reads the report again; returns it when it is new since the last read
-    /// (so that each outcome is logged once), nil otherwise. A report that
-    /// cannot be read leaves the last one in place.
-    public func check() -> SoftwareUpdateReport? {
+    /// Reads the report again when the last reading is older than
+    /// `refreshInterval` (`now`, passed in). A report that cannot be read
+    /// leaves the last one in place.
+    public func refresh(now: MonotonicInstant) {
+        let due = readings.withLock { state in
+            guard state.readAt.map({ now - $0 >= Self.refreshInterval }) ?? true else { return false }
+            state.readAt = now
+            return true
+        }
+        guard due, let report = read() else { return }
+        readings.withLock { $0.current = report }
+    }
+
+    /// Reads the report now; returns it when it was not returned before, so
+    /// that each outcome is logged once, nil otherwise.
+    public func takeNew(now: MonotonicInstant) -> SoftwareUpdateReport? {
+        guard let report = read() else { return nil }
+        return readings.withLock { state in
+            state.current = report
+            state.readAt = now
+            defer { state.announced = report }
+            return state.announced == report ? nil : report
+        }
+    }
+
+    private func read() -> SoftwareUpdateReport? {
         guard let bytes = try? FileIO.read(reportPath, limit: 64 << 10), case .success(let report) = SoftwareUpdateReport.parse(bytes) else {
             return nil
         }
-        return last.withLock { previous in
-            defer { previous = report }
-            return previous == report ? nil : report
-        }
+        return report
     }
 }

@@ -184,6 +184,11 @@ let package = Package(
         .target(
             name: "VitrineUpdate",
             dependencies: ["VitrineChannel", "VitrineCore", "VitrineConfig", "VitrineSystem"]),
+        // Setup from the SD card: the files on the boot partition taken at boot (pure core in Core/,
+        // the root side in Helper/).
+        .target(
+            name: "VitrineCardSetup",
+            dependencies: ["VitrineChannel", "VitrineConfig", "VitrineCore", "VitrineSystem", "VitrineYAML"]),
         // Proof of play: the signed log of slides shown, and its upload.
         .target(
             name: "VitrinePlays",
@@ -242,7 +247,7 @@ let package = Package(
             dependencies: [
                 "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineClient",
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM",
-                "VitrineEvdev", "VitrineChannel", "VitrineSandbox", "VitrineDoctor", "VitrineUpdate",
+                "VitrineEvdev", "VitrineChannel", "VitrineSandbox", "VitrineDoctor", "VitrineUpdate", "VitrineCardSetup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -298,6 +303,9 @@ let package = Package(
             dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineState",
                            "VitrineSystem", "ServerTestSupport", systemPackage, .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore", "VitrineUpdate"]),
+        .testTarget(
+            name: "VitrineCardSetupTests",
+            dependencies: ["VitrineCardSetup", "VitrineChannel", "VitrineConfig", "VitrineCore", "VitrineSystem"]),
         .testTarget(
             name: "VitrineUpdateTests",
             dependencies: ["VitrineUpdate", "VitrineChannel", "VitrineConfig", "VitrineCore", "VitrineSystem"]),

@@ -20,7 +20,7 @@ struct Vitrine: ParsableCommand {
         abstract: "A touchscreen image-carousel kiosk that drives the display through KMS/DRM.",
         version: VitrineVersion.current,
         subcommands: [RunCommand.self, RenderCommand.self, CheckConfigCommand.self, ScheduleCommand.self, DisplaysCommand.self, TouchCommand.self, DoctorCommand.self, PushCommand.self,
-                      RemoteCommand.self, ChannelCommand.self, BenchCommand.self, DecodeHelperCommand.self, UpdateCommand.self])
+                      RemoteCommand.self, ChannelCommand.self, BenchCommand.self, DecodeHelperCommand.self, UpdateCommand.self, SetupCommand.self])
 }
 
 /// Options every command that logs shares.

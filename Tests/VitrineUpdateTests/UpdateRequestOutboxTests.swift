@@ -34,7 +34,7 @@ import VitrineUpdate
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let unit = directory + "/vitrine-update.path"
         #expect(UpdateRequestOutbox.standard(environment: ["RUNTIME_DIRECTORY": "/run/vitrine"], unitFiles: [unit]) == nil)
-        FileManager.default.createFile(atPath: unit, contents: Data())
+        _ = FileManager.default.createFile(atPath: unit, contents: Data())
         #expect(UpdateRequestOutbox.standard(environment: [:], unitFiles: [unit]) == nil)
         #expect(UpdateRequestOutbox.standard(environment: ["RUNTIME_DIRECTORY": "/run/vitrine"], unitFiles: [unit])?.runtimeDirectory
             == "/run/vitrine")
@@ -47,11 +47,11 @@ import VitrineUpdate
         #expect(watch.takeNew(now: start) == nil && watch.current == nil)
         let report = SoftwareUpdateReport(at: WallInstant(secondsSinceEpoch: 1_795_478_400), outcome: .rolledBack, manifestVersion: 2,
                                           wanted: "1.1.0", from: "1.0.0", installed: "1.0.0", floor: nil, detail: "restarted 2 times")
-        FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report.json))
+        _ = FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report.json))
         #expect(watch.takeNew(now: start) == report)
         #expect(watch.takeNew(now: start) == nil)
         #expect(watch.current == report)
-        FileManager.default.createFile(atPath: watch.reportPath, contents: Data("{".utf8))
+        _ = FileManager.default.createFile(atPath: watch.reportPath, contents: Data("{".utf8))
         #expect(watch.takeNew(now: start) == nil)
         #expect(watch.current == report)
     }
@@ -63,10 +63,10 @@ import VitrineUpdate
         func report(_ outcome: SoftwareUpdateReport.Outcome) -> SoftwareUpdateReport {
             SoftwareUpdateReport(at: WallInstant(secondsSinceEpoch: 1_795_478_400), outcome: outcome, detail: outcome.rawValue)
         }
-        FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report(.installed).json))
+        _ = FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report(.installed).json))
         watch.refresh(now: start)
         #expect(watch.current == report(.installed))
-        FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report(.rolledBack).json))
+        _ = FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report(.rolledBack).json))
         watch.refresh(now: start + .milliseconds(1_900))
         #expect(watch.current == report(.installed), "read again within 2 s")
         watch.refresh(now: start + .seconds(2))

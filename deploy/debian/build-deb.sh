@@ -200,8 +200,9 @@ if grep -n '/usr/local\|install\.sh' "$stage/lib/systemd/system/vitrine.service"
     die "deploy/systemd/vitrine.service changed: the lines above still name /usr/local or install.sh; update the sed above"
 fi
 # The reboot path and the service it starts (POST /api/v1/reboot), likewise, and
-# the update path and its root helper (docs/updates.md), which only the package has.
-for unit in vitrine-reboot.path vitrine-reboot.service vitrine-update.path vitrine-update.service; do
+# the update path and its root helper (docs/updates.md) and the card's setup
+# (docs/card-setup.md), which only the package has.
+for unit in vitrine-reboot.path vitrine-reboot.service vitrine-update.path vitrine-update.service vitrine-setup.service; do
     sed -e 's|/usr/local/share/doc/vitrine|/usr/share/doc/vitrine|g' \
         -e 's|Installed by deploy/install.sh;|Installed by the vitrine package;|' \
         "$repo/deploy/systemd/$unit" > "$stage/lib/systemd/system/$unit"

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import VitrineUpdate
 
@@ -28,5 +29,22 @@ import Testing
         #expect(sample == ServiceHealthWatch.Sample(activeState: "active", restarts: 3, mainPID: 787))
         // systemctl could not be asked: never taken for a healthy kiosk.
         #expect(DebianUpdateSystem.sample(fromShow: "") == ServiceHealthWatch.Sample(activeState: "unknown", restarts: 0, mainPID: 0))
+    }
+}
+
+/// Root reads the kiosk's request only from plain files: a link the kiosk's user made is not followed.
+@Suite struct UpdateRequestFilesTests {
+    @Test func linksAreNotPlain() throws {
+        let directory = "/tmp/vitrine-request-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        #expect(mkdir(directory, 0o700) == 0)
+        defer { _ = unlink(directory + "/channel.json"); _ = unlink(directory + "/plain"); _ = rmdir(directory) }
+        #expect(symlink("/etc/shadow", directory + "/channel.json") == 0)
+        let plain = open(directory + "/plain", O_CREAT | O_WRONLY, 0o600)
+        #expect(plain >= 0)
+        close(plain)
+        #expect(!UpdateHelperRun.isPlain(directory + "/channel.json", kind: S_IFREG))
+        #expect(UpdateHelperRun.isPlain(directory + "/plain", kind: S_IFREG))
+        #expect(UpdateHelperRun.isPlain(directory, kind: S_IFDIR))
+        #expect(!UpdateHelperRun.isPlain(directory + "/missing", kind: S_IFREG))
     }
 }

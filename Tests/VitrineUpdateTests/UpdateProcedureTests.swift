@@ -161,6 +161,15 @@ final class FakeBoard: UpdateSystem {
         #expect(board.pinned == nil)
     }
 
+    @Test func aKioskNotInstalledByDpkgIsRefusedBeforeAptIsAsked() throws {
+        let board = FakeBoard(installed: nil, offered: ["1.1.0"])
+        var state = UpdateHelperState()
+        let report = procedure(board).run(try verified(ChannelSoftware(version: "1.1.0")), group: nil, state: &state, wallNow: published) { _ in }
+        #expect(report.outcome == .refused)
+        #expect(report.detail.hasPrefix("the vitrine package is not installed"))
+        #expect(board.steps.isEmpty)
+    }
+
     @Test func anInstallThatFailsPutsThePreviousVersionBack() throws {
         let board = FakeBoard(installed: "1.0.0", offered: ["1.0.0", "1.1.0"])
         board.failInstallOf = ["1.1.0"]

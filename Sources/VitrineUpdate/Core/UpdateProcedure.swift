@@ -74,8 +74,10 @@ public struct UpdateProcedure {
             return report(.unmanaged, installed: installedText,
                           "channel version \(manifest.version) names no vitrine version: the apt pin is removed, and apt's own upgrades apply")
         }
-        let installed = installedText.flatMap(PackageVersion.init)
-        if let installed, installed == wanted {
+        guard let installed = installedText.flatMap(PackageVersion.init) else {
+            return report(.refused, wanted: wanted.text, UpdateRefusal.notInstalledAsPackage.description)
+        }
+        if installed == wanted {
             do {
                 try system.pin(wanted.text)
             } catch {

@@ -95,7 +95,17 @@ public struct UpdateHelperRun {
     private func takeRequest() -> UpdateRequest? {
         guard access(requestDirectory, F_OK) == 0 else { return nil }
         defer { _ = try? system.run("remove \(requestDirectory)", "/usr/bin/rm", ["-rf", requestDirectory]) }
-        func read(_ name: String, limit: Int) -> [UInt8]? { try? FileIO.read(requestDirectory + "/" + name, limit: limit) }
+        // The kiosk's user made these: root follows no link of theirs (a link to
+        // /etc/shadow would be read as root), and reads only plain files.
+        guard Self.isPlain(requestDirectory, kind: S_IFDIR) else {
+            log("\(requestDirectory) is not a directory of its own (a link?): ignored")
+            return nil
+        }
+        func read(_ name: String, limit: Int) -> [UInt8]? {
+            let file = requestDirectory + "/" + name
+            guard Self.isPlain(file, kind: S_IFREG) else { return nil }
+            return try? FileIO.read(file, limit: limit)
+        }
         guard let manifest = read(ChannelManifest.fileName, limit: UpdateRequest.manifestLimit),
               let signature = read(ChannelManifest.signatureFileName, limit: UpdateRequest.signatureLimit) else {
             log("\(requestDirectory) has no readable \(ChannelManifest.fileName) and \(ChannelManifest.signatureFileName): ignored")
@@ -104,5 +114,11 @@ public struct UpdateHelperRun {
         return UpdateRequest(manifest: manifest, signature: signature,
                              root: read(ChannelRoot.fileName, limit: UpdateRequest.manifestLimit),
                              rootSignature: read(ChannelRoot.signatureFileName, limit: UpdateRequest.signatureLimit))
+    }
+
+    /// Whether `path` itself (not what a link names) is of `kind`.
+    static func isPlain(_ path: String, kind: mode_t) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == kind
     }
 }

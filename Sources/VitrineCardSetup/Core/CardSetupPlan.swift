@@ -1,4 +1,5 @@
 import VitrineChannel
+import VitrineCore
 
 /// What `vitrine setup` does with the files on the card. Pure: it takes the
 /// files' bytes, the record of what was taken before, and two questions it
@@ -66,9 +67,7 @@ public struct CardSetupPlan: Equatable, Sendable {
             }
         }
         if let bytes = changed(CardSetupFiles.token) {
-            let token = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
-                String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-            } ?? ""
+            let token = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first?.trimmingWhitespace ?? ""
             if token.count < 16 || token.contains(where: \.isWhitespace) || token.hasPrefix("-") {
                 refuse(CardSetupFiles.token, "must hold one token of 16 characters or more, without spaces, not starting with '-' (found \(token.count) characters)")
             } else {
@@ -116,11 +115,6 @@ public struct CardSetupPlan: Equatable, Sendable {
     }
 }
 
-extension String {
-    var trimmingWhitespace: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-    }
-}
 
 extension CardSetupPlan.Action {
     /// The card's file the action comes from.

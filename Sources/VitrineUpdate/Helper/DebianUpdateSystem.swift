@@ -73,7 +73,7 @@ public struct DebianUpdateSystem: UpdateSystem {
     /// `dpkg-query -W -f='${db:Status-Abbrev}|${Version}'`'s answer: the
     /// version when the package is installed ("ii"), nil otherwise.
     public static func installed(fromQuery output: String) -> String? {
-        let fields = output.split(separator: "|", maxSplits: 1).map(Self.trimmed)
+        let fields = output.split(separator: "|", maxSplits: 1).map(\.trimmingWhitespace)
         guard fields.count == 2, fields[0] == "ii", !fields[1].isEmpty else { return nil }
         return fields[1]
     }
@@ -100,7 +100,7 @@ public struct DebianUpdateSystem: UpdateSystem {
     static func offered(fromMadison output: String) -> [String] {
         // "   vitrine |    0.1.0 | http://repo.example/bookworm bookworm/main amd64 Packages"
         output.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: "|").map(Self.trimmed)
+            let fields = line.split(separator: "|").map(\.trimmingWhitespace)
             guard fields.count >= 3, fields[0] == "vitrine", fields[2].hasSuffix("Packages") else { return nil }
             return fields[1]
         }
@@ -215,9 +215,5 @@ public struct DebianUpdateSystem: UpdateSystem {
         var request = timespec(tv_sec: Int(duration.components.seconds), tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
-
-    static func trimmed(_ text: Substring) -> String {
-        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

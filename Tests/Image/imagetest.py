@@ -693,6 +693,9 @@ def run_suite(args):
         # HTTP from nginx on the host (deploy/install.sh, for machines without
         # dpkg, is checked on copies of the same tree by run-image-test.sh).
         repository_checks(guest, results, args, work, expected, base, new_token)
+
+        # (g) Setup from the SD card (docs/card-setup.md), last: its factory reset leaves the starter.
+        card_checks(guest, results, args, work, base, new_token)
     finally:
         save_journal(guest, work, "journal-vitrine.txt")
         guest.stop()
@@ -896,6 +899,73 @@ def update_steps(guest, results, args, origin, served, work, first, second, brok
                   "and reports the rollback (software.outcome rolled-back)",
                   body.get("outcome") == "rolled-back" and body.get("wanted") == broken, f"software: {body}")
     guest.run("mv /etc/vitrine/vitrine.yaml.before-channel /etc/vitrine/vitrine.yaml")
+
+
+def card_checks(guest, results, args, work, base, token):
+    """vitrine-setup.service takes the files on the boot partition: a configuration that shows, an API token that
+    replaces the one in the state (and leaves the card), the time zone; a card left as it was is not taken again;
+    then a factory reset. The VM has no FAT partition: a tmpfs mounted at /boot/firmware stands in for it, which
+    meets the unit's ConditionPathIsMountPoint= (FAT's own behaviour is not what this shows)."""
+    mirror = os.path.join(work, "etc-vitrine")
+    card_config = ("# From the SD card: the second demo picture alone.\nslides:\n  - images/03-exif-rotated.jpg\n"
+                   "autoplay: false\nbackground: \"#101418\"\noutput: { display: drm, mode: 800x600 }\n")
+    with open(os.path.join(mirror, "card.yaml"), "w") as f:
+        f.write(card_config)
+    shown = host_render(args.vitrine, os.path.join(mirror, "card.yaml"), 1.0, SIZE, work, "render-card")
+    card_token = "card-token-" + base64.b32encode(os.urandom(15)).decode().lower()
+    zone = "Europe/Paris"
+    has_zone = guest.value(f"test -e /usr/share/zoneinfo/{zone} && echo yes || echo no") == "yes"
+
+    guest.run("mkdir -p /boot/firmware && mount -t tmpfs -o size=8m,mode=0755 tmpfs /boot/firmware")
+    guest_file(guest, "/boot/firmware/vitrine.yaml", card_config.encode())
+    guest_file(guest, "/boot/firmware/vitrine-token.txt", (card_token + "\n").encode())
+    guest_file(guest, "/boot/firmware/vitrine-timezone.txt", (zone + "\n").encode())
+    started = time.monotonic()
+    # At boot the unit runs before the kiosk starts; here the kiosk is stopped around it.
+    status, output = guest.run("systemctl stop vitrine.service && systemctl start vitrine-setup.service; echo unit $?; "
+                               "systemctl start vitrine.service", 120)
+    seconds, _ = wait_for_picture(guest, shown, 60, "from the card", since=started)
+    answers = []
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            answers = [http("GET", base + "/api/v1/status", candidate)[0] for candidate in (token, card_token)]
+            break
+        except OSError:
+            time.sleep(1)
+    result = guest.run("cat /boot/firmware/vitrine-setup-result.txt")[1]
+    left = guest.value("ls /boot/firmware | tr '\\n' ' '")
+    localtime = guest.value("readlink /etc/localtime")
+    zone_ok = localtime == f"/usr/share/zoneinfo/{zone}" if has_zone else "not taken: vitrine-timezone.txt" in result
+    results.check("vitrine-setup.service takes the card's vitrine.yaml (it shows), its API token (the old one gets 401, the "
+                  "card's works, and it is off the card) and its time zone, and leaves a result file on the card",
+                  "unit 0" in output and seconds is not None and answers == [401, 200] and "vitrine-token.txt" not in left
+                  and "took vitrine.yaml" in result and zone_ok,
+                  f"{output.strip()[-80:]}; picture {seconds and round(seconds, 1)} s after; GET /api/v1/status with the old and the "
+                  f"card's token: {answers}; on the card: {left}; /etc/localtime -> {localtime} (zone {'present' if has_zone else 'absent'}); "
+                  f"result: {result.strip().replace(chr(10), ' | ')[-300:]}")
+
+    # A result file the helper rewrites only when it finds something to do.
+    guest.run("echo read-by-a-person > /boot/firmware/vitrine-setup-result.txt")
+    before = guest.value("stat -c %Y /etc/vitrine/vitrine.yaml")
+    status, output = guest.run("systemctl start vitrine-setup.service; echo unit $?; cat /boot/firmware/vitrine-setup-result.txt; "
+                               "stat -c %Y /etc/vitrine/vitrine.yaml")
+    results.check("the same card at the next run: nothing is taken again (the result file and vitrine.yaml untouched)",
+                  "unit 0" in output and "read-by-a-person" in output and output.strip().splitlines()[-1].strip() == before,
+                  output.strip().replace("\n", " | ")[-200:] + f"; vitrine.yaml's mtime before: {before}")
+
+    guest_file(guest, "/boot/firmware/vitrine-factory-reset", b"")
+    status, output = guest.run("systemctl stop vitrine.service && systemctl start vitrine-setup.service; echo unit $?; "
+                               "echo state: $(ls -A /var/lib/vitrine | wc -l); "
+                               "cmp -s /etc/vitrine/vitrine.yaml /usr/share/vitrine/vitrine.yaml && echo starter; "
+                               "test -e /boot/firmware/vitrine-factory-reset && echo reset-left; "
+                               "systemctl start vitrine.service; systemctl is-active vitrine.service", 180)
+    results.check("a factory reset from the card empties the kiosk's state, puts the starter configuration back, removes "
+                  "itself from the card, and the kiosk starts on the starter",
+                  "unit 0" in output and "state: 0" in output and "starter" in output and "reset-left" not in output
+                  and output.strip().splitlines()[-1].strip() == "active",
+                  output.strip().replace("\n", " | ")[-240:])
+    guest.run("umount /boot/firmware")
 
 
 def save_journal(guest, work, name):

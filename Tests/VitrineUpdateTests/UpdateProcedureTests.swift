@@ -30,8 +30,11 @@ final class FakeBoard: UpdateSystem {
         pinned = version
         steps.append("pin \(version ?? "none")")
     }
+    var failSnapshot = false
     func stopKiosk() throws(UpdateStepError) { steps.append("stop") }
+    func startKiosk() throws(UpdateStepError) { steps.append("start") }
     func snapshotState() throws(UpdateStepError) {
+        if failSnapshot { throw UpdateStepError(step: "copy /var/lib/vitrine", message: "No space left on device") }
         snapshot = state
         steps.append("snapshot")
     }
@@ -159,6 +162,17 @@ final class FakeBoard: UpdateSystem {
         let none = procedure(board).run(try verified(nil, version: 6), group: nil, state: &state, wallNow: published) { _ in }
         #expect(none.outcome == .unmanaged)
         #expect(board.pinned == nil)
+    }
+
+    @Test func aSnapshotThatFailsInstallsNothingAndStartsTheKioskAgain() throws {
+        let board = FakeBoard(installed: "1.0.0", offered: ["1.0.0", "1.1.0"])
+        board.failSnapshot = true
+        var state = UpdateHelperState()
+        let report = procedure(board).run(try verified(ChannelSoftware(version: "1.1.0")), group: nil, state: &state, wallNow: published) { _ in }
+        #expect(report.outcome == .failed)
+        #expect(report.detail == "nothing was installed: copy /var/lib/vitrine: No space left on device")
+        #expect(board.steps == ["update", "pin 1.1.0", "stop", "pin 1.0.0", "start"])
+        #expect(board.installed == "1.0.0" && board.pinned == "1.0.0")
     }
 
     @Test func aKioskNotInstalledByDpkgIsRefusedBeforeAptIsAsked() throws {

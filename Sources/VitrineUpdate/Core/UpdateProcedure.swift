@@ -118,8 +118,9 @@ public struct UpdateProcedure {
             try system.stopKiosk()
             try system.snapshotState()
         } catch {
-            // Nothing is installed yet: the old version comes back as it was.
+            // Nothing is installed yet: the old version comes back as it was, and the screen with it.
             try? system.pin(from)
+            try? system.startKiosk()
             return report(.failed, to, from, from, "nothing was installed: \(error)")
         }
         let failure: String
@@ -147,6 +148,8 @@ public struct UpdateProcedure {
             try system.pin(from)
             try system.install(from)
         } catch {
+            // Whatever is installed now is better on screen than nothing.
+            try? system.startKiosk()
             return report(.failed, to, from, try? system.installedVersion() ?? nil,
                           "vitrine \(to) failed (\(failure)), and putting \(from) back failed too: \(error)")
         }

@@ -11,6 +11,8 @@ public protocol UpdateSystem {
     /// The apt pin that holds `vitrine` at `version`; nil removes it.
     func pin(_ version: String?) throws(UpdateStepError)
     func stopKiosk() throws(UpdateStepError)
+    /// The kiosk started again on what is installed, after a step failed with it stopped.
+    func startKiosk() throws(UpdateStepError)
     /// The kiosk's state directory copied aside, the one copy replacing any earlier one.
     func snapshotState() throws(UpdateStepError)
     /// The copy put back in place of the state directory.

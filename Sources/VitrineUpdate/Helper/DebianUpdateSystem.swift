@@ -135,6 +135,10 @@ public struct DebianUpdateSystem: UpdateSystem {
         try run("systemctl stop \(unit)", "/usr/bin/systemctl", ["stop", unit], timeout: .seconds(60))
     }
 
+    public func startKiosk() throws(UpdateStepError) {
+        try run("systemctl start \(unit)", "/usr/bin/systemctl", ["start", unit], timeout: .seconds(120))
+    }
+
     /// The state directory copied to `snapshot/`. Pictures (`assets/`) are
     /// hard links: the kiosk replaces a picture by renaming a new file over
     /// it, never rewriting it, so the snapshot's links keep the old bytes;

@@ -67,8 +67,10 @@ import VitrineUpdate
         watch.refresh(now: start)
         #expect(watch.current == report(.installed))
         _ = FileManager.default.createFile(atPath: watch.reportPath, contents: Data(report(.rolledBack).json))
+        #expect(!watch.isRefreshDue(now: start + .milliseconds(1_900)))
         watch.refresh(now: start + .milliseconds(1_900))
         #expect(watch.current == report(.installed), "read again within 2 s")
+        #expect(watch.isRefreshDue(now: start + .seconds(2)))
         watch.refresh(now: start + .seconds(2))
         #expect(watch.current == report(.rolledBack))
         // What the status saw is still announced once to the log.

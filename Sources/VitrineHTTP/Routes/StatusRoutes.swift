@@ -30,7 +30,9 @@ struct StatusRoutes {
         router.get("/api/v1/status") { request, _ in
             let address = try OutputAddress(request, link: link)
             // The update helper's report, read off the event loop and at most every 2 s.
-            if let software { try await offload { software.refresh(now: MonotonicClock.now()) } }
+            if let software, software.isRefreshDue(now: MonotonicClock.now()) {
+                try await offload { software.refresh(now: MonotonicClock.now()) }
+            }
             return try JSONResponse.make(.ok, encoding: body(address.loop(link).status))
         }
         router.post("/api/v1/control") { request, _ in try await control(request) }

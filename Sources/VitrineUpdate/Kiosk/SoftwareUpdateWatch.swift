@@ -26,6 +26,12 @@ public final class SoftwareUpdateWatch: Sendable {
     /// The last report read; nil before the helper wrote one.
     public var current: SoftwareUpdateReport? { readings.withLock { $0.current } }
 
+    /// Whether `refresh(now:)` would read the file: a status request checks
+    /// this first, so that only one in `refreshInterval` leaves the event loop.
+    public func isRefreshDue(now: MonotonicInstant) -> Bool {
+        readings.withLock { state in state.readAt.map { now - $0 >= Self.refreshInterval } ?? true }
+    }
+
     /// Reads the report again when the last reading is older than
     /// `refreshInterval` (`now`, passed in). A report that cannot be read
     /// leaves the last one in place.

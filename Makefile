@@ -1,8 +1,9 @@
 # Vitrine developer entry points. `make run` and `make test` are the README's two commands.
 SWIFT ?= swift
 # Build: the C libraries Vitrine links (see Package.swift's system-library targets).
+# fonts-dejavu-core is the font FreeType draws the address notice in (the unit tests draw with it too).
 BUILD_PACKAGES := pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev libseccomp-dev \
-	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
+	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfreetype-dev fonts-dejavu-core
 # Test: djpeg, dwebp (with webpmux), gif2rgb (giflib-tools) and heif-convert (libheif-examples) are the reference decoders the fixture tests compare against;
 # ffmpeg makes the numbered video clips the video tests play.
 TEST_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples signify-openbsd ffmpeg

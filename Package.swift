@@ -111,6 +111,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibAV", path: "Sources/CLibAV", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        // FreeType, for the notice text the kiosk draws over its slides (VitrineFreeType).
+        .systemLibrary(
+            name: "CLibFreeType", path: "Sources/CLibFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
         // libyaml's event parser, for the configuration: the tree is composed in VitrineYAML.
         .systemLibrary(
             name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
@@ -122,6 +126,7 @@ let package = Package(
         .target(name: "VitrineWebP", dependencies: ["CLibWebP", "VitrineCore"]),
         .target(name: "VitrineGIF", dependencies: ["CLibGIF", "VitrineCore"]),
         .target(name: "VitrineHEIF", dependencies: ["CLibHEIF", "VitrineCore"]),
+        .target(name: "VitrineFreeType", dependencies: ["CLibFreeType", "VitrineCore"]),
         .target(name: "VitrineDRM", dependencies: ["CLibDRM", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineEvdev", dependencies: ["CLibEvdev", "VitrineCore", "VitrineSystem", systemPackage]),
         .target(name: "VitrineCEC", dependencies: ["CLinuxCEC", "VitrineCore", "VitrineSystem", systemPackage]),
@@ -231,6 +236,7 @@ let package = Package(
             dependencies: [
                 "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays",
                 "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineChannel", "VitrineDRM", "VitrineDoctor", "VitrineSystem", "VitrineUpdate",
+                "VitrineFreeType",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // `vitrine doctor`: one report on a board (docs/architecture.md, "Doctor").
@@ -276,6 +282,7 @@ let package = Package(
         // VitrinePNG and libpng read heif-convert's PNGs, the reference the fixtures are compared with.
         .testTarget(name: "VitrineHEIFTests", dependencies: ["VitrineHEIF", "VitrineCore", "VitrinePNG", "CLibPNG", "PictureTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "VitrineFFmpegTests", dependencies: ["VitrineFFmpeg", "VitrineCore", "PictureTestSupport"]),
+        .testTarget(name: "VitrineFreeTypeTests", dependencies: ["VitrineFreeType", "VitrineCore"]),
         .testTarget(name: "VitrineCECTests", dependencies: ["VitrineCEC", "VitrineCore", systemPackage]),
         .testTarget(name: "VitrineDRMTests", dependencies: ["VitrineDRM", "VitrineCore", "CLibDRM"]),
         .testTarget(
@@ -302,7 +309,7 @@ let package = Package(
             name: "VitrineChannelFollowerTests",
             dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineState",
                            "VitrineSystem", "ServerTestSupport", systemPackage, .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore", "VitrineUpdate"]),
+        .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore", "VitrineConfig", "VitrineSystem", "VitrineUpdate"]),
         .testTarget(
             name: "VitrineCardSetupTests",
             dependencies: ["VitrineCardSetup", "VitrineChannel", "VitrineConfig", "VitrineCore", "VitrineSystem"]),

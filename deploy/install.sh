@@ -80,13 +80,15 @@ VIDEO_HELPER=/usr/local/libexec/vitrine/vitrine-video
 UNIT=/usr/local/lib/systemd/system/vitrine.service
 REBOOT_UNITS=(vitrine-reboot.path vitrine-reboot.service)
 UDEV_RULE=/etc/udev/rules.d/70-vitrine.rules
+# The console announced over mDNS, where avahi-daemon is installed (it reads this directory only).
+AVAHI_SERVICE=/etc/avahi/services/vitrine.service
 DOC=/usr/local/share/doc/vitrine
 CONFIG_DIR=/etc/vitrine
 STATE_DIR=/var/lib/vitrine
 CMDLINE_WORDS=(consoleblank=0 vt.global_cursor_default=0)
-RUNTIME_PACKAGES=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libheif1 libyaml-0-2 libseccomp2 tzdata zlib1g libstdc++6 libgcc-s1 util-linux)
+RUNTIME_PACKAGES=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libheif1 libyaml-0-2 libseccomp2 libfreetype6 fonts-dejavu-core tzdata zlib1g libstdc++6 libgcc-s1 util-linux)
 BUILD_PACKAGES=(pkg-config libdrm-dev libturbojpeg0-dev libjpeg62-turbo-dev libevdev-dev libpng-dev libwebp-dev libgif-dev libheif-dev libyaml-dev libseccomp-dev
-                libavformat-dev libavcodec-dev libavutil-dev libswscale-dev)
+                libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfreetype-dev)
 # What the video helper links, by release: FFmpeg 5.1 in Debian 12, 7.1 in Debian 13.
 VIDEO_PACKAGES_BOOKWORM=(libavformat59 libavcodec59 libavutil57 libswscale6)
 VIDEO_PACKAGES_TRIXIE=(libavformat61 libavcodec61 libavutil59 libswscale8)
@@ -170,6 +172,7 @@ uninstall() {
     local unit
     for unit in "${REBOOT_UNITS[@]}"; do remove_path "$(dirname "$UNIT")/$unit"; done
     remove_path "$UDEV_RULE"
+    remove_path "$AVAHI_SERVICE"
     remove_path "$BIN"
     remove_path "$VIDEO_HELPER"
     remove_path "$DOC"
@@ -291,6 +294,10 @@ starter_config() {
 EOF
     sed '1,2d' "$repo/deploy/demo/vitrine.yaml"
     cat <<'EOF'
+# This kiosk's address, shown over the slides until it has a configuration of
+# its own: a configuration pushed, taken from the SD card or written here
+# without this line shows none.
+showAddress: true
 api:
   listen: "0.0.0.0:8080"          # "127.0.0.1:8080" for local only, "off" for no API
   # token: "at least 16 characters"
@@ -408,6 +415,9 @@ install_all() {
         udevadm trigger --subsystem-match=drm --action=change
     fi
     [ "$before" = no ] || changed=yes
+    if [ -d "$root/etc/avahi" ]; then
+        install_file "$repo/deploy/avahi/vitrine.service" "$AVAHI_SERVICE" 0644
+    fi
     install_file "$repo/docs/deployment.md" "$DOC/deployment.md" 0644
     install_file "$repo/docs/configuration.md" "$DOC/configuration.md" 0644
     ensure_cmdline

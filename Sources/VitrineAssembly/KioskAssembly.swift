@@ -7,6 +7,7 @@ import VitrineChannelFollower
 import VitrineConfig
 import VitrineCore
 import VitrineDoctor
+import VitrineFreeType
 import VitrineHTTP
 import VitrinePlays
 import VitrineRuntime
@@ -83,7 +84,8 @@ public final class KioskAssembly {
         }
         // Each group shows what `outputs` gives its output: its playlist, fit and rotation.
         let groups = try OutputGroup.assemble(displays, configuration: configuration, version: store.current.version,
-                                              decoder: options.decoder, logger: logger)
+                                              decoder: options.decoder, textRasterizer: Self.noticeFont(configuration, logger: logger),
+                                              logger: logger)
         let channel = local.channel.map { ChannelFollower(settings: $0, store: store, pictures: options.pictures, logger: logger, policy: options.channelPolicy) }
         // Updates over the air (docs/updates.md): each channel version applied is left for the
         // root helper, where the package installed it.
@@ -109,6 +111,18 @@ public final class KioskAssembly {
         self.groups = groups
         self.keepAlive = displays.keepAlive
         self.logger = logger
+    }
+
+    /// The font notices are drawn in (`showAddress`). Opened whatever the
+    /// configuration, since a later one may ask for the address; its absence
+    /// is worth a warning only where the address is asked for now.
+    private static func noticeFont(_ configuration: KioskConfiguration, logger: Logger) -> FontFace? {
+        do {
+            return try FontFace()
+        } catch {
+            if configuration.showAddress { logger.warning("the address cannot be shown on screen: \(error)") }
+            return nil
+        }
     }
 
     /// Proof of play as the local file asks. The screen matters more than its
@@ -153,6 +167,7 @@ public final class KioskAssembly {
             Task { await api.channel?.run() },
             Task { await plays?.run() },
             startupDoctor(),
+            AddressNoticeWatch.start(api: settings, controls: groups.map(\.kiosk.control)),
         ]
         if let uploader = plays?.uploader { logger.info("uploading plays to \(uploader.url)") }
         if let channel = api.channel { logger.info("following the channel \(channel.settings.url)") }
@@ -194,10 +209,11 @@ public final class KioskAssembly {
     /// logged, a worse one as a warning.
     private func startupDoctor() -> Task<Void, Never> {
         let directory = store.directory, touch = store.current.configuration.touch, logger = logger, board = api.board
+        let apiSettings = store.current.configuration.api
         let software = api.software
         return Task.detached(priority: .background) {
             let now = WallClock.now()
-            let report = Doctor.report(Doctor.standardChecks(stateDirectory: directory, touch: touch), version: VitrineVersion.current,
+            let report = Doctor.report(Doctor.standardChecks(stateDirectory: directory, touch: touch, api: apiSettings), version: VitrineVersion.current,
                                        now: now)
             for section in report.sections where section.worstStatus >= .warning {
                 for finding in section.findings { logger.warning("doctor: \(finding)") }

@@ -48,8 +48,9 @@ struct OutputGroup {
     /// The companions are made first, so that the primary's notifier can
     /// watch their heartbeats from its first turn. Every group starts at one
     /// instant: their rotations share deadlines (`Kiosk.init(start:)`).
+    /// - Parameter textRasterizer: the font the notices are drawn in (nil: none shows).
     static func assemble(_ displays: KioskDisplays, configuration: KioskConfiguration, version: String, decoder: any SlideDecoder,
-                         logger: Logger) throws -> [OutputGroup] {
+                         textRasterizer: (any TextRasterizer)? = nil, logger: Logger) throws -> [OutputGroup] {
         let names = names(displays, configuration: configuration)
         let start = KioskClock.system.now()
         let notifier = ServiceNotifier()
@@ -62,7 +63,7 @@ struct OutputGroup {
             let heartbeat = LoopHeartbeat(name: label, startedAt: start.monotonic)
             let kiosk = try Kiosk(configuration: output.shown.apply(configuration), version: version, display: output.display,
                                   logger: groupLogger, decoder: decoder, notifier: notifier.companion(beating: heartbeat),
-                                  takesSignals: false, start: start)
+                                  takesSignals: false, start: start, textRasterizer: textRasterizer)
             // With `auto`, a companion's TV is the one on its own connector's adapter, if the
             // driver says which adapter sits on which connector (vc4 does); never the first group's.
             let television: CECTelevision? = if case .auto = configuration.power.cec, let reference = output.display.connectorReference {
@@ -75,7 +76,7 @@ struct OutputGroup {
         }
         notifier.watch(companions.compactMap(\.heartbeat))
         let kiosk = try Kiosk(configuration: primary.shown.apply(configuration), version: version, display: primary.display,
-                              logger: logger, decoder: decoder, notifier: notifier, start: start)
+                              logger: logger, decoder: decoder, notifier: notifier, start: start, textRasterizer: textRasterizer)
         // The first group's TV is found as with one output, but never on another group's connector.
         let television = CECTelevision(setting: configuration.power.cec, drmConnector: primary.display.connectorReference, logger: logger,
                                        othersConnectors: displays.groups.dropFirst().compactMap(\.display.connectorReference))

@@ -64,6 +64,8 @@ public enum ConfigDocument {
         ]
         if let placeholder = c.placeholder { document["placeholder"] = .string(placeholder) }
         // Only when set, so that every configuration without it keeps its version.
+        if c.showAddress { document["showAddress"] = .bool(true) }
+        // Only when set, so that every configuration without it keeps its version.
         if let kenBurns = c.kenBurns { document["kenBurns"] = KenBurnsBody(kenBurns).document }
         if let schedule = c.schedule { document["schedule"] = .object(ScheduleDocument.tree(schedule)) }
         if let sync = c.sync { document["sync"] = sync.document }

@@ -129,6 +129,7 @@ public enum ConfigLoader {
             c.placeholder = validPath(file, at: path, reader: top.reader)
         }
         c.onImageError = top.read("onImageError") { $0.choice($1, at: $2, as: ImageErrorPolicy.self) } ?? c.onImageError
+        c.showAddress = top.read("showAddress") { $0.bool($1, at: $2) } ?? c.showAddress
         // `false` at the top level is the same as leaving it out: no default.
         c.kenBurns = top.read("kenBurns") { readKenBurns($1, at: $2, reader: $0) }.flatMap { $0 == .off ? nil : $0 }
         section(&top, "transition") { t in

@@ -14,6 +14,10 @@ public struct KioskConfiguration: Hashable, Sendable {
     /// Shown when the playlist is empty and, by default, in place of a picture that fails.
     public var placeholder: String?
     public var onImageError: ImageErrorPolicy = .placeholder
+    /// Show the kiosk's address over its slides (`AddressNotice`): the starter
+    /// configuration sets it, so that a new board says where to set it up, and
+    /// a configuration of one's own leaves it out.
+    public var showAddress = false
     /// Ken Burns pan and zoom for every slide that does not set its own
     /// `kenBurns`; nil: none (`kenBurns: false`, or left out).
     public var kenBurns: KenBurns?

@@ -10,9 +10,10 @@ public enum Doctor {
 
     /// The checks every board gets, in the report's order. The planes and
     /// video work add theirs here.
-    public static func standardChecks(stateDirectory: String, touch: TouchConfiguration = TouchConfiguration()) -> [any DoctorCheck] {
+    public static func standardChecks(stateDirectory: String, touch: TouchConfiguration = TouchConfiguration(),
+                                      api: APIConfiguration = APIConfiguration()) -> [any DoctorCheck] {
         [BoardCheck(), PowerCheck(), StorageCheck(stateDirectory: stateDirectory), DisplaysCheck(), CECCheck(), TouchCheck(touch: touch),
-         VideoCheck(), SoftwareCheck()]
+         VideoCheck(), SoftwareCheck(), NetworkCheck(api: api)]
     }
 
     /// Every check's section, in order, stamped with `now` (passed in, so a test can say when).

@@ -20,7 +20,7 @@ struct DoctorCommand: ParsableCommand {
     @Option(help: "Where to save doctor.json (default: $STATE_DIRECTORY, else /var/lib/vitrine); `-` saves nothing.")
     var stateDir: String = RunCommand.defaultStateDirectory
 
-    @Option(name: .shortAndLong, help: "A configuration whose touch section to apply to the input devices.")
+    @Option(name: .shortAndLong, help: "A configuration whose touch section to apply to the input devices, and whose api section the network section checks.")
     var config: String?
 
     @Flag(help: "Print the JSON rather than the text.") var json = false
@@ -31,9 +31,12 @@ struct DoctorCommand: ParsableCommand {
     @Option(help: "With --pacing: cpu composes every frame on the CPU, as output.planes: cpu does.") var planes: String = "auto"
 
     func run() throws {
-        var touch = TouchConfiguration()
+        var touch = TouchConfiguration(), api = APIConfiguration()
         if let config {
-            do { touch = try ConfigLoader.load(file: config).touch } catch {
+            do {
+                let loaded = try ConfigLoader.load(file: config)
+                (touch, api) = (loaded.touch, loaded.api)
+            } catch {
                 for issue in error.issues { writeToStandardError("\(config): \(issue)\n") }
                 throw ExitCode(1)
             }
@@ -41,7 +44,7 @@ struct DoctorCommand: ParsableCommand {
         guard let planesMode = PlanePlanner.Mode(rawValue: planes) else { throw ValidationError("bad --planes \(planes): auto or cpu") }
         // At least 3 s: each kind's motion starts a second after its first frame, which waits for two pictures' decodes.
         if let pacing, !(3...600).contains(pacing) { throw ValidationError("bad --pacing \(pacing): 3 to 600 seconds") }
-        var report = Doctor.report(Doctor.standardChecks(stateDirectory: stateDir == "-" ? "/var/lib/vitrine" : stateDir, touch: touch),
+        var report = Doctor.report(Doctor.standardChecks(stateDirectory: stateDir == "-" ? "/var/lib/vitrine" : stateDir, touch: touch, api: api),
                                    version: VitrineVersion.current, now: WallClock.now())
         if let pacing {
             var logger = Logger(label: "vitrine")

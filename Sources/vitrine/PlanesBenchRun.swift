@@ -155,7 +155,7 @@ final class PlanesBenchRun {
                 switch stack.layers[index].content {
                 case .slide(let layer): if case .slide(let slide) = layer.content { self.buffers[slide]?.framebufferID ?? 0 } else { 0 }
                 case .indicator: dots?.framebufferID ?? 0
-                case .fill: 0
+                case .fill, .notice: 0
                 }
             }
         }

@@ -52,7 +52,7 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 packages=systemd,systemd-sysv,udev,kmod,busybox-static,linux-image-arm64,linux-image-arm64-16k,util-linux,procps,v4l-utils
 # ...but downloaded at the cache stage (not installed), so that installing the
 # package later needs no network; a dependency missing here is downloaded then.
-prefetch=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16t64 libwebp7 libwebpdemux2 libsharpyuv0 libgif7 libheif1 libheif-plugin-libde265 libde265-0 libheif-plugin-dav1d libdav1d7 libyaml-0-2 libstdc++6 adduser tzdata)
+prefetch=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16t64 libwebp7 libwebpdemux2 libsharpyuv0 libgif7 libheif1 libheif-plugin-libde265 libde265-0 libheif-plugin-dav1d libdav1d7 libyaml-0-2 libfreetype6 fonts-dejavu-core libstdc++6 adduser tzdata)
 key=$(printf '2 %s %s %s %s' "$suite" "$mirror" "$packages" "${prefetch[*]}" | sha256sum | cut -c1-12)
 cache="$out/rootfs-$key.tar.zst"
 # shellcheck source=Tests/Image/test-image-setup.sh

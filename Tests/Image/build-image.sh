@@ -41,13 +41,15 @@ suite=bookworm
 # The boot essentials, and procps for the harness's pgrep. Not the kiosk's
 # runtime libraries: those must come from the package's Depends.
 # v4l-utils (cec-ctl, cec-follower) plays the TV on vivid's CEC bus (test only, below).
-packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps,v4l-utils
+# avahi-daemon, as Raspberry Pi OS runs it (the package recommends it), announces the
+# console through the package's service file; avahi-utils browses and resolves it (test only).
+packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps,v4l-utils,avahi-daemon,avahi-utils
 # ...but downloaded once, at the cache stage, into the tree's apt cache (not
 # installed), so that apt-get install of the package, and install.sh --root in
 # run-image-test.sh, need no network afterwards. This list is only that hint:
 # a dependency missing from it is downloaded then, one missing from Depends
 # shows as a kiosk that cannot start.
-prefetch=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libheif1 libde265-0 libdav1d6 libaom3 libx265-199 libyaml-0-2 adduser tzdata)
+prefetch=(libdrm2 libturbojpeg0 libjpeg62-turbo libevdev2 libpng16-16 libwebp7 libwebpdemux2 libgif7 libheif1 libde265-0 libdav1d6 libaom3 libx265-199 libyaml-0-2 libfreetype6 fonts-dejavu-core adduser tzdata)
 
 # The Debian mirror this host's apt uses: the first deb822 URIs or one-line
 # `deb` entry ending in /debian (not -security, not a third-party repository).

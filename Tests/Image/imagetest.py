@@ -968,6 +968,55 @@ def card_checks(guest, results, args, work, base, token):
                   and output.strip().splitlines()[-1].strip() == "active",
                   output.strip().replace("\n", " | ")[-240:])
     guest.run("umount /boot/firmware")
+    address_notice_checks(guest, results)
+
+
+def address_notice_checks(guest, results):
+    """The starter configuration has showAddress: a kiosk with no configuration of its own shows where to set it up,
+    over its slides, in a dark box in the top-left corner (NoticePainter: text 1/27 of the screen's height, a margin
+    and a padding of half that), and logs it. The address is the VM's own, from QEMU's DHCP."""
+    deadline = time.monotonic() + 90
+    line, white, dark, strip, shown = None, 0, 0, [], None
+    while time.monotonic() < deadline and (line is None or white < 100 or dark * 2 < len(strip)):
+        if line is None:
+            found = re.search(r"showing on screen: This kiosk is not set up yet\. Set it up at (http://[0-9.]+:8080/)[^\n]*",
+                              guest.run("journalctl -b --no-pager -o cat -u vitrine.service | grep 'showing on screen' | tail -1")[1])
+            line = found.group(0) if found and "10.0.2." in found.group(1) else None
+        try:
+            shown = guest.screendump("address-notice")
+        except (RuntimeError, ValueError, OSError):
+            shown = None
+        if shown is not None:
+            size = max(12, min(shown.width, shown.height) // 27)
+            margin = size // 2
+            # The first text line's band: white text (at least 100 pixels at 230 or more in every channel) can only be
+            # the notice's, for the box darkens whatever is under it to a quarter.
+            band = [shown.pixel(x, y) for y in range(margin + margin, margin + margin + size) for x in range(margin, margin + 20 * size)]
+            white = sum(1 for p in band if min(p) >= 230)
+            # The box's top padding, above the text: at most a quarter of the slide's brightness shows through.
+            strip = [shown.pixel(x, y) for y in range(margin + 1, margin + margin - 1) for x in range(margin + 1, margin + 10 * size)]
+            dark = sum(1 for p in strip if max(p) <= 67)
+        time.sleep(1)
+    results.check("the starter configuration (showAddress) shows the kiosk's address over its slides: the kiosk logs it, and a "
+                  "screendump shows white text on a dark box in the top-left corner",
+                  line is not None and white >= 100 and dark * 2 >= len(strip) > 0,
+                  f"log: {line!r}; {white} white text pixels in the first line's band, {dark} of {len(strip)} box pixels dark"
+                  + (f" ({shown.width}x{shown.height})" if shown is not None else ""))
+
+    # mDNS: avahi-daemon announces the console through the package's /etc/avahi/services/vitrine.service, and the
+    # host as HOST.local, which the notice lists beside the address.
+    host = guest.value("hostname")
+    _, browsed = guest.run("avahi-browse -rpt _http._tcp 2>&1 | grep '^=' | grep -i vitrine | head -3", 60)
+    resolved = guest.value(f"avahi-resolve -4 -n {host}.local 2>&1")
+    # avahi-browse -p escapes a name's spaces and punctuation as \DDD (decimal).
+    announced = [[re.sub(r"\\(\d{3})", lambda m: chr(int(m.group(1))), field) for field in fields]
+                 for fields in (entry.split(";") for entry in browsed.splitlines()) if len(fields) >= 9]
+    results.check("avahi-daemon announces the console as \"Vitrine on HOST\" (_http._tcp, port 8080) and HOST.local resolves to "
+                  "the VM's address, which the notice names",
+                  any(fields[3] == f"Vitrine on {host}" and fields[8] == "8080" for fields in announced)
+                  and re.search(r"\s10\.0\.2\.\d+$", resolved) is not None
+                  and line is not None and f"http://{host}.local:8080/" in line,
+                  f"browse: {browsed.strip()[:240]!r}; resolve: {resolved!r}; notice: {line!r}")
 
 
 def save_journal(guest, work, name):

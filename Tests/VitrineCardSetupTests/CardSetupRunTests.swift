@@ -112,7 +112,7 @@ import VitrineCore
         try FileManager.default.removeItem(atPath: root + "/etc/NetworkManager")
         write(boot + "/vitrine-wifi.txt", "ssid: Shop\npassword: correct horse\ncountry: FR\n")
         let lines = try #require(setup())
-        #expect(lines == ["failed: vitrine-wifi.txt: vitrine-wifi.txt: NetworkManager is not installed (no /etc/NetworkManager): set the network up as this system does, or install network-manager"])
+        #expect(lines == ["failed: vitrine-wifi.txt: NetworkManager is not installed (no /etc/NetworkManager): set the network up as this system does, or install network-manager"])
         #expect(read(boot + "/vitrine-wifi.txt") == "ssid: Shop\npassword: correct horse\ncountry: FR\n")
         // Tried again at the next boot, once NetworkManager is there.
         try FileManager.default.createDirectory(atPath: root + "/etc/NetworkManager", withIntermediateDirectories: true)

@@ -157,7 +157,7 @@ struct WrongTypeTests {
 
 @Suite("ConfigLoader: unknown keys")
 struct UnknownKeyTests {
-    static let topLevelKeys = "api, autoplay, background, channel, decode, fit, indicator, interval, kenBurns, loop, onImageError, output, outputs, placeholder, plays, power, schedule, slides, sync, touch, transition"
+    static let topLevelKeys = "api, autoplay, background, channel, decode, fit, indicator, interval, kenBurns, loop, onImageError, output, outputs, placeholder, plays, power, schedule, showAddress, slides, sync, touch, transition"
 
     @Test func aNearMissGetsADidYouMeanHint() {
         #expect(issues("intervall: 5") == [#"intervall: unknown key (did you mean "interval"?)"#])

@@ -503,3 +503,24 @@ struct FileIssuesTests {
         #expect(ConfigLoader.fileIssues(in: try ConfigLoader.parse("{}")) == [])
     }
 }
+
+/// `showAddress`: read, refused when not a boolean, written back only when set.
+@Suite("showAddress")
+struct ShowAddressConfigTests {
+    @Test func itIsReadAndWrittenBackOnlyWhenSet() throws {
+        let shown = try ConfigLoader.parse("slides: []\nshowAddress: true")
+        #expect(shown.showAddress)
+        #expect(ConfigDocument.tree(shown)["showAddress"] == .bool(true))
+        let plain = try ConfigLoader.parse("slides: []")
+        #expect(!plain.showAddress)
+        #expect(ConfigDocument.tree(plain)["showAddress"] == nil)
+    }
+
+    @Test func aValueThatIsNotABooleanIsRefusedByItsKeyPath() {
+        #expect {
+            _ = try ConfigLoader.parse("slides: []\nshowAddress: sometimes")
+        } throws: { error in
+            (error as? ConfigError)?.issues.map(\.path) == ["showAddress"]
+        }
+    }
+}

@@ -39,6 +39,8 @@ trixie_packages=(
     libwebp7 libwebpdemux2 libwebp-dev libsharpyuv0 libsharpyuv-dev
     libgif7 libgif-dev
     libheif1 libheif-dev libbrotli1 libbrotli-dev
+    # FreeType, for the notice text (VitrineFreeType); its png, zlib and brotli are above.
+    libfreetype6 libfreetype-dev
     # The decoding helpers' system-call filter (VitrineSeccomp).
     libseccomp2 libseccomp-dev
     # The video helper (vitrine-video, CLibAV): FFmpeg 7.1's headers and the

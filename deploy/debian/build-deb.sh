@@ -217,6 +217,10 @@ printf '%s\n' \
     "# Installed by the vitrine package: DRM cards become systemd device units" \
     "# (dev-dri-card0.device), which vitrine.service waits for." \
     "${rule[0]}" > "$stage/lib/udev/rules.d/70-vitrine.rules"
+# The console announced over mDNS (docs/deployment.md, "Finding a kiosk on the
+# network"): avahi-daemon reads /etc/avahi/services only, so it is a conffile.
+install -D -m 0644 "$repo/deploy/avahi/vitrine.service" "$stage/etc/avahi/services/vitrine.service"
+echo /etc/avahi/services/vitrine.service > "$stage/DEBIAN/conffiles"
 # The starter configuration is install.sh's starter_config function, run here
 # (install.sh cannot be sourced: it acts at once). The postinst copies it to
 # /etc/vitrine/vitrine.yaml where there is none, as install.sh does.
@@ -319,7 +323,7 @@ for script in postinst prerm postrm; do
 done
 
 # Depends: what dpkg-shlibdeps reads off the binary's NEEDED libraries, plus
-# adduser (the postinst's) and tzdata (a schedule's time zone is read from its
+# adduser (the postinst's), fonts-dejavu-core (the notice's font) and tzdata (a schedule's time zone is read from its
 # TZif files; it is priority required but not Essential, and a minbase
 # debootstrap leaves it out). init-system-helpers (deb-systemd-helper) and
 # util-linux (the unit's setterm) are Essential. dpkg-shlibdeps wants to run
@@ -350,7 +354,8 @@ executables=(-e"$stage/usr/bin/vitrine")
 depends=$(cd "$shlib" && dpkg-architecture -a"$arch" -c dpkg-shlibdeps -O "${search[@]}" "${executables[@]}" 2> "$out/stage/shlibdeps.log" \
     | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { cat "$out/stage/shlibdeps.log" >&2; die "dpkg-shlibdeps found no dependencies"; }
-depends="adduser, tzdata, $depends"
+# fonts-dejavu-core: the font the kiosk draws its address in (showAddress; FontFace.standardPath).
+depends="adduser, tzdata, fonts-dejavu-core, $depends"
 # libheif 1.17 and later (Debian 13: the arm64 package's sysroot) decodes HEVC
 # and AV1 through plugins it loads at run time, which dpkg-shlibdeps cannot
 # see: they are named here. Debian 12's libheif1 (1.15) links its decoders.
@@ -399,6 +404,7 @@ EOF
 for tree in "$stage" "$dbgstage"; do
     (cd "$tree" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) > "$tree/DEBIAN/md5sums"
     chmod 0644 "$tree/DEBIAN/md5sums" "$tree/DEBIAN/control"
+    [ ! -f "$tree/DEBIAN/conffiles" ] || chmod 0644 "$tree/DEBIAN/conffiles"
     touch -d "@$SOURCE_DATE_EPOCH" "$tree/DEBIAN"/*
 done
 

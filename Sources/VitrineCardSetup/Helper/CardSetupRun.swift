@@ -73,7 +73,9 @@ public struct CardSetupRun {
             do {
                 done.append(try apply(action))
             } catch {
-                done.append("failed: \(action.file): \(error)")
+                // A `CardSetupProblem` names its file already.
+                let named = (error as? CardSetupProblem).map { $0.file == action.file } ?? false
+                done.append(named ? "failed: \(error)" : "failed: \(action.file): \(error)")
                 failedFiles.insert(action.file)
                 record.taken[action.file] = nil
             }

@@ -93,9 +93,9 @@ public struct Compositor: Sendable {
                         }
                     }
                 }
-                // Before the indicator reads back the lines it draws over.
+                // Before the indicator and the notice read back the lines they draw over.
                 vitrine_rows_finish()
-                drawIndicator(scene, into: canvas)
+                drawOverlays(scene, into: canvas)
                 return
             }
             for layer in layers {
@@ -127,13 +127,15 @@ public struct Compositor: Sendable {
                 }
             }
         }
-        drawIndicator(scene, into: canvas)
+        drawOverlays(scene, into: canvas)
     }
 
-    private func drawIndicator(_ scene: Scene, into canvas: PixelCanvas) {
+    /// The page dots, then the notice over them.
+    private func drawOverlays(_ scene: Scene, into canvas: PixelCanvas) {
         if let state = scene.indicator {
             PageIndicator.draw(state, style: indicator, into: canvas)
         }
+        scene.notice?.draw(into: canvas)
     }
 }
 

@@ -23,10 +23,13 @@ public struct Scene: Hashable, Sendable {
     public var layers: [Layer]
     /// The page indicator, or nil when there is nothing to indicate (fewer than two pages).
     public var indicator: IndicatorState?
+    /// A notice over everything (`AddressNotice`), drawn for this output; nil: none.
+    public var notice: NoticeImage?
 
-    public init(layers: [Layer], indicator: IndicatorState?) {
+    public init(layers: [Layer], indicator: IndicatorState?, notice: NoticeImage? = nil) {
         self.layers = layers
         self.indicator = indicator
+        self.notice = notice
     }
 }
 

@@ -15,6 +15,10 @@ public struct DisplayLayer: Hashable, Sendable {
         /// The page dots, in a small buffer of their own that is drawn again
         /// whenever the indicator's state changes.
         case indicator(IndicatorState)
+        /// A notice over everything (`AddressNotice`). It has no scan-out
+        /// buffer of its own yet, so it is composed by the CPU, and with it
+        /// every layer under it: it shows only on a kiosk being set up.
+        case notice(NoticeImage)
     }
 
     public var content: Content
@@ -56,11 +60,20 @@ public struct DisplayLayer: Hashable, Sendable {
         return false
     }
 
-    /// The scene layer it draws, for a slide or a fill; nil for the dots.
+    /// Whether only the CPU can draw it: a `.fill` or a `.notice`, which have
+    /// no buffer a plane could show.
+    public var isComposedOnly: Bool {
+        switch content {
+        case .fill, .notice: true
+        case .slide, .indicator: false
+        }
+    }
+
+    /// The scene layer it draws, for a slide or a fill; nil for the dots and the notice.
     public var sceneLayer: Scene.Layer? {
         switch content {
         case .slide(let layer), .fill(let layer): layer
-        case .indicator: nil
+        case .indicator, .notice: nil
         }
     }
 

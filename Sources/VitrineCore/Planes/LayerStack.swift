@@ -57,6 +57,10 @@ public struct LayerStack: Hashable, Sendable {
             layers.append(DisplayLayer(content: .indicator(state), format: .argb8888, bufferSize: size,
                                        source: SourceRect(size), destination: bounds, opacity: 1))
         }
+        if let notice = scene.notice {
+            layers.append(DisplayLayer(content: .notice(notice), format: .argb8888, bufferSize: notice.image.size,
+                                       source: SourceRect(notice.image.size), destination: notice.destination, opacity: 1))
+        }
         self.init(output: output, layers: layers)
     }
 
@@ -97,13 +101,20 @@ public struct LayerStack: Hashable, Sendable {
     }
 
     /// The scene that draws layers `range` of this stack (the bottom ones
-    /// a plan composes): their scene layers, and the dots if among them.
-    /// `Compositor` draws it exactly as it draws those layers of the whole
-    /// scene, with its fast paths, into the primary plane's buffer.
+    /// a plan composes): their scene layers, and the dots and the notice if
+    /// among them. `Compositor` draws it exactly as it draws those layers of
+    /// the whole scene, with its fast paths, into the primary plane's buffer.
     public func scene(composing range: Range<Int>) -> Scene {
         var indicator: IndicatorState?
-        for layer in layers[range] { if case .indicator(let state) = layer.content { indicator = state } }
-        return Scene(layers: layers[range].compactMap(\.sceneLayer), indicator: indicator)
+        var notice: NoticeImage?
+        for layer in layers[range] {
+            switch layer.content {
+            case .indicator(let state): indicator = state
+            case .notice(let image): notice = image
+            case .slide, .fill: break
+            }
+        }
+        return Scene(layers: layers[range].compactMap(\.sceneLayer), indicator: indicator, notice: notice)
     }
 
     /// Whether opaque layers cover the whole output, so that the background

@@ -134,7 +134,7 @@ public struct PlanePlanner: Sendable {
         var bytes = primaryBytes
         for index in firstOverlaid..<stack.layers.count {
             let layer = stack.layers[index]
-            if layer.isFill { return .failure(.noBuffer(layer: index)) }
+            if layer.isComposedOnly { return .failure(.noBuffer(layer: index)) }
             var firstRefusal: PlaneRefusal?
             var placed = false
             while next < overlays.count, !placed {
@@ -174,7 +174,7 @@ public struct PlanePlanner: Sendable {
 
     /// Why `plane` cannot show `layer`, or nil when it can.
     private func refusal(of layer: DisplayLayer, index: Int, on plane: DisplayPlane) -> PlaneRefusal? {
-        if layer.isFill { return .noBuffer(layer: index) }
+        if layer.isComposedOnly { return .noBuffer(layer: index) }
         if !plane.formats.contains(layer.format) { return .unsupportedFormat(layer: index, layer.format) }
         if layer.opacity < 1, !plane.hasAlpha { return .needsPlaneAlpha(layer: index) }
         if layer.isScaled, !traits.scales { return .needsScaling(layer: index, driver: traits.driver) }

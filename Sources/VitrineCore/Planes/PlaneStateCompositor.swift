@@ -55,6 +55,8 @@ public struct PlaneStateCompositor: Sendable {
                     row[x] = PixelBlend.premultipliedOver(buffer[x, y], destination: row[x])
                 }
             }
+        case .notice(let notice):
+            notice.draw(into: canvas)
         case .slide(let sceneLayer):
             guard let picture = picture(sceneLayer), picture.frame.size == layer.bufferSize else { return }
             let frame = picture.frame

@@ -51,7 +51,7 @@ public final class OutputGroupsLink: DisplayLoopLink {
                 let shown = group.shown.apply(scheduled.configuration)
                 group.control.send(.apply(shown == scheduled.configuration ? scheduled : ScheduledConfiguration(shown),
                                           version: version))
-            case .navigate, .pause, .resume, .setScreenPower, .setOverride, .updateDownloads, .retryFailedPictures:
+            case .navigate, .pause, .resume, .setScreenPower, .setOverride, .updateDownloads, .retryFailedPictures, .addressNotice:
                 group.control.send(command)
             }
         }

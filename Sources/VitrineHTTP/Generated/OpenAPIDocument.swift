@@ -3193,6 +3193,10 @@ components:
           type: string
           enum: [placeholder, skip]
           default: placeholder
+        showAddress:
+          type: boolean
+          default: false
+          description: Shows where the kiosk is set up (its console's addresses, and its mDNS name when Avahi runs) over the slides, in a dark box in a corner. The package's starter configuration sets it, so that a new board says where to reach it; a configuration of one's own leaves it out. Written back only when set.
         kenBurns:
           description: Ken Burns pan and zoom for every slide that does not set its own `kenBurns`. Written back only when set; `false` is the same as leaving it out.
           allOf:
@@ -3309,6 +3313,10 @@ components:
           type: string
           enum: [placeholder, skip]
           default: placeholder
+        showAddress:
+          type: boolean
+          default: false
+          description: Shows where the kiosk is set up (its console's addresses, and its mDNS name when Avahi runs) over the slides, in a dark box in a corner. The package's starter configuration sets it, so that a new board says where to reach it; a configuration of one's own leaves it out. Written back only when set.
         kenBurns:
           description: Ken Burns pan and zoom for every slide that does not set its own `kenBurns`. Written back only when set; `false` is the same as leaving it out.
           allOf:

@@ -39,6 +39,8 @@ public final class Kiosk {
     private let power: KioskPower
     private let link: KioskLink
     private let clock: KioskClock
+    /// Where this kiosk is set up, as last sent (`KioskCommand.addressNotice`).
+    private var addressNotice: ScreenNotice?
     /// Called on the display thread for every event (the API streams these).
     public var onEvent: ((KioskEvent) -> Void)? {
         get { link.onEvent }
@@ -53,7 +55,8 @@ public final class Kiosk {
     ///   root hands the kiosk the sandboxed decoder (`SlideDecoder`).
     public init(configuration: KioskConfiguration, version: String? = nil, display: DisplayBackend, logger: Logger,
                 decoder: any SlideDecoder, notifier: ServiceNotifier = ServiceNotifier(), metrics: KioskMetrics = KioskMetrics(),
-                clock: KioskClock = .system, takesSignals: Bool = true, start: KioskInstant? = nil) throws(SystemError) {
+                clock: KioskClock = .system, takesSignals: Bool = true, start: KioskInstant? = nil,
+                textRasterizer: (any TextRasterizer)? = nil) throws(SystemError) {
         // Output groups started from one reading rotate on the same deadlines,
         // so their slides change within a frame of each other.
         let started = start ?? clock.now(), startedAt = started.monotonic
@@ -62,7 +65,7 @@ public final class Kiosk {
         self.clock = clock
         let applied = configuration
         let configuration = first.show?.configuration ?? applied
-        self.output = KioskOutput(display: display, configuration: configuration)
+        self.output = KioskOutput(display: display, configuration: configuration, textRasterizer: textRasterizer)
         self.logger = logger
         // With several output groups only the first group's loop takes SIGTERM:
         // a signal read by one signalfd is gone for the others.
@@ -142,6 +145,8 @@ public final class Kiosk {
                 content.retryFailedPictures()
                 output.invalidate()
                 logger.info("refused pictures are tried again, as an operator asked")
+            case .addressNotice(let notice):
+                addressNotice = notice
             }
         }
         if let change = programme.takeDueChange(at: now) {
@@ -209,6 +214,8 @@ public final class Kiosk {
         link.lifecycle.pingIfDue(at: now)
         handleCommands(at: reading)
         applyPendingConfigurationIfDue(at: now)
+        // The address shows while the configuration on screen asks for it (the starter's does).
+        output.show(notice: configuration.showAddress ? addressNotice : nil, logger: logger)
         // The output set up anew: redrawn, and decoded again for a new size.
         if output.takeDisplayChange() {
             content.resize(to: output.logicalSize)
@@ -269,7 +276,7 @@ public final class Kiosk {
                 reply()
             case .frame(let reply):
                 if frame == nil {
-                    frame = output.screenshot(fallback: presentation.scene, store: store)
+                    frame = output.screenshot(fallback: presentation.scene, store: store, logger: logger)
                 }
                 reply(frame!)
             }

@@ -46,6 +46,9 @@ public enum KioskCommand: Hashable, Sendable {
     /// Decode the slides whose pictures were refused again (an operator asked,
     /// after `SlideDecoder.retry` forgot the refusals that held them back).
     case retryFailedPictures
+    /// Where this kiosk can be set up (`AddressNotice`), read again every few
+    /// seconds; it shows while the configuration on screen has `showAddress`.
+    case addressNotice(ScreenNotice)
 }
 
 /// A question for the display thread, answered at its next turn.

@@ -39,8 +39,12 @@ final class KioskOutput {
         var work: FrameWork
     }
 
-    init(display: DisplayBackend, configuration: KioskConfiguration) {
+    /// The notice over the slides (`showAddress`), drawn for this output.
+    let notice: NoticeOverlay
+
+    init(display: DisplayBackend, configuration: KioskConfiguration, textRasterizer: (any TextRasterizer)? = nil) {
         self.display = display
+        notice = NoticeOverlay(rasterizer: textRasterizer)
         rotation = ExifOrientation(turningClockwise: DisplayRotation(rawValue: configuration.output.rotation) ?? .none)
         renderer = SceneRenderer(compositor: configuration.compositor, rotation: rotation)
         pacing = FramePacing(refreshInterval: display.refreshInterval)
@@ -87,7 +91,7 @@ final class KioskOutput {
         // has its helper decode more. Lit again, `invalidate` redraws.
         guard display.isPoweredOn else { return nil }
         // Only the motion a picture shows counts: a still picture's scene is the same however long it rests.
-        let scene = store.drawnScene(presentation.scene), now = presentation.instant
+        let scene = withNotice(store.drawnScene(presentation.scene), logger: logger), now = presentation.instant
         let version = store.version
         kenBurnsMoving = store.kenBurnsMoves(in: scene)
         if renderer.shows(scene, version: version) {
@@ -125,6 +129,18 @@ final class KioskOutput {
         return Presented(slideShown: shown, frameGap: gap, work: FrameWork(path: path, cpu: ThreadCPUClock.now() - started))
     }
 
+    /// `scene` with the notice over it, drawn for this output.
+    private func withNotice(_ scene: Scene, logger: Logger) -> Scene {
+        var scene = scene
+        scene.notice = notice.image(for: logicalSize, indicator: renderer.compositor.indicator.position, logger: logger)
+        return scene
+    }
+
+    /// Shows `wanted` over the slides from the next frame (nil: none).
+    func show(notice wanted: ScreenNotice?, logger: Logger) {
+        if notice.want(wanted, logger: logger) { renderer.invalidate() }
+    }
+
     /// A slower screen of a composite display that skipped the frame on
     /// screen (its flip was pending then) gets it now that its flip is done:
     /// only when the picture is unchanged, for a new frame would reach it anyway.
@@ -154,12 +170,12 @@ final class KioskOutput {
     /// The scene on screen composed again into memory of its own (a screenshot).
     /// With planes, the frame as they show it (`PlaneStateCompositor`): copying
     /// the primary plane's buffer would miss the overlays.
-    func screenshot(fallback: Scene, store: SlideFrameStore) -> PixelImage {
+    func screenshot(fallback: Scene, store: SlideFrameStore, logger: Logger) -> PixelImage {
         if let layered, renderer.lastDrawn != nil,
            let image = layered.screenshot(compositor: renderer.compositor, pictures: { store.picture(for: $0) }) {
             return image
         }
-        return renderer.screenshot(size: logicalSize, fallback: fallback) { store.picture(for: $0) }
+        return renderer.screenshot(size: logicalSize, fallback: withNotice(fallback, logger: logger)) { store.picture(for: $0) }
     }
 
     /// When the loop must wake for the next frame, if it wants one: a redraw

@@ -50,7 +50,7 @@ test: test-packages arm64-background unit-test remote-test console-test api-fuzz
 SUITE_PACKAGES := $(TEST_PACKAGES) nginx python3-venv chromium chromium-driver \
 	qemu-system-x86 qemu-utils busybox-static kmod cpio python3 evemu-tools v4l-utils e2fsprogs zstd shellcheck \
 	$(DEB_PACKAGES) mmdebstrap arch-test debian-archive-keyring gpgv xz-utils binutils-aarch64-linux-gnu \
-	qemu-user-static qemu-system-arm linux-headers-amd64 linux-source-6.1 make gcc aptly sqv gnupg gpgv
+	qemu-user-static qemu-system-arm linux-headers-amd64 linux-source-6.1 make gcc aptly sqv gnupg gpgv dosfstools mtools
 test-packages: deps
 	@deploy/dev/ensure-packages.sh --background .build/suite-packages.log $(sort $(SUITE_PACKAGES))
 
@@ -101,8 +101,9 @@ vm-test: deps
 # restarts after kill -9 and a hung loop. Also checks dpkg -r/--purge and deploy/install.sh --root,
 # and the signed apt repository: built by make repo's script with a throwaway key, served by nginx
 # on loopback, the image installs the package from it, upgrades it and rolls it back.
+# dosfstools and mtools: the FAT boot partition the card-setup checks attach, made and read on the host.
 image-test: deb
-	@deploy/dev/ensure-packages.sh libjpeg-turbo-progs ffmpeg
+	@deploy/dev/ensure-packages.sh libjpeg-turbo-progs ffmpeg dosfstools mtools
 	VITRINE_IMAGE_DEB=$$(deploy/debian/build-deb.sh --print-deb) Tests/Image/run-image-test.sh
 
 # Debian packages from the static release build (.build-static, as vm-test, image-test

@@ -253,7 +253,7 @@ let package = Package(
             dependencies: [
                 "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineClient",
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM",
-                "VitrineEvdev", "VitrineChannel", "VitrineSandbox", "VitrineDoctor", "VitrineUpdate", "VitrineCardSetup",
+                "VitrineEvdev", "VitrineChannel", "VitrineSandbox", "VitrineDoctor", "VitrineUpdate", "VitrineCardSetup", "VitrineFreeType",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -118,6 +118,31 @@ public enum FileIO {
         if durable { try sync(directory: directoryName(of: path), system: system) }
     }
 
+    /// Writes zeros over every byte `path` holds, in place, and flushes them
+    /// (`fsync`), before a secret's file is removed or replaced: a removal only
+    /// frees the file's blocks, and a rename leaves the old ones as they were.
+    /// On flash the controller may still keep an old copy (docs/card-setup.md);
+    /// what this removes is the copy the file system, and anyone reading the
+    /// card's partition, can find. A link is not followed; a file that is gone is fine.
+    public static func overwriteWithZeros(_ path: String, system: SystemCalls = .live) throws(SystemError) {
+        var status = stat()
+        if lstat(path, &status) != 0, errno == ENOENT { return }
+        let opened = try OpenFile(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC, system: system)
+        guard fstat(opened.descriptor, &status) == 0 else { throw SystemError("fstat", subject: path) }
+        let zeros = [UInt8](repeating: 0, count: 64 << 10)
+        var left = Int(status.st_size)
+        while left > 0 {
+            let count = min(left, zeros.count)
+            try zeros.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in
+                    try writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: opened.descriptor, path: path, system: system)
+                }
+            }.get()
+            left -= count
+        }
+        try opened.sync()
+    }
+
     /// Renames `from` to `to`, replacing it.
     public static func rename(_ from: String, to: String, system: SystemCalls = .live) throws(SystemError) {
         do throws(Errno) {

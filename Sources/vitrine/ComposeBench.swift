@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Logging
 import VitrineCore
+import VitrineFreeType
 import VitrineRuntime
 import VitrineSystem
 
@@ -21,13 +22,22 @@ struct ComposeBench: ParsableCommand {
         let target = PixelImage(size: size)
         let compositor = Compositor(background: .black, indicator: IndicatorStyle())
         let indicator = IndicatorState(count: 6, position: 0.4)
-        let cases: [(name: String, scene: Scene)] = [
+        var cases: [(name: String, scene: Scene)] = [
             ("resting slide + indicator", Scene(layers: [Scene.Layer(content: .slide(0))], indicator: indicator)),
             ("slide transition (2 layers) + indicator", Scene(layers: [
                 Scene.Layer(content: .slide(0), offset: -0.4), Scene.Layer(content: .slide(1), offset: 0.6)], indicator: indicator)),
             ("crossfade (2 layers blended) + indicator", Scene(layers: [
                 Scene.Layer(content: .slide(0)), Scene.Layer(content: .slide(1), opacity: 0.4)], indicator: indicator)),
         ]
+        // The starter's address notice (showAddress), drawn once as the kiosk does, then blended over every frame.
+        let face = try FontFace()
+        let notice = AddressNotice.notice(listening: .address(host: "0.0.0.0", port: 8080, https: false), addresses: [
+            AddressNotice.InterfaceAddress(interface: "eth0", bytes: [192, 168, 178, 123], text: "192.168.178.123"),
+        ], mdnsName: "vitrine-kiosk.local")
+        let noticeImage = try NoticePainter.paint(notice, output: size, indicator: .bottomCenter, with: face)
+        var withNotice = cases[0].scene
+        withNotice.notice = noticeImage
+        cases.append(("resting slide + indicator + address notice", withNotice))
         let fitted = PixelRect(x: 240, y: 0, width: 1440, height: 1080)
         let region = AreaResampler.SourceRegion(x: 0, y: 0, width: Double(decoded.width), height: Double(decoded.height))
         func frame(_ layer: Scene.Layer) -> PixelImage? {
@@ -61,6 +71,9 @@ struct ComposeBench: ParsableCommand {
             compositor.compose(swapped(cases[1].scene, iteration), into: display.acquireCanvas()!, frame: frame)
             try display.present(at: MonotonicClock.now())
         }
+        names.append("draw the address notice for 1920x1080 (FreeType, 4 lines)")
+        references.append(0)
+        operations.append { _ in _ = try NoticePainter.paint(notice, output: size, indicator: .bottomCenter, with: face) }
         names.append("resample a 2016x1512 slide to 1440x1080 (area, 1.4x)")
         references.append(0)
         operations.append { _ in AreaResampler.resample(decoded, region: region, into: target.canvas, at: fitted) }

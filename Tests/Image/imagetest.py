@@ -67,7 +67,7 @@ def overlay_disk(pristine, disk):
 class ImageGuest(vmtest.Guest):
     """The image booted from its virtio disk; the serial console is a root shell."""
 
-    def __init__(self, image, disk, work, port):
+    def __init__(self, image, disk, work, port, card=None):
         self.work = work
         self.qmp_path = os.path.join(work, "qmp.sock")
         command = [
@@ -75,6 +75,8 @@ class ImageGuest(vmtest.Guest):
             "-kernel", os.path.join(image, "vmlinuz"), "-initrd", os.path.join(image, "initrd.img"),
             "-append", "root=/dev/vda rw console=ttyS0",
             "-drive", f"file={disk},format=qcow2,if=virtio",
+            # The SD card's boot partition, for the card-setup checks: /dev/vdb, after the root.
+            *(["-drive", f"file={card},format=raw,if=virtio"] if card else []),
             "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{port}-:8080", "-device", "virtio-net-pci,netdev=net0",
             "-vga", "none", "-device", "bochs-display", "-device", "virtio-tablet-pci",
             "-display", "none", "-monitor", "none", "-serial", "stdio",
@@ -556,7 +558,12 @@ def run_suite(args):
     base = f"http://127.0.0.1:{port}"
     results = Results("image")
     measurements = {}
-    guest = ImageGuest(args.image, disk, work, port)
+    # A FAT boot partition, as Raspberry Pi OS's /boot/firmware is (mkfs.vfat, 32 MiB), made empty on the host.
+    card = os.path.join(work, "card.img")
+    if os.path.exists(card):
+        os.remove(card)
+    subprocess.run(["mkfs.vfat", "-C", "-n", "BOOTFS", card, str(32 * 1024)], check=True, stdout=subprocess.DEVNULL)
+    guest = ImageGuest(args.image, disk, work, port, card=card)
     try:
         # (a) Straight into the carousel.
         boot_checks(guest, results, measurements, "boot", first, "the image's configuration")
@@ -695,7 +702,7 @@ def run_suite(args):
         repository_checks(guest, results, args, work, expected, base, new_token)
 
         # (g) Setup from the SD card (docs/card-setup.md), last: its factory reset leaves the starter.
-        card_checks(guest, results, args, work, base, new_token)
+        card_checks(guest, results, args, work, base, new_token, card)
     finally:
         save_journal(guest, work, "journal-vitrine.txt")
         guest.stop()
@@ -901,11 +908,12 @@ def update_steps(guest, results, args, origin, served, work, first, second, brok
     guest.run("mv /etc/vitrine/vitrine.yaml.before-channel /etc/vitrine/vitrine.yaml")
 
 
-def card_checks(guest, results, args, work, base, token):
+def card_checks(guest, results, args, work, base, token, card):
     """vitrine-setup.service takes the files on the boot partition: a configuration that shows, an API token that
     replaces the one in the state (and leaves the card), the time zone; a card left as it was is not taken again;
-    then a factory reset. The VM has no FAT partition: a tmpfs mounted at /boot/firmware stands in for it, which
-    meets the unit's ConditionPathIsMountPoint= (FAT's own behaviour is not what this shows)."""
+    then a factory reset. The partition is a FAT file system on a second disk (CARD, /dev/vdb), mounted at
+    /boot/firmware as Raspberry Pi OS mounts its own; afterwards the host reads it with mtools, as another
+    computer would, and looks for the token's bytes anywhere in it."""
     mirror = os.path.join(work, "etc-vitrine")
     card_config = ("# From the SD card: the second demo picture alone.\nslides:\n  - images/03-exif-rotated.jpg\n"
                    "autoplay: false\nbackground: \"#101418\"\noutput: { display: drm, mode: 800x600 }\n")
@@ -916,7 +924,8 @@ def card_checks(guest, results, args, work, base, token):
     zone = "Europe/Paris"
     has_zone = guest.value(f"test -e /usr/share/zoneinfo/{zone} && echo yes || echo no") == "yes"
 
-    guest.run("mkdir -p /boot/firmware && mount -t tmpfs -o size=8m,mode=0755 tmpfs /boot/firmware")
+    _, mounted = guest.run("mkdir -p /boot/firmware && mount -t vfat -o fmask=0022,dmask=0022 /dev/vdb /boot/firmware; "
+                           "findmnt -no FSTYPE /boot/firmware")
     guest_file(guest, "/boot/firmware/vitrine.yaml", card_config.encode())
     guest_file(guest, "/boot/firmware/vitrine-token.txt", (card_token + "\n").encode())
     guest_file(guest, "/boot/firmware/vitrine-timezone.txt", (zone + "\n").encode())
@@ -968,6 +977,19 @@ def card_checks(guest, results, args, work, base, token):
                   and output.strip().splitlines()[-1].strip() == "active",
                   output.strip().replace("\n", " | ")[-240:])
     guest.run("umount /boot/firmware")
+    # The card as another computer reads it (mtools, on the host), and its raw bytes: the token was read from it,
+    # then overwritten in place before its file was removed, so no copy is left in the partition's free clusters.
+    listing = subprocess.run(["mdir", "-b", "-i", card, "::"], capture_output=True, text=True).stdout
+    names = sorted(os.path.basename(line.strip()).lower() for line in listing.splitlines() if line.strip())
+    result_text = subprocess.run(["mtype", "-i", card, "::/vitrine-setup-result.txt"], capture_output=True, text=True).stdout
+    with open(card, "rb") as f:
+        raw = f.read()
+    results.check("the card is a FAT partition (/dev/vdb at /boot/firmware); read on the host afterwards, it holds the result "
+                  "file and no token file, and the token's bytes are nowhere in the partition",
+                  "vfat" in mounted and "vitrine-setup-result.txt" in names and "vitrine-token.txt" not in names
+                  and card_token.encode() not in raw,
+                  f"mounted as {mounted.strip().splitlines()[-1:] if mounted.strip() else '?'}; on the card: {names}; "
+                  f"token bytes in the image: {raw.count(card_token.encode())}; result: {result_text.strip()[:160]!r}")
     address_notice_checks(guest, results)
 
 

@@ -37,6 +37,9 @@ import VitrineCore
         write(boot + "/vitrine-token.txt", "s3cret-token-for-the-shop-0123\n")
         write(boot + "/vitrine-timezone.txt", "Europe/Paris\n")
         write(boot + "/vitrine-wifi.txt", "ssid: Shop\npassword: correct horse\ncountry: FR\n")
+        // Second names for the secrets' files: what the file system held under them is what is overwritten.
+        try FileManager.default.linkItem(atPath: boot + "/vitrine-token.txt", toPath: base + "/token-blocks")
+        try FileManager.default.linkItem(atPath: boot + "/vitrine-wifi.txt", toPath: base + "/wifi-blocks")
         let lines = try #require(setup())
         #expect(lines.count == 4 && !lines.contains { $0.hasPrefix("failed") || $0.hasPrefix("not taken") }, "\(lines)")
         #expect(read(root + "/etc/vitrine/vitrine.yaml") == "slides: [https://example.com/new.jpg]\n")
@@ -52,6 +55,9 @@ import VitrineCore
         #expect(!exists(boot + "/vitrine-token.txt"))
         #expect(read(boot + "/vitrine-wifi.txt")?.contains("correct horse") == false)
         #expect(read(boot + "/vitrine-setup-result.txt")?.contains("took vitrine.yaml") == true)
+        // Their bytes were overwritten where they lay, not only unlinked or renamed over.
+        #expect(read(base + "/token-blocks") == String(repeating: "\0", count: 31))
+        #expect(read(base + "/wifi-blocks") == String(repeating: "\0", count: 47))
 
         // The next boot: nothing to take, the result file left as it was.
         write(boot + "/vitrine-setup-result.txt", "read by a person")

@@ -31,3 +31,30 @@ struct FileIOTests {
         #expect(throws: SystemError("read", errno: .isDirectory, subject: directory)) { try FileIO.read(directory) }
     }
 }
+
+/// `FileIO.overwriteWithZeros`: in place (a second name of the file sees the
+/// zeros), every byte, through no link, and nothing for a file that is gone.
+@Suite("FileIO.overwriteWithZeros")
+struct FileOverwriteTests {
+    @Test(arguments: [0, 31, 65536, 200_001])
+    func everyByteIsZeroedInPlace(size: Int) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-zero-\(UUID().uuidString)").path
+        let second = path + "-blocks"
+        defer { unlink(path); unlink(second) }
+        try FileIO.writeAtomically([UInt8](repeating: 0x5A, count: size), to: path, durable: false)
+        #expect(link(path, second) == 0)
+        try FileIO.overwriteWithZeros(path)
+        #expect(try FileIO.read(second) == [UInt8](repeating: 0, count: size))
+    }
+
+    @Test func aLinkIsNotFollowedAndAMissingFileIsFine() throws {
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("vitrine-zero-\(UUID().uuidString)").path
+        let link = target + "-link"
+        defer { unlink(target); unlink(link) }
+        try FileIO.writeAtomically(Array("keep".utf8), to: target, durable: false)
+        #expect(symlink(target, link) == 0)
+        #expect(throws: SystemError.self) { try FileIO.overwriteWithZeros(link) }
+        #expect(try FileIO.read(target) == Array("keep".utf8))
+        try FileIO.overwriteWithZeros(target + "-absent")
+    }
+}

@@ -18,6 +18,9 @@ public enum CardSetupFiles {
     /// Written back to the card when something was taken or refused, for whoever reads the card next.
     public static let result = "vitrine-setup-result.txt"
 
+    /// The files that hold a secret: overwritten in place before they leave the card or are scrubbed.
+    public static let secrets: Set<String> = [token, wifi]
+
     /// Every file `vitrine setup` reads, in the order it acts on them.
     public static let all = [factoryReset, configuration, token, timeZone, wifi, channelRoot, channelRootSignature]
 }

@@ -184,6 +184,9 @@ public struct CardSetupRun {
         for (name, contents) in plan.cardWrites.sorted(by: { $0.key < $1.key }) where !failedFiles.contains(name) {
             let file = boot + "/" + name
             do {
+                // A secret's bytes are overwritten where they lie before the file goes or is
+                // replaced: either alone would leave them in the partition's free blocks.
+                if CardSetupFiles.secrets.contains(name) { try FileIO.overwriteWithZeros(file) }
                 if let contents {
                     try FileIO.writeAtomically(contents, to: file, mode: 0o644)
                 } else {

@@ -55,6 +55,18 @@ struct NoticePainterTests {
         #expect(rightmostText != nil && rightmostText! < image.destination.width - 1)
     }
 
+    @Test func theNoticesBlendIsPixelBlendsForEveryAlphaAndValue() {
+        for alpha in UInt32(0)...255 {
+            for value in stride(from: UInt32(0), through: alpha, by: 5) {
+                let source = alpha << 24 | value << 16 | (alpha - value / 2) << 8 | value / 3
+                for destination: UInt32 in [0xFF00_0000, 0xFFFF_FFFF, 0xFF80_40C0, 0xFF01_FE7F] {
+                    #expect(NoticeImage.over(source, alpha: alpha, destination: destination)
+                            == PixelBlend.premultipliedOver(source, destination: destination))
+                }
+            }
+        }
+    }
+
     @Test func nothingIsDrawnForNoLines() throws {
         #expect(try NoticePainter.paint(ScreenNotice(lines: []), output: Self.hd, indicator: .bottomCenter, with: BlockFont()) == nil)
     }

@@ -20,7 +20,8 @@
 #      later version of it (Tests/Image/next-version-deb.sh), and checks it on
 #      the host: both versions listed, sqv and gpgv accept it, a Release
 #      changed after signing is refused, a second file under a published
-#      version is refused;
+#      version is refused, each Release is valid for 30 days and apt takes
+#      it, and the same index signed 40 days ago is refused as expired;
 #   7. boots the image in QEMU (TCG) and runs Tests/Image/imagetest.py, which
 #      also installs, upgrades and rolls back from that repository over HTTP.
 # Run as root (mmdebstrap, chroot, file ownership in the image).
@@ -224,6 +225,31 @@ changed_release_refused() {
         "$repository/Release.changed" > /dev/null 2>&1
 }
 check "a Release changed after signing is refused by sqv (trixie's apt)" changed_release_refused
+# apt-get update of one suite of TREE with state of its own, as stock apt does: APT_CONFIG
+# leaves out this machine's apt.conf.d, which may turn the date checks off (a snapshot mirror's).
+apt_update() {
+    local tree=$1 state=$repository/apt-$2
+    rm -rf "$state" && mkdir -p "$state/lists/partial" "$state/cache/archives/partial" || return 1
+    echo 'Dir::Etc::Parts "/dev/null";' > "$state/apt.conf"
+    echo "deb [signed-by=$repository/aptly/public/vitrine-archive-keyring.gpg] file:$tree/bookworm bookworm main" > "$state/sources.list"
+    APT_CONFIG=$state/apt.conf apt-get update -o Dir::Etc::SourceList="$state/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+        -o Dir::State::Lists="$state/lists" -o Dir::Cache="$state/cache" -o Debug::NoLocking=1 > "$state/update.log" 2>&1
+    cat "$state/update.log"
+}
+valid_for_30_days() {
+    local release=$published/dists/bookworm/Release dated until
+    dated=$(date -u -d "$(sed -n 's/^Date: //p' "$release")" +%s) && until=$(date -u -d "$(sed -n 's/^Valid-Until: //p' "$release")" +%s) \
+        && [ $((until - dated)) -eq $((30 * 86400)) ] && ! apt_update "$repository/aptly/public" fresh | grep -q "^[EW]:"
+}
+check "each suite's Release is valid for 30 days (Valid-Until), and apt takes it" valid_for_30_days
+expired_refused() {
+    # The same tree signed as of 40 days ago: what a replayed old index looks like to a board.
+    rm -rf "$repository/expired" && cp -a "$repository/aptly/public/." "$repository/expired" \
+        && deploy/repo/sign-release.sh --key "$repository/key" --now $(($(date +%s) - 40 * 86400)) \
+            "$repository/expired/bookworm/dists/bookworm/Release" > /dev/null \
+        && apt_update "$repository/expired" expired | grep -q "^E: Release file for .* is expired"
+}
+check "an index signed 40 days ago is refused by apt as expired (a replayed old index cannot freeze a board)" expired_refused
 second_file_refused() {
     # The later version again, with one more file in it.
     local tree=$repository/other other=$repository/vitrine_${second_version}_other.deb

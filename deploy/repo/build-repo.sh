@@ -21,6 +21,10 @@
 # same file again changes nothing, different contents under a published
 # version are refused (bump the version instead).
 #
+# Every suite's Release then gets Date and Valid-Until (VITRINE_REPO_VALID_DAYS,
+# 30 by default) and is signed again (deploy/repo/sign-release.sh): the
+# repository must be built or signed again within that many days.
+#
 # After publishing, every suite's signature is checked as the two apt
 # releases check it: sqv (trixie's apt) on Release.gpg, gpgv (bookworm's) on
 # InRelease, against the exported public key, and the hash must not be SHA-1.
@@ -135,6 +139,9 @@ publish() {
 for suite in "${!touched[@]}"; do publish "$suite"; done
 
 public=$out/aptly/public
+# aptly 1.5 writes no Valid-Until: every published suite is dated and signed again,
+# valid for VITRINE_REPO_VALID_DAYS (30), so that a replayed old index expires.
+"$here/sign-release.sh" --key "$keydir" "$public"/*/dists/*/Release
 ln -sfn aptly/public "$out/public"
 gpg --batch --armor --export "$fingerprint" > "$public/vitrine-archive-keyring.asc"
 gpg --batch --export "$fingerprint" > "$public/vitrine-archive-keyring.gpg"

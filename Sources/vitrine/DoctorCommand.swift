@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import Logging
 import VitrineConfig
 import VitrineCore
@@ -9,7 +10,7 @@ import VitrineSystem
 
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "doctor", abstract: "Report on this board: model, kernel, memory and CMA, power, storage, displays and planes, HDMI-CEC, touch.",
+        commandName: "doctor", abstract: "Report on this board: model, kernel, memory and CMA, power, storage, displays and planes, HDMI-CEC, touch, the package, the network.",
         discussion: """
             Prints the report and saves it as JSON in the state directory (doctor.json), where the kiosk's \
             GET /api/v1/doctor serves the last one. Nothing here needs DRM master, so it runs beside a running \
@@ -20,8 +21,11 @@ struct DoctorCommand: ParsableCommand {
     @Option(help: "Where to save doctor.json (default: $STATE_DIRECTORY, else /var/lib/vitrine); `-` saves nothing.")
     var stateDir: String = RunCommand.defaultStateDirectory
 
-    @Option(name: .shortAndLong, help: "A configuration whose touch section to apply to the input devices, and whose api section the network section checks.")
+    @Option(name: .shortAndLong, help: "A configuration whose touch section to apply to the input devices, and whose api section the network section checks (default: /etc/vitrine/vitrine.yaml when this user can read it).")
     var config: String?
+
+    /// The kiosk's own file, which the kiosk's user and root can read (root:vitrine 0640).
+    static let standardConfig = "/etc/vitrine/vitrine.yaml"
 
     @Flag(help: "Print the JSON rather than the text.") var json = false
 
@@ -39,6 +43,16 @@ struct DoctorCommand: ParsableCommand {
             } catch {
                 for issue in error.issues { writeToStandardError("\(config): \(issue)\n") }
                 throw ExitCode(1)
+            }
+        } else if access(Self.standardConfig, R_OK) == 0 {
+            // The board's own settings when given none, so that the network section checks the port the kiosk
+            // listens on. A broken file does not stop the report: that is when a report is wanted most.
+            do {
+                let loaded = try ConfigLoader.load(file: Self.standardConfig)
+                (touch, api) = (loaded.touch, loaded.api)
+            } catch {
+                writeToStandardError("\(Self.standardConfig) is not valid (\(error.issues.count) issue(s); vitrine check-config says which): "
+                                     + "the report uses the default settings\n")
             }
         }
         guard let planesMode = PlanePlanner.Mode(rawValue: planes) else { throw ValidationError("bad --planes \(planes): auto or cpu") }

@@ -43,7 +43,9 @@ suite=bookworm
 # v4l-utils (cec-ctl, cec-follower) plays the TV on vivid's CEC bus (test only, below).
 # avahi-daemon, as Raspberry Pi OS runs it (the package recommends it), announces the
 # console through the package's service file; avahi-utils browses and resolves it (test only).
-packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps,v4l-utils,avahi-daemon,avahi-utils
+# network-manager, as Raspberry Pi OS trixie runs it, joins the Wi-Fi the card names; hostapd
+# and dnsmasq-base play the access point on a second mac80211_hwsim radio (test only).
+packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps,v4l-utils,avahi-daemon,avahi-utils,network-manager,wpasupplicant,hostapd,dnsmasq-base,iw
 # ...but downloaded once, at the cache stage, into the tree's apt cache (not
 # installed), so that apt-get install of the package, and install.sh --root in
 # run-image-test.sh, need no network afterwards. This list is only that hint:
@@ -98,6 +100,9 @@ mkdir -p "$root"
 tar -C "$root" --numeric-owner --zstd -xpf "$cache"
 
 test_image_setup "$root" ttyS0
+# NetworkManager manages the Wi-Fi alone: the wired NIC stays systemd-networkd's (the harness's port forward).
+mkdir -p "$root/etc/NetworkManager/conf.d"
+printf '[keyfile]\nunmanaged-devices=except:type:wifi\n' > "$root/etc/NetworkManager/conf.d/90-vitrine-image.conf"
 
 # Test only: what deploy/install.sh needs, for the installer checks on the running system.
 install -d -m 0700 "$root/root/vitrine-src/docs"

@@ -926,13 +926,31 @@ def card_checks(guest, results, args, work, base, token, card):
 
     _, mounted = guest.run("mkdir -p /boot/firmware && mount -t vfat -o fmask=0022,dmask=0022 /dev/vdb /boot/firmware; "
                            "findmnt -no FSTYPE /boot/firmware")
+    # Wi-Fi: two mac80211_hwsim radios, the second an access point (hostapd, WPA2, with dnsmasq for DHCP), which
+    # NetworkManager, managing the first, is to join from the card's vitrine-wifi.txt alone.
+    wifi_password = "vitrine-wifi-" + base64.b32encode(os.urandom(10)).decode().lower()
+    _, radios = guest.run("modprobe mac80211_hwsim radios=2 && udevadm settle; ls /sys/class/net | grep '^wl' | sort | tr '\\n' ' '")
+    names = radios.split()
+    station, access_point = (names[0], names[1]) if len(names) >= 2 else ("wlan0", "wlan1")
+    guest_file(guest, "/etc/hostapd/vitrine-test.conf",
+               f"interface={access_point}\ndriver=nl80211\nssid=Vitrine Shop\nhw_mode=g\nchannel=6\nwpa=2\n"
+               f"wpa_passphrase={wifi_password}\nwpa_key_mgmt=WPA-PSK\nrsn_pairwise=CCMP\n".encode())
+    _, ap_output = guest.run(f"nmcli device set {access_point} managed no; ip link set {access_point} up && "
+                             f"ip addr add 192.168.77.1/24 dev {access_point} && hostapd -B -P /run/hostapd-test.pid "
+                             "/etc/hostapd/vitrine-test.conf > /run/hostapd-test.log 2>&1; echo hostapd $?; "
+                             f"dnsmasq --conf-file=/dev/null --interface={access_point} --bind-interfaces --port=0 "
+                             "--dhcp-range=192.168.77.50,192.168.77.99,1h --dhcp-leasefile=/run/dnsmasq-test.leases "
+                             "--pid-file=/run/dnsmasq-test.pid; echo dnsmasq $?")
+    guest_file(guest, "/boot/firmware/vitrine-wifi.txt",
+               f"ssid: Vitrine Shop\npassword: {wifi_password}\ncountry: FR\n".encode())
     guest_file(guest, "/boot/firmware/vitrine.yaml", card_config.encode())
     guest_file(guest, "/boot/firmware/vitrine-token.txt", (card_token + "\n").encode())
     guest_file(guest, "/boot/firmware/vitrine-timezone.txt", (zone + "\n").encode())
     started = time.monotonic()
     # At boot the unit runs before the kiosk starts; here the kiosk is stopped around it.
+    # NetworkManager starts after vitrine-setup.service at boot, and reads the keyfile then: restarted here likewise.
     status, output = guest.run("systemctl stop vitrine.service && systemctl start vitrine-setup.service; echo unit $?; "
-                               "systemctl start vitrine.service", 120)
+                               "systemctl restart NetworkManager.service; systemctl start vitrine.service", 120)
     seconds, _ = wait_for_picture(guest, shown, 60, "from the card", since=started)
     answers = []
     deadline = time.monotonic() + 30
@@ -953,6 +971,25 @@ def card_checks(guest, results, args, work, base, token, card):
                   f"{output.strip()[-80:]}; picture {seconds and round(seconds, 1)} s after; GET /api/v1/status with the old and the "
                   f"card's token: {answers}; on the card: {left}; /etc/localtime -> {localtime} (zone {'present' if has_zone else 'absent'}); "
                   f"result: {result.strip().replace(chr(10), ' | ')[-300:]}")
+
+    # The Wi-Fi joined: NetworkManager connected the station to the access point with the card's password, and
+    # DHCP gave it an address; the keyfile is root's alone, and the password is off the card.
+    wifi_address, state = None, ""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and wifi_address is None:
+        state = guest.value(f"nmcli -g GENERAL.STATE,GENERAL.CONNECTION device show {station} | tr '\\n' ' '")
+        found = re.search(r"192\.168\.77\.(\d+)", guest.value(f"ip -4 -o addr show {station}"))
+        wifi_address = found.group(0) if found and state.startswith("100") else None
+        if wifi_address is None:
+            time.sleep(2)
+    keyfile_mode = guest.value("stat -c '%a %U' /etc/NetworkManager/system-connections/vitrine-wifi.nmconnection")
+    card_wifi = guest.run("cat /boot/firmware/vitrine-wifi.txt")[1]
+    results.check("the card's vitrine-wifi.txt: NetworkManager joins the access point (mac80211_hwsim and hostapd, WPA2) "
+                  "and DHCP gives the station an address; the keyfile is 0600 root's; the password is off the card",
+                  wifi_address is not None and keyfile_mode == "600 root" and wifi_password not in card_wifi
+                  and "ssid: Vitrine Shop" in card_wifi,
+                  f"radios {names}; {' '.join(ap_output.split())}; {station}: state {state.strip()!r}, address {wifi_address}; "
+                  f"keyfile {keyfile_mode!r}; card's file now: {' | '.join(card_wifi.strip().splitlines())[:160]!r}")
 
     # A result file the helper rewrites only when it finds something to do.
     guest.run("echo read-by-a-person > /boot/firmware/vitrine-setup-result.txt")
@@ -980,30 +1017,33 @@ def card_checks(guest, results, args, work, base, token, card):
     # The card as another computer reads it (mtools, on the host), and its raw bytes: the token was read from it,
     # then overwritten in place before its file was removed, so no copy is left in the partition's free clusters.
     listing = subprocess.run(["mdir", "-b", "-i", card, "::"], capture_output=True, text=True).stdout
-    names = sorted(os.path.basename(line.strip()).lower() for line in listing.splitlines() if line.strip())
+    files = sorted(os.path.basename(line.strip()).lower() for line in listing.splitlines() if line.strip())
     result_text = subprocess.run(["mtype", "-i", card, "::/vitrine-setup-result.txt"], capture_output=True, text=True).stdout
     with open(card, "rb") as f:
         raw = f.read()
     results.check("the card is a FAT partition (/dev/vdb at /boot/firmware); read on the host afterwards, it holds the result "
-                  "file and no token file, and the token's bytes are nowhere in the partition",
-                  "vfat" in mounted and "vitrine-setup-result.txt" in names and "vitrine-token.txt" not in names
-                  and card_token.encode() not in raw,
-                  f"mounted as {mounted.strip().splitlines()[-1:] if mounted.strip() else '?'}; on the card: {names}; "
-                  f"token bytes in the image: {raw.count(card_token.encode())}; result: {result_text.strip()[:160]!r}")
-    address_notice_checks(guest, results)
+                  "file and no token file, and neither the token's nor the Wi-Fi password's bytes are anywhere in the partition",
+                  "vfat" in mounted and "vitrine-setup-result.txt" in files and "vitrine-token.txt" not in files
+                  and card_token.encode() not in raw and wifi_password.encode() not in raw,
+                  f"mounted as {mounted.strip().splitlines()[-1:] if mounted.strip() else '?'}; on the card: {files}; "
+                  f"token bytes in the image: {raw.count(card_token.encode())}, the Wi-Fi password's: "
+                  f"{raw.count(wifi_password.encode())}; result: {result_text.strip()[:160]!r}")
+    address_notice_checks(guest, results, wifi_address)
 
 
-def address_notice_checks(guest, results):
+def address_notice_checks(guest, results, wifi_address=None):
     """The starter configuration has showAddress: a kiosk with no configuration of its own shows where to set it up,
     over its slides, in a dark box in the top-left corner (NoticePainter: text 1/27 of the screen's height, a margin
-    and a padding of half that), and logs it. The address is the VM's own, from QEMU's DHCP."""
+    and a padding of half that), and logs it. The addresses are the VM's own: QEMU's DHCP on the wired NIC, and
+    WIFI_ADDRESS when the card's Wi-Fi joined (the notice must list it too)."""
     deadline = time.monotonic() + 90
     line, white, dark, strip, shown = None, 0, 0, [], None
     while time.monotonic() < deadline and (line is None or white < 100 or dark * 2 < len(strip)):
         if line is None:
             found = re.search(r"showing on screen: This kiosk is not set up yet\. Set it up at (http://[0-9.]+:8080/)[^\n]*",
                               guest.run("journalctl -b --no-pager -o cat -u vitrine.service | grep 'showing on screen' | tail -1")[1])
-            line = found.group(0) if found and "10.0.2." in found.group(1) else None
+            line = found.group(0) if found and "10.0.2." in found.group(1) and (
+                wifi_address is None or f"http://{wifi_address}:8080/" in found.group(0)) else None
         try:
             shown = guest.screendump("address-notice")
         except (RuntimeError, ValueError, OSError):
@@ -1019,8 +1059,8 @@ def address_notice_checks(guest, results):
             strip = [shown.pixel(x, y) for y in range(margin + 1, margin + margin - 1) for x in range(margin + 1, margin + 10 * size)]
             dark = sum(1 for p in strip if max(p) <= 67)
         time.sleep(1)
-    results.check("the starter configuration (showAddress) shows the kiosk's address over its slides: the kiosk logs it, and a "
-                  "screendump shows white text on a dark box in the top-left corner",
+    results.check("the starter configuration (showAddress) shows the kiosk's addresses (wired, and the Wi-Fi the card set up) "
+                  "over its slides: the kiosk logs them, and a screendump shows white text on a dark box in the top-left corner",
                   line is not None and white >= 100 and dark * 2 >= len(strip) > 0,
                   f"log: {line!r}; {white} white text pixels in the first line's band, {dark} of {len(strip)} box pixels dark"
                   + (f" ({shown.width}x{shown.height})" if shown is not None else ""))

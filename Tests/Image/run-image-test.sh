@@ -228,10 +228,14 @@ check "a Release changed after signing is refused by sqv (trixie's apt)" changed
 # apt-get update of one suite of TREE with state of its own, as stock apt does: APT_CONFIG
 # leaves out this machine's apt.conf.d, which may turn the date checks off (a snapshot mirror's).
 apt_update() {
-    local tree=$1 state=$repository/apt-$2
+    local tree state keyring
+    # Absolute paths: $out may be relative, and apt takes a relative Dir:: option, and a file:
+    # URI, as relative to its own directories.
+    state=$(cd "$repository" && pwd)/apt-$2
     rm -rf "$state" && mkdir -p "$state/lists/partial" "$state/cache/archives/partial" || return 1
+    tree=$(cd "$1" && pwd) && keyring=$(cd "$repository/aptly/public" && pwd)/vitrine-archive-keyring.gpg || return 1
     echo 'Dir::Etc::Parts "/dev/null";' > "$state/apt.conf"
-    echo "deb [signed-by=$repository/aptly/public/vitrine-archive-keyring.gpg] file:$tree/bookworm bookworm main" > "$state/sources.list"
+    echo "deb [signed-by=$keyring] file:$tree/bookworm bookworm main" > "$state/sources.list"
     APT_CONFIG=$state/apt.conf apt-get update -o Dir::Etc::SourceList="$state/sources.list" -o Dir::Etc::SourceParts=/dev/null \
         -o Dir::State::Lists="$state/lists" -o Dir::Cache="$state/cache" -o Debug::NoLocking=1 > "$state/update.log" 2>&1
     cat "$state/update.log"
@@ -239,7 +243,10 @@ apt_update() {
 valid_for_30_days() {
     local release=$published/dists/bookworm/Release dated until
     dated=$(date -u -d "$(sed -n 's/^Date: //p' "$release")" +%s) && until=$(date -u -d "$(sed -n 's/^Valid-Until: //p' "$release")" +%s) \
-        && [ $((until - dated)) -eq $((30 * 86400)) ] && ! apt_update "$repository/aptly/public" fresh | grep -q "^[EW]:"
+        && [ $((until - dated)) -eq $((30 * 86400)) ] || return 1
+    # Taken: no error or warning, and the suite's package list is in apt's lists.
+    ! apt_update "$repository/aptly/public" fresh | grep -q "^[EW]:" \
+        && compgen -G "$repository/apt-fresh/lists/*bookworm_main_binary-amd64_Packages" > /dev/null
 }
 check "each suite's Release is valid for 30 days (Valid-Until), and apt takes it" valid_for_30_days
 expired_refused() {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VitrineChannel
 @testable import VitrineCardSetup
@@ -70,6 +71,20 @@ import VitrineChannel
         let plan = decide(["vitrine-factory-reset": "", "vitrine.yaml": "slides: [https://example.com/a.jpg]\n"], taken: before.record)
         #expect(plan.actions == [.factoryReset, .configuration(bytes("slides: [https://example.com/a.jpg]\n"))])
         #expect(plan.cardWrites["vitrine-factory-reset"] == .some(nil))
+    }
+
+    @Test func aScrubbedWifiFileAfterAFactoryResetIsLeftAloneNotRefused() throws {
+        let first = decide(["vitrine-wifi.txt": "ssid: Shop\npassword: correct horse\ncountry: FR\n"])
+        let scrubbed = try #require(first.cardWrites["vitrine-wifi.txt"] ?? nil)
+        // The reset forgets what was taken; the scrubbed file is still on the card.
+        let plan = decide(["vitrine-factory-reset": "", "vitrine-wifi.txt": String(decoding: scrubbed, as: UTF8.self)], taken: first.record)
+        #expect(plan.actions == [.factoryReset])
+        #expect(plan.problems.isEmpty)
+        #expect(plan.unchanged == ["vitrine-wifi.txt"])
+        #expect(plan.cardWrites["vitrine-wifi.txt"] == nil)
+        // A scrubbed file with a new password written over the marker is taken again.
+        let edited = String(decoding: scrubbed, as: UTF8.self).replacingOccurrences(of: WifiSettings.takenMarker, with: "a new password")
+        #expect(decide(["vitrine-wifi.txt": edited], taken: plan.record).actions.count == 1)
     }
 
     @Test func aChannelRootNeedsItsSignature() {

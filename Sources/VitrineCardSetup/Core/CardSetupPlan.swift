@@ -87,7 +87,11 @@ public struct CardSetupPlan: Equatable, Sendable {
             }
         }
         if let bytes = changed(CardSetupFiles.wifi) {
-            switch WifiSettings.parse(String(decoding: bytes, as: UTF8.self)) {
+            switch WifiSettings.isScrubbed(String(decoding: bytes, as: UTF8.self)) ? nil : WifiSettings.parse(String(decoding: bytes, as: UTF8.self)) {
+            case nil:
+                // Taken before a factory reset forgot it: the network stays as it was set, nothing to do.
+                plan.unchanged.append(CardSetupFiles.wifi)
+                took(CardSetupFiles.wifi, bytes)
             case .success(let settings):
                 plan.actions.append(.wifi(settings))
                 let scrubbed = Array(settings.scrubbedFile().utf8)

@@ -26,6 +26,15 @@ public struct WifiSettings: Equatable, Sendable {
     /// What the password line says once the password is taken off the card.
     public static let takenMarker = "(taken by vitrine: set a new one here to change it)"
 
+    /// Whether `text` is a file this kiosk took already and scrubbed
+    /// (`scrubbedFile`): its password line is `takenMarker`. Such a file on
+    /// the card after a factory reset, which forgets what was taken, is left
+    /// alone: the network it set is kept, and there is nothing to take.
+    public static func isScrubbed(_ text: String) -> Bool {
+        guard case .mapping(let mapping)? = try? YAMLComposer.compose(text, maximumNodes: 100, maximumDepth: 4) else { return false }
+        return mapping.contains { key, value in key.scalar?.string == "password" && value.scalar?.string == takenMarker }
+    }
+
     /// Each problem names the key.
     public static func parse(_ text: String) -> Result<WifiSettings, CardSetupProblem> {
         func fail(_ message: String) -> Result<WifiSettings, CardSetupProblem> {

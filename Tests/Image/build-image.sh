@@ -44,8 +44,8 @@ suite=bookworm
 # avahi-daemon, as Raspberry Pi OS runs it (the package recommends it), announces the
 # console through the package's service file; avahi-utils browses and resolves it (test only).
 # network-manager, as Raspberry Pi OS trixie runs it, joins the Wi-Fi the card names; hostapd
-# and dnsmasq-base play the access point on a second mac80211_hwsim radio (test only).
-packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps,v4l-utils,avahi-daemon,avahi-utils,network-manager,wpasupplicant,hostapd,dnsmasq-base,iw
+# and dnsmasq-base play the access point on a second mac80211_hwsim radio, set up with iproute2 (test only).
+packages=systemd,systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,util-linux,procps,v4l-utils,avahi-daemon,avahi-utils,network-manager,wpasupplicant,hostapd,dnsmasq-base,iw,iproute2
 # ...but downloaded once, at the cache stage, into the tree's apt cache (not
 # installed), so that apt-get install of the package, and install.sh --root in
 # run-image-test.sh, need no network afterwards. This list is only that hint:

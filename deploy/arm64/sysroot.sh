@@ -39,8 +39,9 @@ trixie_packages=(
     libwebp7 libwebpdemux2 libwebp-dev libsharpyuv0 libsharpyuv-dev
     libgif7 libgif-dev
     libheif1 libheif-dev libbrotli1 libbrotli-dev
-    # FreeType, for the notice text (VitrineFreeType); its png, zlib and brotli are above.
-    libfreetype6 libfreetype-dev
+    # FreeType, for the notice text (VitrineFreeType); its png, zlib and brotli are above, and
+    # trixie's freetype2.pc also requires bzip2.pc (without it pkg-config gives no flags at all).
+    libfreetype6 libfreetype-dev libbz2-1.0 libbz2-dev
     # The decoding helpers' system-call filter (VitrineSeccomp).
     libseccomp2 libseccomp-dev
     # The video helper (vitrine-video, CLibAV): FFmpeg 7.1's headers and the

@@ -243,7 +243,7 @@ let package = Package(
         .target(
             name: "VitrineDoctor",
             dependencies: ["VitrineDRM", "VitrineCEC", "VitrineEvdev", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineSystem",
-                           "VitrineUpdate"]),
+                           "VitrineUpdate", "VitrineSandbox"]),
         // MARK: Decoding in sandboxed helper processes (docs/architecture.md, "Decoding sandbox")
         .target(
             name: "VitrineSandbox",
@@ -309,7 +309,8 @@ let package = Package(
             name: "VitrineChannelFollowerTests",
             dependencies: ["VitrineChannelFollower", "VitrineChannel", "VitrineRuntime", "VitrineConfig", "VitrineCore", "VitrineState",
                            "VitrineSystem", "ServerTestSupport", systemPackage, .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore", "VitrineConfig", "VitrineSystem", "VitrineUpdate"]),
+        .testTarget(name: "VitrineDoctorTests", dependencies: ["VitrineDoctor", "VitrineCore", "VitrineConfig", "VitrineSystem", "VitrineUpdate",
+                                                               "VitrineSandbox", "VitrineRuntime"]),
         .testTarget(
             name: "VitrineCardSetupTests",
             dependencies: ["VitrineCardSetup", "VitrineChannel", "VitrineConfig", "VitrineCore", "VitrineSystem"]),

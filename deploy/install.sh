@@ -19,6 +19,8 @@
 #   - the system user `vitrine`, in the groups video, input and render;
 #   - a starter /etc/vitrine/vitrine.yaml and the demo pictures in
 #     /etc/vitrine/images, only where there are none (yours are never touched);
+#   - the pictures `vitrine doctor` times the decoding of, in
+#     /usr/local/share/vitrine/doctor;
 #   - the unit /usr/local/lib/systemd/system/vitrine.service, enabled, and a
 #     udev rule that makes DRM cards visible to systemd (the unit waits for
 #     dev-dri-card0.device);
@@ -83,6 +85,8 @@ UDEV_RULE=/etc/udev/rules.d/70-vitrine.rules
 # The console announced over mDNS, where avahi-daemon is installed (it reads this directory only).
 AVAHI_SERVICE=/etc/avahi/services/vitrine.service
 DOC=/usr/local/share/doc/vitrine
+# The pictures `vitrine doctor` times the decoding of (DoctorPicture looks here after the package's /usr/share/vitrine/doctor).
+DOCTOR_PICTURES=/usr/local/share/vitrine/doctor
 CONFIG_DIR=/etc/vitrine
 STATE_DIR=/var/lib/vitrine
 CMDLINE_WORDS=(consoleblank=0 vt.global_cursor_default=0)
@@ -176,6 +180,7 @@ uninstall() {
     remove_path "$BIN"
     remove_path "$VIDEO_HELPER"
     remove_path "$DOC"
+    remove_path "$(dirname "$DOCTOR_PICTURES")"
     if [ "$live" = yes ]; then
         systemctl daemon-reload
         udevadm control --reload 2>/dev/null || true
@@ -420,6 +425,10 @@ install_all() {
     fi
     install_file "$repo/docs/deployment.md" "$DOC/deployment.md" 0644
     install_file "$repo/docs/configuration.md" "$DOC/configuration.md" 0644
+    local picture
+    for picture in photo-12mp.jpg photo-48mp.heic; do
+        install_file "$repo/deploy/doctor/$picture" "$DOCTOR_PICTURES/$picture" 0644
+    done
     ensure_cmdline
 
     if ! systemctl "${systemctl_root[@]}" is-enabled --quiet vitrine.service 2>/dev/null; then

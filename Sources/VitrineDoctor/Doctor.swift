@@ -9,11 +9,14 @@ public enum Doctor {
     public static let fileName = "doctor.json"
 
     /// The checks every board gets, in the report's order. The planes and
-    /// video work add theirs here.
+    /// video work add theirs here. `decoding` measures only when asked
+    /// (`vitrine doctor`): the kiosk's report at start keeps the last figures
+    /// saved in `stateDirectory`, or says there are none.
     public static func standardChecks(stateDirectory: String, touch: TouchConfiguration = TouchConfiguration(),
-                                      api: APIConfiguration = APIConfiguration()) -> [any DoctorCheck] {
+                                      api: APIConfiguration = APIConfiguration(),
+                                      decoding: DecodingCheck? = nil) -> [any DoctorCheck] {
         [BoardCheck(), PowerCheck(), StorageCheck(stateDirectory: stateDirectory), DisplaysCheck(), CECCheck(), TouchCheck(touch: touch),
-         VideoCheck(), SoftwareCheck(), NetworkCheck(api: api)]
+         decoding ?? .carriedOver(stateDirectory: stateDirectory), VideoCheck(), SoftwareCheck(), NetworkCheck(api: api)]
     }
 
     /// Every check's section, in order, stamped with `now` (passed in, so a test can say when).

@@ -10,12 +10,14 @@ import VitrineSystem
 
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "doctor", abstract: "Report on this board: model, kernel, memory and CMA, power, storage, displays and planes, HDMI-CEC, touch, the package, the network.",
+        commandName: "doctor", abstract: "Report on this board: model, kernel, memory and CMA, power, storage, displays and planes, HDMI-CEC, touch, decoding times, video, the package, the network.",
         discussion: """
             Prints the report and saves it as JSON in the state directory (doctor.json), where the kiosk's \
             GET /api/v1/doctor serves the last one. Nothing here needs DRM master, so it runs beside a running \
             kiosk; run it as the kiosk's user (sudo -u vitrine vitrine doctor) or as root to read what the kiosk \
-            reads. Attach the JSON to a bug report. Exit status: 0, 1 when a section found a problem.
+            reads. The decoding section times a 12-megapixel JPEG and a 48-megapixel HEIC the package carries, \
+            decoded as the kiosk decodes slides: seconds of CPU on a Raspberry Pi, which --no-decode skips. \
+            Attach the JSON to a bug report. Exit status: 0, 1 when a section found a problem.
             """)
 
     @Option(help: "Where to save doctor.json (default: $STATE_DIRECTORY, else /var/lib/vitrine); `-` saves nothing.")
@@ -28,6 +30,12 @@ struct DoctorCommand: ParsableCommand {
     static let standardConfig = "/etc/vitrine/vitrine.yaml"
 
     @Flag(help: "Print the JSON rather than the text.") var json = false
+
+    @Flag(help: "Do not time the decoding of the package's test pictures (a 12-megapixel JPEG and a 48-megapixel HEIC): the section says it was not measured.")
+    var noDecode = false
+
+    @Option(help: ArgumentHelp("Where the decoding section's test pictures are (default: /usr/share/vitrine/doctor, or /usr/local/share/vitrine/doctor; deploy/doctor in a checkout).", valueName: "directory"))
+    var pictures: String?
 
     @Option(help: ArgumentHelp("Also run the kiosk on each connected output for this many seconds of each kind of frame (slide transition, crossfade, Ken Burns) and report their pacing, paths and CPU time per frame. Needs the display: stop the kiosk first (systemctl stop vitrine).", valueName: "seconds"))
     var pacing: Int?
@@ -58,7 +66,10 @@ struct DoctorCommand: ParsableCommand {
         guard let planesMode = PlanePlanner.Mode(rawValue: planes) else { throw ValidationError("bad --planes \(planes): auto or cpu") }
         // At least 3 s: each kind's motion starts a second after its first frame, which waits for two pictures' decodes.
         if let pacing, !(3...600).contains(pacing) { throw ValidationError("bad --pacing \(pacing): 3 to 600 seconds") }
-        var report = Doctor.report(Doctor.standardChecks(stateDirectory: stateDir == "-" ? "/var/lib/vitrine" : stateDir, touch: touch, api: api),
+        let decoding = noDecode ? DecodingCheck.skipped("not measured (--no-decode)")
+            : DecodingCheck(pictures: pictures ?? DoctorPicture.installedDirectory())
+        var report = Doctor.report(Doctor.standardChecks(stateDirectory: stateDir == "-" ? "/var/lib/vitrine" : stateDir, touch: touch, api: api,
+                                                         decoding: decoding),
                                    version: VitrineVersion.current, now: WallClock.now())
         if let pacing {
             var logger = Logger(label: "vitrine")

@@ -91,7 +91,9 @@ def doctor_checks(guest, results):
         same = json.loads(saved[saved.index("{"):saved.rindex("}") + 1]) == report
         detail = (f"exit {status}; sections {ids}; card {card['title']!r}: Virtual-1 {facts.get('Virtual-1')!r}, "
                   f"Virtual-2 {facts.get('Virtual-2')!r}; planes {planes['summary']!r}; saved file the same: {same}")
-        ok = (status in (0, 1) and ids == ["board", "power", "storage", "displays", "cec", "touch", "video", "software", "network"]
+        # The VM has no /usr/share/vitrine/doctor: its decoding section says the pictures are missing.
+        ok = (status in (0, 1)
+              and ids == ["board", "power", "storage", "displays", "cec", "touch", "decoding", "video", "software", "network"]
               and "virtio_gpu" in card["title"] and facts.get("Virtual-1", "").startswith("connected")
               and facts.get("Virtual-2", "").startswith("connected")
               and kinds.count("primary") == 2 and kinds.count("cursor") == 2 and kinds.count("overlay") == 0 and same)

@@ -25,6 +25,8 @@
 #     deploy/install.sh, with /usr/local made /usr (one source for both);
 #   the starter configuration: install.sh's own starter_config function;
 #   the demo pictures: deploy/demo/images;
+#   the pictures `vitrine doctor` times the decoding of: deploy/doctor (made
+#     once by its make-pictures.py and kept, so every package carries the same bytes);
 #   the maintainer scripts, control template, copyright and lintian overrides:
 #     this folder;
 #   the man page: swift-argument-parser's generate-manual (the tool behind its
@@ -234,6 +236,10 @@ starter=$(sed -n '/^starter_config() {$/,/^}$/p' "$repo/deploy/install.sh")
         -e 's|the installer never overwrites it|the package never overwrites it|' \
     > "$stage/usr/share/vitrine/vitrine.yaml"
 install -m 0644 "$repo"/deploy/demo/images/*.jpg "$stage/usr/share/vitrine/images/"
+# A 12-megapixel JPEG and a 48-megapixel HEIC (about 1.8 MB together): a board
+# has no encoder to make them, and its doctor looks for them here (DoctorPicture).
+install -d -m 0755 "$stage/usr/share/vitrine/doctor"
+install -m 0644 "$repo/deploy/doctor/photo-12mp.jpg" "$repo/deploy/doctor/photo-48mp.heic" "$stage/usr/share/vitrine/doctor/"
 # Next to its pictures as in /etc/vitrine, so the check covers the paths too.
 # Under qemu-user (another architecture's help binary) the decoding helpers
 # cannot install their seccomp filter and would refuse every picture: the

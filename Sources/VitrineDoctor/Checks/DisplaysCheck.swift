@@ -85,6 +85,23 @@ public struct DisplaysCheck: DoctorCheck {
                              facts: facts, findings: findings, subsections: subsections)
     }
 
+    /// The first connected output's preferred mode (its first mode when none
+    /// is preferred), in the order this section lists cards and connectors:
+    /// the size the "Decoding" section decodes for. Nil when no card has a
+    /// connected output with a mode.
+    static func firstConnectedOutput(in directory: String = "/dev/dri", on system: DoctorSystem) -> DecodingReport.Target? {
+        for path in DRMCard.cardPaths(in: system.path(directory)) {
+            guard let outputs = try? DRMCard(path: path).outputs() else { continue }
+            for output in outputs.outputs where output.connector.status == .connected {
+                let modes = output.connector.modes
+                guard let mode = modes.first(where: \.isPreferred) ?? modes.first else { continue }
+                return DecodingReport.Target(size: PixelSize(width: mode.width, height: mode.height),
+                                             origin: "\(output.connector.name)'s \(mode.isPreferred ? "preferred" : "first") mode")
+            }
+        }
+        return nil
+    }
+
     static func planesSection(_ planes: [DRMPlaneDetails]) -> DoctorSection {
         let counts = DRMPlaneDescription.Kind.allCases.map { kind in (kind, planes.filter { $0.plane.kind == kind }.count) }
         let facts = planes.map { details -> DoctorFact in

@@ -1691,9 +1691,11 @@ paths:
       description: |
         The last report `vitrine doctor` saved in the state directory: the one the kiosk makes at start (off the
         display thread, reading only), or a fresher one run on the board, which can read what the kiosk's user cannot.
-        One section per subject (`board`, `power`, `storage`, `displays`, `cec`, `touch`), each with a status, a
-        one-line summary, the facts read and what they mean. A report's `status` is its worst section's. Attach it to
-        a bug report.
+        One section per subject (`board`, `power`, `storage`, `displays`, `cec`, `touch`, `decoding`, `video`,
+        `software`, `network`, and `pacing` after `vitrine doctor --pacing`), each with a status, a one-line summary,
+        the facts read and what they mean. `decoding` holds the times to decode a 12-megapixel JPEG and a 48-megapixel
+        HEIC when `vitrine doctor` measured them; in the report the kiosk makes at start it is `unavailable`, not
+        measured. A report's `status` is its worst section's. Attach it to a bug report.
       security:
         - bearerAuth: []
       responses:
@@ -2128,7 +2130,7 @@ components:
       properties:
         id:
           type: string
-          description: Stable, for machines (`board`, `power`, `storage`, `displays`, `cec`, `touch`; `card` and `planes` below `displays`).
+          description: Stable, for machines (`board`, `power`, `storage`, `displays`, `cec`, `touch`, `decoding`, `video`, `software`, `network`, `pacing`; `card` below `displays`, `planes` and `transitions` below a `card`, `pacing-output` below `pacing`).
         title:
           type: string
         status:

@@ -13,7 +13,7 @@ BENCH_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples libvips
 DEB_PACKAGES := dpkg-dev binutils chrpath lintian
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb repo repo-key bench bench-api bench-fleet bench-upload bench-heif bench-outputs bench-video soak soak-ops openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb repo repo-key pi-image pi-image-test bench bench-api bench-fleet bench-upload bench-heif bench-outputs bench-video soak soak-ops openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -124,6 +124,20 @@ repo: deb
 repo-key:
 	@test -n "$$VITRINE_REPO_KEY" || { echo "make repo-key: set VITRINE_REPO_KEY to a new directory outside this tree, for the key" >&2; exit 1; }
 	deploy/repo/new-key.sh "$$VITRINE_REPO_KEY"
+
+# The SD-card image for the Raspberry Pi 3, 4 and 400 (docs/pi-image.md): Debian trixie arm64 with
+# Debian's raspi-firmware and kernel, a read-only root and a data partition, and Vitrine installed
+# from the trixie suite of the repository in .build-repo/public (make deb ARCH=arm64, then make repo),
+# whose URL boards fetch it from is $$VITRINE_REPO_URL. Writes .build-pi-image/vitrine-pi-VERSION.img,
+# its .img.xz and Raspberry Pi Imager's os-list.json (deploy/pi-image/build-pi-image.sh).
+pi-image:
+	deploy/pi-image/build-pi-image.sh
+
+# The image made from a throwaway repository and booted as a card in QEMU's virt machine and in its
+# Raspberry Pi 3 model (Tests/PiImage/run-pi-image-test.sh). Not in `make test`: about 25 minutes.
+pi-image-test:
+	@deploy/dev/ensure-packages.sh $(sort $(DEB_PACKAGES) binutils-aarch64-linux-gnu qemu-user-static)
+	Tests/PiImage/run-pi-image-test.sh
 
 bench: release
 	@deploy/dev/ensure-packages.sh $(BENCH_PACKAGES)

@@ -4,7 +4,7 @@ card would be: the kernel, initramfs, command line and (on the Pi model) the
 device tree are taken from the image's own FAT partition, and the whole image
 is the disk.
 
-    piimagetest.py --image IMG --work DIR [--skip-raspi]
+    piimagetest.py --image IMG --work DIR [--repo DIR --next-version V] [--skip-raspi]
 
 1. QEMU's virt machine (-cpu cortex-a72, a Pi 4's core), the card as a virtio
    disk grown to 4 GiB, virtio-gpu and a user network, with setup files on the
@@ -17,7 +17,10 @@ is the disk.
    kiosk on screen with its address; the API with the card's token; Debian's
    security updates and Vitrine's source; dpkg writing to the read-only root
    through the remount, and the root read-only again after it; after a
-   reboot, the same machine-id, the token and the time zone.
+   reboot, the same machine-id, the token and the time zone. With --repo (the
+   signed repository the image was made from, holding a later version too),
+   served by nginx on the host: the board upgrades to the later version over
+   HTTP on its read-only root, and the kiosk restarts on it with its state.
 2. QEMU's Raspberry Pi 3 model (-M raspi3b), the same card as its SD card:
    the image's kernel, initramfs and bcm2837-rpi-3-b.dtb, and cmdline.txt.
    QEMU runs no Pi firmware (config.txt is not read) and has no HVS, so the
@@ -41,6 +44,7 @@ sys.dont_write_bytecode = True
 import vmtest  # noqa: E402
 from vmtest import QMP, Results  # noqa: E402
 from imagetest import free_port, http  # noqa: E402
+import fleetlib  # noqa: E402  (on the path through imagetest: Debian's nginx as an unprivileged process)
 
 TOKEN = "pi-image-test-token-5f1c3a9e"
 ZONE = "Europe/Berlin"
@@ -287,6 +291,8 @@ def run_suite(args):
                     code = str(error)
                 time.sleep(2)
         results.check("after a reboot: the API still takes the card's token (kept in /var/lib/vitrine)", code == 200, str(code))
+        if args.repo:
+            upgrade_checks(guest, results, args, work, base)
         doctor = guest.run("vitrine doctor --no-decode --state-dir - 2>&1 | sed -n '/^Storage/,/^[A-Z]/p'", timeout=180)[1]
         results.check("vitrine doctor says the root is read-only on purpose", "read-only" in doctor, doctor.strip()[:400])
         results.check("the virt boot left the console clean of failures",
@@ -310,6 +316,55 @@ def run_suite(args):
     for key, value in measurements.items():
         print(f"MEASURED {key}: {value}", flush=True)
     return results
+
+
+def upgrade_checks(guest, results, args, work, base):
+    """A trixie board upgrading over HTTP: the image's Vitrine source pointed at the
+    repository as nginx serves it on the host (QEMU's user network reaches the host's
+    loopback at 10.0.2.2), apt-get update checking its signature with the key the image
+    carries, apt-get install of the later version onto the read-only root."""
+    # nginx drops to nobody: it serves a copy that nobody can read.
+    served = os.path.join("/tmp", f"vitrine-pi-image-repo-{os.getpid()}")
+    shutil.rmtree(served, ignore_errors=True)
+    shutil.copytree(args.repo, served, symlinks=False)
+    for folder, _, _ in os.walk(served):
+        os.chmod(folder, 0o755)
+    origin = fleetlib.Origin(work, served)
+    origin.start()
+    try:
+        guest.run(f"sed -i 's|^URIs: .*|URIs: http://10.0.2.2:{origin.port}/trixie|' /etc/apt/sources.list.d/vitrine.sources")
+        # Only Vitrine's source: the guest has no Internet for Debian's.
+        apt = "DEBIAN_FRONTEND=noninteractive apt-get -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=false"
+        status, output = guest.run(f"{apt} update 2>&1", 300)
+        results.check("apt-get update takes the signed trixie suite over HTTP with the key the image carries",
+                      status == 0 and "Err:" not in output and f"10.0.2.2:{origin.port}" in output,
+                      output.strip().replace("\n", " | ")[-300:])
+        running = guest.value("systemctl show -p MainPID --value vitrine.service")
+        status, output = guest.run(f"{apt} install -y -q --no-install-recommends vitrine={args.next_version} 2>&1", 600)
+        installed = guest.value("dpkg-query -W -f='${Version}' vitrine")
+        options = guest.value("findmnt -n -o OPTIONS /")
+        active, _ = guest.wait_until("systemctl is-active --quiet vitrine.service", 120, interval=2)
+        now = guest.value("systemctl show -p MainPID --value vitrine.service")
+        executable = guest.value(f"readlink /proc/{now}/exe") if now and now != "0" else ""
+        code = 0
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                code, _ = http("GET", f"{base}/api/v1/status", token=TOKEN)
+            except Exception as error:  # noqa: BLE001
+                code = str(error)
+            if code == 200:
+                break
+            time.sleep(2)
+        results.check(f"apt-get install vitrine={args.next_version} over HTTP onto the read-only root: installed, the kiosk "
+                      "restarted on the new binary with the card's token kept, and / read-only again",
+                      status == 0 and installed == args.next_version and active and now not in ("", "0", running)
+                      and executable == "/usr/bin/vitrine" and code == 200 and options.split(",")[0] == "ro",
+                      f"exit {status}; installed {installed}; PID {running} -> {now} ({executable}); API {code}; / {options}; "
+                      + output.strip().replace("\n", " | ")[-200:])
+    finally:
+        origin.stop()
+        shutil.rmtree(served, ignore_errors=True)
 
 
 def raspi_checks(results, measurements, boot, card, cmdline, work, timeout=900):
@@ -363,6 +418,8 @@ def main():
     parser.add_argument("--image", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--skip-raspi", action="store_true")
+    parser.add_argument("--repo", help="the signed repository the image was made from, with a later version in its trixie suite")
+    parser.add_argument("--next-version", help="that later version")
     args = parser.parse_args()
     started = time.monotonic()
     results = run_suite(args)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The Raspberry Pi image's test (`make pi-image-test`; docs/pi-image.md):
 #   1. the arm64 package (`make deb ARCH=arm64`; $VITRINE_ARM64_DEB names a built one);
-#   2. a signed repository with it in its trixie suite, made with a throwaway
-#      key as `make repo` makes one (Tests/Image/test-repository.sh);
-#   3. the image, by deploy/pi-image/build-pi-image.sh from that repository,
+#   2. a signed repository with it and a later version of it in its trixie
+#      suite, made with a throwaway key as `make repo` makes one
+#      (Tests/Image/test-repository.sh, Tests/Image/next-version-deb.sh);
+#   3. the image of the first version, by deploy/pi-image/build-pi-image.sh from that repository,
 #      with Raspberry Pi Imager's entry;
-#   4. Tests/PiImage/piimagetest.py: the card booted in QEMU's virt machine and
-#      in its Raspberry Pi 3 model.
+#   4. Tests/PiImage/piimagetest.py: the card booted in QEMU's virt machine
+#      (where it upgrades to the later version over HTTP) and in its Raspberry Pi 3 model.
 # Not part of `make test`: the image is made anew each time (about 15 minutes
 # here, the arm64 maintainer scripts under qemu-user), and the boots take 10 more.
 # Run as root.
@@ -27,10 +28,16 @@ else
     deb=$(ARCH=arm64 deploy/debian/build-deb.sh --print-deb)
 fi
 phase "repository"
-Tests/Image/test-repository.sh "$out/repository" "$deb"
+# The package and a later version of it (the same files under VERSION+pitest1), for
+# the upgrade over HTTP on the card's read-only root; the image gets the first.
+version=$(dpkg-deb --field "$deb" Version)
+next_deb=$(Tests/Image/next-version-deb.sh "$deb" pitest1 "$out/next-version")
+Tests/Image/test-repository.sh "$out/repository" "$deb" "$next_deb"
+grep "trixie arm64:" "$out/repository/build.log"
 phase "image"
 VITRINE_IMAGE_URL=http://images.vitrine.invalid/vitrine-pi.img.xz \
-    deploy/pi-image/build-pi-image.sh --repository "$out/repository/aptly/public" --url http://apt.vitrine.invalid/vitrine --out "$out/image"
+    deploy/pi-image/build-pi-image.sh --repository "$out/repository/aptly/public" --url http://apt.vitrine.invalid/vitrine \
+    --version "$version" --out "$out/image"
 image=$(find "$out/image" -maxdepth 1 -name 'vitrine-pi-*.img' | sort -V | tail -1)
 [ -n "$image" ] || { echo "$0: no image in $out/image" >&2; exit 1; }
 python3 - "$out/image/os-list.json" "$image" << 'PY'
@@ -49,5 +56,6 @@ print(f"PASS [pi-image] Imager's entry names the image's size and digest, and th
       f"{entry['image_download_size'] >> 20} MiB to download, {entry['extract_size'] >> 20} MiB written")
 PY
 phase "boots"
-python3 Tests/PiImage/piimagetest.py --image "$image" --work "$out/work"
+python3 Tests/PiImage/piimagetest.py --image "$image" --work "$out/work" \
+    --repo "$out/repository/aptly/public" --next-version "$(dpkg-deb --field "$next_deb" Version)"
 phase "done"

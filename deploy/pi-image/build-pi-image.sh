@@ -5,12 +5,13 @@
 # and kernel (linux-image-arm64), and Vitrine installed from its signed apt
 # repository, which the image keeps as a source, beside Debian's security updates.
 #
-#   build-pi-image.sh [--repository DIR] [--url URL] [--out DIR] [--hostname NAME] [--no-compress]
+#   build-pi-image.sh [--repository DIR] [--url URL] [--version V] [--out DIR] [--hostname NAME] [--no-compress]
 #
 # --repository DIR  the public tree of `make repo` (deploy/repo/build-repo.sh),
 #                   whose trixie suite holds the arm64 package; default .build-repo/public
 # --url URL         where boards fetch that tree from (the image's apt source),
 #                   default $VITRINE_REPO_URL; the key comes from DIR
+# --version V       the vitrine version to install, default the suite's newest
 # --out DIR         default .build-pi-image: DIR/vitrine-pi-VERSION.img, its .img.xz
 #                   (unless --no-compress), DIR/os-list.json (Raspberry Pi Imager),
 #                   and DIR/build.log
@@ -38,11 +39,13 @@ url=${VITRINE_REPO_URL:-}
 out=$repo/.build-pi-image
 hostname=vitrine
 compress=yes
+version=
 while [ $# -gt 0 ]; do
     case "$1" in
         --repository) [ $# -ge 2 ] || die "--repository needs a directory"; repository=$2; shift 2 ;;
         --url) [ $# -ge 2 ] || die "--url needs a URL"; url=$2; shift 2 ;;
         --out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift 2 ;;
+        --version) [ $# -ge 2 ] || die "--version needs a version"; version=$2; shift 2 ;;
         --hostname) [ $# -ge 2 ] || die "--hostname needs a name"; hostname=$2; shift 2 ;;
         --no-compress) compress=no; shift ;;
         -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
@@ -63,10 +66,15 @@ out=$(cd "$out" && pwd)
     debian-archive-keyring xz-utils zstd python3
 "$repo/deploy/arm64/binfmt.sh"
 
-# The newest arm64 version in the suite is the one the image gets.
-version=$(gzip -dc "$repository"/trixie/dists/trixie/main/binary-arm64/Packages.gz 2> /dev/null \
-    | awk '/^Package: vitrine$/ { p = 1; next } /^Package:/ { p = 0 } p && /^Version:/ { print $2 }' | sort -V | tail -1) || true
-[ -n "$version" ] || die "the trixie suite in $repository has no arm64 vitrine (make deb ARCH=arm64, then make repo)"
+# The arm64 versions the suite holds; the newest is the one the image gets, unless --version names another.
+versions=$(gzip -dc "$repository"/trixie/dists/trixie/main/binary-arm64/Packages.gz 2> /dev/null \
+    | awk '/^Package: vitrine$/ { p = 1; next } /^Package:/ { p = 0 } p && /^Version:/ { print $2 }' | sort -V) || true
+[ -n "$versions" ] || die "the trixie suite in $repository has no arm64 vitrine (make deb ARCH=arm64, then make repo)"
+if [ -z "$version" ]; then
+    version=$(echo "$versions" | tail -1)
+elif ! echo "$versions" | grep -qxF "$version"; then
+    die "the trixie suite in $repository has no arm64 vitrine $version (it has: $(echo "$versions" | tr '\n' ' '))"
+fi
 name=vitrine-pi-$version
 log=$out/build.log
 : > "$log"

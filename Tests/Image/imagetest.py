@@ -20,6 +20,7 @@ first frame and the restart times; writes them to WORK/measurements.json.
 """
 import argparse
 import base64
+import contextlib
 import json
 import os
 import re
@@ -724,18 +725,28 @@ def repository_checks(guest, results, args, work, expected, base, token):
         results.check("the repository checks have a repository (--repo, --repo-versions)", False, "none given")
         return
     first, second = args.repo_versions  # token: the API token now (rotated earlier in the run)
-    # nginx drops to nobody: it serves a copy that nobody can read, wherever the clone is.
-    served = os.path.join("/tmp", f"vitrine-image-repo-{os.getpid()}")
+    with served_repository(args.repo, work, "image") as (origin, served):
+        repository_steps(guest, results, args, origin, first, second, expected, base, token)
+        if args.broken_version:
+            update_steps(guest, results, args, origin, served, work, first, second, args.broken_version, expected, base, token)
+
+
+@contextlib.contextmanager
+def served_repository(repository, work, name):
+    """Debian's nginx serving a copy of REPOSITORY (a signed apt repository's public
+    tree) on the host's loopback, which a QEMU guest reaches at 10.0.2.2: yields the
+    origin (its `port`) and the copy's path, which update_steps publishes into.
+    nginx drops to nobody, so it serves a copy in /tmp that nobody can read, wherever
+    the clone is; the copy goes with the origin."""
+    served = os.path.join("/tmp", f"vitrine-{name}-repo-{os.getpid()}")
     shutil.rmtree(served, ignore_errors=True)
-    shutil.copytree(args.repo, served, symlinks=False)
+    shutil.copytree(repository, served, symlinks=False)
     for folder, _, _ in os.walk(served):
         os.chmod(folder, 0o755)
     origin = fleetlib.Origin(work, served)
     origin.start()
     try:
-        repository_steps(guest, results, args, origin, first, second, expected, base, token)
-        if args.broken_version:
-            update_steps(guest, results, args, origin, served, work, first, second, args.broken_version, expected, base, token)
+        yield origin, served
     finally:
         origin.stop()
         shutil.rmtree(served, ignore_errors=True)

@@ -43,8 +43,7 @@ sys.path.insert(0, os.path.join(REPO, "Tests", "Image"))
 sys.dont_write_bytecode = True
 import vmtest  # noqa: E402
 from vmtest import QMP, Results  # noqa: E402
-from imagetest import free_port, http  # noqa: E402
-import fleetlib  # noqa: E402  (on the path through imagetest: Debian's nginx as an unprivileged process)
+from imagetest import free_port, http, served_repository  # noqa: E402
 
 TOKEN = "pi-image-test-token-5f1c3a9e"
 ZONE = "Europe/Berlin"
@@ -323,15 +322,7 @@ def upgrade_checks(guest, results, args, work, base):
     repository as nginx serves it on the host (QEMU's user network reaches the host's
     loopback at 10.0.2.2), apt-get update checking its signature with the key the image
     carries, apt-get install of the later version onto the read-only root."""
-    # nginx drops to nobody: it serves a copy that nobody can read.
-    served = os.path.join("/tmp", f"vitrine-pi-image-repo-{os.getpid()}")
-    shutil.rmtree(served, ignore_errors=True)
-    shutil.copytree(args.repo, served, symlinks=False)
-    for folder, _, _ in os.walk(served):
-        os.chmod(folder, 0o755)
-    origin = fleetlib.Origin(work, served)
-    origin.start()
-    try:
+    with served_repository(args.repo, work, "pi-image") as (origin, _):
         guest.run(f"sed -i 's|^URIs: .*|URIs: http://10.0.2.2:{origin.port}/trixie|' /etc/apt/sources.list.d/vitrine.sources")
         # Only Vitrine's source: the guest has no Internet for Debian's.
         apt = "DEBIAN_FRONTEND=noninteractive apt-get -o Dir::Etc::SourceList=/dev/null -o APT::Get::List-Cleanup=false"
@@ -362,9 +353,6 @@ def upgrade_checks(guest, results, args, work, base):
                       and executable == "/usr/bin/vitrine" and code == 200 and options.split(",")[0] == "ro",
                       f"exit {status}; installed {installed}; PID {running} -> {now} ({executable}); API {code}; / {options}; "
                       + output.strip().replace("\n", " | ")[-200:])
-    finally:
-        origin.stop()
-        shutil.rmtree(served, ignore_errors=True)
 
 
 def raspi_checks(results, measurements, boot, card, cmdline, work, timeout=900):

@@ -128,6 +128,22 @@ class PiGuest(vmtest.Guest):
         return True
 
 
+def api_status(base, timeout):
+    """GET /api/v1/status with the card's token every 2 s until it answers 200 or
+    `timeout` seconds pass: the last status, or the error that stood for it."""
+    code = 0
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            code, _ = http("GET", f"{base}/api/v1/status", token=TOKEN)
+        except Exception as error:  # noqa: BLE001
+            code = str(error)
+        if code == 200:
+            break
+        time.sleep(2)
+    return code
+
+
 def boot_files(card, work, start):
     """The kernel, initramfs, device tree and the two text files, copied off the FAT partition."""
     boot = os.path.join(work, "boot")
@@ -278,17 +294,7 @@ def run_suite(args):
                       guest.run("test -e /usr/share/vitrine-ro-probe/written")[0] == 0
                       and "ro" in guest.value("findmnt -n -o OPTIONS /").split(","))
         active, _ = guest.wait_until("systemctl is-active --quiet vitrine.service", 240, interval=2)
-        code = 0
-        if active:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                try:
-                    code, _ = http("GET", f"{base}/api/v1/status", token=TOKEN)
-                    if code == 200:
-                        break
-                except Exception as error:  # noqa: BLE001
-                    code = str(error)
-                time.sleep(2)
+        code = api_status(base, 60) if active else 0
         results.check("after a reboot: the API still takes the card's token (kept in /var/lib/vitrine)", code == 200, str(code))
         if args.repo:
             upgrade_checks(guest, results, args, work, base)
@@ -337,16 +343,7 @@ def upgrade_checks(guest, results, args, work, base):
         active, _ = guest.wait_until("systemctl is-active --quiet vitrine.service", 120, interval=2)
         now = guest.value("systemctl show -p MainPID --value vitrine.service")
         executable = guest.value(f"readlink /proc/{now}/exe") if now and now != "0" else ""
-        code = 0
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            try:
-                code, _ = http("GET", f"{base}/api/v1/status", token=TOKEN)
-            except Exception as error:  # noqa: BLE001
-                code = str(error)
-            if code == 200:
-                break
-            time.sleep(2)
+        code = api_status(base, 90)
         results.check(f"apt-get install vitrine={args.next_version} over HTTP onto the read-only root: installed, the kiosk "
                       "restarted on the new binary with the card's token kept, and / read-only again",
                       status == 0 and installed == args.next_version and active and now not in ("", "0", running)

@@ -21,12 +21,16 @@ final class DRMFramebuffer {
     /// function-like macro that Swift cannot import.
     static let formatXRGB8888: UInt32 = 0x3432_5258
 
-    init(card: DRMCard, size: PixelSize, format: UInt32 = DRMFramebuffer.formatXRGB8888) throws(DRMError) {
+    /// `cleared`: false for a buffer whose every pixel is written next (a
+    /// slide decoded into it), which need not be cleared first. The kernel
+    /// hands out zeroed pages either way; clearing makes sure of black on
+    /// drivers that recycle their memory.
+    init(card: DRMCard, size: PixelSize, format: UInt32 = DRMFramebuffer.formatXRGB8888, cleared: Bool = true) throws(DRMError) {
         let buffer = try DRMDumbBuffer(card: card, size: size)
         let object = try DRMFramebufferObject(card: card, buffer: buffer, size: size, format: format)
         let mapping = try DRMBufferMapping(card: card, buffer: buffer)
         // Start black rather than with whatever the kernel's pages held.
-        memset(mapping.base, 0, mapping.length)
+        if cleared { memset(mapping.base, 0, mapping.length) }
         self.card = card
         self.size = size
         self.buffer = buffer
@@ -36,6 +40,21 @@ final class DRMFramebuffer {
 
     /// The framebuffer object's ID, for a modeset or a flip.
     var framebufferID: UInt32 { object.id }
+
+    /// The driver's pitch, in bytes.
+    var pitch: Int { Int(buffer.pitch) }
+    /// The mapping's length, in bytes: at least `pitch` times the height.
+    var length: Int { mapping.length }
+
+    /// The buffer's memory as a DMA-BUF another process can map and write
+    /// (`drmPrimeHandleToFD` with `DRM_RDWR`).
+    func exportDMABuf() throws(DRMError) -> DMABufDescriptor {
+        var descriptor: Int32 = -1
+        guard drmPrimeHandleToFD(card.descriptor, buffer.handle, UInt32(O_RDWR | O_CLOEXEC), &descriptor) == 0, descriptor >= 0 else {
+            throw .call("drmPrimeHandleToFD (DRM_RDWR)", errno: .lastCall, subject: card.path)
+        }
+        return DMABufDescriptor(adopting: descriptor, length: buffer.length)
+    }
 
     /// The buffer as a canvas; the stride is the driver's pitch, not the width.
     var canvas: PixelCanvas {

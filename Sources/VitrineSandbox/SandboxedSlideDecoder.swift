@@ -31,7 +31,10 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
             throw SlideError(file: request.file, reason: .isolated(RefusalBook.heldBackReason(held)))
         }
         if VideoFile.isVideo(file) {
-            let video = try openVideo(file, request: request, key: key, frameStorage: frameStorage)
+            // A video is composed from its ring, never scanned out from its poster's memory:
+            // a scan-out buffer handed in goes back (and its budget with it) when this returns.
+            let scanout = (frameStorage?.memoryOwner as? any SharedFrameMemory)?.reusableAfterEviction == false
+            let video = try openVideo(file, request: request, key: key, frameStorage: scanout ? nil : frameStorage)
             return DecodedSlide(frame: video.poster, video: video)
         }
         do {
@@ -83,12 +86,17 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
 
     private func decode(_ file: borrowing OpenFile, request: SlideRequest, frameStorage: PixelStorage?) throws -> DecodedSlide {
         let frameBytes = Self.largestFrameBytes(request)
-        let frameBuffer: SharedPixelBuffer
-        if let recycled = frameStorage?.memoryOwner as? SharedPixelBuffer, recycled.byteCount >= frameBytes {
-            frameBuffer = recycled
+        // The memory handed in (a scan-out buffer's DMA-BUF, or a recycled memfd) when the
+        // largest frame fits it and it is ready for writes; otherwise a memfd of its own.
+        let frameBuffer: any SharedFrameMemory, frameBufferStorage: PixelStorage
+        if let frameStorage, let given = frameStorage.memoryOwner as? any SharedFrameMemory, given.byteCount >= frameBytes,
+           given.beginWrites() {
+            (frameBuffer, frameBufferStorage) = (given, frameStorage)
         } else {
-            frameBuffer = try SharedPixelBuffer(byteCount: frameBytes)
+            let fresh = try SharedPixelBuffer(byteCount: frameBytes)
+            (frameBuffer, frameBufferStorage) = (fresh, fresh.storage())
         }
+        defer { frameBuffer.endWrites() }
         // Sparse: pages are taken only for the frames a helper writes.
         let animationBuffer = try SharedPixelBuffer(byteCount: SlideDecoding.animationByteLimit, name: "vitrine-animation")
         let job = DecodeJob.SlideJob(request, frameBytes: frameBuffer.byteCount, animationBytes: animationBuffer.byteCount)
@@ -98,8 +106,7 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
             guard size.pixelCount * 4 <= frameBuffer.byteCount else {
                 throw HelperStop.malformedReply("a frame of \(size) does not fit its buffer")
             }
-            let storage = frameStorage?.memoryOwner === frameBuffer ? frameStorage! : frameBuffer.storage()
-            let frame = PixelImage(size: size, storage: storage)
+            let frame = PixelImage(size: size, storage: frameBufferStorage)
             guard let layout, layout.frameDurations.count > 1 else { return DecodedSlide(frame: frame) }
             guard layout.byteCount <= animationBuffer.byteCount else {
                 throw HelperStop.malformedReply("an animation of \(layout.byteCount) bytes does not fit its buffer")

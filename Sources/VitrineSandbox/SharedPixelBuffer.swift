@@ -1,17 +1,18 @@
 import CLinuxProcess
 import Glibc
 import VitrineCore
+import VitrineRuntime
 import VitrineSystem
 
 /// Memory the kiosk shares with a decoding helper, which writes a decoded
 /// frame into it: an anonymous file (`memfd_create`) mapped in both processes.
 ///
 /// This is the one hand-over between a helper and the kiosk: a descriptor,
-/// its size, and pixels written from its start. A DMA-BUF exported from a
-/// scan-out buffer (`drmPrimeHandleToFD`) is the same kind of thing, a
-/// descriptor the helper maps and writes, so the planes work hands the helper
-/// one of those in the same message instead (with `DMA_BUF_IOCTL_SYNC`
-/// around the writes, which the helper's filter would then allow).
+/// its size, and pixels written from its start (`SharedFrameMemory`). A
+/// DMA-BUF exported from a scan-out buffer (`ScanoutSlideMemory`) is the same
+/// kind of thing, a descriptor the helper maps and writes, and goes in the
+/// same message instead; the kiosk brackets the helper's writes with
+/// `DMA_BUF_IOCTL_SYNC`, so the helper's filter allows no new call.
 ///
 /// The size is sealed before the helper sees the descriptor
 /// (`F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL`): a compromised helper that
@@ -20,7 +21,7 @@ import VitrineSystem
 /// worse than a picture of its choosing. Pages are taken only as the helper
 /// writes them, so a buffer sized for the largest frame costs what the frame
 /// it holds does.
-public final class SharedPixelBuffer: @unchecked Sendable {
+public final class SharedPixelBuffer: SharedFrameMemory, @unchecked Sendable {
     public let descriptor: Int32
     public let byteCount: Int
     let base: UnsafeMutableRawPointer

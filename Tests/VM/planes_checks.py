@@ -115,6 +115,9 @@ def run_kiosk(guest, config, name, screenshot=None):
     /metrics' frame CPU time by path ({path: {sum, count}}), the slide at rest after the pause, and the
     screenshot command's output (with `screenshot`, a PPM path)."""
     log, state, pid = f"/tmp/{name}.log", f"/tmp/{name}-state", f"/tmp/{name}.pid"
+    # Shared memory in the whole guest before the kiosk starts: its slides' frames (memfds, or VKMS's
+    # dumb buffers, which are shmem) and its scan-out buffers are counted there, whoever touched them.
+    _, before_shmem = guest.run("grep '^Shmem:' /proc/meminfo")
     guest.run(f"vitrine run --config {config} --state-dir {state} --log-level debug > {log} 2>&1 & echo $! > {pid}")
     guest.wait_for_log(log, "first frame on screen")
     # utime and stime of the main thread, which runs the (one) output group's display loop, in clock
@@ -127,6 +130,16 @@ def run_kiosk(guest, config, name, screenshot=None):
     _, ticks = guest.run(read_ticks)
     # The kiosk's own count: each frame's path and the display thread's CPU time to draw and present it.
     _, metrics = guest.run("printf 'GET /metrics HTTP/1.0\\r\\n\\r\\n' | nc -w 5 127.0.0.1 8080 | grep '^vitrine_frame_cpu_seconds_'")
+    # The kiosk's resident memory while it pages, in KiB: the slides' frames are shared memory
+    # (memfds, or dumb buffers mapped from the card), counted in Rss as RssShmem.
+    _, smaps = guest.run(f"grep -E '^(Rss|Pss_Anon|Pss_Shmem):' /proc/$(cat {pid})/smaps_rollup; grep -E '^(RssShmem|VmHWM):' /proc/$(cat {pid})/status")
+    memory = {key: int(value) for key, value in re.findall(r"^(\w+):\s+(\d+) kB", smaps, re.M)}
+    # The kiosk's Rss counts only the pages it touched itself: a slide the helper wrote into a dumb
+    # buffer and a plane scans out is in no process's Rss. The guest's Shmem counts it.
+    _, during_shmem = guest.run("grep '^Shmem:' /proc/meminfo")
+    shmem = [int(n) for n in re.findall(r"Shmem:\s+(\d+) kB", before_shmem + during_shmem)]
+    if len(shmem) == 2:
+        memory["ShmemAdded"] = shmem[1] - shmem[0]
     per_path = {}
     for kind, path, value in re.findall(r'^vitrine_frame_cpu_seconds_(sum|count)\{path="(\w+)"\} ([0-9.e+-]+)', metrics, re.M):
         per_path.setdefault(path, {})[kind] = float(value)
@@ -141,7 +154,7 @@ def run_kiosk(guest, config, name, screenshot=None):
     after = [int(n) for n in re.findall(r"^\s*(\d+)\s*$", ticks, re.M)]
     seconds = (after[-2] - before[-2]) / after[-1] if len(before) >= 2 and len(after) >= 2 and after[-1] else None
     slide = 1 if status.split()[-1:] == ["1"] else 0
-    return log, seconds, slide, shot, per_path
+    return log, seconds, slide, shot, per_path, memory
 
 
 def kiosk_on_planes(guest, results):
@@ -151,7 +164,7 @@ def kiosk_on_planes(guest, results):
     guest.run(f"sed 's#CARD#/dev/dri/{card}#' /vm/planes-kiosk.yaml > {config}")
     guest.run(f"sed 's#CARD#/dev/dri/{card}#; s#mode: 1024x768#mode: 1024x768, planes: cpu#' /vm/planes-kiosk.yaml > {cpu_config}")
     guest.run("ip link set lo up")
-    log, planes_seconds, slide, shot, planes_metrics = run_kiosk(guest, config, "planes-kiosk", screenshot="/tmp/planes-shot.ppm")
+    log, planes_seconds, slide, shot, planes_metrics, planes_memory = run_kiosk(guest, config, "planes-kiosk", screenshot="/tmp/planes-shot.ppm")
     _, paths = guest.run(f"grep -o 'frames by path on the display.s planes: .*' {log}")
     # The shell reports the kiosk's end ("[1]+ Done ...") before the next command's output.
     paths = "\n".join(line for line in paths.splitlines() if "frames by path" in line)
@@ -163,6 +176,14 @@ def kiosk_on_planes(guest, results):
                   "and pages on time",
                   notice.strip().endswith("1") and counts.get("planes", 0) >= 10 and pages >= 3 and not errors.strip(),
                   f"{paths.strip()}; {pages} page changes; errors: {errors.strip()[:300] or 'none'}")
+    # Still slides are decoded by the helper straight into scan-out buffers (a DMA-BUF of a dumb
+    # buffer), and the planes show them from there: none is copied.
+    _, slides = guest.run(f"grep -o 'slides on the display.s planes: .*' {log}")
+    slides = "\n".join(line for line in slides.splitlines() if "slides on the display" in line)
+    shown = re.search(r"(\d+) shown from the buffer they were decoded into, (\d+) copied", slides)
+    results.check("on VKMS the slides are decoded straight into scan-out buffers and shown from them: none is copied",
+                  shown is not None and int(shown.group(1)) >= 2 and int(shown.group(2)) == 0,
+                  slides.strip() or "no count in the log")
     # The slide at rest after the pause: red (slide 0) at 0.5 s, blue (slide 1) at 2.5 s.
     at = 2.5 if slide == 1 else 0.5
     guest.run(f"vitrine render --config {config} --at {at} --size 1024x768 --out /tmp/planes-ref.ppm > /dev/null 2>&1")
@@ -175,7 +196,7 @@ def kiosk_on_planes(guest, results):
                   f"slide {slide}: max channel difference {worst}, {numbers[1] if len(numbers) == 2 else '?'} bytes differ; "
                   f"{shot.strip()[-120:]}")
     # The same run with output.planes: cpu, side by side: every frame composed, as before.
-    cpu_log, cpu_seconds, _, _, cpu_metrics = run_kiosk(guest, cpu_config, "planes-kiosk-cpu")
+    cpu_log, cpu_seconds, _, _, cpu_metrics, cpu_memory = run_kiosk(guest, cpu_config, "planes-kiosk-cpu")
     _, forced = guest.run(f"grep -c 'composed on the CPU (output.planes: cpu)' {cpu_log}")
     cpu_pages = guest.count_in_log(cpu_log, "page changed")
     # The display thread's whole CPU over each run is reported, not compared: it holds the loop's
@@ -187,6 +208,19 @@ def kiosk_on_planes(guest, results):
                   forced.strip().endswith("1") and cpu_pages >= 3 and planes_seconds is not None and cpu_seconds is not None,
                   f"display thread CPU from the first frame through three slide transitions with the dots (1024x768): planes "
                   f"{planes_seconds} s, CPU path {cpu_seconds} s; {cpu_pages} page changes on the CPU path")
+    # Memory, side by side: on the planes each slide is one scan-out buffer, where a copy made two
+    # (two slides here, 6 MiB). What the planes path holds beyond the CPU path's is the background's
+    # still buffer (one frame) and the dots' two small buffers: within one and a half frames of
+    # shared memory (the frames), and of the kiosk's own anonymous memory beside it.
+    frame_kib = 1024 * 768 * 4 // 1024
+    def held(memory):
+        return memory["ShmemAdded"] + memory["Pss_Anon"] if "ShmemAdded" in memory and "Pss_Anon" in memory else None
+    results.check("on the planes the kiosk holds at most the background's still buffer over the CPU path "
+                  "(within 1.5 frames, 4.5 MiB at 1024x768): slides are not held twice",
+                  held(planes_memory) is not None and held(cpu_memory) is not None
+                  and held(planes_memory) <= held(cpu_memory) + frame_kib * 3 // 2,
+                  f"KiB while paging, the guest's Shmem added and the kiosk's anonymous memory: planes "
+                  f"{held(planes_memory)}, CPU path {held(cpu_memory)}; planes {planes_memory}, CPU path {cpu_memory}")
     def mean_ms(metrics, path):
         entry = metrics.get(path, {})
         return entry["sum"] / entry["count"] * 1000 if entry.get("count") else None

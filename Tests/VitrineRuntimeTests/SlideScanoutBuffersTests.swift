@@ -70,7 +70,7 @@ struct SlideScanoutBuffersTests {
 
     @Test func aSlideIsCopiedOnceOffTheCallingThreadAndThenShownFromItsBuffer() async throws {
         let maker = Maker()
-        let buffers = SlideScanoutBuffers<MemoryBuffer>(budgetBytes: 4 * Self.frameBytes, logger: Logger(label: "test"),
+        let buffers = SlideScanoutBuffers<MemoryBuffer>(budget: ScanoutMemoryBudget(limitBytes: 4 * Self.frameBytes), logger: Logger(label: "test"),
                                                         make: { frame throws(DRMError) in try maker.make(frame) })
         let red = Self.frame(0xFFFF_0000)
         // The first ask starts the copy and answers nil: that frame composes the slide on the CPU.
@@ -85,7 +85,7 @@ struct SlideScanoutBuffersTests {
 
     @Test func roomIsMadeFromTheLeastRecentlyUsedBufferThatNoPlaneShows() async throws {
         let maker = Maker()
-        let buffers = SlideScanoutBuffers<MemoryBuffer>(budgetBytes: 2 * Self.frameBytes, logger: Logger(label: "test"),
+        let buffers = SlideScanoutBuffers<MemoryBuffer>(budget: ScanoutMemoryBudget(limitBytes: 2 * Self.frameBytes), logger: Logger(label: "test"),
                                                         make: { frame throws(DRMError) in try maker.make(frame) })
         let a = Self.frame(1), b = Self.frame(2), c = Self.frame(3)
         let bufferA = try await Self.ready(buffers, a)
@@ -105,7 +105,7 @@ struct SlideScanoutBuffersTests {
 
     @Test func aSlideLargerThanTheBudgetIsRefusedAndLoggedOnce() {
         let log = CapturedLog()
-        let buffers = SlideScanoutBuffers<MemoryBuffer>(budgetBytes: Self.frameBytes - 1, logger: log.logger,
+        let buffers = SlideScanoutBuffers<MemoryBuffer>(budget: ScanoutMemoryBudget(limitBytes: Self.frameBytes - 1), logger: log.logger,
                                                         make: { frame throws(DRMError) in try Maker().make(frame) })
         let frame = Self.frame(7)
         for _ in 0..<3 { #expect(buffers.buffer(for: frame, shown: []) == nil) }
@@ -117,7 +117,7 @@ struct SlideScanoutBuffersTests {
 
     @Test func aBufferGoesWithItsFrameAndAFailedCopyIsLoggedOnce() async throws {
         let maker = Maker()
-        let buffers = SlideScanoutBuffers<MemoryBuffer>(budgetBytes: 4 * Self.frameBytes, logger: Logger(label: "test"),
+        let buffers = SlideScanoutBuffers<MemoryBuffer>(budget: ScanoutMemoryBudget(limitBytes: 4 * Self.frameBytes), logger: Logger(label: "test"),
                                                         make: { frame throws(DRMError) in try maker.make(frame) })
         var frame: PixelImage? = Self.frame(9)
         _ = try await Self.ready(buffers, frame!)
@@ -128,7 +128,7 @@ struct SlideScanoutBuffersTests {
 
         let log = CapturedLog()
         let failingMaker = Maker(failing: true)
-        let failing = SlideScanoutBuffers<MemoryBuffer>(budgetBytes: 4 * Self.frameBytes, logger: log.logger,
+        let failing = SlideScanoutBuffers<MemoryBuffer>(budget: ScanoutMemoryBudget(limitBytes: 4 * Self.frameBytes), logger: log.logger,
                                                         make: { frame throws(DRMError) in try failingMaker.make(frame) })
         let first = Self.frame(1), second = Self.frame(2)
         #expect(failing.buffer(for: first, shown: []) == nil)
@@ -146,5 +146,45 @@ struct SlideScanoutBuffersTests {
         }
         try await Task.sleep(for: .milliseconds(50))
         #expect(failingMaker.attempts.withLock { $0 } == 2, "each failed frame was tried once")
+    }
+
+    @Test func aSlideDecodedIntoAScanOutBufferIsShownFromItWithNoCopyAndCountedOnce() {
+        let maker = Maker()
+        let budget = ScanoutMemoryBudget(limitBytes: 4 * Self.frameBytes)
+        let decodedInto = Self.frame(5)
+        let itsBuffer = MemoryBuffer(id: 99, frame: decodedInto)
+        let firstTime = Mutex(true)
+        let buffers = SlideScanoutBuffers<MemoryBuffer>(
+            budget: budget, logger: Logger(label: "test"),
+            direct: { frame in
+                frame === decodedInto ? (itsBuffer, firstTime.withLock { first in defer { first = false }; return first }) : nil
+            },
+            make: { frame throws(DRMError) in try maker.make(frame) })
+        for _ in 0..<3 { #expect(buffers.buffer(for: decodedInto, shown: []) === itsBuffer) }
+        buffers.collect()
+        #expect(maker.attempts.withLock { $0 } == 0, "a slide in its own scan-out buffer was copied")
+        #expect(buffers.counts.direct == 1 && buffers.counts.copied == 0)
+        #expect(buffers.bytesInUse == 0 && budget.copiedBytes == 0)
+    }
+
+    @Test func slidesDecodedIntoScanOutBuffersAndCopiesShareOneBudget() async throws {
+        let maker = Maker()
+        let budget = ScanoutMemoryBudget(limitBytes: 3 * Self.frameBytes)
+        let buffers = SlideScanoutBuffers<MemoryBuffer>(budget: budget, logger: Logger(label: "test"),
+                                                        make: { frame throws(DRMError) in try maker.make(frame) })
+        // Two slides decoded into scan-out buffers hold two thirds: one copy fits beside them, a second does not.
+        #expect(budget.reserveDirect(Self.frameBytes) && budget.reserveDirect(Self.frameBytes))
+        let a = Self.frame(1), b = Self.frame(2)
+        let bufferA = try await Self.ready(buffers, a)
+        #expect(budget.copiedBytes == Self.frameBytes)
+        #expect(buffers.buffer(for: b, shown: [bufferA.framebufferID]) == nil)
+        buffers.collect()
+        #expect(maker.made.withLock { $0.count } == 1 && buffers.counts.copied == 1)
+        // And the copy held leaves no room for a third slide decoded into a scan-out buffer.
+        #expect(!budget.reserveDirect(Self.frameBytes))
+        // Once one of those goes, the next copy fits (b's, dropping nothing a plane shows).
+        budget.releaseDirect(Self.frameBytes)
+        _ = try await Self.ready(buffers, b, shown: [bufferA.framebufferID])
+        #expect(budget.copiedBytes == 2 * Self.frameBytes && budget.directBytes == Self.frameBytes)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import VitrineCore
 import VitrineRuntime
@@ -240,4 +241,58 @@ final class TemporaryDirectory {
         path = String(cString: made)
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A slide decoded by the helper into memory the display hands out (a
+/// scan-out buffer's DMA-BUF on a board; a memfd here), with the kiosk
+/// bracketing the helper's writes, and the decoder's own memfd when that
+/// memory cannot be written.
+@Suite("Decoding in sandboxed helpers into the display's memory", .serialized)
+struct SandboxedDecodingIntoDisplayMemoryTests {
+    /// A memfd standing in for a DMA-BUF: records the brackets around the helper's writes.
+    final class BracketedMemory: SharedFrameMemory, @unchecked Sendable {
+        let buffer: SharedPixelBuffer
+        let calls = Mutex<[String]>([])
+        let writable: Bool
+        init(byteCount: Int, writable: Bool = true) throws {
+            buffer = try SharedPixelBuffer(byteCount: byteCount, name: "test-scanout")
+            self.writable = writable
+        }
+        var descriptor: Int32 { buffer.descriptor }
+        var byteCount: Int { buffer.byteCount }
+        var reusableAfterEviction: Bool { false }
+        func beginWrites() -> Bool {
+            calls.withLock { $0.append("begin") }
+            return writable
+        }
+        func endWrites() { calls.withLock { $0.append("end") } }
+        func storage() -> PixelStorage { PixelStorage(borrowing: buffer.base, byteCount: buffer.byteCount, owner: self) }
+    }
+
+    static let request = SandboxFixtures.request("deploy/demo/images/04-wide.jpg")
+
+    @Test("the helper writes the frame into the memory handed in, between the kiosk's brackets")
+    func decodedIntoTheGivenMemory() throws {
+        let memory = try BracketedMemory(byteCount: Self.request.output.pixelCount * 4)
+        let decoded = try SandboxedSlideDecoder(pool: SandboxFixtures.pool()).picture(for: Self.request, frameStorage: memory.storage())
+        #expect(decoded.frame.storage.memoryOwner === memory, "the frame is not in the display's memory")
+        #expect(memory.calls.withLock { $0 } == ["begin", "end"])
+        let expected = try InProcessSlideDecoder().picture(for: Self.request, frameStorage: nil)
+        #expect(Array(decoded.frame.pixels) == Array(expected.frame.pixels))
+    }
+
+    @Test("memory that cannot be readied for writes, or is too small, is passed over for a memfd of the decoder's own")
+    func passedOver() throws {
+        let decoder = SandboxedSlideDecoder(pool: SandboxFixtures.pool())
+        let refusing = try BracketedMemory(byteCount: Self.request.output.pixelCount * 4, writable: false)
+        let first = try decoder.picture(for: Self.request, frameStorage: refusing.storage())
+        #expect(first.frame.storage.memoryOwner is SharedPixelBuffer)
+        #expect(refusing.calls.withLock { $0 } == ["begin"], "a failed begin was ended, or written past")
+        let small = try BracketedMemory(byteCount: Self.request.output.pixelCount * 4 - 4)
+        let second = try decoder.picture(for: Self.request, frameStorage: small.storage())
+        #expect(second.frame.storage.memoryOwner is SharedPixelBuffer)
+        #expect(small.calls.withLock { $0 }.isEmpty)
+        let expected = try InProcessSlideDecoder().picture(for: Self.request, frameStorage: nil)
+        #expect(Array(first.frame.pixels) == Array(expected.frame.pixels) && Array(second.frame.pixels) == Array(expected.frame.pixels))
+    }
 }

@@ -34,6 +34,8 @@ final class KioskContent {
     private let metrics: KioskMetrics
     /// Where every store's pictures are decoded (`SlideDecoder`).
     private let decoder: any SlideDecoder
+    /// Where slides are decoded when the display shows them from there (planes); nil otherwise.
+    private let frameMemory: (any SlideFrameMemorySource)?
     private let logger: Logger
     /// The notes about Ken Burns frames held below their zoom already logged:
     /// each is said once, not at every configuration that repeats it.
@@ -50,8 +52,10 @@ final class KioskContent {
     }
 
     init(programme: KioskProgramme, configuration: KioskConfiguration, shown: ShownIdentity, output: PixelSize,
-         wakeup: WakeupSignal, metrics: KioskMetrics, decoder: any SlideDecoder, logger: Logger) {
+         wakeup: WakeupSignal, metrics: KioskMetrics, decoder: any SlideDecoder,
+         frameMemory: (any SlideFrameMemorySource)? = nil, logger: Logger) {
         self.decoder = decoder
+        self.frameMemory = frameMemory
         self.programme = programme
         self.configuration = configuration
         self.shown = shown
@@ -59,7 +63,7 @@ final class KioskContent {
         self.metrics = metrics
         self.logger = logger
         self.output = output
-        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder)
+        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder, frameMemory: frameMemory)
         noteHeadroom(of: configuration)
     }
 
@@ -73,12 +77,13 @@ final class KioskContent {
     var currentVersion: String? { pending?.identity.version ?? shown.version }
 
     private static func makeStore(_ configuration: KioskConfiguration, output: PixelSize, wakeup: WakeupSignal,
-                                  metrics: KioskMetrics, decoder: any SlideDecoder) -> SlideFrameStore {
+                                  metrics: KioskMetrics, decoder: any SlideDecoder,
+                                  frameMemory: (any SlideFrameMemorySource)?) -> SlideFrameStore {
         SlideFrameStore(
             slides: configuration.slideRequests(output: output),
             placeholder: configuration.placeholderRequest(output: output),
             capacity: configuration.decode.cacheSlides,
-            metrics: metrics, decoder: decoder,
+            metrics: metrics, decoder: decoder, frameMemory: frameMemory,
             onChange: { wakeup.signal() })
     }
 
@@ -87,7 +92,7 @@ final class KioskContent {
         guard output != self.output else { return }
         self.output = output
         logger.notice("output size is now \(output): decoding the slides again")
-        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder)
+        store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder, frameMemory: frameMemory)
         noteHeadroom(of: configuration)
     }
 
@@ -95,7 +100,7 @@ final class KioskContent {
     /// its own, and switched in by `switchIfDue`, so it never shows a black frame.
     func follow(_ show: Programme.Shown, version: String?, immediate: Bool, engine: CarouselEngine, at now: KioskInstant) {
         let next = show.configuration, identity = ShownIdentity(version: version, selection: show.selection)
-        let store = Self.makeStore(next, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder)
+        let store = Self.makeStore(next, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder, frameMemory: frameMemory)
         noteHeadroom(of: next)
         // The same version and playlist sent again, or a change that leaves the
         // picture on screen in the playlist: keep the position, and have the
@@ -195,7 +200,7 @@ final class KioskContent {
         let change = configuration.change(toDownloads: downloads)
         configuration.downloads = downloads
         if change.placeholder {
-            store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder)
+            store = Self.makeStore(configuration, output: output, wakeup: wakeup, metrics: metrics, decoder: decoder, frameMemory: frameMemory)
             return true
         }
         let requests = configuration.slideRequests(output: output)

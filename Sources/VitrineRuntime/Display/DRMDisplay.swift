@@ -178,4 +178,8 @@ extension DRMDisplay: LayeredDisplay {
     public func screenshot(compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?) -> PixelImage? {
         planes?.screenshot(compositor: compositor, pictures: pictures)
     }
+
+    public var slideFrameMemory: (any SlideFrameMemorySource)? { planes?.slideMemory }
+
+    public var slideCounts: (direct: Int, copied: Int) { planes?.slideCounts ?? (0, 0) }
 }

@@ -76,7 +76,8 @@ public final class Kiosk {
         self.content = KioskContent(programme: programme, configuration: configuration,
                                     shown: ShownIdentity(version: version, selection: first.show?.selection ?? .configuration),
                                     output: output.logicalSize, wakeup: loop.wakeup,
-                                    metrics: metrics, decoder: decoder, logger: logger)
+                                    metrics: metrics, decoder: decoder,
+                                    frameMemory: (display as? LayeredDisplay)?.slideFrameMemory, logger: logger)
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: startedAt)
         programme.inStep.update(for: configuration)
         for descriptor in display.eventDescriptors { try loop.watch(descriptor) }

@@ -199,9 +199,11 @@ final class KioskOutput {
         if let summary = pacing.kenBurnsFrameGaps.summary { logger.notice("frame pacing during Ken Burns motion: \(summary)") }
         // The pacing above is of the frames drawn for the group; each screen of
         // a composite flips on its own vblank, and a slower one skips some.
-        if layered != nil {
+        if let layered {
             let counts = FramePath.allCases.map { "\(framesByPath[$0] ?? 0) \($0.rawValue)" }
             logger.notice("frames by path on the display's planes: \(counts.joined(separator: ", "))")
+            let slides = layered.slideCounts
+            logger.notice("slides on the display's planes: \(slides.direct) shown from the buffer they were decoded into, \(slides.copied) copied into one")
         }
         if let composite = display as? CompositeDisplay {
             logger.notice("frames per screen: \(composite.memberFrameCounts.map(\.summary).joined(separator: "; "))")

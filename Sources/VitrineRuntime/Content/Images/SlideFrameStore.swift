@@ -47,6 +47,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     private let scratchPolicy: ScratchPolicy
     /// Where pictures are decoded: a sandboxed helper in the kiosk, this process in `render`.
     private let decoder: any SlideDecoder
+    private let frameMemory: (any SlideFrameMemorySource)?
 
     /// What the display thread and the decode queue share: guarded by `lock`.
     private var book: Book
@@ -93,11 +94,15 @@ public final class SlideFrameStore: @unchecked Sendable {
     ///   - metrics: where decode times are counted.
     ///   - scratch: what happens to decode scratch once the queue is empty.
     ///   - decoder: where pictures are decoded (`SlideDecoder`).
+    ///   - frameMemory: where slides are decoded when the display shows them from
+    ///     there (`LayeredDisplay.slideFrameMemory`); asked before recycled memory.
     public init(slides: [SlideRequest], placeholder: SlideRequest?, capacity: Int, metrics: KioskMetrics? = nil,
                 scratch: ScratchPolicy = .releasedWhenIdle, decoder: any SlideDecoder,
+                frameMemory: (any SlideFrameMemorySource)? = nil,
                 onChange: @escaping @Sendable () -> Void) {
         self.metrics = metrics
         self.decoder = decoder
+        self.frameMemory = frameMemory
         self.scratchPolicy = scratch
         self.book = Book(requests: slides)
         self.outputSize = slides.first?.output ?? placeholder?.output ?? PixelSize(width: 0, height: 0)
@@ -245,11 +250,12 @@ public final class SlideFrameStore: @unchecked Sendable {
             return false
         }
         guard stillWanted else { return }
-        let storage = lock.withLock { () -> PixelStorage? in
+        let (request, generation) = lock.withLock { (book.requests[slide], book.generations[slide, default: 0]) }
+        // Memory the display scans out first (no copy to show it); else a recycled frame's.
+        let storage = frameMemory?.storage(for: request) ?? lock.withLock { () -> PixelStorage? in
             defer { book.recycled = nil }
             return book.recycled
         }
-        let (request, generation) = lock.withLock { (book.requests[slide], book.generations[slide, default: 0]) }
         let started = MonotonicClock.now()
         let result = Result { () throws(SlideError) -> DecodedSlide in
             try decoder.picture(for: request, frameStorage: storage)
@@ -431,7 +437,9 @@ public final class SlideFrameStore: @unchecked Sendable {
                 var evicted = forget(candidate)
                 // Only memory nobody else holds can be reused: the display thread may
                 // still be compositing from a frame it fetched before the eviction.
-                if isKnownUniquelyReferenced(&evicted) {
+                // A scan-out buffer is not reused either: a plane may show it until the next flip.
+                if isKnownUniquelyReferenced(&evicted),
+                   (evicted?.storage.memoryOwner as? any SharedFrameMemory)?.reusableAfterEviction ?? true {
                     let storage = evicted?.storage
                     evicted = nil
                     book.recycled = storage

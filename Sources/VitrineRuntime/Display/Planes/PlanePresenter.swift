@@ -13,7 +13,8 @@ import VitrineDRM
 /// CPU composes whole included: their commit switches off the overlays a
 /// frame before used, which a primary-only page flip would leave on screen.
 ///
-/// Buffers: each slide from its own scan-out buffer (`SlideScanoutBuffers`),
+/// Buffers: each slide from the scan-out buffer it was decoded into, or a
+/// copy of it (`SlideScanoutBuffers`),
 /// the dots from two small ARGB ones (one drawn while the other shows), and
 /// for a plan whose primary plane shows only the background, a still buffer
 /// of that colour. Every buffer a plane shows, or will at the pending flip,
@@ -44,8 +45,15 @@ final class PlanePresenter {
         self.committer = committer
         self.planner = planner
         self.logger = logger
-        slides = .uploading(to: card, budgetBytes: memoryBytes, logger: logger)
+        let budget = ScanoutMemoryBudget(limitBytes: memoryBytes)
+        slides = .uploading(to: card, budget: budget, logger: logger)
+        slideMemory = ScanoutSlideMemorySource(card: card, budget: budget, logger: logger)
     }
+
+    /// Where this output's still slides are decoded: into scan-out buffers, shown with no copy.
+    let slideMemory: ScanoutSlideMemorySource
+    /// Slides shown from the buffer they were decoded into, and slides copied into one, since the start.
+    var slideCounts: (direct: Int, copied: Int) { slides.counts }
 
     /// What a plane of this output shows, by framebuffer ID: never freed to make room.
     private var shownFramebuffers: Set<UInt32> { Set((onScreen + (pending ?? [])).map(\.framebufferID)) }

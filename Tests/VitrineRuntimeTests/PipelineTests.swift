@@ -33,6 +33,45 @@ struct PipelineTests {
         #expect(peak == 5)
     }
 
+    /// Decodes in process, noting at each decode's start how many frames the store held and
+    /// whether it was handed memory to reuse.
+    final class WatchingDecoder: SlideDecoder, @unchecked Sendable {
+        let inner = InProcessSlideDecoder()
+        weak var store: SlideFrameStore?
+        let lock = NSLock()
+        var starts: [(held: Int, reused: Bool)] = []
+        func picture(for request: SlideRequest, frameStorage: PixelStorage?) throws(SlideError) -> DecodedSlide {
+            let held = store?.residentFrameCount ?? -1
+            lock.withLock { starts.append((held, frameStorage != nil)) }
+            return try inner.picture(for: request, frameStorage: frameStorage)
+        }
+        func releaseScratch() { inner.releaseScratch() }
+        var refusedPictures: [RefusedPicture] { [] }
+        func retry(file: String?) -> Int { 0 }
+    }
+
+    @Test func aPageChangeMakesRoomBeforeItDecodesSoTheStoreNeverHoldsMoreThanItsCapacity() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let file = try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 640, height: 480), color: .white)
+        let decoder = WatchingDecoder()
+        let store = SlideFrameStore(slides: requests(count: 10, file: file), placeholder: nil, capacity: 3, decoder: decoder, onChange: {})
+        decoder.store = store
+        store.request([0, 1, 9])
+        store.waitUntilIdle()
+        for step in 1..<8 {
+            store.request([step, step + 1, step - 1])
+            store.waitUntilIdle()
+            #expect(store.residentFrameCount == 3)
+        }
+        let starts = decoder.lock.withLock { decoder.starts }
+        #expect(starts.count == 10)
+        // Each page change's one new frame found room made for it: two frames held as it began, never three.
+        #expect(starts.dropFirst(3).allSatisfy { $0.held == 2 }, "\(starts)")
+        // And it was decoded into the memory the evicted frame left, although the store lets scratch go when idle.
+        #expect(starts.dropFirst(3).allSatisfy { $0.reused }, "\(starts)")
+    }
+
     @Test func decodeScratchGoesBackOnceTheQueueIsEmptyUnlessKeptWarm() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }

@@ -128,6 +128,7 @@ public final class SlideFrameStore: @unchecked Sendable {
             let missing = book.wanted.filter { (book.frames[$0] == nil || book.outdated.contains($0)) && book.failures[$0] == nil && !book.inFlight.contains($0) }
             book.inFlight.formUnion(missing)
             book.queuedDecodes += missing.count
+            evictAhead(of: Set(missing.filter { book.frames[$0] == nil }).count)
             return (missing, updatePlaceholder())
         }
         if placeholderToDecode { queue.async { self.decodePlaceholder() } }
@@ -434,17 +435,43 @@ public final class SlideFrameStore: @unchecked Sendable {
             if book.wanted.contains(candidate) {
                 index += 1
             } else {
-                var evicted = forget(candidate)
-                // Only memory nobody else holds can be reused: the display thread may
-                // still be compositing from a frame it fetched before the eviction.
-                // A scan-out buffer is not reused either: a plane may show it until the next flip.
-                if isKnownUniquelyReferenced(&evicted),
-                   (evicted?.storage.memoryOwner as? any SharedFrameMemory)?.reusableAfterEviction ?? true {
-                    let storage = evicted?.storage
-                    evicted = nil
-                    book.recycled = storage
-                }
+                evictFrame(of: candidate)
             }
+        }
+    }
+
+    /// Under `lock`, as decodes are queued: makes room for `incoming` new
+    /// frames before they are decoded, rather than after, so that a page
+    /// change never holds more than `capacity` frames, not even for the
+    /// moment between a decode and its eviction (with two outputs paging at
+    /// once, that moment was a frame each over the steady figure), and the
+    /// new frame is decoded into the memory the old one leaves. A slide the
+    /// last drawn scene showed is kept (a transition that spans pages still
+    /// draws the slide it leaves); `evict` drops it after the decode if need be.
+    private func evictAhead(of incoming: Int) {
+        guard incoming > 0 else { return }
+        var index = 0
+        while book.frames.count + incoming > capacity, index < book.recency.count {
+            let candidate = book.recency[index]
+            if book.wanted.contains(candidate) || book.drawn.contains(candidate) {
+                index += 1
+            } else {
+                evictFrame(of: candidate)
+            }
+        }
+    }
+
+    /// Under `lock`: `slide`'s frame goes, its memory kept for the next decode when it can be reused.
+    private func evictFrame(of slide: Int) {
+        var evicted = forget(slide)
+        // Only memory nobody else holds can be reused: the display thread may
+        // still be compositing from a frame it fetched before the eviction.
+        // A scan-out buffer is not reused either: a plane may show it until the next flip.
+        if isKnownUniquelyReferenced(&evicted),
+           (evicted?.storage.memoryOwner as? any SharedFrameMemory)?.reusableAfterEviction ?? true {
+            let storage = evicted?.storage
+            evicted = nil
+            book.recycled = storage
         }
     }
 }

@@ -13,7 +13,7 @@ BENCH_PACKAGES := libjpeg-turbo-progs webp giflib-tools libheif-examples libvips
 DEB_PACKAGES := dpkg-dev binutils chrpath lintian
 DEMO_CONFIG := deploy/demo/vitrine.yaml
 
-.PHONY: deps build release run test test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb repo repo-key pi-image pi-image-test bench bench-api bench-fleet bench-upload bench-heif bench-outputs bench-video soak soak-ops openapi clean fuzz api-fuzz-test
+.PHONY: deps build release run test test-suites test-packages unit-test remote-test console-test fleet-test static vm-test image-test deb repo repo-key pi-image pi-image-test bench bench-api bench-fleet bench-upload bench-heif bench-outputs bench-video soak soak-ops openapi clean fuzz api-fuzz-test
 
 deps:
 	@deploy/dev/ensure-packages.sh $(BUILD_PACKAGES)
@@ -40,7 +40,12 @@ run: release
 # Raspberry Pi build: the arm64 cross-build, its package, and its image booted on Debian's arm64
 # kernels (mk/arm64.mk, docs/raspberry-pi.md).
 # The arm64 build starts first, in the background at the lowest priority, and arm64-test waits for it.
-test: test-packages arm64-background unit-test remote-test console-test api-fuzz-test vm-test fleet-test image-test arm64-test
+# A suite that fails does not stop the ones after it (make -k): one run reports every suite that
+# fails, each with make's "Error" line, and `make test` still exits non-zero.
+test:
+	@$(MAKE) --no-print-directory -k test-suites
+
+test-suites: test-packages arm64-background unit-test remote-test console-test api-fuzz-test vm-test fleet-test image-test arm64-test
 
 # Every Debian package `make test` uses, for its first step: the build's now, the rest in one
 # apt-get in the background while the first build compiles (one download, one run of dpkg's

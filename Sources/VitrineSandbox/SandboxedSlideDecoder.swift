@@ -38,7 +38,7 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
             return DecodedSlide(frame: video.poster, video: video)
         }
         do {
-            let decoded = try decode(file, request: request, frameStorage: frameStorage)
+            let decoded = try decodeFallingBack(file, request: request, frameStorage: frameStorage)
             pool.refusals.decoded(key)
             return decoded
         } catch let stop as HelperStop {
@@ -83,6 +83,26 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
     /// An operator's "try again" for `file`, or for every refused picture.
     @discardableResult
     public func retry(file: String?) -> Int { pool.refusals.retry(file: file) }
+
+    /// A decode into memory that is never reused (a scan-out buffer's DMA-BUF)
+    /// that fails is tried once more into a memfd of the decoder's own. If that
+    /// decodes, the memory was at fault (a driver whose DMA-BUFs a helper cannot
+    /// map or write), and its maker is told, so that it hands out no more; if
+    /// it fails too, the picture was, and that failure is the one reported.
+    private func decodeFallingBack(_ file: borrowing OpenFile, request: SlideRequest, frameStorage: PixelStorage?) throws -> DecodedSlide {
+        guard let given = frameStorage?.memoryOwner as? any SharedFrameMemory, !given.reusableAfterEviction else {
+            return try decode(file, request: request, frameStorage: frameStorage)
+        }
+        do {
+            return try decode(file, request: request, frameStorage: frameStorage)
+        } catch {
+            // The helper read the file through a duplicate of this descriptor, which shares its offset.
+            lseek(file.descriptor, 0, SEEK_SET)
+            let decoded = try decode(file, request: request, frameStorage: nil)
+            given.helperCouldNotUse("\(error)")
+            return decoded
+        }
+    }
 
     private func decode(_ file: borrowing OpenFile, request: SlideRequest, frameStorage: PixelStorage?) throws -> DecodedSlide {
         let frameBytes = Self.largestFrameBytes(request)

@@ -271,6 +271,51 @@ struct SandboxedDecodingIntoDisplayMemoryTests {
 
     static let request = SandboxFixtures.request("deploy/demo/images/04-wide.jpg")
 
+    /// Display memory a helper cannot map (a pipe stands for a driver whose DMA-BUFs have no mmap).
+    final class UnmappableMemory: SharedFrameMemory, @unchecked Sendable {
+        let pipeEnds: [Int32]
+        let heap: UnsafeMutableRawPointer
+        let byteCount: Int
+        let told = Mutex<[String]>([])
+        init(byteCount: Int) {
+            var ends: [Int32] = [0, 0]
+            _ = pipe(&ends)
+            pipeEnds = ends
+            self.byteCount = byteCount
+            heap = .allocate(byteCount: byteCount, alignment: 64)
+        }
+        deinit {
+            pipeEnds.forEach { close($0) }
+            heap.deallocate()
+        }
+        var descriptor: Int32 { pipeEnds[0] }
+        var reusableAfterEviction: Bool { false }
+        func helperCouldNotUse(_ why: String) { told.withLock { $0.append(why) } }
+        func storage() -> PixelStorage { PixelStorage(borrowing: heap, byteCount: byteCount, owner: self) }
+    }
+
+    @Test("display memory the helper cannot write: the picture is decoded again into a memfd, and the memory's maker told")
+    func unmappableMemoryFallsBack() throws {
+        let memory = UnmappableMemory(byteCount: Self.request.output.pixelCount * 4)
+        let decoded = try SandboxedSlideDecoder(pool: SandboxFixtures.pool()).picture(for: Self.request, frameStorage: memory.storage())
+        #expect(decoded.frame.storage.memoryOwner is SharedPixelBuffer)
+        let expected = try InProcessSlideDecoder().picture(for: Self.request, frameStorage: nil)
+        #expect(Array(decoded.frame.pixels) == Array(expected.frame.pixels))
+        #expect(memory.told.withLock { $0.count } == 1, "\(memory.told.withLock { $0 })")
+        // A picture that fails on its own fails as it always did, and does not blame the memory.
+        let directory = try TemporaryDirectory()
+        let damaged = directory.path + "/damaged.jpg"
+        let whole = try FileIO.read(SandboxFixtures.path("deploy/demo/images/04-wide.jpg"))
+        try FileIO.writeAtomically(Array(whole.prefix(whole.count / 3)), to: damaged, durable: false)
+        var request = Self.request
+        request.resolvedPath = damaged
+        let other = UnmappableMemory(byteCount: Self.request.output.pixelCount * 4)
+        #expect(throws: SlideError.self) {
+            _ = try SandboxedSlideDecoder(pool: SandboxFixtures.pool()).picture(for: request, frameStorage: other.storage())
+        }
+        #expect(other.told.withLock { $0 }.isEmpty)
+    }
+
     @Test("the helper writes the frame into the memory handed in, between the kiosk's brackets")
     func decodedIntoTheGivenMemory() throws {
         let memory = try BracketedMemory(byteCount: Self.request.output.pixelCount * 4)

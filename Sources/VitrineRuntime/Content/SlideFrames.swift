@@ -159,10 +159,13 @@ extension SlideFrameStore {
             return LayerPicture(frame: frame, changesInPlace: frame !== video.poster)
         }
         let animated = animationFrame(of: layer).map { framingNow ? $0.0.frameNow($0.1) : $0.0.frame($0.1) }
+        // An animation's framed frames are reused in place for later frames (`SlideAnimation`'s
+        // spares): the planes must not keep a copy of one by its identity, so they are composed.
+        let inPlace = animated.map { frame in !(frame === self.frame(for: layer.content)) } ?? false
         if case .slide(let index) = layer.content, let still = frame(of: index), let motion = kenBurns(of: layer.content) {
-            return LayerPicture(frame: animated ?? still, region: motion.rect(at: layer.playback))
+            return LayerPicture(frame: animated ?? still, region: motion.rect(at: layer.playback), changesInPlace: inPlace)
         }
-        return (animated ?? frame(for: layer.content)).map { LayerPicture(frame: $0) }
+        return (animated ?? frame(for: layer.content)).map { LayerPicture(frame: $0, changesInPlace: inPlace) }
     }
 
     /// Whether a Ken Burns picture in `scene` moves on at the next refresh: a

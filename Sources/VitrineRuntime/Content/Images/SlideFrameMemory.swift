@@ -10,7 +10,7 @@ import VitrineCore
 public protocol SharedFrameMemory: AnyObject, Sendable {
     /// Mapped shared and writable by the helper, from offset 0.
     var descriptor: Int32 { get }
-    /// The bytes the helper may write, as `fstat` reports them for `descriptor`.
+    /// The bytes the helper may write: at most what `fstat` reports for `descriptor`.
     var byteCount: Int { get }
     /// Whether the memory may be used for another frame once the store lets
     /// its frame go: false for a scan-out buffer, which a plane may still
@@ -22,12 +22,18 @@ public protocol SharedFrameMemory: AnyObject, Sendable {
     /// uses other memory.
     func beginWrites() -> Bool
     func endWrites()
+    /// A decode into this memory failed where the same picture decoded into
+    /// a memfd of the decoder's own: the memory, not the picture, was at
+    /// fault (a driver whose DMA-BUFs cannot be mapped), and its maker should
+    /// hand out no more of it.
+    func helperCouldNotUse(_ why: String)
 }
 
 extension SharedFrameMemory {
     public var reusableAfterEviction: Bool { true }
     public func beginWrites() -> Bool { true }
     public func endWrites() {}
+    public func helperCouldNotUse(_ why: String) {}
 }
 
 /// Where a store's slides are decoded when the display can show them from

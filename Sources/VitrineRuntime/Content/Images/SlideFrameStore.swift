@@ -128,7 +128,8 @@ public final class SlideFrameStore: @unchecked Sendable {
             let missing = book.wanted.filter { (book.frames[$0] == nil || book.outdated.contains($0)) && book.failures[$0] == nil && !book.inFlight.contains($0) }
             book.inFlight.formUnion(missing)
             book.queuedDecodes += missing.count
-            evictAhead(of: Set(missing.filter { book.frames[$0] == nil }).count)
+            // Every queued decode that brings a frame the store lacks, those of an earlier request included.
+            evictAhead(of: book.inFlight.filter { book.frames[$0] == nil }.count)
             return (missing, updatePlaceholder())
         }
         if placeholderToDecode { queue.async { self.decodePlaceholder() } }

@@ -20,17 +20,25 @@ final class ScanoutSlideMemory: SharedFrameMemory, @unchecked Sendable {
     /// Set the first time a plane shows it: what the exit log counts.
     private let shownOnce = Atomic<Bool>(false)
 
-    init(buffer: DRMLayerBuffer, dmaBuf: DMABufDescriptor, budget: ScanoutMemoryBudget, reservedBytes: Int) {
+    /// Tells the source that made it that a helper could not use it.
+    private let unusable: @Sendable (String) -> Void
+
+    init(buffer: DRMLayerBuffer, dmaBuf: DMABufDescriptor, budget: ScanoutMemoryBudget, reservedBytes: Int,
+         unusable: @escaping @Sendable (String) -> Void = { _ in }) {
         self.buffer = buffer
         self.dmaBuf = dmaBuf
         self.budget = budget
         self.reservedBytes = reservedBytes
+        self.unusable = unusable
     }
+
+    func helperCouldNotUse(_ why: String) { unusable("a decoding helper could not write one: \(why)") }
 
     deinit { budget.releaseDirect(reservedBytes) }
 
     var descriptor: Int32 { dmaBuf.descriptor }
-    /// The buffer's pitch times its height: the DMA-BUF's own size is that rounded up to a page.
+    /// The buffer's pitch times its height (the mapping's length); the DMA-BUF's own size, which
+    /// the helper's `fstat` reports, is that rounded up to a page.
     var byteCount: Int { buffer.length }
     var reusableAfterEviction: Bool { false }
 

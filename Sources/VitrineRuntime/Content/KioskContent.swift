@@ -34,8 +34,9 @@ final class KioskContent {
     private let metrics: KioskMetrics
     /// Where every store's pictures are decoded (`SlideDecoder`).
     private let decoder: any SlideDecoder
-    /// Where slides are decoded when the display shows them from there (planes); nil otherwise.
-    private let frameMemory: (any SlideFrameMemorySource)?
+    /// Where slides are decoded when the display shows them from there (planes), for a
+    /// playlist with this kind of page change; nil otherwise.
+    private let frameMemory: (TransitionKind) -> (any SlideFrameMemorySource)?
     private let logger: Logger
     /// The notes about Ken Burns frames held below their zoom already logged:
     /// each is said once, not at every configuration that repeats it.
@@ -53,7 +54,7 @@ final class KioskContent {
 
     init(programme: KioskProgramme, configuration: KioskConfiguration, shown: ShownIdentity, output: PixelSize,
          wakeup: WakeupSignal, metrics: KioskMetrics, decoder: any SlideDecoder,
-         frameMemory: (any SlideFrameMemorySource)? = nil, logger: Logger) {
+         frameMemory: @escaping (TransitionKind) -> (any SlideFrameMemorySource)? = { _ in nil }, logger: Logger) {
         self.decoder = decoder
         self.frameMemory = frameMemory
         self.programme = programme
@@ -78,12 +79,12 @@ final class KioskContent {
 
     private static func makeStore(_ configuration: KioskConfiguration, output: PixelSize, wakeup: WakeupSignal,
                                   metrics: KioskMetrics, decoder: any SlideDecoder,
-                                  frameMemory: (any SlideFrameMemorySource)?) -> SlideFrameStore {
+                                  frameMemory: (TransitionKind) -> (any SlideFrameMemorySource)?) -> SlideFrameStore {
         SlideFrameStore(
             slides: configuration.slideRequests(output: output),
             placeholder: configuration.placeholderRequest(output: output),
             capacity: configuration.decode.cacheSlides,
-            metrics: metrics, decoder: decoder, frameMemory: frameMemory,
+            metrics: metrics, decoder: decoder, frameMemory: frameMemory(configuration.transition.kind),
             onChange: { wakeup.signal() })
     }
 

@@ -179,7 +179,9 @@ extension DRMDisplay: LayeredDisplay {
         planes?.screenshot(compositor: compositor, pictures: pictures)
     }
 
-    public var slideFrameMemory: (any SlideFrameMemorySource)? { planes?.slideMemory }
+    public func slideFrameMemory(for transition: TransitionKind) -> (any SlideFrameMemorySource)? {
+        planes?.slideMemory(for: transition, output: scanout.size)
+    }
 
     public var slideCounts: (direct: Int, copied: Int) { planes?.slideCounts ?? (0, 0) }
 }

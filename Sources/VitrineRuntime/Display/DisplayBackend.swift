@@ -89,8 +89,11 @@ public protocol LayeredDisplay: DisplayBackend {
                  at now: MonotonicInstant) throws -> FramePath
     /// The frame last presented as the planes show it, composed on the CPU; nil before one.
     func screenshot(compositor: Compositor, pictures: (Scene.Layer) -> LayerPicture?) -> PixelImage?
-    /// Where slides are decoded so that the planes show them with no copy; nil when frames are composed.
-    var slideFrameMemory: (any SlideFrameMemorySource)? { get }
+    /// Where the slides of a playlist whose page changes are `transition` are
+    /// decoded so that the planes show them with no copy; nil when frames are
+    /// composed, or when the planes would not carry that kind of frame here
+    /// (its frames would then be composed from scan-out memory, reading it back).
+    func slideFrameMemory(for transition: TransitionKind) -> (any SlideFrameMemorySource)?
     /// For the log at the end: slides shown from the buffer they were decoded
     /// into, and slides copied into a scan-out buffer.
     var slideCounts: (direct: Int, copied: Int) { get }

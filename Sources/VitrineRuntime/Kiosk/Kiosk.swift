@@ -77,7 +77,9 @@ public final class Kiosk {
                                     shown: ShownIdentity(version: version, selection: first.show?.selection ?? .configuration),
                                     output: output.logicalSize, wakeup: loop.wakeup,
                                     metrics: metrics, decoder: decoder,
-                                    frameMemory: (display as? LayeredDisplay)?.slideFrameMemory, logger: logger)
+                                    frameMemory: { [weak display] transition in
+                                        (display as? LayeredDisplay)?.slideFrameMemory(for: transition)
+                                    }, logger: logger)
         self.engine = CarouselEngine(settings: configuration.carouselSettings, start: startedAt)
         programme.inStep.update(for: configuration)
         for descriptor in display.eventDescriptors { try loop.watch(descriptor) }

@@ -51,7 +51,18 @@ final class PlanePresenter {
     }
 
     /// Where this output's still slides are decoded: into scan-out buffers, shown with no copy.
-    let slideMemory: ScanoutSlideMemorySource
+    private let slideMemory: ScanoutSlideMemorySource
+
+    /// `slideMemory` for a playlist whose page changes are `transition`, or nil
+    /// when the planner's model would not put that kind of frame on the planes
+    /// at `output`: a crossfade needs plane alpha, and at 4K on vc4 two RGB
+    /// slides read more than the fetch budget. Its frames would be composed on
+    /// the CPU from the slides' buffers, reading scan-out memory (write-combined
+    /// CMA on a Pi) back every refresh; such slides are decoded into ordinary
+    /// memory instead, and copied for the frames the planes do take.
+    func slideMemory(for transition: TransitionKind, output: PixelSize) -> ScanoutSlideMemorySource? {
+        planner.carriesPageChanges(transition, at: output) ? slideMemory : nil
+    }
     /// Slides shown from the buffer they were decoded into, and slides copied into one, since the start.
     var slideCounts: (direct: Int, copied: Int) { slides.counts }
 

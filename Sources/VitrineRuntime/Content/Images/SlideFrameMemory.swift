@@ -37,7 +37,7 @@ extension SharedFrameMemory {
 }
 
 /// Where a store's slides are decoded when the display can show them from
-/// where they are decoded (`LayeredDisplay.slideFrameMemory`). Asked on the
+/// where they are decoded (`LayeredDisplay.slideFrameMemory(for:)`). Asked on the
 /// store's decode queue, once a decode, before any recycled memory.
 public protocol SlideFrameMemorySource: AnyObject, Sendable {
     /// Memory for `request`'s frame, or nil when that frame is not worth

@@ -95,7 +95,7 @@ public final class SlideFrameStore: @unchecked Sendable {
     ///   - scratch: what happens to decode scratch once the queue is empty.
     ///   - decoder: where pictures are decoded (`SlideDecoder`).
     ///   - frameMemory: where slides are decoded when the display shows them from
-    ///     there (`LayeredDisplay.slideFrameMemory`); asked before recycled memory.
+    ///     there (`LayeredDisplay.slideFrameMemory(for:)`); asked before recycled memory.
     public init(slides: [SlideRequest], placeholder: SlideRequest?, capacity: Int, metrics: KioskMetrics? = nil,
                 scratch: ScratchPolicy = .releasedWhenIdle, decoder: any SlideDecoder,
                 frameMemory: (any SlideFrameMemorySource)? = nil,

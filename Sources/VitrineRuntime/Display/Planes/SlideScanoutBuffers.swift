@@ -8,11 +8,12 @@ import VitrineDRM
 /// slide's decoded frame.
 ///
 /// A slide decoded into a scan-out buffer is shown from it as it is
-/// (`direct`). The rest are copied: a frame is copied once, on a worker thread of its own, the first time a
-/// frame on the planes wants it (`buffer(for:)` answers nil meanwhile, and the
-/// planner composes that slide on the CPU): the display thread never waits
-/// for a copy, which is 33 MB for a 4K slide. The copy only writes the buffer,
-/// which may be write-combined memory (CMA on a Raspberry Pi).
+/// (`direct`). The rest are copied: a frame is copied once, on a worker
+/// thread of its own, the first time a frame on the planes wants it
+/// (`buffer(for:)` answers nil meanwhile, and the planner composes that slide
+/// on the CPU): the display thread never waits for a copy, which is 33 MB for
+/// a 4K slide. The copy only writes the buffer, which may be write-combined
+/// memory (CMA on a Raspberry Pi).
 ///
 /// The budget (`output.planeMemory`, shared with the slides decoded into
 /// scan-out buffers: `ScanoutMemoryBudget`) bounds the copies held and being

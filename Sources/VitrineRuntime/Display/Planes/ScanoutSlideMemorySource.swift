@@ -40,6 +40,9 @@ final class ScanoutSlideMemorySource: SlideFrameMemorySource, @unchecked Sendabl
         guard request.frameScale <= 1, !request.output.isEmpty, !refused.load(ordering: .relaxed) else { return nil }
         let bytes = SlideScanoutBuffers<DRMLayerBuffer>.bytes(of: request.output)
         guard budget.reserveDirect(bytes) else { return nil }
+        // From here the reservation is the memory's to give back; on every way out before it, this gives it back.
+        var reservationTaken = false
+        defer { if !reservationTaken { budget.releaseDirect(bytes) } }
         let buffer: DRMLayerBuffer
         do {
             // Not cleared: the helper writes every pixel of an output-sized frame.
@@ -47,23 +50,21 @@ final class ScanoutSlideMemorySource: SlideFrameMemorySource, @unchecked Sendabl
         } catch {
             // CMA short for a moment (a Pi's is shared with the whole system): this slide goes to
             // ordinary memory, and the next one is tried again.
-            budget.releaseDirect(bytes)
             if !shortLogged.exchange(true, ordering: .relaxed) {
                 logger.warning("cannot make a scan-out buffer for a \(request.output) slide (\(error)): it is decoded into ordinary memory (said once)")
             }
             return nil
         }
         guard buffer.pitch == request.output.width * 4 else {
-            budget.releaseDirect(bytes)
             refuse("\(card.driver) pads a \(request.output) buffer's rows to \(buffer.pitch) bytes, and decoded rows are packed")
             return nil
         }
         do {
             let memory = ScanoutSlideMemory(buffer: buffer, dmaBuf: try buffer.exportDMABuf(), budget: budget, reservedBytes: bytes,
                                             unusable: { [weak self] why in self?.refuse(why) })
+            reservationTaken = true
             return memory.storage()
         } catch {
-            budget.releaseDirect(bytes)
             refuse("\(error)")
             return nil
         }

@@ -33,8 +33,8 @@ public final class SandboxedSlideDecoder: SlideDecoder, @unchecked Sendable {
         if VideoFile.isVideo(file) {
             // A video is composed from its ring, never scanned out from its poster's memory:
             // a scan-out buffer handed in goes back (and its budget with it) when this returns.
-            let scanout = (frameStorage?.memoryOwner as? any SharedFrameMemory)?.reusableAfterEviction == false
-            let video = try openVideo(file, request: request, key: key, frameStorage: scanout ? nil : frameStorage)
+            let video = try openVideo(file, request: request, key: key,
+                                      frameStorage: frameStorage?.reusableAfterEviction == false ? nil : frameStorage)
             return DecodedSlide(frame: video.poster, video: video)
         }
         do {

@@ -29,6 +29,14 @@ public protocol SharedFrameMemory: AnyObject, Sendable {
     func helperCouldNotUse(_ why: String)
 }
 
+extension PixelStorage {
+    /// Whether this memory may hold another frame once the store lets its
+    /// frame go: true for heap memory and memfds, false for a scan-out buffer.
+    public var reusableAfterEviction: Bool {
+        (memoryOwner as? any SharedFrameMemory)?.reusableAfterEviction ?? true
+    }
+}
+
 extension SharedFrameMemory {
     public var reusableAfterEviction: Bool { true }
     public func beginWrites() -> Bool { true }

@@ -468,8 +468,7 @@ public final class SlideFrameStore: @unchecked Sendable {
         // Only memory nobody else holds can be reused: the display thread may
         // still be compositing from a frame it fetched before the eviction.
         // A scan-out buffer is not reused either: a plane may show it until the next flip.
-        if isKnownUniquelyReferenced(&evicted),
-           (evicted?.storage.memoryOwner as? any SharedFrameMemory)?.reusableAfterEviction ?? true {
+        if isKnownUniquelyReferenced(&evicted), evicted?.storage.reusableAfterEviction ?? true {
             let storage = evicted?.storage
             evicted = nil
             book.recycled = storage

@@ -2,7 +2,8 @@
 // AVIOContext (the sandboxed video helper has no file system, only the
 // descriptor the kiosk handed it), avformat_find_stream_info,
 // av_find_best_stream, avcodec_send_packet / avcodec_receive_frame, and
-// sws_scale to the kiosk's BGRX pixels. FFmpeg reports errors by value
+// sws_scale to the kiosk's BGRX pixels, and av_display_rotation_get for the
+// stream's display matrix. FFmpeg reports errors by value
 // (negative AVERROR codes), never by longjmp, so Swift calls it directly;
 // VitrineFFmpeg is the only caller. Debian 12 ships FFmpeg 5.1 and Debian 13
 // ships 7.1: nothing here is outside the API both share.
@@ -14,6 +15,7 @@
 #include <libavformat/avio.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
+#include <libavutil/display.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
@@ -29,6 +31,25 @@ static inline int vitrine_averror_decoder_not_found(void) { return AVERROR_DECOD
 static inline int vitrine_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
 static inline int64_t vitrine_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int vitrine_avseek_size(void) { return AVSEEK_SIZE; }
+
+// The stream's display matrix (ISO-BMFF's tkhd matrix, which phones write
+// for a video filmed upright), or NULL when it has none. FFmpeg 6.1 moved a
+// stream's side data into its codec parameters (av_packet_side_data_get) and
+// 7.x deprecates av_stream_get_side_data, which 5.1 alone offers.
+static inline const int32_t *vitrine_stream_display_matrix(const AVStream *stream) {
+#if LIBAVCODEC_VERSION_MAJOR >= 61
+    const AVPacketSideData *data = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                           stream->codecpar->nb_coded_side_data,
+                                                           AV_PKT_DATA_DISPLAYMATRIX);
+    if (!data || data->size < 9 * sizeof(int32_t)) return NULL;
+    return (const int32_t *)data->data;
+#else
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (!data || size < 9 * sizeof(int32_t)) return NULL;
+    return (const int32_t *)data;
+#endif
+}
 
 // The AVIOContext callbacks over a plain descriptor: read(2) and lseek(2),
 // which the helper's system-call filter allows. `opaque` points at the

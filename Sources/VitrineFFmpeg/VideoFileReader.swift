@@ -126,14 +126,12 @@ public final class VideoFileReader {
         }
         // A container may claim any length (a crafted mvhd, 292 years): more than a day is taken as unknown.
         let duration = durationFound.flatMap { $0 > .zero && $0 <= .seconds(24 * 3600) ? $0 : nil }
-        let aspect = parameters.sample_aspect_ratio
-        var displaySize = size
-        if aspect.num > 0, aspect.den > 0, aspect.num != aspect.den {
-            displaySize.width = max(1, Int((Double(size.width) * Double(aspect.num) / Double(aspect.den)).rounded()))
-        }
+        let orientation = Self.orientation(of: stream)
+        let displaySize = orientation.displaySize(forStored: Self.aspectCorrected(size, parameters.sample_aspect_ratio))
         let hasAudio = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0) >= 0
-        info = VideoInfo(container: container, codec: codecName, size: size, displaySize: displaySize, frameRate: rate,
-                         duration: duration, hasAudio: hasAudio, decoder: String(cString: decoder.pointee.name))
+        info = VideoInfo(container: container, codec: codecName, size: size, displaySize: displaySize,
+                         orientation: orientation, frameRate: rate, duration: duration, hasAudio: hasAudio,
+                         decoder: String(cString: decoder.pointee.name))
         descriptorBox = box
         self.io = openedIO
         self.format = format
@@ -167,8 +165,8 @@ public final class VideoFileReader {
         .nanoseconds(Int64(1e9 / (info.frameRate ?? 25)))
     }
 
-    /// Decodes the next frame and draws it into `canvas`, fitted with `fit`
-    /// on `background`; returns its presentation time from the stream's
+    /// Decodes the next frame and draws it into `canvas`, turned upright
+    /// (`info.orientation`) and fitted with `fit` on `background`; returns its presentation time from the stream's
     /// start, or nil at the end of the video.
     ///
     /// `avcodec_receive_frame` and `avcodec_send_packet` in FFmpeg's
@@ -181,7 +179,8 @@ public final class VideoFileReader {
         let size = PixelSize(width: Int(frame.pointee.width), height: Int(frame.pointee.height))
         // A stream may change its size midway; the limit holds for every frame.
         guard size.pixelCount <= maxPixels else { throw .tooManyPixels(size: size, limit: maxPixels) }
-        try scaler.draw(frame, displaySize: displaySize(of: frame), into: canvas, fit: fit, background: background)
+        try scaler.draw(frame, shownSize: shownSize(of: frame), orientation: info.orientation, into: canvas, fit: fit,
+                        background: background)
         let timestamp: Duration
         let raw = frame.pointee.best_effort_timestamp
         if raw != vitrine_av_nopts_value() {
@@ -208,13 +207,28 @@ public final class VideoFileReader {
         damagedFrames = 0
     }
 
-    private func displaySize(of frame: UnsafeMutablePointer<AVFrame>) -> PixelSize {
-        var size = PixelSize(width: Int(frame.pointee.width), height: Int(frame.pointee.height))
-        let aspect = frame.pointee.sample_aspect_ratio
+    /// The frame's size as shown, before it is turned: its stored size with
+    /// its own sample aspect ratio applied (a stream may change either midway).
+    private func shownSize(of frame: UnsafeMutablePointer<AVFrame>) -> PixelSize {
+        Self.aspectCorrected(PixelSize(width: Int(frame.pointee.width), height: Int(frame.pointee.height)),
+                             frame.pointee.sample_aspect_ratio)
+    }
+
+    private static func aspectCorrected(_ size: PixelSize, _ aspect: AVRational) -> PixelSize {
+        var size = size
         if aspect.num > 0, aspect.den > 0, aspect.num != aspect.den {
             size.width = max(1, Int((Double(size.width) * Double(aspect.num) / Double(aspect.den)).rounded()))
         }
         return size
+    }
+
+    /// How the stream's frames turn upright: its display matrix
+    /// (`vitrine_stream_display_matrix`, read by `av_display_rotation_get`),
+    /// or as stored when it has none, or one that is not a quarter turn.
+    private static func orientation(of stream: UnsafeMutablePointer<AVStream>) -> ExifOrientation {
+        guard let matrix = vitrine_stream_display_matrix(stream) else { return .up }
+        let entries = Array(UnsafeBufferPointer(start: matrix, count: 9))
+        return ExifOrientation(displayMatrix: entries, counterClockwiseDegrees: av_display_rotation_get(matrix)) ?? .up
     }
 
     private func receiveFrame() throws(VideoError) -> UnsafeMutablePointer<AVFrame>? {

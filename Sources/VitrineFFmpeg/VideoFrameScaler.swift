@@ -11,36 +11,63 @@ import VitrineCore
 /// video's reds and greens would be visibly off.
 final class VideoFrameScaler {
     private var context: OpaquePointer?
-    private var scratch: PixelImage?
+    /// The picture scaled whole, upright: a `cover` picture's middle is copied from it.
+    private var uprightScratch: PixelImage?
+    /// The picture scaled at its stored orientation, before it is turned.
+    private var storedScratch: PixelImage?
     private var configured: (size: PixelSize, format: Int32, target: PixelSize, colorspace: Int32, fullRange: Bool)?
 
     deinit { sws_freeContext(context) }
 
-    /// Draws `frame` into `canvas`: the background around a picture that does
-    /// not fill it (`contain`), the middle of one that overhangs it (`cover`).
-    func draw(_ frame: UnsafeMutablePointer<AVFrame>, displaySize: PixelSize, into canvas: PixelCanvas, fit: FitMode,
-              background: RGBAColor) throws(VideoError) {
-        let placement = SlideLayout.placement(of: displaySize, in: canvas.size, fit: fit)
+    /// Draws `frame` into `canvas`, turned upright by `orientation`: the
+    /// background around a picture that does not fill it (`contain`), the
+    /// middle of one that overhangs it (`cover`). `shownSize` is the frame's
+    /// size as shown before it is turned (its sample aspect ratio applied).
+    ///
+    /// A turned frame is scaled at its stored orientation into memory of its
+    /// own, then turned into place: swscale scales, it does not turn. That
+    /// costs one more pass over the scaled picture, in the helper.
+    func draw(_ frame: UnsafeMutablePointer<AVFrame>, shownSize: PixelSize, orientation: ExifOrientation = .up,
+              into canvas: PixelCanvas, fit: FitMode, background: RGBAColor) throws(VideoError) {
+        let placement = SlideLayout.placement(of: orientation.displaySize(forStored: shownSize), in: canvas.size, fit: fit)
         let target = PixelSize(width: placement.width, height: placement.height)
         guard !target.isEmpty else { return canvas.fill(with: background) }
-        try configure(for: frame, target: target)
+        let storedTarget = orientation.swapsAxes ? target.transposed : target
+        try configure(for: frame, target: storedTarget)
         let inside = placement.x >= 0 && placement.y >= 0
             && placement.x + placement.width <= canvas.size.width && placement.y + placement.height <= canvas.size.height
         if inside {
             canvas.fill(around: placement, with: background)
-            scale(frame, into: canvas.cropped(to: placement))
+            if orientation == .up {
+                scale(frame, into: canvas.cropped(to: placement))
+            } else {
+                let stored = scratch(&storedScratch, storedTarget)
+                scale(frame, into: stored.canvas)
+                orientation.draw(stored, into: canvas.cropped(to: placement))
+            }
             return
         }
-        // Overhanging (cover): scaled whole into scratch, then its middle copied.
-        if scratch?.size != target { scratch = PixelImage(size: target) }
-        let scratch = scratch!
-        scale(frame, into: scratch.canvas)
+        // Overhanging (cover): scaled whole (and turned) into scratch, then its middle copied.
+        let upright = scratch(&uprightScratch, target)
+        if orientation == .up {
+            scale(frame, into: upright.canvas)
+        } else {
+            let stored = scratch(&storedScratch, storedTarget)
+            scale(frame, into: stored.canvas)
+            orientation.draw(stored, into: upright.canvas)
+        }
         let visibleX = -min(0, placement.x), visibleY = -min(0, placement.y)
         let width = min(canvas.size.width, target.width - visibleX), height = min(canvas.size.height, target.height - visibleY)
         let left = max(0, placement.x), top = max(0, placement.y)
         for row in 0..<height {
-            (canvas.row(top + row) + left).update(from: scratch.canvas.row(visibleY + row) + visibleX, count: width)
+            (canvas.row(top + row) + left).update(from: upright.canvas.row(visibleY + row) + visibleX, count: width)
         }
+    }
+
+    /// Memory of `size` kept in `slot` from frame to frame.
+    private func scratch(_ slot: inout PixelImage?, _ size: PixelSize) -> PixelImage {
+        if slot?.size != size { slot = PixelImage(size: size) }
+        return slot!
     }
 
     private func configure(for frame: UnsafeMutablePointer<AVFrame>, target: PixelSize) throws(VideoError) {

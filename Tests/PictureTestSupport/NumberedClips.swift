@@ -67,3 +67,19 @@ public struct NumberedClip: Sendable {
         return number
     }
 }
+
+/// A copy of the MP4 clip at `path` whose video stream carries a display
+/// matrix turning it `degrees` counter-clockwise, as `ffprobe` reports it
+/// ("rotation=90"); 270 is what a phone writes for a video filmed held
+/// upright ("rotation of -90.00 degrees"). FFmpeg 6 and later set it with
+/// `-display_rotation`; 5.1's MP4 muxer writes its `rotate` tag as that
+/// matrix, when the stream is copied. The copy is named after `path`.
+public func turnedCopy(ofClip path: String, counterClockwise degrees: Int) throws -> String {
+    let turned = path.replacingOccurrences(of: ".mp4", with: "-turned\(degrees).mp4")
+    do {
+        _ = try runTool("/usr/bin/ffmpeg", ["-v", "error", "-y", "-display_rotation:v:0", "\(degrees)", "-i", path, "-c", "copy", turned])
+    } catch {
+        _ = try runTool("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)", turned])
+    }
+    return turned
+}

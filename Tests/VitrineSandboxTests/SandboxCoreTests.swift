@@ -39,6 +39,8 @@ struct SandboxCoreTests {
         let frames = VideoReply.frames([.init(slot: 2, timestamp: .milliseconds(40)), .init(slot: 3, timestamp: .milliseconds(80))], ended: true)
         for reply in [VideoReply.opened(info), .opened(VideoInfo(container: "x", codec: "y", size: PixelSize(width: 2, height: 2),
                                                                   frameRate: nil, duration: nil, hasAudio: false)),
+                      .opened(VideoInfo(container: "mov", codec: "hevc", size: PixelSize(width: 1920, height: 1080), orientation: .right,
+                                        frameRate: 30, duration: .seconds(9), hasAudio: true, decoder: "hevc")),
                       frames, .rewound, .refused("damaged")] {
             #expect(try VideoReply(decoding: reply.encoded) == reply)
         }

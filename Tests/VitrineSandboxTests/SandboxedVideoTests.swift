@@ -41,6 +41,32 @@ import VitrineSystem
         #expect(video.failure == nil)
     }
 
+    /// A phone's video filmed held upright is stored on its side: the helper
+    /// turns each frame upright, and the poster and frames show it so,
+    /// pillarboxed on a landscape screen.
+    @Test func aPhonesUprightVideoPlaysUpright() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 1)
+        defer { clip.remove() }
+        let turned = try turnedCopy(ofClip: clip.path, counterClockwise: 270)
+        defer { try? FileManager.default.removeItem(atPath: turned) }
+        let video = try open(turned)
+        #expect(video.info.orientation == .right)
+        #expect(video.info.displaySize == PixelSize(width: 240, height: 320))
+        // 240x320 upright on 320x240: 180x240 in the middle, its bars now rows,
+        // read once the picture is turned back.
+        let pillar = PixelRect(x: 70, y: 0, width: 180, height: 240)
+        func number(in frame: PixelImage) -> Int {
+            let upright = PixelImage(size: pillar.size)
+            upright.canvas.copyPixels(from: frame.canvas.cropped(to: pillar))
+            return NumberedClip.number(in: ExifOrientation.left.uprighted(upright))
+        }
+        #expect(number(in: video.poster) == 0)
+        #expect(video.poster[10, 120] == 0xFF00_0000 && video.poster[310, 120] == 0xFF00_0000)
+        let frame = video.frameNow(at: .milliseconds(500))
+        #expect(number(in: frame) == 12)
+        #expect(video.failure == nil)
+    }
+
     @Test func theDisplayNeverWaitsAndFramesFollowTheClock() throws {
         let clip = try NumberedClip(codec: .vp9, framesPerSecond: 30, seconds: 1)
         defer { clip.remove() }

@@ -285,10 +285,12 @@ struct APIBodyTests {
         try Self.expectMatches(playing, schema: "VideoStatus")
         #expect(try Self.json(playing)["stopped"] == .null && playing.decoding == "software" && playing.playedMs == 4004)
         let stopped = VideoStatusBody(VideoStatus(file: "videos/promo.webm", info: VideoInfo(container: "mov", codec: "h264",
-            size: PixelSize(width: 1920, height: 1080), frameRate: nil, duration: nil, hasAudio: false, decoder: "h264_v4l2m2m"),
+            size: PixelSize(width: 1920, height: 1080), orientation: .right, frameRate: nil, duration: nil, hasAudio: false,
+            decoder: "h264_v4l2m2m"),
             played: .zero, pacing: VideoPacingSummary(), failure: "decoding stopped: killed by signal 9"))
         try Self.expectMatches(stopped, schema: "VideoStatus")
         #expect(try stopped.decoding == "hardware" && Self.json(stopped)["frameRate"] == .null)
+        #expect(try Self.json(playing)["turned"] == .null && stopped.turned == "turned 90° clockwise")
     }
 
     @Test func theStatusSectionsAreTheirSchemas() throws {

@@ -118,8 +118,12 @@ public struct VideoStatusBody: Codable, Hashable, Sendable {
     /// The slide's `path` as the configuration names it.
     public var file: String
     public var codec: String
+    /// The picture's size as stored, before `turned`.
     public var width: Int
     public var height: Int
+    /// How the stream's display matrix turns its frames upright ("turned 90°
+    /// clockwise"); nil when they are shown as stored.
+    @ExplicitNull public var turned: String?
     /// Frames a second as the stream says; nil when it does not.
     @ExplicitNull public var frameRate: Double?
     /// `software` or `hardware`.
@@ -139,6 +143,7 @@ public struct VideoStatusBody: Codable, Hashable, Sendable {
         codec = status.info.codec
         width = status.info.size.width
         height = status.info.size.height
+        turned = status.info.orientation.turnDescription
         frameRate = status.info.frameRate.map { ($0 * 1000).rounded() / 1000 }
         decoding = status.info.decodesInHardware ? "hardware" : "software"
         decoder = status.info.decoder

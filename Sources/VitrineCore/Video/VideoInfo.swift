@@ -7,8 +7,12 @@ public struct VideoInfo: Hashable, Sendable {
     public var codec: String
     /// The picture's size in stored pixels.
     public var size: PixelSize
-    /// The size it is shown at: `size` with the stream's sample aspect ratio applied.
+    /// The size it is shown at: `size` with the stream's sample aspect ratio
+    /// applied, then turned upright by `orientation`.
     public var displaySize: PixelSize
+    /// How its frames are turned to show upright, from the stream's display
+    /// matrix: a phone's video filmed held upright is stored on its side.
+    public var orientation: ExifOrientation
     /// Frames a second, as the stream gives its average; nil when it gives none.
     public var frameRate: Double?
     /// How long the video plays; nil when the container does not say (a live capture).
@@ -19,12 +23,13 @@ public struct VideoInfo: Hashable, Sendable {
     /// empty where it was not said.
     public var decoder: String
 
-    public init(container: String, codec: String, size: PixelSize, displaySize: PixelSize? = nil, frameRate: Double?,
-                duration: Duration?, hasAudio: Bool, decoder: String = "") {
+    public init(container: String, codec: String, size: PixelSize, displaySize: PixelSize? = nil,
+                orientation: ExifOrientation = .up, frameRate: Double?, duration: Duration?, hasAudio: Bool, decoder: String = "") {
         self.container = container
         self.codec = codec
         self.size = size
-        self.displaySize = displaySize ?? size
+        self.displaySize = displaySize ?? orientation.displaySize(forStored: size)
+        self.orientation = orientation
         self.frameRate = frameRate
         self.duration = duration
         self.hasAudio = hasAudio
@@ -38,11 +43,30 @@ public struct VideoInfo: Hashable, Sendable {
         ["_v4l2m2m", "_cuvid", "_qsv", "_mediacodec", "_rkmpp"].contains { decoder.hasSuffix($0) }
     }
 
-    /// "h264 1920x1080 30 fps 12.0 s (mov,mp4,m4a,3gp,3g2,mj2)", for logs and `check-config`.
+    /// "h264 1920x1080 30 fps 12.0 s (mov,mp4,m4a,3gp,3g2,mj2)", for logs and
+    /// `check-config`; "h264 1920x1080 turned 90° clockwise …" for a video
+    /// stored on its side.
     public var summary: String {
         var parts = ["\(codec) \(size.width)x\(size.height)"]
+        if let turn = orientation.turnDescription { parts.append(turn) }
         if let frameRate { parts.append("\(fixedPoint(frameRate, decimals: frameRate.rounded() == frameRate ? 0 : 2)) fps") }
         if let duration { parts.append("\(fixedPoint(Double(duration.nanoseconds) / 1e9, decimals: 1)) s") }
         return parts.joined(separator: " ") + " (\(container))"
+    }
+}
+
+extension ExifOrientation {
+    /// How the stored picture is turned to show upright, in words; nil for `.up`.
+    public var turnDescription: String? {
+        switch self {
+        case .up: nil
+        case .upMirrored: "mirrored left to right"
+        case .down: "turned 180°"
+        case .downMirrored: "mirrored top to bottom"
+        case .leftMirrored: "mirrored across its top-left to bottom-right diagonal"
+        case .right: "turned 90° clockwise"
+        case .rightMirrored: "mirrored across its top-right to bottom-left diagonal"
+        case .left: "turned 90° counter-clockwise"
+        }
     }
 }

@@ -927,6 +927,7 @@ paths:
                   codec: h264
                   width: 1920
                   height: 1080
+                  turned: null
                   frameRate: 30
                   decoding: software
                   decoder: h264
@@ -2497,7 +2498,7 @@ components:
     VideoStatus:
       type: object
       additionalProperties: false
-      required: [file, codec, width, height, frameRate, decoding, decoder, playedMs, framesShown, framesLate, framesDropped, framesDroppedByDesign, stopped]
+      required: [file, codec, width, height, turned, frameRate, decoding, decoder, playedMs, framesShown, framesLate, framesDropped, framesDroppedByDesign, stopped]
       properties:
         file:
           type: string
@@ -2508,9 +2509,16 @@ components:
         width:
           type: integer
           minimum: 1
+          description: The picture's width as stored, before `turned`.
         height:
           type: integer
           minimum: 1
+          description: The picture's height as stored, before `turned`.
+        turned:
+          type: string
+          nullable: true
+          description: How the stream's display matrix turns its frames to show upright, as the kiosk shows them (a phone's video filmed held upright is stored on its side); null when it is shown as stored.
+          example: turned 90° clockwise
         frameRate:
           type: number
           nullable: true

@@ -18,7 +18,7 @@ enum VideoReply: Equatable, Sendable {
 
     private enum Tag: UInt8 { case opened = 1, frames, rewound, refused }
 
-    static let magic: UInt32 = 0x5654_5732 // "VTW2"
+    static let magic: UInt32 = 0x5654_5733 // "VTW3": the orientation was added
 
     /// The longest duration or timestamp a reply may carry: 24 hours (a helper's reader clamps a video's to it).
     static let longestNanoseconds: Int64 = 24 * 3_600 * 1_000_000_000
@@ -35,6 +35,7 @@ enum VideoReply: Equatable, Sendable {
             writer.put(Int64(info.size.height))
             writer.put(Int64(info.displaySize.width))
             writer.put(Int64(info.displaySize.height))
+            writer.put(UInt8(info.orientation.rawValue))
             writer.put(info.frameRate ?? 0)
             writer.put(info.duration?.nanoseconds ?? -1)
             writer.put(info.hasAudio)
@@ -65,13 +66,15 @@ enum VideoReply: Equatable, Sendable {
             let container = try reader.getString(), codec = try reader.getString()
             let size = PixelSize(width: try reader.getInt(in: WireBounds.side, "width"), height: try reader.getInt(in: WireBounds.side, "height"))
             let display = PixelSize(width: try reader.getInt(in: WireBounds.side, "width"), height: try reader.getInt(in: WireBounds.side, "height"))
+            let turn = try reader.get(UInt8.self)
+            guard let orientation = ExifOrientation(rawValue: Int(turn)) else { throw WireReader.Malformed(what: "orientation \(turn)") }
             let rate = try reader.getDouble()
             guard rate.isFinite, rate >= 0, rate <= 1000 else { throw WireReader.Malformed(what: "frame rate \(rate)") }
             // Bounded: a crafted file's 292-year duration would overflow the engine's instants (a trap).
             let duration = try reader.get(Int64.self)
             guard duration <= Self.longestNanoseconds else { throw WireReader.Malformed(what: "a duration of \(duration) ns") }
             self = .opened(VideoInfo(container: container, codec: codec, size: size, displaySize: display,
-                                     frameRate: rate > 0 ? rate : nil, duration: duration >= 0 ? .nanoseconds(duration) : nil,
+                                     orientation: orientation, frameRate: rate > 0 ? rate : nil, duration: duration >= 0 ? .nanoseconds(duration) : nil,
                                      hasAudio: try reader.getBool(), decoder: try reader.getString()))
         case .frames:
             let count = try reader.getInt(in: 0...VideoJob.slotLimit, "frame count")

@@ -87,7 +87,9 @@ extension ChannelFollower {
             }
         } catch let failure as ImageInspection.Failure {
             let reason: String
-            switch failure { case .notAnImage(let text), .undecodable(let text), .overPixelLimit(let text): reason = text }
+            switch failure {
+            case .notAnImage(let text), .undecodable(let text), .overPixelLimit(let text), .overBitrateLimit(let text): reason = text
+            }
             upload.discard()
             record(.refused(.blobUnusable(path: blob.path, reason: reason), version: manifest.version))
             return false

@@ -25,6 +25,11 @@ public enum ConfigDocument {
         // bytes were first stored must not change its version (SlideBytesPinTests).
         if c.output.planes != OutputConfiguration().planes { output["planes"] = .string(c.output.planes.rawValue) }
         if c.output.planeMemoryMiB != OutputConfiguration().planeMemoryMiB { output["planeMemory"] = JSONValue(c.output.planeMemoryMiB) }
+        var decode: [String: JSONValue] = ["maxPixels": JSONValue(c.decode.maxPixels), "cacheSlides": JSONValue(c.decode.cacheSlides)]
+        // Only when set, as keys added later are: the document's bytes are its configuration's version.
+        if c.decode.maxVideoBitrateMbps != DecodeConfiguration().maxVideoBitrateMbps {
+            decode["maxVideoBitrate"] = JSONValue(c.decode.maxVideoBitrateMbps)
+        }
         if let card = c.output.card { output["card"] = .string(card) }
         if let connector = c.output.connector { output["connector"] = .string(connector) }
         if let mode = c.output.mode { output["mode"] = .string(mode.description) }
@@ -59,7 +64,7 @@ public enum ConfigDocument {
             ],
             "touch": .object(touch),
             "output": .object(output),
-            "decode": ["maxPixels": JSONValue(c.decode.maxPixels), "cacheSlides": JSONValue(c.decode.cacheSlides)],
+            "decode": .object(decode),
             "power": ["wakeOnTouch": c.power.wakeOnTouch.map(duration) ?? "off", "cec": .string(c.power.cec.description)],
         ]
         if let placeholder = c.placeholder { document["placeholder"] = .string(placeholder) }

@@ -202,6 +202,7 @@ public enum ConfigLoader {
         section(&top, "decode") { d in
             c.decode.maxPixels = d.read("maxPixels") { $0.integer($1, at: $2, in: 1...1_000_000_000) } ?? c.decode.maxPixels
             c.decode.cacheSlides = d.read("cacheSlides") { $0.integer($1, at: $2, in: 3...64) } ?? c.decode.cacheSlides
+            c.decode.maxVideoBitrateMbps = d.read("maxVideoBitrate") { $0.integer($1, at: $2, in: 1...1000) } ?? c.decode.maxVideoBitrateMbps
         }
         let scheduleEntryPaths = readSchedule(&top, into: &c)
         readOutputs(&top, into: &c, scheduleEntryPaths: scheduleEntryPaths)

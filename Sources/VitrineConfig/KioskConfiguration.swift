@@ -297,5 +297,14 @@ public struct DecodeConfiguration: Hashable, Sendable {
     /// its two neighbours by default, as three-view carousels do; more keeps
     /// recently shown ones too, at one output-sized frame each.
     public var cacheSlides = 3
+    /// The highest average bitrate a video slide may have, in megabits a
+    /// second (`decode.maxVideoBitrate`). 60 is above what signage video is
+    /// encoded at (1080p H.264 at 8 to 20, 4K HEVC at 20 to 40) and within a
+    /// Pi 4's H.264 decoder (level 4.2: 50 for main, 62.5 for high profile);
+    /// more is decoded too late for its frames, and fills the card and the
+    /// network for nothing on a 1 GB board.
+    public var maxVideoBitrateMbps = 60
+    /// `maxVideoBitrateMbps` in bits a second.
+    public var maxVideoBitsPerSecond: Int { maxVideoBitrateMbps * 1_000_000 }
     public init() {}
 }

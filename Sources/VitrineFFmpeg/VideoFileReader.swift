@@ -129,9 +129,12 @@ public final class VideoFileReader {
         let orientation = Self.orientation(of: stream)
         let displaySize = orientation.displaySize(forStored: Self.aspectCorrected(size, parameters.sample_aspect_ratio))
         let hasAudio = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, index, nil, 0) >= 0
+        // The stream's own (an MP4's sizes over its length, a Matroska's tag), else the file's,
+        // which avformat_find_stream_info reckons from its size and length when the container gives none.
+        let bitRate = [parameters.bit_rate, format.pointee.bit_rate].first { $0 > 0 }.map { Int($0) }
         info = VideoInfo(container: container, codec: codecName, size: size, displaySize: displaySize,
                          orientation: orientation, frameRate: rate, duration: duration, hasAudio: hasAudio,
-                         decoder: String(cString: decoder.pointee.name))
+                         bitRate: bitRate, decoder: String(cString: decoder.pointee.name))
         descriptorBox = box
         self.io = openedIO
         self.format = format

@@ -26,17 +26,18 @@ public struct SandboxedPictureInspector: PictureInspector {
     }
 
     /// Opens the video in a helper and decodes its first frame, at a small size.
-    public func videoProblem(file path: String, maxPixels: Int) -> String? {
+    public func videoProblem(file path: String, maxPixels: Int, maxVideoBitsPerSecond: Int?) -> String? {
         do {
-            _ = try inspectVideo(file: path, maxPixels: maxPixels)
+            _ = try inspectVideo(file: path, maxPixels: maxPixels, maxVideoBitsPerSecond: maxVideoBitsPerSecond)
             return nil
         } catch {
             return error.problem
         }
     }
 
-    public func inspectVideo(file path: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
+    public func inspectVideo(file path: String, maxPixels: Int, maxVideoBitsPerSecond: Int?) throws(ImageInspection.Failure) -> InspectedImage {
         let video = try openVideo(path, output: PixelSize(width: 64, height: 36), maxPixels: maxPixels)
+        if let limit = maxVideoBitsPerSecond, let problem = video.info.bitRateProblem(limit: limit) { throw .overBitrateLimit(problem) }
         return InspectedImage(kind: InspectedImage.Kind(video: video.info), size: video.info.displaySize)
     }
 
@@ -87,7 +88,8 @@ public struct SandboxedPictureInspector: PictureInspector {
     /// A file's picture, known by the file (its refusal its sender's to hear),
     /// or a download's, known by its SHA-256 `download` (its refusal listed).
     private func inspect(_ path: String, named name: String, maxPixels: Int, download sha256: String?) throws -> InspectedImage {
-        if VideoFile.isVideo(atPath: path) { return try inspectVideo(file: path, maxPixels: maxPixels) }
+        // A download's bitrate is held to the configuration when it plays: a configuration names it, not the download.
+        if VideoFile.isVideo(atPath: path) { return try inspectVideo(file: path, maxPixels: maxPixels, maxVideoBitsPerSecond: nil) }
         let file = try OpenFile(path, O_RDONLY | O_CLOEXEC)
         let key = try sha256.flatMap(RefusalBook.key(ofSHA256:)) ?? RefusalBook.key(of: file.status())
         return try inspected(pool.runHoldingBack(.inspect(maxPixels: maxPixels), descriptors: [file.descriptor], key: key, name: name,

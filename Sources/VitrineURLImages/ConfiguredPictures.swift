@@ -48,7 +48,8 @@ public enum ConfiguredPictures {
             if let known = verdicts[file] {
                 verdict = known
             } else {
-                verdict = problem(with: file, depth: depth, maxPixels: configuration.decode.maxPixels, pictures: pictures)
+                verdict = problem(with: file, depth: depth, maxPixels: configuration.decode.maxPixels,
+                                  maxVideoBitsPerSecond: configuration.decode.maxVideoBitsPerSecond, pictures: pictures)
                 verdicts[file] = verdict
             }
             if let verdict { issues.append(ConfigIssue(path: keyPath, message: "\(path): \(verdict)")) }
@@ -62,10 +63,13 @@ public enum ConfiguredPictures {
 
     /// Why `file` cannot be shown, or nil. A file that cannot be opened is not
     /// this check's to report (`fileIssues` says it is missing or unreadable).
-    static func problem(with file: String, depth: Depth, maxPixels: Int, pictures: any PictureInspector) -> String? {
+    static func problem(with file: String, depth: Depth, maxPixels: Int, maxVideoBitsPerSecond: Int? = nil,
+                        pictures: any PictureInspector) -> String? {
         // A video is opened and its first frame decoded, at either depth: its
         // index may be anywhere in the file (an MP4's moov often comes last).
-        if VideoFile.isVideo(atPath: file) { return pictures.videoProblem(file: file, maxPixels: maxPixels) }
+        if VideoFile.isVideo(atPath: file) {
+            return pictures.videoProblem(file: file, maxPixels: maxPixels, maxVideoBitsPerSecond: maxVideoBitsPerSecond)
+        }
         switch depth {
         case .decode:
             // Mapped, not read, by the helper that decodes it: a 50 MB picture

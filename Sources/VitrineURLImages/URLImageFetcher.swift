@@ -263,7 +263,7 @@ public final class URLImageFetcher: Sendable {
                 switch failure {
                 // What the download starts with is the server's, not ours to repeat in a log or an event.
                 case .notAnImage: reason = ImageInspection.notAnImage
-                case .undecodable(let text), .overPixelLimit(let text): reason = text
+                case .undecodable(let text), .overPixelLimit(let text), .overBitrateLimit(let text): reason = text
                 }
             default: reason = "\(error)"
             }

@@ -175,7 +175,7 @@ struct UnknownKeyTests {
         #expect(issues("transition:\n  kind: cut\n") == ["transition.kind: unknown key (known keys: duration, easing, type)"])
         #expect(issues("indicator:\n  colour: \"#FFF\"\n") == [#"indicator.colour: unknown key (did you mean "color"?)"#])
         #expect(issues("touch:\n  resume_delay: 2s\n") == [#"touch.resume_delay: unknown key (did you mean "resumeDelay"?)"#])
-        #expect(issues("decode:\n  cache: 5\n") == ["decode.cache: unknown key (known keys: cacheSlides, maxPixels)"])
+        #expect(issues("decode:\n  cache: 5\n") == ["decode.cache: unknown key (known keys: cacheSlides, maxPixels, maxVideoBitrate)"])
         #expect(issues("output:\n  size: 800x600\n") == ["output.size: unknown key (known keys: card, connector, display, height, mode, modesetting, planeMemory, planes, preview, rotation, width)"])
         #expect(issues("slides:\n  - path: a.jpg\n  - path: b.jpg\n    duraton: 3s\n")
             == [#"slides[1].duraton: unknown key (did you mean "duration"?)"#])
@@ -264,6 +264,8 @@ struct IntegerRangeTests {
         ("decode: {maxPixels: 1_000_000_001}", "decode.maxPixels: must be between 1 and 1000000000, found 1000000001"),
         ("decode: {cacheSlides: 2}", "decode.cacheSlides: must be between 3 and 64, found 2"),
         ("decode: {cacheSlides: 65}", "decode.cacheSlides: must be between 3 and 64, found 65"),
+        ("decode: {maxVideoBitrate: 0}", "decode.maxVideoBitrate: must be between 1 and 1000, found 0"),
+        ("decode: {maxVideoBitrate: 1001}", "decode.maxVideoBitrate: must be between 1 and 1000, found 1001"),
     ])
     func outOfRange(text: String, message: String) {
         #expect(issues(text) == [message])

@@ -108,6 +108,7 @@ struct DefaultsTests {
         #expect(c.output.preview == "/tmp/vitrine-preview.png", sourceLocation: sourceLocation)
         #expect(c.decode.maxPixels == 100_000_000, sourceLocation: sourceLocation)
         #expect(c.decode.cacheSlides == 3, sourceLocation: sourceLocation)
+        #expect(c.decode.maxVideoBitrateMbps == 60 && c.decode.maxVideoBitsPerSecond == 60_000_000, sourceLocation: sourceLocation)
         #expect(c.baseDirectory == ".", sourceLocation: sourceLocation)
     }
 
@@ -185,6 +186,7 @@ struct EveryKeyTests {
         decode:
           maxPixels: 50_000_000
           cacheSlides: 3
+          maxVideoBitrate: 25
         """
 
     static let json = """
@@ -208,7 +210,7 @@ struct EveryKeyTests {
           },
           "touch": {"resumeDelay": "0s"},
           "output": {"display": "headless", "width": 640, "height": 480, "preview": "/run/vitrine/preview.png"},
-          "decode": {"maxPixels": 50000000, "cacheSlides": 3}
+          "decode": {"maxPixels": 50000000, "cacheSlides": 3, "maxVideoBitrate": 25}
         }
         """
 
@@ -238,6 +240,12 @@ struct EveryKeyTests {
         #expect(c.output.preview == "/run/vitrine/preview.png")
         #expect(c.decode.maxPixels == 50_000_000)
         #expect(c.decode.cacheSlides == 3)
+        #expect(c.decode.maxVideoBitsPerSecond == 25_000_000)
+        // Written back when set, left out at its default (the document's bytes are the version).
+        let document = String(decoding: ConfigDocument.json(c), as: UTF8.self)
+        let back = try ConfigLoader.parse(document, baseDirectory: "/etc/vitrine")
+        #expect(document.contains("\"maxVideoBitrate\" : 25") && back == c)
+        #expect(!String(decoding: ConfigDocument.json(try ConfigLoader.parse("slides: [a.jpg]")), as: UTF8.self).contains("maxVideoBitrate"))
         #expect(c.baseDirectory == "/etc/vitrine")
         #expect(c.resolve("first.jpg") == "/etc/vitrine/first.jpg")
         #expect(c.resolve("/srv/second.jpg") == "/srv/second.jpg")

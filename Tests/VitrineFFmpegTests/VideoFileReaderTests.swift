@@ -51,6 +51,20 @@ import VitrineCore
         }
     }
 
+    /// The stream's average bitrate, which `decode.maxVideoBitrate` bounds:
+    /// about the file's size over its length (the rest is the MP4's index).
+    @Test func theBitrateIsTheStreamsAverage() throws {
+        let clip = try NumberedClip(codec: .h264, size: PixelSize(width: 640, height: 480), framesPerSecond: 25, seconds: 2)
+        defer { clip.remove() }
+        let bytes = try #require(FileManager.default.attributesOfItem(atPath: clip.path)[.size] as? Int)
+        try withReader(clip.path) { reader in
+            let bitRate = try #require(reader.info.bitRate)
+            let overall = Double(bytes * 8) / 2
+            #expect(Double(bitRate) > overall * 0.8 && Double(bitRate) <= overall * 1.01, "\(bitRate) bit/s against \(overall) for the file")
+            #expect(reader.info.summary.contains("Mbit/s"))
+        }
+    }
+
     @Test func rewindStartsAgainFromTheFirstFrame() throws {
         let clip = try NumberedClip(codec: .h264, framesPerSecond: 30, seconds: 1)
         defer { clip.remove() }

@@ -17,11 +17,12 @@ import VitrineSystem
 
     static let opener = SandboxedVideoOpener(executable: helper)
 
-    private func open(_ path: String, length: VideoLength = .wholeVideo, maxPixels: Int = 8_000_000,
+    private func open(_ path: String, length: VideoLength = .wholeVideo, maxPixels: Int = 8_000_000, maxBitsPerSecond: Int? = nil,
                       opener: SandboxedVideoOpener = opener) throws(SlideError) -> SandboxedVideo {
         var request = SlideRequest(file: "clip", resolvedPath: path, fit: .contain, background: RGBAColor(red: 0, green: 0, blue: 0),
                                    output: PixelSize(width: 320, height: 240), maxPixels: maxPixels)
         request.videoLength = length
+        request.maxVideoBitsPerSecond = maxBitsPerSecond
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         defer { close(descriptor) }
         return try opener.open(request, descriptor: descriptor, posterStorage: nil) as! SandboxedVideo
@@ -65,6 +66,25 @@ import VitrineSystem
         let frame = video.frameNow(at: .milliseconds(500))
         #expect(number(in: frame) == 12)
         #expect(video.failure == nil)
+    }
+
+    /// `decode.maxVideoBitrate`: a video over it fails to open, naming the
+    /// setting and both figures; the push check and an upload say the same.
+    @Test func aVideoOverTheBitrateLimitIsRefusedNamingTheSetting() throws {
+        let clip = try NumberedClip(codec: .h264, framesPerSecond: 25, seconds: 1)
+        defer { clip.remove() }
+        let bitRate = try #require(try open(clip.path).info.bitRate)
+        let error = #expect(throws: SlideError.self) { try open(clip.path, maxBitsPerSecond: bitRate - 1) }
+        let reason = error?.reasonDescription ?? ""
+        #expect(reason.contains("over decode.maxVideoBitrate") && reason.contains("Mbit/s"), "\(reason)")
+        #expect(try open(clip.path, maxBitsPerSecond: bitRate).failure == nil)
+        let inspector = SandboxedPictureInspector(pool: SandboxFixtures.pool(), videos: Self.opener)
+        let problem = inspector.videoProblem(file: clip.path, maxPixels: 8_000_000, maxVideoBitsPerSecond: bitRate - 1)
+        #expect(problem?.contains("over decode.maxVideoBitrate") == true, "\(problem ?? "none")")
+        #expect(inspector.videoProblem(file: clip.path, maxPixels: 8_000_000, maxVideoBitsPerSecond: bitRate) == nil)
+        #expect(throws: ImageInspection.Failure.overBitrateLimit(reason)) {
+            try inspector.inspectVideo(file: clip.path, maxPixels: 8_000_000, maxVideoBitsPerSecond: bitRate - 1)
+        }
     }
 
     @Test func theDisplayNeverWaitsAndFramesFollowTheClock() throws {

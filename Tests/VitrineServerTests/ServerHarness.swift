@@ -40,9 +40,11 @@ final class ServerHarness: @unchecked Sendable {
     ///   - hangs: the groups whose display can be made to hang its loop (`DisplayHang`).
     ///   - mirrors: the connectors a group's display also drives, by the group's (its leader's) name.
     ///   - decoder: where slides are decoded: in process, or a test's own.
+    ///   - pictures: where uploads and configured pictures are proven (videos need the sandboxed one).
     init(yaml: String = ServerHarness.defaultYAML, stateDirectory: String? = nil, channelPolicy: ChannelPollPolicy? = nil,
          connector: String? = nil, groups: [String]? = nil, hangs: [String: DisplayHang] = [:],
-         mirrors: [String: [String]] = [:], decoder: any SlideDecoder = InProcessSlideDecoder()) throws {
+         mirrors: [String: [String]] = [:], decoder: any SlideDecoder = InProcessSlideDecoder(),
+         pictures: any PictureInspector = InProcessPictureInspector()) throws {
         directory = NSTemporaryDirectory() + "vitrine-server-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (name, color) in Self.colors { try Self.jpeg(color).write(to: directory + "/\(name).jpg") }
@@ -63,7 +65,7 @@ final class ServerHarness: @unchecked Sendable {
         }
         nonisolated(unsafe) let assembly = try KioskAssembly(
             configFile: configPath, stateDirectory: self.stateDirectory, logger: logger,
-            options: KioskAssemblyOptions(openDisplays: openDisplays, decoder: decoder, pictures: InProcessPictureInspector(), device: "test-kiosk", channelPolicy: channelPolicy))
+            options: KioskAssemblyOptions(openDisplays: openDisplays, decoder: decoder, pictures: pictures, device: "test-kiosk", channelPolicy: channelPolicy))
         store = assembly.store
         api = assembly.api
         stop = assembly.stopHandle

@@ -3927,7 +3927,7 @@ components:
     Decode:
       type: object
       additionalProperties: false
-      description: Limits on picture decoding.
+      description: Limits on picture and video decoding.
       properties:
         maxPixels:
           type: integer
@@ -3941,6 +3941,12 @@ components:
           maximum: 64
           default: 3
           description: Decoded slides kept in memory at most.
+        maxVideoBitrate:
+          type: integer
+          minimum: 1
+          maximum: 1000
+          default: 60
+          description: The highest average bitrate of a video slide, in megabits a second (the video stream's own, or the file's size over its length). A video over it is refused by the push check, `check-config` and an upload, and fails when it would play.
     FitMode:
       type: string
       enum: [contain, cover, stretch]

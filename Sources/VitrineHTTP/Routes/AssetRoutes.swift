@@ -94,17 +94,26 @@ struct AssetRoutes {
         defer { pictures.uploads.leave() }
         let label = name ?? "the upload"
         let upload = try await receive(request.body, named: label, limit: limit)
-        let maxPixels = apply.store.current.configuration.decode.maxPixels
+        let decode = apply.store.current.configuration.decode, maxPixels = decode.maxPixels
         let image: InspectedImage
         do {
-            // Mapped, not read: the staged picture is decoded from the page cache.
-            image = try await offload { try pictures.inspector.inspect(file: upload.path, named: label, maxPixels: maxPixels) }
+            image = try await offload {
+                // A video is opened in a video helper, and held to the configuration's bitrate as it would play.
+                if VideoFile.isVideo(atPath: upload.path) {
+                    return try pictures.inspector.inspectVideo(file: upload.path, maxPixels: maxPixels,
+                                                               maxVideoBitsPerSecond: decode.maxVideoBitsPerSecond)
+                }
+                // Mapped, not read: the staged picture is decoded from the page cache.
+                return try pictures.inspector.inspect(file: upload.path, named: label, maxPixels: maxPixels)
+            }
         } catch let failure as ImageInspection.Failure {
             switch failure {
             case .notAnImage(let reason): throw APIError(.unsupportedMediaType, "\(label) is \(reason); upload a JPEG, PNG, WebP, GIF or HEIF picture, or an MP4, WebM or Matroska video")
             case .undecodable(let reason): throw APIError(.unprocessableContent, "\(label) cannot be decoded: \(reason)")
             case .overPixelLimit(let reason):
                 throw APIError(.conflict, "\(label) is too large for this kiosk's configuration: \(reason); push a larger decode.maxPixels or upload a smaller picture")
+            case .overBitrateLimit(let reason):
+                throw APIError(.conflict, "\(label) is over this kiosk's configuration: \(reason)")
             }
         }
         let (asset, created) = try await offload { try apply.store.assets.adopt(upload, image: image, name: name ?? "upload") }
@@ -153,6 +162,7 @@ struct AssetRoutes {
             switch failure {
             case .notAnImage(let reason), .undecodable(let reason): throw APIError(.unprocessableContent, "\(name): \(reason)")
             case .overPixelLimit(let reason): throw APIError(.conflict, "\(name): \(reason); the configuration's decode.maxPixels is lower")
+            case .overBitrateLimit(let reason): throw APIError(.conflict, "\(name): \(reason)")
             }
         } catch let error as APIError {
             throw error

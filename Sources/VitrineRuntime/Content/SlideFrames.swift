@@ -11,6 +11,7 @@ extension KioskConfiguration {
                                        background: background, output: output, maxPixels: decode.maxPixels, kenBurns: motion)
             // A playlist of one video is never paged away from: it loops rather than standing on its last frame.
             request.videoLength = slides.count == 1 && slide.videoLength == .wholeVideo ? .endless : slide.videoLength
+            request.maxVideoBitsPerSecond = decode.maxVideoBitsPerSecond
             return request
         }
     }

@@ -46,6 +46,8 @@ enum DecodeWork {
         case .notAnImage(let why): .refused(.notAnImage, message: why)
         case .undecodable(let why): .refused(.undecodable, message: why)
         case .overPixelLimit(let why): .refused(.overPixelLimit, message: why)
+        // Pictures have no bitrate; videos are never inspected in a picture helper.
+        case .overBitrateLimit(let why): .refused(.undecodable, message: why)
         }
     }
 

@@ -185,7 +185,14 @@ public final class SandboxedVideo: SlideVideo, @unchecked Sendable {
                                   maxPixels: request.maxPixels)
         let open = VideoJob.OpenJob(framing: framing, slotCount: slotCount, version: VitrineVersion.current)
         switch try ask(helper, .open(open), descriptors: [file, ring.descriptor], limits: limits, file: request.file) {
-        case .opened(let info): return (helper, info)
+        case .opened(let info):
+            // Checked here, on what the helper read from the file's headers: a helper that lied
+            // could only have a video it decodes in its sandbox played.
+            if let limit = request.maxVideoBitsPerSecond, let problem = info.bitRateProblem(limit: limit) {
+                helper.end()
+                throw SlideError(file: request.file, reason: .isolated(problem))
+            }
+            return (helper, info)
         case .frames, .rewound, .refused:
             helper.end()
             throw SlideError(file: request.file, reason: .isolated("decoding stopped: an answer to another request"))

@@ -18,7 +18,7 @@ enum VideoReply: Equatable, Sendable {
 
     private enum Tag: UInt8 { case opened = 1, frames, rewound, refused }
 
-    static let magic: UInt32 = 0x5654_5733 // "VTW3": the orientation was added
+    static let magic: UInt32 = 0x5654_5734 // "VTW4": the orientation and bitrate were added
 
     /// The longest duration or timestamp a reply may carry: 24 hours (a helper's reader clamps a video's to it).
     static let longestNanoseconds: Int64 = 24 * 3_600 * 1_000_000_000
@@ -39,6 +39,7 @@ enum VideoReply: Equatable, Sendable {
             writer.put(info.frameRate ?? 0)
             writer.put(info.duration?.nanoseconds ?? -1)
             writer.put(info.hasAudio)
+            writer.put(Int64(info.bitRate ?? -1))
             writer.put(info.decoder)
         case .frames(let frames, let ended):
             writer.put(Tag.frames.rawValue)
@@ -55,6 +56,13 @@ enum VideoReply: Equatable, Sendable {
             writer.put(message)
         }
         return writer.bytes
+    }
+
+    /// A bitrate as sent: -1 for none, else up to 1e12 bits a second (more is no video).
+    private static func bitRate(_ reader: inout WireReader) throws(WireReader.Malformed) -> Int? {
+        let value = try reader.get(Int64.self)
+        guard value >= -1, value <= 1_000_000_000_000 else { throw WireReader.Malformed(what: "a bitrate of \(value)") }
+        return value < 0 ? nil : Int(value)
     }
 
     /// Reads a reply: the kiosk reads what a helper sends as hostile.
@@ -75,7 +83,7 @@ enum VideoReply: Equatable, Sendable {
             guard duration <= Self.longestNanoseconds else { throw WireReader.Malformed(what: "a duration of \(duration) ns") }
             self = .opened(VideoInfo(container: container, codec: codec, size: size, displaySize: display,
                                      orientation: orientation, frameRate: rate > 0 ? rate : nil, duration: duration >= 0 ? .nanoseconds(duration) : nil,
-                                     hasAudio: try reader.getBool(), decoder: try reader.getString()))
+                                     hasAudio: try reader.getBool(), bitRate: try Self.bitRate(&reader), decoder: try reader.getString()))
         case .frames:
             let count = try reader.getInt(in: 0...VideoJob.slotLimit, "frame count")
             var frames: [DecodedVideoFrame] = []

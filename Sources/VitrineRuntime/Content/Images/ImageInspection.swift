@@ -68,6 +68,9 @@ public enum ImageInspection {
         /// A picture with more pixels than the configuration's `decode.maxPixels`
         /// (409: a conflict with the kiosk's configuration, not a fault of the picture).
         case overPixelLimit(String)
+        /// A video whose average bitrate is over the configuration's
+        /// `decode.maxVideoBitrate` (409, as for `overPixelLimit`).
+        case overBitrateLimit(String)
     }
 
     public static func inspect(_ bytes: [UInt8], maxPixels: Int) throws(Failure) -> InspectedImage {
@@ -279,7 +282,7 @@ extension ImageInspection.Failure {
         switch self {
         case .notAnImage(let why): return why
         case .undecodable(let why): return "cannot be decoded: \(why)"
-        case .overPixelLimit(let why): return why
+        case .overPixelLimit(let why), .overBitrateLimit(let why): return why
         }
     }
 }

@@ -25,11 +25,13 @@ public protocol PictureInspector: Sendable {
     /// headers alone, or nil (`ImageInspection.headerProblem`).
     func headerProblem(_ head: [UInt8], fileGoesOn: Bool, maxPixels: Int) -> String?
     /// Why the video at `path` cannot be played, or nil: its container and
-    /// stream opened and its first frame decoded, in a video helper.
-    func videoProblem(file path: String, maxPixels: Int) -> String?
+    /// stream opened and its first frame decoded, in a video helper, and its
+    /// average bitrate within `maxVideoBitsPerSecond` (nil: any).
+    func videoProblem(file path: String, maxPixels: Int, maxVideoBitsPerSecond: Int?) -> String?
     /// The video at `path`, opened in a video helper: its kind and size.
-    /// - Throws: `ImageInspection.Failure` (`undecodable`, `overPixelLimit`).
-    func inspectVideo(file path: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage
+    /// - Throws: `ImageInspection.Failure` (`undecodable`, `overPixelLimit`,
+    ///   `overBitrateLimit` when over `maxVideoBitsPerSecond`).
+    func inspectVideo(file path: String, maxPixels: Int, maxVideoBitsPerSecond: Int?) throws(ImageInspection.Failure) -> InspectedImage
     /// A PNG of the video's first frame within `bounds`.
     func videoThumbnail(file path: String, bounds: PixelSize, maxPixels: Int) throws(ImageInspection.Failure) -> [UInt8]
 }
@@ -38,9 +40,9 @@ extension PictureInspector {
     static var noVideoHelper: String { "a video, which only the video helper (vitrine-video) can open" }
 
     /// An inspector with no video helper says so.
-    public func videoProblem(file path: String, maxPixels: Int) -> String? { "is \(Self.noVideoHelper)" }
+    public func videoProblem(file path: String, maxPixels: Int, maxVideoBitsPerSecond: Int?) -> String? { "is \(Self.noVideoHelper)" }
 
-    public func inspectVideo(file path: String, maxPixels: Int) throws(ImageInspection.Failure) -> InspectedImage {
+    public func inspectVideo(file path: String, maxPixels: Int, maxVideoBitsPerSecond: Int?) throws(ImageInspection.Failure) -> InspectedImage {
         throw .undecodable("it is \(Self.noVideoHelper)")
     }
 
@@ -59,7 +61,7 @@ public struct InProcessPictureInspector: PictureInspector {
     }
 
     public func inspect(download path: String, sha256: String, named name: String, maxPixels: Int) throws -> InspectedImage {
-        if VideoFile.isVideo(atPath: path) { return try inspectVideo(file: path, maxPixels: maxPixels) }
+        if VideoFile.isVideo(atPath: path) { return try inspectVideo(file: path, maxPixels: maxPixels, maxVideoBitsPerSecond: nil) }
         return try inspect(file: path, named: name, maxPixels: maxPixels)
     }
 

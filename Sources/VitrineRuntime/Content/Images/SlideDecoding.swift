@@ -28,6 +28,9 @@ public struct SlideRequest: Hashable, Sendable {
     public let frameScale: Double
     /// How long the slide plays if its file is a video; a picture ignores it.
     public var videoLength: VideoLength = .wholeVideo
+    /// The highest average bitrate a video may have, in bits a second
+    /// (`decode.maxVideoBitrate`); nil for none. A picture ignores it.
+    public var maxVideoBitsPerSecond: Int?
 
     public init(file: String, resolvedPath: String?, fit: FitMode, background: RGBAColor, output: PixelSize, maxPixels: Int,
                 kenBurns: KenBurnsMotion? = nil) {

@@ -677,7 +677,7 @@ paths:
         "429":
           $ref: "#/components/responses/TooManyFailedAuthentications"
         "409":
-          description: The picture has more pixels than the current configuration's `decode.maxPixels` allows; a configuration with a larger limit takes it.
+          description: The picture has more pixels than the current configuration's `decode.maxPixels` allows, or the video's average bitrate is over its `decode.maxVideoBitrate`; a configuration with a larger limit takes it.
           content:
             application/json:
               schema:

@@ -10,7 +10,7 @@ import VitrineSystem
 struct CompositeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "composite",
-        abstract: "Present a 3840x1080 span over two 1920x1080 displays and a 1080p picture mirrored to 1080p and to 720p, against a plain copy of one 1920x1080 frame.")
+        abstract: "Present a 3840x1080 span over two 1920x1080 displays and a 1080p picture mirrored to 1080p and to 720p, and turn a frame onto a panel mounted turned, against a plain copy of one 1920x1080 frame.")
 
     @Option(help: "Timed frames per case.") var frames = 300
     @Option(help: "Untimed frames before them.") var warmup = 20
@@ -42,6 +42,9 @@ struct CompositeBench: ParsableCommand {
             canvas.copyPixels(from: wide.canvas)
         }
         for display in [mirrorSame, mirror720] as [DisplayBackend] { display.acquireCanvas()!.copyPixels(from: source.canvas) }
+        // One output mounted turned (`output.rotation: 90`): a landscape panel on its side, whose
+        // upright 1080x1920 frame is turned onto it every frame the CPU composes (`SceneRenderer`).
+        let uprightFrame = SyntheticPhoto.make(size: hd.transposed), turnedPanel = PixelImage(size: hd)
 
         let cases: [(name: String, operation: (Int) throws -> Void)] = [
             ("memcpy of one \(hd) frame (\(hd.pixelCount * 4 / 1024 / 1024) MiB): the reference", { _ in
@@ -52,6 +55,9 @@ struct CompositeBench: ParsableCommand {
             ("mirror \(hd) to 1280x720 (source copied, mirror scaled 1.5x): present", { _ in try mirror720.present(at: MonotonicClock.now()) }),
             ("span \(wall), second screen 1280x720 (region scaled 1.5x): present", { _ in try coarser.present(at: MonotonicClock.now()) }),
             ("span \(wall), second screen mounted turned 90 (1080x1920): present", { _ in try turned.present(at: MonotonicClock.now()) }),
+            ("one output mounted turned 90: its upright \(hd.transposed) frame turned onto the \(hd) panel", { _ in
+                ExifOrientation.right.draw(uprightFrame, into: turnedPanel.canvas)
+            }),
         ]
         let medians = try timeSideBySide(cases.map(\.operation), references: Array(repeating: 0, count: cases.count),
                                          rounds: frames, warmup: warmup)

@@ -115,6 +115,41 @@ struct ExifOrientationTests {
         #expect(grid(result) == Self.upright(Self.stored, orientation))
     }
 
+    /// A picture larger than a tile of the turn (32 pixels) and of no
+    /// multiple of it, drawn into a view with a stride of its own: every
+    /// pixel where `storedPixel` says, and nothing written beside the view.
+    @Test(arguments: ExifOrientation.allCases)
+    func aLargePictureTurnsTileByTileIntoAStridedView(orientation: ExifOrientation) {
+        let stored = PixelImage(size: PixelSize(width: 70, height: 45))
+        for index in 0..<stored.size.pixelCount { stored.pixels[index] = UInt32(index) | 0xFF00_0000 }
+        // Turned from a part of a larger frame, as a composite display's member is.
+        let frame = PixelImage(size: PixelSize(width: 75, height: 47))
+        for y in 0..<45 { for x in 0..<70 { frame[x + 3, y + 1] = stored[x, y] } }
+        let part = frame.canvas.cropped(to: PixelRect(x: 3, y: 1, width: 70, height: 45))
+        let display = orientation.displaySize(forStored: stored.size)
+        let panel = PixelImage(size: PixelSize(width: display.width + 5, height: display.height + 2))
+        let border: UInt32 = 0x1234_5678
+        for index in 0..<panel.size.pixelCount { panel.pixels[index] = border }
+        orientation.draw(part, into: panel.canvas.cropped(to: PixelRect(x: 2, y: 1, width: display.width, height: display.height)))
+        let upright = orientation.uprighted(stored)
+        var wrong = 0
+        for v in 0..<panel.height {
+            for u in 0..<panel.width {
+                let inside = u >= 2 && u < 2 + display.width && v >= 1 && v < 1 + display.height
+                let expected: UInt32
+                if inside {
+                    let (x, y) = orientation.storedPixel(u: u - 2, v: v - 1, stored: stored.size)
+                    expected = stored[x, y]
+                    if upright[u - 2, v - 1] != expected { wrong += 1 }
+                } else {
+                    expected = border
+                }
+                if panel[u, v] != expected { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0, "\(orientation): \(wrong) pixels wrong")
+    }
+
     @Test func orientationsSixAndEightExplicitly() {
         let (a, b, c, d, e, f) = (Self.a, Self.b, Self.c, Self.d, Self.e, Self.f)
         let picture = makeImage(rows: Self.stored)

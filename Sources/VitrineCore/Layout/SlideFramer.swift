@@ -1,3 +1,5 @@
+internal import CPixelRows
+
 /// Builds a slide's output-sized frame: the background colour, with the upright
 /// picture fitted on top.
 ///
@@ -92,16 +94,11 @@ extension ExifOrientation {
 
     /// The same from a view with a stride of its own: a region of a larger
     /// frame (a composite display's member turns its part of the picture).
+    /// A quarter turn is walked in tiles (`vitrine_pixels_turn`): a row of the
+    /// panel is a column of the frame, read a pixel from each row in turn.
     public func draw(_ stored: PixelCanvas, into canvas: PixelCanvas) {
         precondition(canvas.size == displaySize(forStored: stored.size), "canvas \(canvas.size) does not fit \(stored.size) at \(self)")
-        let source = stored.base, stride = stored.stride
-        for v in 0..<canvas.size.height {
-            let row = canvas.row(v)
-            for u in 0..<canvas.size.width {
-                let (x, y) = storedPixel(u: u, v: v, stored: stored.size)
-                row[u] = source[y * stride + x]
-            }
-        }
+        turn(stored.base, stride: stored.stride, stored: stored.size, into: canvas.base, stride: canvas.stride)
     }
 
     /// The picture turned upright: an image of `displaySize(forStored:)`, in
@@ -109,14 +106,23 @@ extension ExifOrientation {
     public func uprighted(_ stored: PixelImage, storage: PixelStorage? = nil) -> PixelImage {
         let size = displaySize(forStored: stored.size)
         let result = storage.map { PixelImage(size: size, storage: $0) } ?? PixelImage(size: size)
-        let source = stored.pixels.baseAddress!, width = stored.width
-        for v in 0..<result.height {
-            let row = result.pixels.baseAddress! + v * result.width
-            for u in 0..<result.width {
-                let (x, y) = storedPixel(u: u, v: v, stored: stored.size)
-                row[u] = source[y * width + x]
-            }
-        }
+        turn(stored.pixels.baseAddress!, stride: stored.width, stored: stored.size, into: result.pixels.baseAddress!, stride: result.width)
         return result
+    }
+
+    /// Every upright pixel from its stored one, as `storedPixel` maps them:
+    /// the mapping is affine, so the first pixel and one step along each axis
+    /// give it whole.
+    private func turn(_ source: UnsafePointer<UInt32>, stride: Int, stored: PixelSize,
+                      into destination: UnsafeMutablePointer<UInt32>, stride destinationStride: Int) {
+        let upright = displaySize(forStored: stored)
+        guard !upright.isEmpty else { return }
+        func offset(_ u: Int, _ v: Int) -> Int {
+            let (x, y) = storedPixel(u: u, v: v, stored: stored)
+            return y * stride + x
+        }
+        let origin = offset(0, 0)
+        vitrine_pixels_turn(destination, destinationStride, upright.width, upright.height, source,
+                            origin, offset(1, 0) - origin, offset(0, 1) - origin)
     }
 }

@@ -6,9 +6,14 @@
 // at every length to 70 and at 1920, four alignments, steps from 0 to 2.5
 // source pixels, rows weighted 0 to 256, positions whose right-hand pixel is
 // clamped to the row's end. The portable kernels are in turn checked against
-// a plain restatement of the formulas in pixel_rows.h. Built and run by Tests/PixelRows/run.sh: natively, and for
-// aarch64 with the cross toolchain under qemu-aarch64.
+// a plain restatement of the formulas in pixel_rows.h. The turns of
+// pixel_turn.c, by tiles and 4x4 blocks (SSE2 on x86-64, Advanced SIMD on
+// aarch64) and pixel by pixel, against the eight EXIF mappings restated, at
+// sizes around a tile's and a block's, with strides. Built and run by
+// Tests/PixelRows/run.sh: natively, and for aarch64 with the cross toolchain
+// under qemu-aarch64.
 #include "../../Sources/CPixelRows/pixel_rows.c"
+#include "../../Sources/CPixelRows/pixel_turn.c"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,7 +184,64 @@ static void check_path(const char *path) {
     }
 }
 
+// The stored pixel shown at upright (u, v) for EXIF orientation 1 ... 8 of a
+// w x h picture, as ExifOrientation.storedPixel restates it.
+static void stored_pixel(int orientation, size_t w, size_t h, size_t u, size_t v, size_t *x, size_t *y) {
+    switch (orientation) {
+    case 1: *x = u; *y = v; break;
+    case 2: *x = w - 1 - u; *y = v; break;
+    case 3: *x = w - 1 - u; *y = h - 1 - v; break;
+    case 4: *x = u; *y = h - 1 - v; break;
+    case 5: *x = v; *y = u; break;
+    case 6: *x = v; *y = h - 1 - u; break;
+    case 7: *x = w - 1 - v; *y = h - 1 - u; break;
+    default: *x = w - 1 - v; *y = u; break;
+    }
+}
+
+enum { TURN_SIDE = 80, TURN_STRIDE = 85 };
+static uint32_t turn_source[TURN_SIDE * TURN_STRIDE], turn_out[TURN_SIDE * TURN_STRIDE], turn_want[TURN_SIDE * TURN_STRIDE];
+
+static void check_turns(void) {
+    static const size_t sides[] = {1, 2, 3, 4, 5, 7, 8, 31, 32, 33, 36, 37, 64, 70, 80};
+    size_t count = sizeof sides / sizeof sides[0];
+    fill_random(turn_source, TURN_SIDE * TURN_STRIDE);
+    for (int quads = 1; quads >= 0; quads--) {
+        for (int orientation = 1; orientation <= 8; orientation++) {
+            for (size_t i = 0; i < count; i++) {
+                for (size_t j = 0; j < count; j++) {
+                    size_t w = sides[i], h = sides[j], stride = TURN_STRIDE;
+                    size_t width = orientation >= 5 ? h : w, height = orientation >= 5 ? w : h;
+                    size_t x0, y0, x1, y1, x2, y2;
+                    stored_pixel(orientation, w, h, 0, 0, &x0, &y0);
+                    stored_pixel(orientation, w, h, 1, 0, &x1, &y1);
+                    stored_pixel(orientation, w, h, 0, 1, &x2, &y2);
+                    ptrdiff_t origin = (ptrdiff_t)(y0 * stride + x0);
+                    ptrdiff_t step_u = ((ptrdiff_t)y1 - (ptrdiff_t)y0) * (ptrdiff_t)stride + ((ptrdiff_t)x1 - (ptrdiff_t)x0);
+                    ptrdiff_t step_v = ((ptrdiff_t)y2 - (ptrdiff_t)y0) * (ptrdiff_t)stride + ((ptrdiff_t)x2 - (ptrdiff_t)x0);
+                    // The destination's rows are `stride` apart too; what lies past its width stays as it was.
+                    memset(turn_out, 0xAB, sizeof turn_out);
+                    memset(turn_want, 0xAB, sizeof turn_want);
+                    for (size_t v = 0; v < height; v++) {
+                        for (size_t u = 0; u < width; u++) {
+                            size_t x, y;
+                            stored_pixel(orientation, w, h, u, v, &x, &y);
+                            turn_want[v * stride + u] = turn_source[y * stride + x];
+                        }
+                    }
+                    turn(turn_out, stride, width, height, turn_source, origin, step_u, step_v, quads);
+                    char what[64];
+                    snprintf(what, sizeof what, "turn %d of %zux%zu", orientation, w, h);
+                    expect_equal(quads ? "turn by blocks" : "turn by pixels", what, turn_out, turn_want,
+                                 TURN_SIDE * TURN_STRIDE, width, height);
+                }
+            }
+        }
+    }
+}
+
 int main(void) {
+    check_turns();
     // The portable filter against the formula itself, once.
     make_taps(50, 20, 3);
     fill_random(source_a, 64);

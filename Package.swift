@@ -247,13 +247,19 @@ let package = Package(
         // MARK: Decoding in sandboxed helper processes (docs/architecture.md, "Decoding sandbox")
         .target(
             name: "VitrineSandbox",
-            dependencies: ["VitrineRuntime", "VitrineCore", "VitrineSystem", "VitrineHEIF", "VitrinePNG", "VitrineSeccomp", "CLinuxProcess", systemPackage]),
+            dependencies: ["VitrineSandboxHelper", "VitrineRuntime", "VitrineCore", "VitrineSystem", "VitrineHEIF", "VitrinePNG", "VitrineSeccomp",
+                           "CLinuxProcess", systemPackage]),
+        // What runs inside a confined helper and nothing else: confinement, the wire and the video
+        // helper's loop. `vitrine-video` links it without VitrineRuntime (HTTP, images, DRM).
+        .target(
+            name: "VitrineSandboxHelper",
+            dependencies: ["VitrineCore", "VitrineSystem", "VitrineSeccomp", "CLinuxProcess", systemPackage]),
         .executableTarget(
             name: "vitrine",
             dependencies: [
                 "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineClient",
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrineJPEG", "VitrinePNG", "VitrineWebP", "VitrineGIF", "VitrineHEIF", "VitrineDRM",
-                "VitrineEvdev", "VitrineChannel", "VitrineSandbox", "VitrineDoctor", "VitrineUpdate", "VitrineCardSetup", "VitrineFreeType",
+                "VitrineEvdev", "VitrineChannel", "VitrineSandbox", "VitrineSandboxHelper", "VitrineDoctor", "VitrineUpdate", "VitrineCardSetup", "VitrineFreeType",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -261,7 +267,7 @@ let package = Package(
         // "Video"): a program of its own so that FFmpeg is never mapped into the kiosk.
         .executableTarget(
             name: "vitrine-video",
-            dependencies: ["VitrineSandbox", "VitrineFFmpeg", "VitrineCore"]),
+            dependencies: ["VitrineSandboxHelper", "VitrineFFmpeg", "VitrineCore"]),
 
         // MARK: Tests
         .testTarget(name: "VitrineCoreTests", dependencies: ["VitrineCore"]),
@@ -297,7 +303,8 @@ let package = Package(
             exclude: ["Golden", "PNGFixtures", "AnimationFixtures"]),
         .testTarget(
             name: "VitrineSandboxTests",
-            dependencies: ["VitrineSandbox", "VitrineRuntime", "VitrineCore", "VitrineConfig", "VitrineSystem", "VitrineSeccomp", "PictureTestSupport", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["VitrineSandbox", "VitrineSandboxHelper", "VitrineRuntime", "VitrineCore", "VitrineConfig", "VitrineSystem", "VitrineSeccomp",
+                           "PictureTestSupport", .product(name: "Logging", package: "swift-log"),
                            .product(name: "Crypto", package: "swift-crypto")]),
         // The remote side's modules, each tested alone where it can be (the routes through the assembly below).
         .target(name: "ServerTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/ServerTestSupport"),
@@ -325,7 +332,7 @@ let package = Package(
             name: "VitrineServerTests",
             dependencies: [
                 "VitrineAssembly", "VitrineHTTP", "VitrineAPI", "VitrineState", "VitrineURLImages", "VitrineChannelFollower", "VitrinePlays", "VitrineClient",
-                "VitrineSandbox", "PictureTestSupport",
+                "VitrineSandbox", "VitrineSandboxHelper", "PictureTestSupport",
                 "VitrineRuntime", "VitrineSystem", "VitrineConfig", "VitrineCore", "VitrinePNG", "VitrineJPEG", "VitrineWebP", "VitrineGIF", "VitrineHEIF",
                 "VitrineChannel", "VitrineYAML", "VitrineDoctor", "ServerTestSupport", systemPackage,
                 .product(name: "Hummingbird", package: "hummingbird"),

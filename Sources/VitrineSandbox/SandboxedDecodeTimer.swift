@@ -2,6 +2,7 @@ import Glibc
 import VitrineCore
 import VitrineRuntime
 import VitrineSystem
+import VitrineSandboxHelper
 
 /// What decoding one picture cost, in a sandboxed helper as the kiosk decodes a slide.
 public struct SandboxedDecodeCost: Sendable, Equatable {

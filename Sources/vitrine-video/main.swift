@@ -8,7 +8,7 @@
 // unconfined, and exits.
 import VitrineCore
 import VitrineFFmpeg
-import VitrineSandbox
+import VitrineSandboxHelper
 
 extension VideoFileReader: VideoFrameDecoder {}
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import VitrineSandbox
+import VitrineSandboxHelper
 
 /// `vitrine decode-helper`: the sandboxed decoding helper, which the kiosk
 /// starts itself (`DecodePool`) with its socket as descriptor 3. Not for people to run.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import VitrineConfig
 import VitrineRuntime
+import VitrineCore
 
 @main
 struct Vitrine: ParsableCommand {

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import VitrineCore
 @testable import VitrineSandbox
+import VitrineSandboxHelper
 
 /// The pure parts of the sandbox: the message layout, what a helper's exit
 /// means, and the book of refused pictures on virtual wall time.

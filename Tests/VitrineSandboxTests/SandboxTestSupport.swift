@@ -3,6 +3,7 @@ import Foundation
 import VitrineCore
 import VitrineRuntime
 @testable import VitrineSandbox
+import VitrineSandboxHelper
 
 /// Where the tests find pictures and the `vitrine` binary the helpers are started from.
 enum SandboxFixtures {

@@ -6,6 +6,7 @@ import VitrineCore
 import VitrineRuntime
 import VitrineSystem
 @testable import VitrineSandbox
+import VitrineSandboxHelper
 
 /// The sandboxed helpers against the decoders in process: the same pixels
 /// for every kind of picture, and a clear refusal, never a crash, when a

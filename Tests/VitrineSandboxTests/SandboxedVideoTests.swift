@@ -7,6 +7,7 @@ import VitrineCore
 import VitrineRuntime
 import VitrineSystem
 @testable import VitrineSandbox
+import VitrineSandboxHelper
 
 /// Video slides played from `vitrine-video` helpers, on clips `ffmpeg` makes now.
 @Suite(.serialized) struct SandboxedVideoTests {

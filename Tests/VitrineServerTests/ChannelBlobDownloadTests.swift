@@ -11,6 +11,7 @@ import VitrineCore
 import VitrineSandbox
 import VitrineSystem
 @testable import VitrineState
+import VitrineSandboxHelper
 
 /// A channel's blobs are staged to disk as they arrive, hashed on the way: a
 /// download broken off is resumed where it stopped, and a video is kept as a

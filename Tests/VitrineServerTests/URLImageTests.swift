@@ -13,6 +13,7 @@ import VitrineSandbox
 @testable import VitrineAPI
 @testable import VitrineHTTP
 @testable import VitrineURLImages
+import VitrineSandboxHelper
 
 /// A picture server on loopback that revalidates with an ETag and counts what it answered.
 final class PictureServer: Sendable {

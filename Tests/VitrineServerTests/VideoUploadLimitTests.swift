@@ -6,6 +6,7 @@ import Testing
 import VitrineCore
 import VitrineRuntime
 import VitrineSandbox
+import VitrineSandboxHelper
 
 /// A video upload is held to the configuration's `decode.maxVideoBitrate`,
 /// as `decode.maxPixels` holds a picture: a 409 that names the setting and

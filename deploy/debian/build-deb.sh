@@ -9,7 +9,7 @@
 #   deploy/debian/build-deb.sh --print-deb        the path of the first, nothing built
 #   ARCH=arm64 deploy/debian/build-deb.sh          .build-deb/arm64/…_arm64.deb (`make deb ARCH=arm64`)
 #
-# VERSION is VitrineVersion.current (Sources/VitrineRuntime/Version.swift),
+# VERSION is VitrineVersion.current (Sources/VitrineCore/Version.swift),
 # ARCH `dpkg --print-architecture` (or --arch, or $ARCH, for a binary built for
 # another). For arm64 without --binary, the binary is the cross-build of `make
 # arm64` (deploy/arm64/build.sh, .build-arm64, made here when missing), the
@@ -64,10 +64,10 @@ while [ $# -gt 0 ]; do
 done
 
 # The one place the version is written is the Swift source: read it from there.
-version=$(sed -n 's/^[[:space:]]*public static let current = "\([^"]*\)".*$/\1/p' "$repo/Sources/VitrineRuntime/Version.swift")
+version=$(sed -n 's/^[[:space:]]*public static let current = "\([^"]*\)".*$/\1/p' "$repo/Sources/VitrineCore/Version.swift")
 # A native package's version (no Debian revision, so no hyphen): lintian and
 # dpkg would take a hyphen for one.
-[[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]] || die "cannot use '$version' from Sources/VitrineRuntime/Version.swift as a Debian version"
+[[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]] || die "cannot use '$version' from Sources/VitrineCore/Version.swift as a Debian version"
 # `make deb ARCH=arm64`: make exports a variable set on its command line to the
 # recipe's environment, and the deb target itself is shared with amd64.
 arch=${arch:-${ARCH:-$(dpkg --print-architecture)}}
@@ -109,7 +109,7 @@ for tool in dpkg-deb dpkg-shlibdeps "$OBJCOPY" "$STRIP" readelf chrpath gzip; do
     command -v "$tool" > /dev/null || die "$tool is missing (make deb installs dpkg-dev binutils chrpath; for arm64 also binutils-aarch64-linux-gnu)"
 done
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
-    SOURCE_DATE_EPOCH=$(git -C "$repo" log -1 --format=%ct 2> /dev/null || stat -c %Y "$repo/Sources/VitrineRuntime/Version.swift")
+    SOURCE_DATE_EPOCH=$(git -C "$repo" log -1 --format=%ct 2> /dev/null || stat -c %Y "$repo/Sources/VitrineCore/Version.swift")
 fi
 export SOURCE_DATE_EPOCH
 mkdir -p "$out"

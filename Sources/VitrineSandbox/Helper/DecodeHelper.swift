@@ -1,6 +1,8 @@
 import Glibc
 import VitrineCore
+import VitrineHEIF
 import VitrineRuntime
+import VitrineSandboxHelper
 import VitrineSystem
 
 /// The decoding helper: `vitrine decode-helper`, started by the kiosk's
@@ -13,13 +15,11 @@ import VitrineSystem
 /// message layout cannot differ between them after an upgrade replaced one.
 public enum DecodeHelper {
     /// The descriptor the pool places the helper's end of the socket on.
-    static let socket: Int32 = 3
-
-    /// The first message a helper sends: ready, or why it cannot be.
-    static let readyMagic: UInt32 = 0x5654_4831 // "VTH1"
+    static let socket = HelperHello.socket
 
     public static func serve(limits: HelperLimits) -> Never {
-        confineAndSayHello(limits)
+        // libheif's decoders are plugins from 1.17 on (trixie): loaded before the filter forbids opening them.
+        HelperHello.confineAndSayHello(limits, prepare: HEIFDecoder.prepareLibrary)
         for _ in 0..<HelperLimits.decodesPerHelper {
             let message: (bytes: [UInt8], descriptors: [Int32])?
             do {
@@ -35,22 +35,6 @@ public enum DecodeHelper {
             MemoryPolicy.returnFreedMemory()
         }
         exit(0)
-    }
-
-    /// Confines the helper, then tells the kiosk whether that worked (the
-    /// first message of every helper, picture or video); exits if the kiosk is gone.
-    static func confineAndSayHello(_ limits: HelperLimits) {
-        var hello = WireWriter()
-        hello.put(readyMagic)
-        do {
-            try HelperConfinement.apply(limits)
-            hello.put(true)
-            hello.put("")
-        } catch {
-            hello.put(false)
-            hello.put(error.description)
-        }
-        guard (try? DescriptorPassing.send(socket, hello.bytes)) != nil else { exit(1) }
     }
 
     static func answer(_ bytes: [UInt8], descriptors: [Int32]) -> DecodeReply {

@@ -2,6 +2,7 @@ import Glibc
 import VitrineCore
 import VitrineRuntime
 import VitrineSystem
+import VitrineSandboxHelper
 
 /// One job done inside the helper, with the decoders the kiosk itself used
 /// to run: the same code, so the same pixels, in another process.

@@ -1,5 +1,6 @@
 import Glibc
 import VitrineSystem
+import VitrineSandboxHelper
 
 /// The decoding helpers: a few processes that each decode one job at a time,
 /// started when first needed and started again after one stops.

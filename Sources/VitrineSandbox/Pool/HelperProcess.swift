@@ -3,6 +3,7 @@ import Glibc
 import VitrineRuntime
 import VitrineCore
 import VitrineSystem
+import VitrineSandboxHelper
 
 /// One running decoding helper, owned by the pool: its process and the
 /// kiosk's end of its socket. Killed and reaped exactly once, when it is
@@ -88,7 +89,7 @@ final class HelperProcess {
             throw .unavailable("\(executable) did not start as a decoding helper (\(error))")
         }
         var reader = WireReader(hello)
-        guard (try? reader.get(UInt32.self)) == DecodeHelper.readyMagic, let ready = try? reader.getBool(), let why = try? reader.getString() else {
+        guard (try? reader.get(UInt32.self)) == HelperHello.readyMagic, let ready = try? reader.getBool(), let why = try? reader.getString() else {
             end()
             throw .unavailable("\(executable) is not a decoding helper of this version")
         }

@@ -3,6 +3,7 @@ import Synchronization
 import VitrineCore
 import VitrineRuntime
 import VitrineSystem
+import VitrineSandboxHelper
 
 /// A video slide played from a `vitrine-video` helper of its own: the helper
 /// decodes frames into a ring of output-sized slots shared with the kiosk

@@ -1,6 +1,7 @@
 import Glibc
 import VitrineCore
 import VitrineRuntime
+import VitrineSandboxHelper
 
 /// Opens video slides in `vitrine-video` helpers (`SandboxedVideo`), one for
 /// each video slide resident in a frame store, so at most a store's capacity

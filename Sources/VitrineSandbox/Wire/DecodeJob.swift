@@ -1,5 +1,6 @@
 import VitrineCore
 import VitrineRuntime
+import VitrineSandboxHelper
 
 /// One piece of work for a decoding helper. The picture itself travels as a
 /// descriptor beside the message (`SCM_RIGHTS`), and so do the buffers the
@@ -53,14 +54,6 @@ enum DecodeJob: Equatable, Sendable {
     }
 }
 
-/// Sides, counts and buffer sizes a message may carry: a 16K screen's side,
-/// and the 64 MiB Ken Burns frame or animation, with room to spare.
-enum WireBounds {
-    static let side = 0...65_535
-    static let pixels = 0...Int(Int32.max)
-    static let bufferBytes = 0...(1 << 30)
-    static let animationFrames = 0...16_384
-}
 
 extension DecodeJob {
     private enum Tag: UInt8 { case slide = 1, inspect, thumbnail, header }

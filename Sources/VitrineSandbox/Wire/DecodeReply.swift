@@ -1,5 +1,6 @@
 import VitrineCore
 import VitrineRuntime
+import VitrineSandboxHelper
 
 /// What a decoding helper answers to one `DecodeJob`. Pixels and PNG bytes
 /// are in the buffers the kiosk handed over; the reply says how much of them

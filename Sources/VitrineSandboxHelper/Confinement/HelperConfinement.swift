@@ -1,17 +1,17 @@
 import CLinuxProcess
 import Glibc
-import VitrineHEIF
 import VitrineSeccomp
 import VitrineSystem
 
 /// What a decoding helper does to itself before it reads a picture, in this
 /// order: the steps that need files come before the filter that forbids them.
-enum HelperConfinement {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+package enum HelperConfinement {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    static func apply(_ limits: HelperLimits) throws(Failure) {
+    /// `prepare` runs before the limits and the filter: what must open files first.
+    package static func apply(_ limits: HelperLimits, prepare: () -> Void) throws(Failure) {
         // Dies with the kiosk: a helper must never outlive the process it serves.
         vitrine_set_parent_death_signal(SIGKILL)
         if getppid() == 1 { exit(0) }
@@ -19,8 +19,7 @@ enum HelperConfinement {
         if let adjust = try? OpenFile("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC) {
             try? adjust.write(Array("1000".utf8))
         }
-        // libheif's decoders are plugins from 1.17 on (trixie): loaded now, while files can be opened.
-        HEIFDecoder.prepareLibrary()
+        prepare()
         try setLimit(RLIMIT_CORE, 0, "core dumps")
         try setLimit(RLIMIT_STACK, 1 << 20, "thread stacks")
         try setLimit(RLIMIT_NOFILE, 16, "open files")

@@ -38,7 +38,7 @@ public struct HelperLimits: Hashable, Sendable {
     public static let decodesPerHelper = 64
 
     /// The helper's command line after the executable: `vitrine decode-helper …`.
-    var arguments: [String] {
+    package var arguments: [String] {
         ["decode-helper", "--address-space-mib", "\(addressSpaceMiB)", "--cpu-seconds", "\(cpuSeconds)"]
     }
 }

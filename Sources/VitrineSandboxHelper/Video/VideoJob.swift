@@ -1,37 +1,42 @@
 import VitrineCore
-import VitrineRuntime
 
 /// One request to a video helper (`vitrine-video`). Unlike a picture helper,
 /// which answers one job and forgets it, a video helper serves one video for
 /// its life: `open` hands it the file and the frame ring (as descriptors
 /// beside the message), then `fill` asks for the next frames into free slots
 /// of the ring, and `rewind` starts the video again.
-enum VideoJob: Equatable, Sendable {
+package enum VideoJob: Equatable, Sendable {
     case open(OpenJob)
     /// Decode the next frames, one into each of `slots`, in order.
     case fill(slots: [Int])
     /// Go back to the first frame (a loop, or the slide shown again).
     case rewind
 
-    struct OpenJob: Equatable, Sendable {
+    package struct OpenJob: Equatable, Sendable {
         /// How every frame is drawn: at `framing.output`'s size, fitted on the background.
-        var framing: WireFraming
+        package var framing: WireFraming
         /// The ring: `slotCount` frames of the output's size, one after another.
-        var slotCount: Int
+        package var slotCount: Int
         /// The kiosk's version: a helper from another package version refuses to serve.
-        var version: String
+        package var version: String
+
+        package init(framing: WireFraming, slotCount: Int, version: String) {
+            self.framing = framing
+            self.slotCount = slotCount
+            self.version = version
+        }
     }
 
     /// The descriptors an `open` carries: the video and the ring.
-    static let descriptorLimit = 2
+    package static let descriptorLimit = 2
     /// The most slots a ring has.
-    static let slotLimit = 16
+    package static let slotLimit = 16
 
     private enum Tag: UInt8 { case open = 1, fill, rewind }
 
-    static let magic: UInt32 = 0x5654_5631 // "VTV1"
+    package static let magic: UInt32 = 0x5654_5631 // "VTV1"
 
-    var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var writer = WireWriter()
         writer.put(Self.magic)
         switch self {
@@ -50,7 +55,7 @@ enum VideoJob: Equatable, Sendable {
         return writer.bytes
     }
 
-    init(decoding bytes: [UInt8]) throws(WireReader.Malformed) {
+    package init(decoding bytes: [UInt8]) throws(WireReader.Malformed) {
         var reader = WireReader(bytes)
         guard try reader.get(UInt32.self) == Self.magic else { throw WireReader.Malformed(what: "not a video job of this build") }
         switch Tag(rawValue: try reader.get(UInt8.self)) {

@@ -1,8 +1,7 @@
 import VitrineCore
-import VitrineRuntime
 
 /// What a video helper answers.
-enum VideoReply: Equatable, Sendable {
+package enum VideoReply: Equatable, Sendable {
     case opened(VideoInfo)
     /// Frames written, in order: each slot and its timestamp in the video;
     /// `ended`: the video ended after them (no more frames until a rewind).
@@ -11,19 +10,24 @@ enum VideoReply: Equatable, Sendable {
     /// The video cannot be played, or stopped being playable; the reason as an operator reads it.
     case refused(String)
 
-    struct DecodedVideoFrame: Equatable, Sendable {
-        var slot: Int
-        var timestamp: Duration
+    package struct DecodedVideoFrame: Equatable, Sendable {
+        package var slot: Int
+        package var timestamp: Duration
+
+        package init(slot: Int, timestamp: Duration) {
+            self.slot = slot
+            self.timestamp = timestamp
+        }
     }
 
     private enum Tag: UInt8 { case opened = 1, frames, rewound, refused }
 
-    static let magic: UInt32 = 0x5654_5734 // "VTW4": the orientation and bitrate were added
+    package static let magic: UInt32 = 0x5654_5734 // "VTW4": the orientation and bitrate were added
 
     /// The longest duration or timestamp a reply may carry: 24 hours (a helper's reader clamps a video's to it).
-    static let longestNanoseconds: Int64 = 24 * 3_600 * 1_000_000_000
+    package static let longestNanoseconds: Int64 = 24 * 3_600 * 1_000_000_000
 
-    var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var writer = WireWriter()
         writer.put(Self.magic)
         switch self {
@@ -66,7 +70,7 @@ enum VideoReply: Equatable, Sendable {
     }
 
     /// Reads a reply: the kiosk reads what a helper sends as hostile.
-    init(decoding bytes: [UInt8]) throws(WireReader.Malformed) {
+    package init(decoding bytes: [UInt8]) throws(WireReader.Malformed) {
         var reader = WireReader(bytes)
         guard try reader.get(UInt32.self) == Self.magic else { throw WireReader.Malformed(what: "not a video reply of this build") }
         switch Tag(rawValue: try reader.get(UInt8.self)) {

@@ -8,9 +8,9 @@ import VitrineSystem
 /// Only the kiosk sends descriptors. It reads the helper's replies with plain
 /// `recv`, which gives no control buffer, so the kernel closes anything a
 /// compromised helper tried to pass back instead of installing it in the kiosk.
-enum DescriptorPassing {
+package enum DescriptorPassing {
     /// `sendmsg` of `bytes` with `descriptors` attached.
-    static func send(_ socket: Int32, _ bytes: [UInt8], descriptors: [Int32] = []) throws(SystemError) {
+    package static func send(_ socket: Int32, _ bytes: [UInt8], descriptors: [Int32] = []) throws(SystemError) {
         let header = MemoryLayout<cmsghdr>.size
         let dataBytes = descriptors.count * MemoryLayout<Int32>.size
         var control = [UInt8](repeating: 0, count: descriptors.isEmpty ? 0 : aligned(header) + aligned(dataBytes))
@@ -36,7 +36,7 @@ enum DescriptorPassing {
     /// `recvmsg` of one message of at most `limit` bytes, and at most `maxDescriptors`
     /// descriptors (each close-on-exec); nil at end of stream. A message or control
     /// data that was cut short is an error, and its descriptors are closed.
-    static func receive(_ socket: Int32, limit: Int, maxDescriptors: Int) throws(SystemError) -> (bytes: [UInt8], descriptors: [Int32])? {
+    package static func receive(_ socket: Int32, limit: Int, maxDescriptors: Int) throws(SystemError) -> (bytes: [UInt8], descriptors: [Int32])? {
         let header = MemoryLayout<cmsghdr>.size
         var buffer = [UInt8](repeating: 0, count: limit)
         var control = [UInt8](repeating: 0, count: aligned(header) + aligned(maxDescriptors * MemoryLayout<Int32>.size))
@@ -67,7 +67,7 @@ enum DescriptorPassing {
 
     /// `recv` of one message of at most `limit` bytes, with no control buffer:
     /// descriptors the peer attached are discarded by the kernel. nil at end of stream.
-    static func receivePlain(_ socket: Int32, limit: Int) throws(SystemError) -> [UInt8]? {
+    package static func receivePlain(_ socket: Int32, limit: Int) throws(SystemError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: limit)
         let received = buffer.withUnsafeMutableBytes { raw -> Int in
             var result: Int

@@ -1,6 +1,5 @@
 import Glibc
 import VitrineCore
-import VitrineRuntime
 import VitrineSystem
 
 /// A video decoder as the helper drives it: VitrineFFmpeg's `VideoFileReader`
@@ -32,8 +31,8 @@ public enum VideoHelper {
     public static let defaultLimits = HelperLimits(addressSpaceMiB: 1024, cpuSeconds: 6 * 3600, deadline: .seconds(10))
 
     public static func serve(limits: HelperLimits, open: (Int32, Int) throws -> any VideoFrameDecoder) -> Never {
-        DecodeHelper.confineAndSayHello(limits)
-        let socket = DecodeHelper.socket
+        HelperHello.confineAndSayHello(limits)
+        let socket = HelperHello.socket
         var session: Session?
         while true {
             let message: (bytes: [UInt8], descriptors: [Int32])?
@@ -71,7 +70,7 @@ public enum VideoHelper {
     }
 
     /// The one video a helper plays, and the ring it writes frames into.
-    final class Session {
+    package final class Session {
         let decoder: any VideoFrameDecoder
         let job: VideoJob.OpenJob
         private let ring: UnsafeMutableRawPointer

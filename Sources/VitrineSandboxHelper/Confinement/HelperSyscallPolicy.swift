@@ -21,9 +21,9 @@ import VitrineSeccomp
 /// `ioctl` (a terminal check on stderr) and `clone3`, which glibc 2.34 and
 /// later try first and, on ENOSYS, fall back to `clone`, whose flags the
 /// filter can inspect (`clone3` passes them in memory, out of a filter's reach).
-enum HelperSyscallPolicy {
+package enum HelperSyscallPolicy {
     /// Calls allowed whatever their arguments.
-    static let allowed = [
+    package static let allowed = [
         // The socket to the kiosk, and the descriptors it hands over.
         "read", "write", "readv", "writev", "recvmsg", "sendmsg", "recvfrom", "sendto", "close",
         "fstat", "newfstatat", "statx", "lseek", "pread64",
@@ -41,7 +41,7 @@ enum HelperSyscallPolicy {
     ]
 
     /// Calls only an exploit makes: they kill the helper.
-    static let fatal = [
+    package static let fatal = [
         "execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev",
         "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
         "kill", "tkill", "pidfd_open", "pidfd_send_signal", "pidfd_getfd",
@@ -51,7 +51,7 @@ enum HelperSyscallPolicy {
 
     /// Builds the filter. Mappings may never be executable: a decoder's
     /// memory written by an exploit cannot become code.
-    static func filter() throws(SeccompError) -> SeccompFilter {
+    package static func filter() throws(SeccompError) -> SeccompFilter {
         let filter = try SeccompFilter(defaultAction: .fail(.notPermitted))
         for name in allowed { try filter.add(.allow, name) }
         for name in fatal { try filter.add(.killProcess, name) }

@@ -74,6 +74,28 @@ struct SlideFrameMemoryTests {
         #expect(source.asked.withLock { $0 } == 7)
     }
 
+    /// A video never takes the display's memory, and a URL's picture not
+    /// downloaded yet cannot: neither is asked for it, so no buffer of the
+    /// card's is made and given back for nothing. A picture beside them is.
+    @Test func aVideoOrAFileNotDownloadedIsNeverGivenTheDisplaysMemory() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(directory) }
+        let picture = try writeJPEG(directory + "/a.jpg", size: PixelSize(width: 640, height: 480), color: .white)
+        // An MP4's first box, which is all VideoFile reads: the decoder is not reached for it below.
+        let video = directory + "/promo.mp4"
+        try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)).write(to: URL(fileURLWithPath: video))
+        var requests = Self.requests(picture, count: 3)
+        requests[1].resolvedPath = video
+        requests[2].resolvedPath = nil
+        let source = TestSource()
+        let store = SlideFrameStore(slides: requests, placeholder: nil, capacity: 3, scratch: .keptWarm,
+                                    decoder: InProcessSlideDecoder(), frameMemory: source, onChange: {})
+        store.request([0, 1, 2])
+        store.waitUntilIdle()
+        #expect(source.asked.withLock { $0 } == 1)
+        #expect(store.frame(for: .slide(0))?.storage.memoryOwner is TestMemory)
+    }
+
     @Test func withoutTheSourcesMemoryAnEvictedFrameIsRecycledAsBefore() throws {
         let directory = makeTemporaryDirectory()
         defer { removeTemporaryDirectory(directory) }

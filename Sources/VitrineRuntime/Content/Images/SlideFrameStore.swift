@@ -243,6 +243,16 @@ public final class SlideFrameStore: @unchecked Sendable {
 
     // MARK: Decode queue
 
+    /// Memory the display scans out, for a request that can use it: a picture
+    /// on disk. A video never takes it, and a URL's picture not downloaded yet
+    /// fails before it decodes: either would hold a buffer of the card's
+    /// memory (CMA on a Pi, where making one is slow) for nothing. Asked on
+    /// the decode queue, never the display thread: it reads the file's first bytes.
+    private func scanoutMemory(for request: SlideRequest) -> PixelStorage? {
+        guard let frameMemory, let path = request.resolvedPath, !VideoFile.isVideo(atPath: path) else { return nil }
+        return frameMemory.storage(for: request)
+    }
+
     private func decode(_ slide: Int) {
         defer { finishedQueuedDecode() }
         // A slide that left the wanted window while queued is not worth decoding.
@@ -254,7 +264,7 @@ public final class SlideFrameStore: @unchecked Sendable {
         guard stillWanted else { return }
         let (request, generation) = lock.withLock { (book.requests[slide], book.generations[slide, default: 0]) }
         // Memory the display scans out first (no copy to show it); else a recycled frame's.
-        let storage = frameMemory?.storage(for: request) ?? lock.withLock { () -> PixelStorage? in
+        let storage = scanoutMemory(for: request) ?? lock.withLock { () -> PixelStorage? in
             defer { book.recycled = nil }
             return book.recycled
         }

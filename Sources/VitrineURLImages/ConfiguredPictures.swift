@@ -63,7 +63,7 @@ public enum ConfiguredPictures {
 
     /// Why `file` cannot be shown, or nil. A file that cannot be opened is not
     /// this check's to report (`fileIssues` says it is missing or unreadable).
-    static func problem(with file: String, depth: Depth, maxPixels: Int, maxVideoBitsPerSecond: Int? = nil,
+    static func problem(with file: String, depth: Depth, maxPixels: Int, maxVideoBitsPerSecond: Int?,
                         pictures: any PictureInspector) -> String? {
         // A video is opened and its first frame decoded, at either depth: its
         // index may be anywhere in the file (an MP4's moov often comes last).

@@ -27,7 +27,7 @@ final class VideoFrameScaler {
     /// A turned frame is scaled at its stored orientation into memory of its
     /// own, then turned into place: swscale scales, it does not turn. That
     /// costs one more pass over the scaled picture, in the helper.
-    func draw(_ frame: UnsafeMutablePointer<AVFrame>, shownSize: PixelSize, orientation: ExifOrientation = .up,
+    func draw(_ frame: UnsafeMutablePointer<AVFrame>, shownSize: PixelSize, orientation: ExifOrientation,
               into canvas: PixelCanvas, fit: FitMode, background: RGBAColor) throws(VideoError) {
         let placement = SlideLayout.placement(of: orientation.displaySize(forStored: shownSize), in: canvas.size, fit: fit)
         let target = PixelSize(width: placement.width, height: placement.height)

@@ -14,16 +14,13 @@ import VitrineSystem
 /// program of its own: the two always come from one package version, so the
 /// message layout cannot differ between them after an upgrade replaced one.
 public enum DecodeHelper {
-    /// The descriptor the pool places the helper's end of the socket on.
-    static let socket = HelperHello.socket
-
     public static func serve(limits: HelperLimits) -> Never {
         // libheif's decoders are plugins from 1.17 on (trixie): loaded before the filter forbids opening them.
         HelperHello.confineAndSayHello(limits, prepare: HEIFDecoder.prepareLibrary)
         for _ in 0..<HelperLimits.decodesPerHelper {
             let message: (bytes: [UInt8], descriptors: [Int32])?
             do {
-                message = try DescriptorPassing.receive(socket, limit: 64 << 10, maxDescriptors: DecodeJob.descriptorLimit)
+                message = try DescriptorPassing.receive(HelperHello.socket, limit: 64 << 10, maxDescriptors: DecodeJob.descriptorLimit)
             } catch {
                 exit(1)
             }
@@ -31,7 +28,7 @@ public enum DecodeHelper {
             guard let message else { exit(0) }
             let reply = answer(message.bytes, descriptors: message.descriptors)
             for descriptor in message.descriptors { close(descriptor) }
-            guard (try? DescriptorPassing.send(socket, reply.encoded)) != nil else { exit(1) }
+            guard (try? DescriptorPassing.send(HelperHello.socket, reply.encoded)) != nil else { exit(1) }
             MemoryPolicy.returnFreedMemory()
         }
         exit(0)

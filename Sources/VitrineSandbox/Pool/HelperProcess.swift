@@ -42,8 +42,8 @@ final class HelperProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         // dup2 clears close-on-exec on descriptor 3 only; stderr (2) stays the kiosk's, for the runtime's crash lines.
-        posix_spawn_file_actions_adddup2(&actions, theirs, DecodeHelper.socket)
-        posix_spawn_file_actions_addclosefrom_np(&actions, DecodeHelper.socket + 1)
+        posix_spawn_file_actions_adddup2(&actions, theirs, HelperHello.socket)
+        posix_spawn_file_actions_addclosefrom_np(&actions, HelperHello.socket + 1)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
